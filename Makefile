@@ -1,0 +1,43 @@
+# Every target sets itself up: a fresh clone needs only python3 (>= 3.11) and make.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: venv install test test-pure lint types format bench demo clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+# non-editable install: the tests import the built package (with its compiled modules)
+$(STAMP): $(PY) pyproject.toml setup.py $(shell find band_sdk_core band -name '*.py' -o -name '*.pxd' -o -name '*.pyx' 2>/dev/null)
+	$(PY) -m pip install --quiet ".[dev]"
+	@touch $(STAMP)
+
+venv: $(PY)
+install: $(STAMP)
+
+test: $(STAMP)
+	BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 $(PY) -Im pytest tests -q -p no:cacheprovider
+	BAND_SDK_CORE_NO_EXTENSIONS=1 $(PY) -Im pytest tests/core -q -p no:cacheprovider
+
+test-pure: $(STAMP)
+	BAND_SDK_CORE_NO_EXTENSIONS=1 $(PY) -Im pytest tests -q -p no:cacheprovider
+
+lint: $(STAMP)
+	$(PY) -m ruff check band_sdk_core band tests bench
+	$(PY) -m ruff format --check band_sdk_core band tests bench
+
+format: $(STAMP)
+	$(PY) -m ruff format band_sdk_core band tests bench
+	$(PY) -m ruff check --fix band_sdk_core band tests bench
+
+types: $(STAMP)
+	$(PY) -m mypy
+
+demo: $(STAMP)
+	$(PY) examples/core_demo.py
+
+clean:
+	rm -rf build dist *.egg-info $(VENV) band_sdk_core/*.c band_sdk_core/*.so

@@ -1,0 +1,517 @@
+"""ClaimRegistry: in-flight, pending-settlement and completed state per room."""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, NoReturn
+
+from ._base import read_only, refuse_pickle, refuse_subclass
+from ._enums import ParkedReason, not_instance_message
+from ._errors import check_trace_context, validation_error
+from .retry import RetryTracker
+
+_U32_MAX = 4294967295
+_CONFLICT = (
+    "error",
+    "invalid_value",
+    "the message already has a different pending terminal intent",
+)
+_FACTS_ERROR = "delivery facts must be bool values"
+
+
+def _check_str(value: object) -> None:
+    """Reject a non-str argument."""
+    if not isinstance(value, str):
+        raise TypeError(not_instance_message(value, "str"))
+
+
+def _check_tracker(value: object) -> None:
+    """Reject anything but the active RetryTracker class."""
+    if not isinstance(value, RetryTracker):
+        raise TypeError(not_instance_message(value, "RetryTracker"))
+
+
+def _check_reason(value: object) -> None:
+    """Reject anything but a ParkedReason member."""
+    if not isinstance(value, ParkedReason):
+        raise TypeError(not_instance_message(value, "ParkedReason"))
+
+
+class _Entry:
+    """One pending terminal intent."""
+
+    __slots__ = ("attempts", "error", "failed", "max_retries", "parked", "token")
+
+    def __init__(
+        self, failed: bool, error: str | None, token: str, attempts: int, max_retries: int
+    ) -> None:
+        """Store the intent; ``attempts < 0`` means a ``finished`` continuation."""
+        self.failed = failed
+        self.error = error
+        self.parked: ParkedReason | None = None
+        self.token = token
+        self.attempts = attempts
+        self.max_retries = max_retries
+
+    def ack_view(self) -> dict[str, Any]:
+        """The PendingAck dict."""
+        parked = None if self.parked is None else self.parked.wire_name
+        if self.failed:
+            return {"status": "failed", "error": self.error, "parked": parked}
+        return {"status": "processed", "parked": parked}
+
+    def settlement_view(self) -> dict[str, Any]:
+        """The PendingSettlement dict."""
+        parked = None if self.parked is None else self.parked.wire_name
+        continuation: dict[str, Any]
+        if self.attempts < 0:
+            continuation = {"kind": "finished"}
+        else:
+            continuation = {
+                "kind": "retry",
+                "attempts": self.attempts,
+                "max_retries": self.max_retries,
+            }
+        if self.failed:
+            return {
+                "token": self.token,
+                "status": "failed",
+                "error": self.error,
+                "parked": parked,
+                "continuation": continuation,
+            }
+        return {
+            "token": self.token,
+            "status": "processed",
+            "parked": parked,
+            "continuation": continuation,
+        }
+
+
+class ClaimRegistry:
+    """Ownership ledger for inbound delivery: in-flight, pending and completed per room."""
+
+    __slots__ = ("_completed", "_inflight", "_max_completed", "_next_token", "_pending", "_retries")
+    __module__ = "band_sdk_core"
+
+    def __init__(self, max_completed: int = 500) -> None:
+        """Create a registry keeping ``max_completed`` completed ids per room."""
+        number = operator.index(max_completed)
+        if number < 1 or number > _U32_MAX:
+            raise ValueError(
+                f"`max_completed` must be an integer between 1 and {_U32_MAX}, got {number}"
+            )
+        self._max_completed: int = int(number)
+        self._inflight: dict[str, set[str]] = {}
+        self._completed: dict[str, dict[str, None]] = {}
+        self._pending: dict[str, dict[str, _Entry]] = {}
+        self._retries: dict[tuple[str, str], int] = {}
+        self._next_token: int = 0
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Refuse subclassing."""
+        refuse_subclass(ClaimRegistry)
+
+    def __reduce_ex__(self, protocol: Any) -> NoReturn:
+        """Refuse pickling and copying."""
+        refuse_pickle(self)
+
+    def __copy__(self) -> NoReturn:
+        """Refuse copying."""
+        refuse_pickle(self)
+
+    def __deepcopy__(self, memo: object) -> NoReturn:
+        """Refuse copying."""
+        refuse_pickle(self)
+
+    @property
+    def max_completed(self) -> int:
+        """Completed-list capacity per room."""
+        return self._max_completed
+
+    @max_completed.setter
+    def max_completed(self, value: object) -> None:
+        read_only(self, "max_completed")
+
+    @max_completed.deleter
+    def max_completed(self) -> None:
+        read_only(self, "max_completed")
+
+    # -- internal helpers -------------------------------------------------
+
+    def _entry(self, room_id: str, message_id: str) -> _Entry | None:
+        """The pending entry, if any."""
+        room = self._pending.get(room_id)
+        if room is None:
+            return None
+        return room.get(message_id)
+
+    def _new_entry(
+        self,
+        room_id: str,
+        message_id: str,
+        failed: bool,
+        error: str | None,
+        attempts: int,
+        max_retries: int,
+    ) -> _Entry:
+        """Create and store a pending entry with a fresh token."""
+        entry = _Entry(failed, error, str(self._next_token), attempts, max_retries)
+        self._next_token += 1
+        room = self._pending.get(room_id)
+        if room is None:
+            room = {}
+            self._pending[room_id] = room
+        room[message_id] = entry
+        return entry
+
+    def _drop_entry(self, room_id: str, message_id: str) -> None:
+        """Remove the pending entry, if any."""
+        room = self._pending.get(room_id)
+        if room is not None:
+            room.pop(message_id, None)
+            if not room:
+                del self._pending[room_id]
+
+    def _is_completed(self, room_id: str, message_id: str) -> bool:
+        """Whether the message is completed; a hit refreshes its LRU position."""
+        room = self._completed.get(room_id)
+        if room is None or message_id not in room:
+            return False
+        del room[message_id]
+        room[message_id] = None
+        return True
+
+    def _is_inflight(self, room_id: str, message_id: str) -> bool:
+        """Whether the message is in flight."""
+        room = self._inflight.get(room_id)
+        return room is not None and message_id in room
+
+    def _complete(self, room_id: str, message_id: str) -> None:
+        """Append/refresh in the completed list; drop pending entry and retry counter."""
+        room = self._completed.get(room_id)
+        if room is None:
+            room = {}
+            self._completed[room_id] = room
+        elif message_id in room:
+            del room[message_id]
+        room[message_id] = None
+        while len(room) > self._max_completed:
+            del room[next(iter(room))]
+        self._drop_entry(room_id, message_id)
+        self._retries.pop((room_id, message_id), None)
+
+    # -- claims and completion ------------------------------------------
+
+    def try_claim(self, room_id: str, message_id: str) -> bool:
+        """Claim the message unless it is already in flight (completion is not consulted)."""
+        _check_str(room_id)
+        _check_str(message_id)
+        if self._is_inflight(room_id, message_id):
+            return False
+        room = self._inflight.get(room_id)
+        if room is None:
+            room = set()
+            self._inflight[room_id] = room
+        room.add(message_id)
+        return True
+
+    def release(self, room_id: str, message_id: str) -> None:
+        """Drop the in-flight claim."""
+        _check_str(room_id)
+        _check_str(message_id)
+        room = self._inflight.get(room_id)
+        if room is not None:
+            room.discard(message_id)
+            if not room:
+                del self._inflight[room_id]
+
+    def inflight_ids(self, room_id: str) -> list[str]:
+        """In-flight ids of the room (unordered)."""
+        _check_str(room_id)
+        room = self._inflight.get(room_id)
+        return [] if room is None else list(room)
+
+    def is_completed(self, room_id: str, message_id: str) -> bool:
+        """Whether the message is locally completed (a hit refreshes its LRU position)."""
+        _check_str(room_id)
+        _check_str(message_id)
+        return self._is_completed(room_id, message_id)
+
+    def completed_ids(self, room_id: str) -> list[str]:
+        """Completed ids of the room, oldest first."""
+        _check_str(room_id)
+        room = self._completed.get(room_id)
+        return [] if room is None else list(room)
+
+    def discard_completed(self, room_id: str) -> None:
+        """Forget the room's completed list."""
+        _check_str(room_id)
+        self._completed.pop(room_id, None)
+
+    def remember_completed(self, room_id: str, message_id: str) -> None:
+        """Mark completed; clears the pending entry and the ack-retry counter."""
+        _check_str(room_id)
+        _check_str(message_id)
+        self._complete(room_id, message_id)
+
+    # -- ack-pending API ---------------------------------------------------
+
+    def is_ack_pending(self, room_id: str, message_id: str) -> bool:
+        """Whether a pending entry exists."""
+        _check_str(room_id)
+        _check_str(message_id)
+        return self._entry(room_id, message_id) is not None
+
+    def remember_ack_pending(self, room_id: str, message_id: str) -> None:
+        """Record a processed intent unless one already exists."""
+        _check_str(room_id)
+        _check_str(message_id)
+        if self._entry(room_id, message_id) is None:
+            self._new_entry(room_id, message_id, False, None, -1, 0)
+
+    def remember_failed_ack_pending(
+        self, room_id: str, message_id: str, error: str, trace_context: str | None = None
+    ) -> None:
+        """Record a failed intent; a different existing intent raises ValueError."""
+        _check_str(room_id)
+        _check_str(message_id)
+        _check_str(error)
+        check_trace_context(trace_context)
+        entry = self._entry(room_id, message_id)
+        if entry is None:
+            self._new_entry(room_id, message_id, True, error, -1, 0)
+        elif not (entry.failed and entry.error == error):
+            raise validation_error([_CONFLICT], trace_context)
+
+    def pending_ack(self, room_id: str, message_id: str) -> dict[str, Any] | None:
+        """The PendingAck view of the entry, or None."""
+        _check_str(room_id)
+        _check_str(message_id)
+        entry = self._entry(room_id, message_id)
+        return None if entry is None else entry.ack_view()
+
+    def park_ack(self, room_id: str, message_id: str, reason: ParkedReason) -> bool:
+        """Park the entry with ``reason``; False when there is none."""
+        _check_str(room_id)
+        _check_str(message_id)
+        _check_reason(reason)
+        entry = self._entry(room_id, message_id)
+        if entry is None:
+            return False
+        entry.parked = reason
+        return True
+
+    def unpark_acks(self, room_id: str) -> int:
+        """Unpark every entry of the room; return how many were parked."""
+        _check_str(room_id)
+        room = self._pending.get(room_id)
+        count = 0
+        if room is not None:
+            for entry in room.values():
+                if entry.parked is not None:
+                    entry.parked = None
+                    count += 1
+        return count
+
+    def pending_ack_ids(self, room_id: str) -> list[str]:
+        """Pending ids of the room, creation order."""
+        _check_str(room_id)
+        room = self._pending.get(room_id)
+        return [] if room is None else list(room)
+
+    def record_ack_retry(self, room_id: str, message_id: str) -> int:
+        """Increment and return the ack-retry counter."""
+        _check_str(room_id)
+        _check_str(message_id)
+        key = (room_id, message_id)
+        count = self._retries.get(key, 0) + 1
+        self._retries[key] = count
+        return count
+
+    # -- fenced settlement API --------------------------------------------
+
+    def record_processed_settlement(
+        self, room_id: str, message_id: str, trace_context: str | None = None
+    ) -> dict[str, Any]:
+        """Record (or return the existing) processed intent."""
+        _check_str(room_id)
+        _check_str(message_id)
+        check_trace_context(trace_context)
+        entry = self._entry(room_id, message_id)
+        if entry is None:
+            entry = self._new_entry(room_id, message_id, False, None, -1, 0)
+        elif entry.failed:
+            raise validation_error([_CONFLICT], trace_context)
+        return entry.settlement_view()
+
+    def record_failed_settlement(
+        self,
+        room_id: str,
+        message_id: str,
+        error: str,
+        retry_tracker: RetryTracker,
+        allow_retry: bool,
+        trace_context: str | None = None,
+    ) -> dict[str, Any]:
+        """Record (or return the identical existing) failed intent with its continuation."""
+        _check_str(room_id)
+        _check_str(message_id)
+        _check_str(error)
+        _check_tracker(retry_tracker)
+        if allow_retry is not True and allow_retry is not False:
+            raise TypeError(not_instance_message(allow_retry, "bool"))
+        check_trace_context(trace_context)
+        entry = self._entry(room_id, message_id)
+        if entry is None:
+            attempts = retry_tracker._attempt_count(message_id)
+            ceiling = retry_tracker._ceiling(message_id)
+            if allow_retry and attempts < ceiling:
+                entry = self._new_entry(room_id, message_id, True, error, attempts, ceiling)
+            else:
+                entry = self._new_entry(room_id, message_id, True, error, -1, 0)
+        elif not (entry.failed and entry.error == error):
+            raise validation_error([_CONFLICT], trace_context)
+        return entry.settlement_view()
+
+    def pending_settlement(
+        self, room_id: str, message_id: str, trace_context: str | None = None
+    ) -> dict[str, Any] | None:
+        """The PendingSettlement view of the entry, or None."""
+        _check_str(room_id)
+        _check_str(message_id)
+        check_trace_context(trace_context)
+        entry = self._entry(room_id, message_id)
+        return None if entry is None else entry.settlement_view()
+
+    def confirm_settlement(
+        self, room_id: str, message_id: str, token: str, retry_tracker: RetryTracker
+    ) -> bool:
+        """Apply the entry whose token matches; False when absent or stale."""
+        _check_str(room_id)
+        _check_str(message_id)
+        _check_str(token)
+        _check_tracker(retry_tracker)
+        entry = self._entry(room_id, message_id)
+        if entry is None or entry.token != token:
+            return False
+        self._drop_entry(room_id, message_id)
+        self._retries.pop((room_id, message_id), None)
+        if not entry.failed:
+            self._complete(room_id, message_id)
+            retry_tracker.mark_success(message_id)
+        elif entry.attempts < 0:
+            self._complete(room_id, message_id)
+            retry_tracker.mark_permanently_failed(message_id)
+            retry_tracker.mark_success(message_id)
+        else:
+            retry_tracker._restore_attempts(message_id, entry.attempts, entry.max_retries)
+        return True
+
+    def park_settlement(
+        self, room_id: str, message_id: str, token: str, reason: ParkedReason
+    ) -> bool:
+        """Park the entry when ``token`` matches."""
+        _check_str(room_id)
+        _check_str(message_id)
+        _check_str(token)
+        _check_reason(reason)
+        entry = self._entry(room_id, message_id)
+        if entry is None or entry.token != token:
+            return False
+        entry.parked = reason
+        return True
+
+    def has_retryable_settlement(self, room_id: str) -> bool:
+        """Whether the room has an unparked pending entry."""
+        _check_str(room_id)
+        room = self._pending.get(room_id)
+        if room is not None:
+            for entry in room.values():
+                if entry.parked is None:
+                    return True
+        return False
+
+    # -- delivery eligibility -------------------------------------------
+
+    def _eligibility(
+        self,
+        room_id: str,
+        message_id: str,
+        retry_tracker: RetryTracker,
+        self_echo: bool,
+        durably_processed: bool,
+        durably_failed: bool,
+        allow_failed_retry: bool,
+    ) -> str:
+        """Check the arguments and evaluate the eligibility rules."""
+        _check_str(room_id)
+        _check_str(message_id)
+        _check_tracker(retry_tracker)
+        for fact in (self_echo, durably_processed, durably_failed, allow_failed_retry):
+            if fact is not True and fact is not False:
+                raise TypeError(_FACTS_ERROR)
+        if self_echo:
+            return "self"
+        if self._entry(room_id, message_id) is not None:
+            return "pending"
+        if self._is_completed(room_id, message_id) or durably_processed:
+            return "completed"
+        if retry_tracker.is_permanently_failed(message_id):
+            return "exhausted"
+        if durably_failed and not allow_failed_retry:
+            return "failed"
+        if self._is_inflight(room_id, message_id):
+            return "inflight"
+        return "runnable"
+
+    def delivery_eligibility(
+        self,
+        room_id: str,
+        message_id: str,
+        retry_tracker: RetryTracker,
+        *,
+        self_echo: bool = False,
+        durably_processed: bool = False,
+        durably_failed: bool = False,
+        allow_failed_retry: bool = True,
+    ) -> str:
+        """Classify whether the message may run now (pure query)."""
+        return self._eligibility(
+            room_id,
+            message_id,
+            retry_tracker,
+            self_echo,
+            durably_processed,
+            durably_failed,
+            allow_failed_retry,
+        )
+
+    def guarded_claim(
+        self,
+        room_id: str,
+        message_id: str,
+        retry_tracker: RetryTracker,
+        *,
+        self_echo: bool = False,
+        durably_processed: bool = False,
+        durably_failed: bool = False,
+        allow_failed_retry: bool = True,
+    ) -> str:
+        """Classify like ``delivery_eligibility`` and claim when runnable."""
+        result = self._eligibility(
+            room_id,
+            message_id,
+            retry_tracker,
+            self_echo,
+            durably_processed,
+            durably_failed,
+            allow_failed_retry,
+        )
+        if result == "runnable":
+            room = self._inflight.get(room_id)
+            if room is None:
+                room = set()
+                self._inflight[room_id] = room
+            room.add(message_id)
+        return result

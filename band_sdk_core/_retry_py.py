@@ -1,0 +1,177 @@
+# cython: annotation_typing=False
+# distutils: define_macros=CYTHON_USE_TYPE_SPECS=1
+"""RetryTracker: bounded per-message attempt counts and permanent failures."""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, NoReturn
+
+from ._base import read_only, refuse_pickle, refuse_subclass
+
+_U32_MAX = 4294967295
+
+
+def _check_message_id(message_id: object) -> None:
+    """Reject a non-str message id with the reference wording."""
+    if not isinstance(message_id, str):
+        if message_id is None:
+            raise TypeError("'None' is not an instance of 'str'")
+        raise TypeError(f"'{type(message_id).__name__}' object is not an instance of 'str'")
+
+
+def _check_range(value: Any, name: str, low: int) -> int:
+    """Convert an integer argument and check it lies in ``low..=u32::MAX``."""
+    number: Any = operator.index(value)
+    if number < low or number > _U32_MAX:
+        raise ValueError(f"`{name}` must be an integer between {low} and {_U32_MAX}, got {number}")
+    return int(number)
+
+
+class RetryTracker:
+    """Per-message retry budget with bounded attempt and permanent-failure tracking."""
+
+    __slots__ = ("_attempts", "_ceilings", "_failed", "_max_retries", "_max_tracked")
+    __module__ = "band_sdk_core"
+
+    _max_retries: int
+    _max_tracked: int
+    _attempts: dict[str, int]
+    _ceilings: dict[str, int]
+    _failed: dict[str, None]
+
+    def __init__(self, max_retries: int = 1, max_tracked: int = 10_000) -> None:
+        """Create a tracker allowing ``max_retries`` retries, tracking ``max_tracked`` ids."""
+        retries = _check_range(max_retries, "max_retries", 0)
+        tracked = _check_range(max_tracked, "max_tracked", 1)
+        self._max_retries = retries
+        self._max_tracked = tracked
+        self._attempts = {}
+        self._ceilings = {}
+        self._failed = {}
+
+    def __reduce_ex__(self, protocol: Any) -> NoReturn:
+        """Refuse pickling and copying."""
+        refuse_pickle(self)
+
+    def __reduce__(self) -> NoReturn:
+        """Refuse pickling and copying."""
+        refuse_pickle(self)
+
+    def __copy__(self) -> NoReturn:
+        """Refuse copying."""
+        refuse_pickle(self)
+
+    def __deepcopy__(self, memo: object) -> NoReturn:
+        """Refuse copying."""
+        refuse_pickle(self)
+
+    @property
+    def max_retries(self) -> int:
+        """The retry ceiling."""
+        return self._max_retries
+
+    @max_retries.setter
+    def max_retries(self, value: object) -> None:
+        read_only(self, "max_retries")
+
+    @max_retries.deleter
+    def max_retries(self) -> None:
+        read_only(self, "max_retries")
+
+    def record_attempt(self, message_id: str) -> tuple[int, bool]:
+        """Count one attempt; return ``(count, exhausted)``."""
+        _check_message_id(message_id)
+        attempts = self._attempts
+        count: int
+        if message_id in attempts:
+            count = attempts[message_id] + 1
+        else:
+            self._make_room()
+            count = 1
+        attempts[message_id] = count
+        exhausted: bool = count > self._ceiling(message_id)
+        if exhausted:
+            self._add_failed(message_id)
+        return (count, exhausted)
+
+    def is_permanently_failed(self, message_id: str) -> bool:
+        """Whether the message is in the permanently-failed set."""
+        _check_message_id(message_id)
+        return message_id in self._failed
+
+    def mark_permanently_failed(self, message_id: str) -> None:
+        """Add the message to the permanently-failed set."""
+        _check_message_id(message_id)
+        self._add_failed(message_id)
+
+    def mark_success(self, message_id: str) -> None:
+        """Forget the message's attempt count."""
+        _check_message_id(message_id)
+        self._attempts.pop(message_id, None)
+        self._ceilings.pop(message_id, None)
+
+    def discard_attempt(self, message_id: str) -> None:
+        """Undo one attempt (saturating); the entry goes away at zero."""
+        _check_message_id(message_id)
+        attempts = self._attempts
+        if message_id not in attempts:
+            return
+        count: int = attempts[message_id]
+        if count <= 1:
+            del attempts[message_id]
+            self._ceilings.pop(message_id, None)
+        else:
+            attempts[message_id] = count - 1
+
+    def _attempt_count(self, message_id: str) -> int:
+        """The current attempt count (0 when untracked)."""
+        return self._attempts.get(message_id, 0)
+
+    def _ceiling(self, message_id: str) -> int:
+        """The effective retry ceiling: the stricter of ours and a restored one."""
+        limit: int = self._max_retries
+        restored: int = self._ceilings.get(message_id, limit)
+        return restored if restored < limit else limit
+
+    def _make_room(self) -> None:
+        """Evict the oldest attempt entry when the map is full."""
+        attempts = self._attempts
+        if len(attempts) >= self._max_tracked:
+            oldest = next(iter(attempts))
+            del attempts[oldest]
+            self._ceilings.pop(oldest, None)
+
+    def _restore_attempts(self, message_id: str, attempts: int, ceiling: int) -> None:
+        """Raise the count to ``attempts`` under the stricter ceiling; mark failed at it."""
+        table = self._attempts
+        count: int
+        if message_id in table:
+            current: int = table[message_id]
+            count = current if current > attempts else attempts
+        else:
+            self._make_room()
+            count = attempts
+        table[message_id] = count
+        previous: int = self._ceilings.get(message_id, ceiling)
+        self._ceilings[message_id] = previous if previous < ceiling else ceiling
+        if count >= self._ceiling(message_id):
+            self._add_failed(message_id)
+
+    def _add_failed(self, message_id: str) -> None:
+        """Insert into the bounded permanently-failed set (FIFO eviction)."""
+        failed = self._failed
+        if message_id in failed:
+            return
+        if len(failed) >= self._max_tracked:
+            del failed[next(iter(failed))]
+        failed[message_id] = None
+
+
+def _refuse_subclass(cls: type, **kwargs: Any) -> NoReturn:
+    """Refuse subclassing (the compiled class is final instead)."""
+    refuse_subclass(RetryTracker)
+
+
+if __name__ == "band_sdk_core._retry_py":  # the compiled twin is final instead
+    RetryTracker.__init_subclass__ = classmethod(_refuse_subclass)  # type: ignore[assignment]

@@ -1,0 +1,562 @@
+"""Pure-Python SubscriptionTracker, RoomRoster and topic naming (spec sections 8 and 9)."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from ._base import check_bool, read_only, refuse_create, refuse_pickle, refuse_subclass
+from ._enums import (
+    AgentTopicStatus,
+    LeaveOutcome,
+    RoomMembership,
+    RoomStatus,
+    RoomSubscribeResult,
+    not_instance_message,
+)
+
+__all__ = [
+    "RoomReconciliation",
+    "RoomRoster",
+    "SubscriptionTracker",
+    "chat_room_topic",
+    "room_participants_topic",
+]
+
+_U64_MAX = 0xFFFFFFFFFFFFFFFF
+
+# key states shared by rooms and agent topics (Subscribed and Joined are the same state)
+_PENDING = 1
+_ACTIVE = 2
+_LEAVING = 3
+_RECONCILE = 4
+
+_ROOM_STATUS = (
+    RoomStatus.Absent,
+    RoomStatus.Pending,
+    RoomStatus.Subscribed,
+    RoomStatus.Leaving,
+    RoomStatus.NeedsReconciliation,
+)
+_TOPIC_STATUS = (
+    AgentTopicStatus.Absent,
+    AgentTopicStatus.Pending,
+    AgentTopicStatus.Joined,
+    AgentTopicStatus.Leaving,
+    AgentTopicStatus.NeedsReconciliation,
+)
+
+# roster states
+_ADMITTING = 1
+_ADMITTED = 2
+
+
+def _text(value: Any) -> str:
+    """Return ``value`` as an exact str, rejecting non-str and unencodable text."""
+    if not isinstance(value, str):
+        raise TypeError(not_instance_message(value, "str"))
+    if not value.isascii():
+        value.encode("utf-8")
+    if type(value) is not str:
+        return str.__str__(value)
+    return value
+
+
+def _ticket(value: Any) -> int:
+    """Convert a ticket argument to an unsigned 64-bit int."""
+    number = operator.index(value)
+    if number < 0:
+        raise OverflowError("can't convert negative int to unsigned")
+    if number > _U64_MAX:
+        raise OverflowError("int too big to convert")
+    return int(number)
+
+
+def _outcome(value: Any) -> LeaveOutcome:
+    """Reject anything that is not a LeaveOutcome member."""
+    if not isinstance(value, LeaveOutcome):
+        raise TypeError(not_instance_message(value, "LeaveOutcome"))
+    return value
+
+
+def _no_setattr(self: object, name: str, value: object = None) -> NoReturn:
+    """Refuse every attribute assignment or deletion with the reference wording."""
+    cls = type(self)
+    attr = getattr(cls, name, None)
+    if isinstance(attr, property):
+        read_only(self, name)
+    if attr is not None:
+        raise AttributeError(
+            f"'band_sdk_core.{cls.__name__}' object attribute '{name}' is read-only"
+        )
+    raise AttributeError(f"'band_sdk_core.{cls.__name__}' object has no attribute '{name}'")
+
+
+def _no_getattr(self: object, name: str) -> NoReturn:
+    """Report a missing attribute with the qualified class name."""
+    raise AttributeError(f"'band_sdk_core.{type(self).__name__}' object has no attribute '{name}'")
+
+
+def _no_delattr(self: object, name: str) -> NoReturn:
+    """Refuse attribute deletion like assignment."""
+    _no_setattr(self, name)
+
+
+def chat_room_topic(room_id: str) -> str:
+    """Return the chat_room channel topic of a room."""
+    return "chat_room:" + _text(room_id)
+
+
+def room_participants_topic(room_id: str) -> str:
+    """Return the room_participants channel topic of a room."""
+    return "room_participants:" + _text(room_id)
+
+
+class SubscriptionTracker:
+    """Ticketed join/leave decisions for room subscriptions and agent topics."""
+
+    __slots__ = ("_next_ticket", "_rooms", "_topics")
+    __module__ = "band_sdk_core"
+
+    _next_ticket: int
+    _rooms: dict[str, list[int]]
+    _topics: dict[str, list[int]]
+
+    def __init__(self) -> None:
+        """Create a tracker with every room and topic Absent."""
+        object.__setattr__(self, "_next_ticket", 0)
+        object.__setattr__(self, "_rooms", {})
+        object.__setattr__(self, "_topics", {})
+
+    @classmethod
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Refuse subclassing."""
+        refuse_subclass(SubscriptionTracker)
+
+    def __reduce_ex__(self, protocol: Any) -> NoReturn:
+        """Refuse pickling and copying."""
+        refuse_pickle(self)
+
+    __setattr__ = _no_setattr
+    __delattr__ = _no_delattr
+    __getattr__ = _no_getattr
+
+    def _issue(self) -> int:
+        """Consume and return the next ticket."""
+        ticket = self._next_ticket
+        object.__setattr__(self, "_next_ticket", ticket + 1)
+        return ticket
+
+    # ----- rooms -----
+
+    def begin_room_subscribe(self, room_id: str) -> int | None:
+        """Claim an Absent room for subscribing; return its ticket or None."""
+        room = _text(room_id)
+        if room in self._rooms:
+            return None
+        ticket = self._issue()
+        self._rooms[room] = [_PENDING, ticket]
+        return ticket
+
+    def _pending_room(self, room: str, ticket: int) -> bool:
+        """Whether ``room`` is Pending with ``ticket``."""
+        entry = self._rooms.get(room)
+        return entry is not None and entry[0] == _PENDING and entry[1] == ticket
+
+    def record_chat_room_join_failed(self, room_id: str, ticket: int) -> RoomSubscribeResult:
+        """Record that the chat_room join failed; the claim is released."""
+        room = _text(room_id)
+        tk = _ticket(ticket)
+        if not self._pending_room(room, tk):
+            return RoomSubscribeResult.Stale
+        del self._rooms[room]
+        return RoomSubscribeResult.JoinFailed
+
+    def record_both_room_topics_joined(self, room_id: str, ticket: int) -> RoomSubscribeResult:
+        """Record that both room topics joined; the room becomes Subscribed."""
+        room = _text(room_id)
+        tk = _ticket(ticket)
+        if not self._pending_room(room, tk):
+            return RoomSubscribeResult.Stale
+        del self._rooms[room]
+        self._rooms[room] = [_ACTIVE, tk]
+        return RoomSubscribeResult.Subscribed
+
+    def record_room_participants_join_failed(
+        self, room_id: str, ticket: int, chat_room_left: bool
+    ) -> RoomSubscribeResult:
+        """Record that room_participants failed after chat_room joined, with the rollback."""
+        room = _text(room_id)
+        tk = _ticket(ticket)
+        check_bool(chat_room_left)
+        if not self._pending_room(room, tk):
+            return RoomSubscribeResult.Stale
+        if chat_room_left:
+            del self._rooms[room]
+            return RoomSubscribeResult.RolledBack
+        self._rooms[room] = [_RECONCILE, tk]
+        return RoomSubscribeResult.RollbackFailed
+
+    def is_room_subscribed(self, room_id: str) -> bool:
+        """Whether the room is Subscribed."""
+        entry = self._rooms.get(_text(room_id))
+        return entry is not None and entry[0] == _ACTIVE
+
+    def is_room_claim_current(self, room_id: str, ticket: int) -> bool:
+        """Whether the room is Pending under exactly this ticket."""
+        room = _text(room_id)
+        return self._pending_room(room, _ticket(ticket))
+
+    def room_status(self, room_id: str) -> RoomStatus:
+        """Return the room's status (Absent when unknown)."""
+        entry = self._rooms.get(_text(room_id))
+        if entry is None:
+            return RoomStatus.Absent
+        return _ROOM_STATUS[entry[0]]
+
+    def unsubscribe_room(self, room_id: str) -> int | None:
+        """Start leaving a Subscribed room; return the leave ticket or None."""
+        room = _text(room_id)
+        entry = self._rooms.get(room)
+        if entry is None or entry[0] != _ACTIVE:
+            return None
+        ticket = self._issue()
+        entry[0] = _LEAVING
+        entry[1] = ticket
+        return ticket
+
+    def mark_room_leave_complete(self, room_id: str, ticket: int, outcome: LeaveOutcome) -> bool:
+        """Finish a room leave: Left frees the room, other outcomes need reconciliation."""
+        room = _text(room_id)
+        tk = _ticket(ticket)
+        result = _outcome(outcome)
+        entry = self._rooms.get(room)
+        if entry is None or entry[0] != _LEAVING or entry[1] != tk:
+            return False
+        if result is LeaveOutcome.Left:
+            del self._rooms[room]
+        else:
+            entry[0] = _RECONCILE
+        return True
+
+    def acknowledge_room_reconciled(self, room_id: str) -> bool:
+        """Clear a room that needed reconciliation back to Absent."""
+        room = _text(room_id)
+        entry = self._rooms.get(room)
+        if entry is None or entry[0] != _RECONCILE:
+            return False
+        del self._rooms[room]
+        return True
+
+    def room_rejoin_candidates(self) -> list[tuple[str, int]]:
+        """Return ``(room, subscribe ticket)`` for each Subscribed room."""
+        return [(room, entry[1]) for room, entry in self._rooms.items() if entry[0] == _ACTIVE]
+
+    def mark_room_rejoin_failed(self, room_id: str, ticket: int) -> bool:
+        """Record a failed rejoin of a Subscribed room; it needs reconciliation."""
+        room = _text(room_id)
+        tk = _ticket(ticket)
+        entry = self._rooms.get(room)
+        if entry is None or entry[0] != _ACTIVE or entry[1] != tk:
+            return False
+        entry[0] = _RECONCILE
+        return True
+
+    def subscribed_room_ids(self) -> list[str]:
+        """Return the Subscribed rooms in the order they became Subscribed."""
+        return [room for room, entry in self._rooms.items() if entry[0] == _ACTIVE]
+
+    def on_reconnected(self) -> None:
+        """Note a transport reconnect (no state change)."""
+        return None
+
+    def end_session(self) -> None:
+        """Forget every room and agent topic (tickets keep counting)."""
+        self._rooms.clear()
+        self._topics.clear()
+
+    # ----- agent topics -----
+
+    def begin_agent_topic_join(self, topic: str) -> int | None:
+        """Claim an Absent agent topic for joining; return its ticket or None."""
+        key = _text(topic)
+        if key in self._topics:
+            return None
+        ticket = self._issue()
+        self._topics[key] = [_PENDING, ticket]
+        return ticket
+
+    def _pending_topic(self, key: str, ticket: int) -> bool:
+        """Whether the topic is Pending with ``ticket``."""
+        entry = self._topics.get(key)
+        return entry is not None and entry[0] == _PENDING and entry[1] == ticket
+
+    def record_agent_topic_join(self, topic: str, ticket: int, joined: bool) -> bool:
+        """Record a join reply: joined makes it Joined, a refusal frees it."""
+        key = _text(topic)
+        tk = _ticket(ticket)
+        check_bool(joined)
+        if not self._pending_topic(key, tk):
+            return False
+        del self._topics[key]
+        if joined:
+            self._topics[key] = [_ACTIVE, tk]
+            return True
+        return False
+
+    def record_agent_topic_join_ambiguous(self, topic: str, ticket: int) -> bool:
+        """Record a join with no clear reply; the topic needs reconciliation."""
+        key = _text(topic)
+        tk = _ticket(ticket)
+        if not self._pending_topic(key, tk):
+            return False
+        self._topics[key][0] = _RECONCILE
+        return True
+
+    def is_agent_topic_joined(self, topic: str) -> bool:
+        """Whether the agent topic is Joined."""
+        entry = self._topics.get(_text(topic))
+        return entry is not None and entry[0] == _ACTIVE
+
+    def is_agent_topic_claim_current(self, topic: str, ticket: int) -> bool:
+        """Whether the topic is Pending under exactly this ticket."""
+        key = _text(topic)
+        return self._pending_topic(key, _ticket(ticket))
+
+    def agent_topic_status(self, topic: str) -> AgentTopicStatus:
+        """Return the topic's status (Absent when unknown)."""
+        entry = self._topics.get(_text(topic))
+        if entry is None:
+            return AgentTopicStatus.Absent
+        return _TOPIC_STATUS[entry[0]]
+
+    def leave_agent_topic(self, topic: str) -> int | None:
+        """Start leaving a Joined topic; return the leave ticket or None."""
+        key = _text(topic)
+        entry = self._topics.get(key)
+        if entry is None or entry[0] != _ACTIVE:
+            return None
+        ticket = self._issue()
+        entry[0] = _LEAVING
+        entry[1] = ticket
+        return ticket
+
+    def mark_agent_topic_leave_complete(
+        self, topic: str, ticket: int, outcome: LeaveOutcome
+    ) -> bool:
+        """Finish a topic leave: Left frees the topic, other outcomes need reconciliation."""
+        key = _text(topic)
+        tk = _ticket(ticket)
+        result = _outcome(outcome)
+        entry = self._topics.get(key)
+        if entry is None or entry[0] != _LEAVING or entry[1] != tk:
+            return False
+        if result is LeaveOutcome.Left:
+            del self._topics[key]
+        else:
+            entry[0] = _RECONCILE
+        return True
+
+    def acknowledge_agent_topic_reconciled(self, topic: str) -> bool:
+        """Clear a topic that needed reconciliation back to Absent."""
+        key = _text(topic)
+        entry = self._topics.get(key)
+        if entry is None or entry[0] != _RECONCILE:
+            return False
+        del self._topics[key]
+        return True
+
+    def agent_topic_rejoin_candidates(self) -> list[tuple[str, int]]:
+        """Return ``(topic, join ticket)`` for each Joined topic."""
+        return [(key, entry[1]) for key, entry in self._topics.items() if entry[0] == _ACTIVE]
+
+    def mark_agent_topic_rejoin_failed(self, topic: str, ticket: int) -> bool:
+        """Record a failed rejoin of a Joined topic; it needs reconciliation."""
+        key = _text(topic)
+        tk = _ticket(ticket)
+        entry = self._topics.get(key)
+        if entry is None or entry[0] != _ACTIVE or entry[1] != tk:
+            return False
+        entry[0] = _RECONCILE
+        return True
+
+    def joined_agent_topics(self) -> list[str]:
+        """Return the Joined topics in the order they became Joined."""
+        return [key for key, entry in self._topics.items() if entry[0] == _ACTIVE]
+
+
+class RoomReconciliation:
+    """The outcome of reconciling a roster against a room snapshot (already applied)."""
+
+    __slots__ = ("_admitting", "_removed", "_resync")
+    __module__ = "band_sdk_core"
+
+    _removed: list[str]
+    _admitting: list[tuple[str, int]]
+    _resync: list[str]
+
+    def __new__(cls, *args: object, **kwargs: object) -> RoomReconciliation:
+        """Refuse construction from Python."""
+        refuse_create(RoomReconciliation)
+
+    @classmethod
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Refuse subclassing."""
+        refuse_subclass(RoomReconciliation)
+
+    def __reduce_ex__(self, protocol: Any) -> NoReturn:
+        """Refuse pickling and copying."""
+        refuse_pickle(self)
+
+    __setattr__ = _no_setattr
+    __delattr__ = _no_delattr
+    __getattr__ = _no_getattr
+
+    @property
+    def removed(self) -> list[str]:
+        """Admitted rooms missing from the snapshot, now Unadmitted (sorted)."""
+        return list(self._removed)
+
+    @property
+    def admitting(self) -> list[tuple[str, int]]:
+        """Newly seen rooms with their fresh admission tickets (sorted)."""
+        return list(self._admitting)
+
+    @property
+    def resync(self) -> list[str]:
+        """Admitted rooms present in the snapshot (sorted)."""
+        return list(self._resync)
+
+
+def _reconciliation(
+    removed: list[str], admitting: list[tuple[str, int]], resync: list[str]
+) -> RoomReconciliation:
+    """Build a RoomReconciliation without going through its constructor."""
+    result = object.__new__(RoomReconciliation)
+    object.__setattr__(result, "_removed", removed)
+    object.__setattr__(result, "_admitting", admitting)
+    object.__setattr__(result, "_resync", resync)
+    return result
+
+
+def _room_ids(value: Any) -> list[str]:
+    """Convert a snapshot sequence of room ids to a list of exact str."""
+    if isinstance(value, str):
+        raise TypeError("Can't extract `str` to `Vec`")
+    if not isinstance(value, Sequence):
+        raise TypeError(not_instance_message(value, "Sequence"))
+    return [_text(item) for item in value]
+
+
+class RoomRoster:
+    """Ticketed room admission decisions, separate from the transport subscription."""
+
+    __slots__ = ("_next_ticket", "_rooms")
+    __module__ = "band_sdk_core"
+
+    _next_ticket: int
+    _rooms: dict[str, list[int]]
+
+    def __init__(self) -> None:
+        """Create a roster with every room Unadmitted."""
+        object.__setattr__(self, "_next_ticket", 0)
+        object.__setattr__(self, "_rooms", {})
+
+    @classmethod
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Refuse subclassing."""
+        refuse_subclass(RoomRoster)
+
+    def __reduce_ex__(self, protocol: Any) -> NoReturn:
+        """Refuse pickling and copying."""
+        refuse_pickle(self)
+
+    __setattr__ = _no_setattr
+    __delattr__ = _no_delattr
+    __getattr__ = _no_getattr
+
+    def _issue(self) -> int:
+        """Consume and return the next ticket."""
+        ticket = self._next_ticket
+        object.__setattr__(self, "_next_ticket", ticket + 1)
+        return ticket
+
+    def room_membership(self, room_id: str) -> RoomMembership:
+        """Return the room's membership (Unadmitted when unknown)."""
+        entry = self._rooms.get(_text(room_id))
+        if entry is None:
+            return RoomMembership.Unadmitted
+        if entry[0] == _ADMITTED:
+            return RoomMembership.Admitted
+        return RoomMembership.Admitting
+
+    def begin_room_admission(self, room_id: str, passes_filter: bool) -> int | None:
+        """Start admitting an Unadmitted room that passes the filter; return its ticket."""
+        room = _text(room_id)
+        check_bool(passes_filter)
+        if not passes_filter or room in self._rooms:
+            return None
+        ticket = self._issue()
+        self._rooms[room] = [_ADMITTING, ticket]
+        return ticket
+
+    def record_room_admission(self, room_id: str, ticket: int, succeeded: bool) -> bool:
+        """Finish an admission: success admits the room, failure frees it."""
+        room = _text(room_id)
+        tk = _ticket(ticket)
+        check_bool(succeeded)
+        entry = self._rooms.get(room)
+        if entry is None or entry[0] != _ADMITTING or entry[1] != tk:
+            return False
+        del self._rooms[room]
+        if succeeded:
+            self._rooms[room] = [_ADMITTED, tk]
+            return True
+        return False
+
+    def is_room_admission_current(self, room_id: str, ticket: int) -> bool:
+        """Whether the room is Admitting under exactly this ticket."""
+        room = _text(room_id)
+        tk = _ticket(ticket)
+        entry = self._rooms.get(room)
+        return entry is not None and entry[0] == _ADMITTING and entry[1] == tk
+
+    def record_room_removed(self, room_id: str) -> bool:
+        """Drop a room; True only if it was Admitted (an admission is cancelled)."""
+        room = _text(room_id)
+        entry = self._rooms.pop(room, None)
+        return entry is not None and entry[0] == _ADMITTED
+
+    def tracked_room_ids(self) -> list[str]:
+        """Return the Admitted rooms in the order they became Admitted."""
+        return [room for room, entry in self._rooms.items() if entry[0] == _ADMITTED]
+
+    def reconcile(self, current_room_ids: Sequence[str]) -> RoomReconciliation:
+        """Reconcile against an authoritative snapshot of current room ids."""
+        snapshot = set(_room_ids(current_room_ids))
+        removed: list[str] = []
+        resync: list[str] = []
+        for room, entry in self._rooms.items():
+            if entry[0] == _ADMITTED:
+                if room in snapshot:
+                    resync.append(room)
+                else:
+                    removed.append(room)
+        removed.sort()
+        resync.sort()
+        for room in removed:
+            del self._rooms[room]
+        admitting: list[tuple[str, int]] = []
+        for room in sorted(snapshot):
+            if room not in self._rooms:
+                ticket = self._issue()
+                self._rooms[room] = [_ADMITTING, ticket]
+                admitting.append((room, ticket))
+        return _reconciliation(removed, admitting, resync)
+
+    def clear(self) -> list[str]:
+        """Forget every Admitting and Admitted room; return them sorted."""
+        rooms = sorted(self._rooms)
+        self._rooms.clear()
+        return rooms

@@ -1,0 +1,72 @@
+"""Compile the optional band_sdk_core accelerators; install pure Python otherwise.
+
+Switches (read at build time): BAND_SDK_CORE_NO_EXTENSIONS=1 builds a pure
+wheel; BAND_SDK_CORE_CYTHON_TRACE=1 builds with line tracing (full API);
+BAND_SDK_CORE_NO_LIMITED_API=1 builds against the full API on 3.12+.
+Without Cython, or when the C compiler fails, the pure-Python package installs.
+"""
+
+import os
+import sys
+import sysconfig
+
+from setuptools import Extension, setup
+
+PACKAGE = "band_sdk_core"
+# compiled module -> source. A .py source is compiled in pure-Python mode and
+# typed by "<compiled module>.pxd" next to it; a .pyx source is plain Cython.
+ACCELERATED = {
+    "_retry_c": "_retry_py.py",
+}
+
+
+def flag(name):
+    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+PURE = flag("BAND_SDK_CORE_NO_EXTENSIONS") or sys.implementation.name != "cpython"
+TRACE = flag("BAND_SDK_CORE_CYTHON_TRACE")
+LIMITED = (
+    sys.version_info >= (3, 12)
+    and not sysconfig.get_config_var("Py_GIL_DISABLED")
+    and not TRACE
+    and not flag("BAND_SDK_CORE_NO_LIMITED_API")
+)
+
+
+def extensions():
+    if PURE:
+        return []
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        print("band_sdk_core: Cython not available, installing pure Python", file=sys.stderr)
+        return []
+    macros = [("Py_LIMITED_API", "0x030C0000")] if LIMITED else []
+    if TRACE:
+        macros.append(("CYTHON_TRACE_NOGIL", "1"))
+    modules = [
+        Extension(
+            f"{PACKAGE}.{name}",
+            [f"{PACKAGE}/{src}"],
+            define_macros=macros,
+            py_limited_api=LIMITED,
+            optional=not flag("BAND_SDK_CORE_REQUIRE_EXTENSIONS"),  # no compiler: pure install
+        )
+        for name, src in ACCELERATED.items()
+    ]
+    return cythonize(
+        modules,
+        compiler_directives={
+            "language_level": 3,
+            "embedsignature": True,
+            "boundscheck": False,
+            "wraparound": False,
+            "linetrace": TRACE,
+        },
+        quiet=True,
+    )
+
+
+options = {"bdist_wheel": {"py_limited_api": "cp312"}} if LIMITED and not PURE else {}
+setup(ext_modules=extensions(), options=options)

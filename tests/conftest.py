@@ -1,0 +1,82 @@
+"""Run every core test against both implementations (ids ``py`` and ``c``).
+
+A test that takes ``<topic>_impl`` (e.g. ``retry_impl``) receives the
+implementation module of that topic: ``band_sdk_core._<topic>_py`` and, when
+the topic is compiled, ``band_sdk_core._<topic>_c``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from types import ModuleType
+
+import pytest
+
+from band_sdk_core import _compat
+
+TOPICS = (
+    "json",
+    "payload",
+    "delivery",
+    "activity",
+    "failure",
+    "retry",
+    "claims",
+    "roster",
+    "subscriptions",
+    "decisions",
+    "session",
+    "turn",
+)
+
+
+def _compiled_topics() -> set[str]:
+    return {name[1:-2] for name in _compat.COMPILED_MODULES}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--no-compiled", action="store_true", help="deselect tests of the compiled modules"
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    compiled = _compiled_topics()
+    for topic in TOPICS:
+        fixture = f"{topic}_impl"
+        if fixture not in metafunc.fixturenames:
+            continue
+        params = [pytest.param(f"band_sdk_core._{topic}_py", id="py")]
+        if topic in compiled:
+            params.append(
+                pytest.param(f"band_sdk_core._{topic}_c", id="c", marks=pytest.mark.compiled)
+            )
+        metafunc.parametrize(fixture, params, indirect=True)
+
+
+def _load(request: pytest.FixtureRequest) -> ModuleType:
+    name = request.param
+    if request.node.get_closest_marker("compiled"):
+        if request.config.getoption("--no-compiled") or _compat.NO_EXTENSIONS:
+            pytest.skip("compiled implementation disabled by BAND_SDK_CORE_NO_EXTENSIONS")
+        if not _compat.REQUIRE_EXTENSIONS:
+            try:
+                return importlib.import_module(name)
+            except ImportError:
+                pytest.skip(f"{name} is not built (set BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 to fail)")
+    return importlib.import_module(name)
+
+
+def _make_fixture(topic: str):  # type: ignore[no-untyped-def]
+    @pytest.fixture(name=f"{topic}_impl")
+    def _fixture(request: pytest.FixtureRequest) -> ModuleType:
+        return _load(request)
+
+    return _fixture
+
+
+for _topic in TOPICS:
+    globals()[f"_{_topic}_impl"] = _make_fixture(_topic)
+
+os.environ.setdefault("HYPOTHESIS_PROFILE", "default")
