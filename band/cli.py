@@ -1,0 +1,115 @@
+"""The ``band`` command line: ``band dev`` runs the local platform; more subcommands plug in."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+import httpx
+
+DEFAULT_DB = ".band/dev.sqlite3"
+DEFAULT_URL = "http://127.0.0.1:8080"
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def _dev_run(args: argparse.Namespace) -> int:
+    """Run the local platform in the foreground."""
+    import uvicorn
+
+    from band.devserver.app import create_app
+
+    app = create_app(args.db, user_key=args.user_key)
+    rest = f"http://{args.host}:{args.port}"
+    print(f"BAND_USER_KEY={app.state.user_key}")
+    print(f"BAND_REST_URL={rest}")
+    print(f"BAND_WS_URL=ws://{args.host}:{args.port}/api/v1/socket/websocket", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="info", ws="websockets-sansio")
+    return 0
+
+
+def _stored_user_key(db: str) -> str | None:
+    """Read the local person's key from an existing dev DB file."""
+    if db == ":memory:" or not os.path.exists(db):
+        return None
+    from band.devserver.store import Store
+
+    store = Store(db)
+    try:
+        return store.local_user_key()
+    finally:
+        store.close()
+
+
+def _agent_create(args: argparse.Namespace) -> int:
+    """Register an agent through the human API and print its credentials as JSON."""
+    key = args.user_key or os.environ.get("BAND_USER_KEY") or _stored_user_key(args.db)
+    if not key:
+        print("error: no user key (pass --user-key or set BAND_USER_KEY)", file=sys.stderr)
+        return 2
+    body = {"agent": {"name": args.name, "description": args.description}}
+    try:
+        resp = httpx.post(
+            f"{args.url.rstrip('/')}/api/v1/me/agents/register",
+            json=body,
+            headers={"X-API-Key": key},
+            timeout=10,
+        )
+    except httpx.HTTPError as exc:
+        print(f"error: cannot reach {args.url}: {exc}", file=sys.stderr)
+        return 1
+    if resp.status_code >= 400:
+        print(f"error: {resp.status_code} {resp.text}", file=sys.stderr)
+        return 1
+    data = resp.json()["data"]
+    agent = data["agent"]
+    out = {"id": agent["id"], "handle": agent["handle"], "api_key": data["credentials"]["api_key"]}
+    print(json.dumps(out))
+    return 0
+
+
+def _add_dev(sub: argparse._SubParsersAction) -> None:
+    dev = sub.add_parser("dev", help="run the local Band platform")
+    dev.add_argument("--host", default="127.0.0.1")
+    dev.add_argument("--port", type=int, default=8080)
+    dev.add_argument("--db", default=DEFAULT_DB, help="SQLite file or :memory:")
+    dev.add_argument("--user-key", default=None, help="key of the local person")
+    dev.set_defaults(func=_dev_run)
+    dev_sub = dev.add_subparsers(dest="dev_command")
+    agent = dev_sub.add_parser("agent", help="manage local agents")
+    agent_sub = agent.add_subparsers(dest="agent_command", required=True)
+    create = agent_sub.add_parser("create", help="register an agent")
+    create.add_argument("name")
+    create.add_argument("--description", required=True)
+    create.add_argument("--url", default=DEFAULT_URL, help="REST URL of the platform")
+    create.add_argument("--user-key", default=None)
+    create.add_argument("--db", default=DEFAULT_DB, help="DB to read the local key from")
+    create.set_defaults(func=_agent_create)
+
+
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_dev]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the argument parser with every registered subcommand."""
+    parser = argparse.ArgumentParser(prog="band")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for add in SUBCOMMANDS:
+        add(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``band`` console script."""
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    args = build_parser().parse_args(argv)
+    func: Command = args.func
+    return func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

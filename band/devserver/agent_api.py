@@ -1,0 +1,212 @@
+"""Agent API routes (``/api/v1/agent/...``, agent keys)."""
+
+from __future__ import annotations
+
+from starlette.responses import Response
+from starlette.routing import Route
+
+from . import ops, shapes
+from .http import Ctx, cursor_meta, data, endpoint, offset_meta, require_str
+from .store import Store, StoreError
+
+agent = endpoint("agent")
+STATUSES = ("pending", "processing", "processed", "failed", "all")
+EVENT_TYPES = ("tool_call", "tool_result", "thought", "error", "task", "attention")
+MAX_EVENT_CHARS = 16384
+
+
+@agent
+async def me(ctx: Ctx) -> Response:
+    """GET /agent/me."""
+    return data(shapes.agent_me(await ctx.db.run(Store.agent, ctx.principal.id)))
+
+
+@agent
+async def list_chats(ctx: Ctx) -> Response:
+    """GET /agent/chats."""
+    page, size = ctx.page()
+    rooms, total = await ctx.db.run(Store.rooms_of, ctx.principal.id, page, size)
+    return data([shapes.chat_room(r) for r in rooms], metadata=offset_meta(page, size, total))
+
+
+@agent
+async def create_chat(ctx: Ctx) -> Response:
+    """POST /agent/chats."""
+    return data(shapes.chat_room(await ops.create_room(ctx)), 201)
+
+
+@agent
+async def get_chat(ctx: Ctx) -> Response:
+    """GET /agent/chats/{id}."""
+    room = await ctx.db.run(Store.member_room, ctx.params["chat_id"], ctx.principal.id)
+    return data(shapes.chat_room(room))
+
+
+@agent
+async def list_messages(ctx: Ctx) -> Response:
+    """GET /agent/chats/{chat_id}/messages (messages mentioning the agent)."""
+    rid = ctx.params["chat_id"]
+    status = ctx.request.query_params.get("status") or None
+    if status is not None and status not in STATUSES:
+        raise StoreError(422, "validation_error", "invalid status", {"status": ["is invalid"]})
+    order = ctx.request.query_params.get("sort_order", "asc")
+    if order not in ("asc", "desc"):
+        raise StoreError(422, "validation_error", "invalid sort_order", {"sort_order": ["invalid"]})
+    limit = ctx.int_q("limit", None, 1, 100) or ctx.int_q("page_size", 20, 1, 100) or 20
+    cursor = ctx.int_q("cursor", None, 0)
+    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    items, more = await ctx.db.run(
+        Store.agent_messages, rid, ctx.principal.id, status, cursor, limit, order == "desc"
+    )
+    meta = {**cursor_meta(items, more, limit), "status_filter": status}
+    return data([shapes.message(m) for m in items], metadata=meta)
+
+
+@agent
+async def post_message(ctx: Ctx) -> Response:
+    """POST /agent/chats/{chat_id}/messages."""
+    return data(await ops.post_message(ctx, ctx.params["chat_id"], require_mention=True), 201)
+
+
+@agent
+async def next_message(ctx: Ctx) -> Response:
+    """GET /agent/chats/{chat_id}/messages/next (204 when nothing is pending)."""
+    rid = ctx.params["chat_id"]
+    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    msg = await ctx.db.run(Store.next_message, rid, ctx.principal.id)
+    return Response(status_code=204) if msg is None else data(shapes.message(msg))
+
+
+async def _mark(ctx: Ctx, state: str) -> Response:
+    rid, mid = ctx.params["chat_id"], ctx.params["message_id"]
+    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    if state == "processing":
+        result = await ctx.db.run(Store.mark_processing, rid, mid, ctx.principal.id)
+    else:
+        error = None
+        if state == "failed":
+            body = await ctx.body()
+            error = body.get("error") if isinstance(body.get("error"), str) else "Unknown error"
+        result = await ctx.db.run(Store.mark_done, rid, mid, ctx.principal.id, error)
+    await ops.push_update(ctx, mid, ctx.principal)
+    return data({**result, "success": True})
+
+
+@agent
+async def mark_processing(ctx: Ctx) -> Response:
+    """POST .../messages/{id}/processing."""
+    return await _mark(ctx, "processing")
+
+
+@agent
+async def mark_processed(ctx: Ctx) -> Response:
+    """POST .../messages/{id}/processed."""
+    return await _mark(ctx, "processed")
+
+
+@agent
+async def mark_failed(ctx: Ctx) -> Response:
+    """POST .../messages/{id}/failed."""
+    return await _mark(ctx, "failed")
+
+
+@agent
+async def create_event(ctx: Ctx) -> Response:
+    """POST /agent/chats/{chat_id}/events (stored as a non-text message, never a turn)."""
+    rid = ctx.params["chat_id"]
+    body = await ctx.body("event")
+    content = require_str(body, "content")
+    mtype = body.get("message_type")
+    if mtype not in EVENT_TYPES:
+        raise StoreError(
+            422, "validation_error", "invalid message_type", {"message_type": ["is invalid"]}
+        )
+    if len(content) > MAX_EVENT_CHARS:
+        raise StoreError(422, "validation_error", "content too long", {"content": ["too long"]})
+    meta = body.get("metadata") or {}
+    if not isinstance(meta, dict):
+        raise StoreError(422, "validation_error", "metadata must be an object")
+    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    msg = await ctx.db.run(Store.create_message, rid, ctx.principal, content, mtype, [], meta)
+    await ops.push(ctx, f"chat_room:{rid}", "event_created", shapes.message(msg))
+    return data({"id": msg["id"], "message_type": mtype, "success": True}, 201)
+
+
+@agent
+async def context(ctx: Ctx) -> Response:
+    """GET /agent/chats/{chat_id}/context."""
+    rid = ctx.params["chat_id"]
+    limit = ctx.int_q("limit", None, 1, 100) or ctx.int_q("page_size", 50, 1, 100) or 50
+    cursor = ctx.int_q("cursor", None, 0)
+    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    items, more = await ctx.db.run(Store.context, rid, ctx.principal.id, cursor, limit)
+    meta = cursor_meta(items, more, limit)
+    return data([shapes.message(m) for m in items], metadata=meta, meta=meta)
+
+
+@agent
+async def list_participants(ctx: Ctx) -> Response:
+    """GET /agent/chats/{chat_id}/participants."""
+    rid = ctx.params["chat_id"]
+    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    parts = await ctx.db.run(Store.participants, rid)
+    return data([shapes.participant(p, ctx.hub.online(p["id"])) for p in parts])
+
+
+@agent
+async def add_participant(ctx: Ctx) -> Response:
+    """POST /agent/chats/{chat_id}/participants."""
+    return data(await ops.add_participant(ctx, ctx.params["chat_id"]), 201)
+
+
+@agent
+async def remove_participant(ctx: Ctx) -> Response:
+    """DELETE /agent/chats/{chat_id}/participants/{id}."""
+    return data(await ops.remove_participant(ctx, ctx.params["chat_id"], ctx.params["pid"]))
+
+
+@agent
+async def peers(ctx: Ctx) -> Response:
+    """GET /agent/peers."""
+    page, size = ctx.page()
+    rows = await ctx.db.run(
+        Store.peers, ctx.principal.id, ctx.request.query_params.get("not_in_chat")
+    )
+    chunk = rows[(page - 1) * size : page * size]
+    return data(
+        [shapes.peer(p, ctx.hub.online(p["id"])) for p in chunk],
+        metadata=offset_meta(page, size, len(rows)),
+    )
+
+
+@agent
+async def activity(ctx: Ctx) -> Response:
+    """POST /agent/chats/{chat_id}/activity (echoes ``working``)."""
+    rid = ctx.params["chat_id"]
+    body = await ctx.body()
+    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    return data({"working": bool(body.get("working", False))})
+
+
+P = "/api/v1/agent"
+C = P + "/chats/{chat_id}"
+M = C + "/messages/{message_id}"
+routes = [
+    Route(P + "/me", me, methods=["GET"]),
+    Route(P + "/chats", list_chats, methods=["GET"]),
+    Route(P + "/chats", create_chat, methods=["POST"]),
+    Route(C, get_chat, methods=["GET"]),
+    Route(C + "/messages", list_messages, methods=["GET"]),
+    Route(C + "/messages", post_message, methods=["POST"]),
+    Route(C + "/messages/next", next_message, methods=["GET"]),
+    Route(M + "/processing", mark_processing, methods=["POST"]),
+    Route(M + "/processed", mark_processed, methods=["POST"]),
+    Route(M + "/failed", mark_failed, methods=["POST"]),
+    Route(C + "/events", create_event, methods=["POST"]),
+    Route(C + "/context", context, methods=["GET"]),
+    Route(C + "/activity", activity, methods=["POST"]),
+    Route(C + "/participants", list_participants, methods=["GET"]),
+    Route(C + "/participants", add_participant, methods=["POST"]),
+    Route(C + "/participants/{pid}", remove_participant, methods=["DELETE"]),
+    Route(P + "/peers", peers, methods=["GET"]),
+]

@@ -1,0 +1,73 @@
+"""The Starlette application of the local Band platform."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import WebSocketRoute
+
+from . import agent_api, human_api
+from .http import error_response
+from .hub import AsyncStore, Hub
+from .logs import install_redaction
+from .socket import websocket_endpoint
+from .store import Store
+
+log = logging.getLogger(__name__)
+
+_CODES = {404: "not_found", 405: "method_not_allowed", 400: "bad_request"}
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    code = _CODES.get(exc.status_code, "error")
+    return error_response(exc.status_code, code, str(exc.detail))
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    log.exception("unhandled error", exc_info=exc)
+    return error_response(500, "internal_error", "internal server error")
+
+
+def create_app(
+    db_path: str | Path = ":memory:",
+    user_key: str | None = None,
+    *,
+    idle_timeout: float = 45.0,
+) -> Starlette:
+    """Build the app over the SQLite DB at ``db_path``; ``app.state.user_key`` is the local key.
+
+    Sockets that send nothing (not even a heartbeat) for ``idle_timeout`` seconds are closed.
+    """
+    install_redaction()
+    store = Store(db_path)
+    user, key = store.ensure_local_user(user_key)
+    directory = AsyncStore(store)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        directory.close()
+
+    app = Starlette(
+        routes=[
+            *agent_api.routes,
+            *human_api.routes,
+            WebSocketRoute("/api/v1/socket/websocket", websocket_endpoint),
+        ],
+        exception_handlers={HTTPException: _http_error, Exception: _server_error},
+        lifespan=lifespan,
+    )
+    app.state.directory = directory
+    app.state.hub = Hub()
+    app.state.user_key = key
+    app.state.idle_timeout = idle_timeout
+    app.state.user_id = user["id"]
+    return app

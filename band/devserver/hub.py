@@ -1,0 +1,115 @@
+"""Connection registry and fan-out of server pushes (implements ``Pusher``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from starlette.websockets import WebSocket
+
+from .contracts import Principal
+from .store import Store
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class AsyncStore:
+    """Runs ``Store`` calls on a single dedicated thread (implements ``Directory``)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="band-sqlite")
+
+    async def run(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """Call ``fn(store, *args, **kwargs)`` on the database thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, lambda: fn(self.store, *args, **kwargs))
+
+    async def authenticate(self, api_key: str) -> Principal | None:
+        """Return the principal owning ``api_key``."""
+        return await self.run(Store.authenticate, api_key)
+
+    async def agent_room_ids(self, agent_id: str) -> set[str]:
+        """Return the rooms ``agent_id`` participates in."""
+        return await self.run(Store.room_ids_of, agent_id)
+
+    def close(self) -> None:
+        """Stop the executor and close the database."""
+        self._executor.submit(self.store.close).result()
+        self._executor.shutdown(wait=True)
+
+
+class Connection:
+    """One live WebSocket and the topics it joined (topic -> join_ref)."""
+
+    def __init__(self, principal: Principal, ws: WebSocket) -> None:
+        self.principal = principal
+        self.ws = ws
+        self.topics: dict[str, str | None] = {}
+        self.closed = False
+        self._lock = asyncio.Lock()
+
+    async def send(self, frame: list[Any]) -> None:
+        """Send one Phoenix V2 frame; drop silently when the socket is gone."""
+        if self.closed:
+            return
+        async with self._lock:
+            try:
+                await self.ws.send_text(json.dumps(frame))
+            except Exception:  # socket went away under us
+                self.closed = True
+
+
+class Hub:
+    """Tracks connections and pushes events to joined topics."""
+
+    def __init__(self) -> None:
+        self.connections: set[Connection] = set()
+        self.agents: dict[str, Connection] = {}
+
+    def agent_connected(self, agent_id: str) -> Connection | None:
+        """Return the live connection of ``agent_id``, if any."""
+        conn = self.agents.get(agent_id)
+        return conn if conn and not conn.closed else None
+
+    def add(self, conn: Connection) -> None:
+        """Register a connection."""
+        self.connections.add(conn)
+        if conn.principal.kind == "agent":
+            self.agents[conn.principal.id] = conn
+
+    def remove(self, conn: Connection) -> None:
+        """Forget a connection."""
+        conn.closed = True
+        self.connections.discard(conn)
+        if self.agents.get(conn.principal.id) is conn:
+            del self.agents[conn.principal.id]
+
+    def online(self, pid: str) -> bool:
+        """Whether a principal has a live connection."""
+        return any(c.principal.id == pid and not c.closed for c in self.connections)
+
+    async def push(
+        self,
+        topic: str,
+        event: str,
+        payload: dict[str, Any],
+        *,
+        agent_ids: frozenset[str] | None = None,
+    ) -> None:
+        """Send ``event`` to every socket joined to ``topic`` (agents filtered by ``agent_ids``)."""
+        for conn in list(self.connections):
+            if topic not in conn.topics:
+                continue
+            if (
+                agent_ids is not None
+                and conn.principal.kind == "agent"
+                and conn.principal.id not in agent_ids
+            ):
+                continue
+            await conn.send([conn.topics[topic], None, topic, event, payload])
+        log.debug("pushed %s on %s", event, topic)

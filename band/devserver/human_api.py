@@ -1,0 +1,135 @@
+"""Human API routes (``/api/v1/me/...``, user keys)."""
+
+from __future__ import annotations
+
+from starlette.responses import Response
+from starlette.routing import Route
+
+from . import ops, shapes
+from .http import Ctx, cursor_meta, data, endpoint, offset_meta, require_str
+from .store import Store
+
+human = endpoint("user")
+
+
+@human
+async def register_agent(ctx: Ctx) -> Response:
+    """POST /me/agents/register."""
+    body = await ctx.body("agent")
+    name = require_str(body, "name")
+    description = require_str(body, "description")
+    agent, key = await ctx.db.run(Store.create_agent, ctx.principal.id, name, description)
+    return data({"agent": shapes.my_agent(agent), "credentials": {"api_key": key}}, 201)
+
+
+@human
+async def list_agents(ctx: Ctx) -> Response:
+    """GET /me/agents."""
+    page, size = ctx.page()
+    rows = await ctx.db.run(Store.agents_of, ctx.principal.id)
+    chunk = rows[(page - 1) * size : page * size]
+    meta = {
+        **offset_meta(page, size, len(rows)),
+        "has_more": page * size < len(rows),
+        "limit": size,
+    }
+    return data([shapes.my_agent(a) for a in chunk], metadata=meta)
+
+
+async def _me_room(ctx: Ctx, room: dict) -> dict:
+    parts = await ctx.db.run(Store.participants, room["id"])
+    return shapes.me_chat_room(room, parts)
+
+
+@human
+async def list_chats(ctx: Ctx) -> Response:
+    """GET /me/chats."""
+    page, size = ctx.page()
+    rooms, total = await ctx.db.run(Store.rooms_of, ctx.principal.id, page, size)
+    items = [await _me_room(ctx, r) for r in rooms]
+    return data(items, metadata=offset_meta(page, size, total))
+
+
+@human
+async def create_chat(ctx: Ctx) -> Response:
+    """POST /me/chats."""
+    room = await ops.create_room(ctx)
+    return data(await _me_room(ctx, room), 201)
+
+
+@human
+async def get_chat(ctx: Ctx) -> Response:
+    """GET /me/chats/{chat_id}."""
+    room = await ctx.db.run(Store.member_room, ctx.params["chat_id"], ctx.principal.id)
+    return data(await _me_room(ctx, room))
+
+
+@human
+async def list_messages(ctx: Ctx) -> Response:
+    """GET /me/chats/{chat_id}/messages (every room message)."""
+    rid = ctx.params["chat_id"]
+    limit = ctx.int_q("limit", None, 1, 100) or ctx.int_q("page_size", 20, 1, 100) or 20
+    cursor = ctx.int_q("cursor", None, 0)
+    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    items, more = await ctx.db.run(Store.room_messages, rid, cursor, limit)
+    total = await ctx.db.run(Store.count_messages, rid)
+    meta = {**cursor_meta(items, more, limit), "total_count": total}
+    return data([shapes.message(m) for m in items], metadata=meta)
+
+
+@human
+async def post_message(ctx: Ctx) -> Response:
+    """POST /me/chats/{chat_id}/messages."""
+    return data(await ops.post_message(ctx, ctx.params["chat_id"], require_mention=False), 201)
+
+
+@human
+async def list_participants(ctx: Ctx) -> Response:
+    """GET /me/chats/{chat_id}/participants."""
+    rid = ctx.params["chat_id"]
+    page, size = ctx.page()
+    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    parts = await ctx.db.run(Store.participants, rid)
+    kind = ctx.request.query_params.get("participant_type")
+    if kind:
+        parts = [p for p in parts if p["type"] == kind]
+    chunk = parts[(page - 1) * size : page * size]
+    return data(
+        [shapes.participant(p, ctx.hub.online(p["id"])) for p in chunk],
+        metadata=offset_meta(page, size, len(parts)),
+    )
+
+
+@human
+async def add_participant(ctx: Ctx) -> Response:
+    """POST /me/chats/{chat_id}/participants."""
+    return data(await ops.add_participant(ctx, ctx.params["chat_id"]), 201)
+
+
+@human
+async def remove_participant(ctx: Ctx) -> Response:
+    """DELETE /me/chats/{chat_id}/participants/{id}."""
+    return data(await ops.remove_participant(ctx, ctx.params["chat_id"], ctx.params["pid"]))
+
+
+@human
+async def profile(ctx: Ctx) -> Response:
+    """GET /me/profile."""
+    return data(shapes.user_details(await ctx.db.run(Store.user, ctx.principal.id)))
+
+
+P = "/api/v1/me"
+C = P + "/chats/{chat_id}"
+routes = [
+    Route(P + "/agents/register", register_agent, methods=["POST"]),
+    Route(P + "/agents", list_agents, methods=["GET"]),
+    Route(P + "/chats", list_chats, methods=["GET"]),
+    Route(P + "/chats", create_chat, methods=["POST"]),
+    Route(C, get_chat, methods=["GET"]),
+    Route(C + "/messages", list_messages, methods=["GET"]),
+    Route(C + "/messages", post_message, methods=["POST"]),
+    Route(C + "/participants", list_participants, methods=["GET"]),
+    Route(C + "/participants", add_participant, methods=["POST"]),
+    Route(C + "/participants/{pid}", remove_participant, methods=["DELETE"]),
+    Route(P + "/profile", profile, methods=["GET"]),
+]

@@ -1,0 +1,112 @@
+"""Operations shared by the agent and human APIs: write, then push (spec 4.5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import shapes
+from .contracts import Principal
+from .http import Ctx, opt_str, require_str
+from .store import Store, StoreError
+
+ROLES = ("owner", "admin", "member")
+MENTION_KEYS = ("id", "handle", "name", "kind")
+
+
+async def push(ctx: Ctx, topic: str, event: str, payload: dict[str, Any], **kw: Any) -> None:
+    """Log and push a server event."""
+    await ctx.db.run(Store.log_event, topic, event, payload)
+    await ctx.hub.push(topic, event, payload, **kw)
+
+
+async def create_room(ctx: Ctx) -> dict[str, Any]:
+    """Create a room owned by the caller; push room_added to an agent creator."""
+    body = await ctx.body("chat")
+    title, task_id = opt_str(body, "title"), opt_str(body, "task_id")
+    room = await ctx.db.run(Store.create_room, ctx.principal, title, task_id)
+    if ctx.principal.kind == "agent":
+        await push(ctx, f"agent_rooms:{ctx.principal.id}", "room_added", shapes.chat_room(room))
+    return room
+
+
+async def add_participant(ctx: Ctx, rid: str) -> dict[str, Any]:
+    """Add a participant and push participant_added / room_added."""
+    body = await ctx.body("participant")
+    pid = require_str(body, "participant_id")
+    role = body.get("role", "member")
+    if role not in ROLES:
+        raise StoreError(422, "validation_error", "invalid role", {"role": ["is invalid"]})
+    room = await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    part, added = await ctx.db.run(Store.add_participant, rid, pid, role)
+    payload = shapes.participant(part, ctx.hub.online(pid))
+    if added:
+        await push(ctx, f"room_participants:{rid}", "participant_added", payload)
+        if part["type"] == "Agent":
+            await push(ctx, f"agent_rooms:{pid}", "room_added", shapes.chat_room(room))
+    return payload
+
+
+async def remove_participant(ctx: Ctx, rid: str, pid: str) -> dict[str, Any]:
+    """Remove a participant (owner/admin only, or oneself) and push the removals."""
+    room = await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    role = await ctx.db.run(Store.role, rid, ctx.principal.id)
+    if role not in ("owner", "admin") and pid != ctx.principal.id:
+        raise StoreError(403, "forbidden", "only an owner or admin can remove participants")
+    part = await ctx.db.run(Store.remove_participant, rid, pid)
+    payload = shapes.participant(part)
+    await push(ctx, f"room_participants:{rid}", "participant_removed", payload)
+    if part["type"] == "Agent":
+        await push(ctx, f"agent_rooms:{pid}", "room_removed", shapes.chat_room(room))
+    return payload
+
+
+def _mentions(body: dict[str, Any]) -> list[dict[str, Any]]:
+    raw = body.get("mentions", [])
+    if not isinstance(raw, list) or not all(isinstance(m, dict) for m in raw):
+        raise StoreError(
+            422, "validation_error", "mentions must be a list", {"mentions": ["invalid"]}
+        )
+    for m in raw:
+        if any(m.get(k) is not None and not isinstance(m[k], str) for k in MENTION_KEYS):
+            raise StoreError(
+                422, "validation_error", "mention fields must be strings", {"mentions": ["invalid"]}
+            )
+    return raw
+
+
+async def post_message(ctx: Ctx, rid: str, *, require_mention: bool) -> dict[str, Any]:
+    """Store a text message, then push message_created to mentioned agents and the sender."""
+    body = await ctx.body("message")
+    content = require_str(body, "content")
+    mentions = _mentions(body)
+    if require_mention and not mentions:
+        raise StoreError(
+            422, "validation_error", "at least one mention is required", {"mentions": ["empty"]}
+        )
+    if body.get("attachment_ids"):
+        raise StoreError(422, "unknown_attachment", "attachment not found in this room")
+    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    resolved = await ctx.db.run(Store.resolve_mentions, rid, mentions)
+    msg = await ctx.db.run(Store.create_message, rid, ctx.principal, content, "text", resolved)
+    targets = frozenset({ctx.principal.id, *(m["id"] for m in resolved)})
+    payload = shapes.message(msg)
+    await push(ctx, f"chat_room:{rid}", "message_created", payload, agent_ids=targets)
+    recipients = [
+        {"id": m["id"], "handle": m["handle"], "name": m["name"]}
+        for m in resolved
+        if m["id"] != ctx.principal.id
+    ]
+    return {"id": msg["id"], "success": True, "recipients": recipients}
+
+
+async def push_update(ctx: Ctx, mid: str, agent: Principal) -> None:
+    """Push message_updated (delivery status change) to the agent concerned."""
+    msg = await ctx.db.run(Store.message, mid)
+    if msg is not None:
+        await push(
+            ctx,
+            f"chat_room:{msg['chat_room_id']}",
+            "message_updated",
+            shapes.message(msg),
+            agent_ids=frozenset({agent.id}),
+        )

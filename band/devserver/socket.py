@@ -1,0 +1,136 @@
+"""Phoenix Channels V2 WebSocket endpoint at ``/api/v1/socket/websocket``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import uuid
+from typing import Any
+
+from starlette.responses import JSONResponse
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .contracts import Principal
+from .hub import AsyncStore, Connection, Hub
+
+log = logging.getLogger(__name__)
+
+AGENT_TOPICS = ("agent_control", "agent_rooms", "agent_contacts")
+ROOM_TOPICS = ("chat_room", "room_participants")
+
+
+def _denial(status: int, code: str, message: str) -> JSONResponse:
+    body = {"error": {"code": code, "message": message, "request_id": str(uuid.uuid4())}}
+    return JSONResponse(body, status_code=status)
+
+
+async def authorize_topic(principal: Principal, topic: str, directory: AsyncStore) -> str | None:
+    """Return None when ``principal`` may join ``topic``, else a rejection reason."""
+    kind, _, ident = topic.partition(":")
+    if not ident:
+        return "invalid topic"
+    if kind in AGENT_TOPICS:
+        return None if principal.kind == "agent" and ident == principal.id else "unauthorized"
+    if kind == "user_rooms":
+        return None if principal.kind == "user" and ident == principal.id else "unauthorized"
+    if kind in ROOM_TOPICS:
+        if principal.kind == "agent":
+            rooms = await directory.agent_room_ids(principal.id)
+        else:
+            rooms = await directory.run(lambda s: s.room_ids_of(principal.id))
+        return None if ident in rooms else "unauthorized"
+    return "invalid topic"
+
+
+async def _supersede(old: Connection) -> None:
+    """Tell the old socket it was superseded, then close it."""
+    topic = f"agent_control:{old.principal.id}"
+    if topic in old.topics:
+        payload = {
+            "reason": "superseded",
+            "message": "a newer connection for this agent took over",
+            "correlation_id": None,
+            "retryable": False,
+        }
+        await old.send([old.topics[topic], None, topic, "supersede", payload])
+    old.closed = True
+    try:
+        await old.ws.close(code=1000)
+    except Exception:
+        log.debug("old socket already closed")
+
+
+async def websocket_endpoint(ws: WebSocket) -> None:
+    """Authenticate, enforce the connection policy, then serve Phoenix frames."""
+    directory: AsyncStore = ws.app.state.directory
+    hub: Hub = ws.app.state.hub
+    key = ws.headers.get("x-api-key") or ws.query_params.get("api_key")
+    principal = await directory.authenticate(key) if key else None
+    if principal is None:
+        await ws.send_denial_response(_denial(401, "unauthorized", "invalid or missing API key"))
+        return
+    if principal.kind == "agent":
+        old = hub.agent_connected(principal.id)
+        if old is not None:
+            if ws.query_params.get("on_conflict") == "reject":
+                await ws.send_denial_response(
+                    _denial(
+                        409,
+                        "connection_conflict",
+                        "an active connection already exists; use supersede or omit on_conflict",
+                    )
+                )
+                return
+            await _supersede(old)
+            hub.remove(old)
+    await ws.accept()
+    conn = Connection(principal, ws)
+    hub.add(conn)
+    log.info("socket connected: %s %s", principal.kind, principal.id)
+    try:
+        while True:
+            text = await asyncio.wait_for(ws.receive_text(), ws.app.state.idle_timeout)
+            await _handle(conn, text, directory)
+    except WebSocketDisconnect:
+        pass
+    except TimeoutError:
+        log.info("closing idle socket (no frames, no heartbeat): %s", principal.id)
+        conn.closed = True
+        await ws.close(code=1000)
+    except Exception:
+        log.exception("socket loop failed")
+    finally:
+        if not conn.closed:
+            hub.remove(conn)
+        log.info("socket closed: %s %s", principal.kind, principal.id)
+
+
+def _reply(join_ref: Any, ref: Any, topic: str, status: str, response: dict) -> list[Any]:
+    return [join_ref, ref, topic, "phx_reply", {"status": status, "response": response}]
+
+
+async def _handle(conn: Connection, text: str, directory: AsyncStore) -> None:
+    """Dispatch one client frame."""
+    try:
+        frame = json.loads(text)
+        join_ref, ref, topic, event, _payload = frame
+    except (ValueError, TypeError):
+        log.warning("dropping malformed frame")
+        return
+    join_ref = None if join_ref is None else str(join_ref)
+    ref = None if ref is None else str(ref)
+    if topic == "phoenix" and event == "heartbeat":
+        await conn.send(_reply(None, ref, "phoenix", "ok", {}))
+    elif event == "phx_join":
+        reason = await authorize_topic(conn.principal, str(topic), directory)
+        if reason is not None:
+            await conn.send(_reply(join_ref, ref, topic, "error", {"reason": reason}))
+            return
+        conn.topics[topic] = join_ref if join_ref is not None else ref
+        await conn.send(_reply(join_ref, ref, topic, "ok", {}))
+    elif event == "phx_leave":
+        conn.topics.pop(topic, None)
+        await conn.send(_reply(join_ref, ref, topic, "ok", {}))
+    else:
+        await conn.send(_reply(join_ref, ref, topic, "error", {"reason": "unmatched topic"}))

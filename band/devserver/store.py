@@ -1,0 +1,526 @@
+"""SQLite persistence for the local Band platform (synchronous; run off the event loop)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import secrets
+import sqlite3
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from .contracts import Principal
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+
+MIGRATIONS: dict[int, str] = {
+    1: """
+    CREATE TABLE users (
+        id TEXT PRIMARY KEY, handle TEXT UNIQUE NOT NULL, name TEXT NOT NULL,
+        email TEXT NOT NULL, key_hash TEXT UNIQUE NOT NULL,
+        inserted_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+    CREATE TABLE agents (
+        id TEXT PRIMARY KEY, name TEXT NOT NULL, handle TEXT UNIQUE NOT NULL,
+        description TEXT NOT NULL, owner_id TEXT NOT NULL REFERENCES users(id),
+        key_hash TEXT UNIQUE NOT NULL, inserted_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE rooms (
+        id TEXT PRIMARY KEY, title TEXT, task_id TEXT, type TEXT NOT NULL,
+        status TEXT NOT NULL, inserted_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+    CREATE TABLE participants (
+        room_id TEXT NOT NULL REFERENCES rooms(id), participant_id TEXT NOT NULL,
+        type TEXT NOT NULL, role TEXT NOT NULL, inserted_at TEXT NOT NULL,
+        PRIMARY KEY (room_id, participant_id));
+    CREATE TABLE messages (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT UNIQUE NOT NULL,
+        room_id TEXT NOT NULL REFERENCES rooms(id), content TEXT NOT NULL,
+        message_type TEXT NOT NULL, sender_id TEXT NOT NULL, sender_type TEXT NOT NULL,
+        sender_name TEXT, metadata TEXT NOT NULL, inserted_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL);
+    CREATE INDEX messages_room ON messages(room_id, seq);
+    CREATE TABLE mentions (
+        message_id TEXT NOT NULL REFERENCES messages(id), participant_id TEXT NOT NULL,
+        PRIMARY KEY (message_id, participant_id));
+    CREATE TABLE deliveries (
+        message_id TEXT NOT NULL REFERENCES messages(id), agent_id TEXT NOT NULL,
+        status TEXT NOT NULL, current_attempt INTEGER NOT NULL DEFAULT 0,
+        processed_at TEXT, PRIMARY KEY (message_id, agent_id));
+    CREATE TABLE attempts (
+        message_id TEXT NOT NULL, agent_id TEXT NOT NULL, number INTEGER NOT NULL,
+        status TEXT NOT NULL, started_at TEXT NOT NULL, ended_at TEXT, error TEXT,
+        PRIMARY KEY (message_id, agent_id, number));
+    CREATE TABLE events (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT, topic TEXT NOT NULL, event TEXT NOT NULL,
+        payload TEXT NOT NULL, inserted_at TEXT NOT NULL);
+    """,
+}
+
+
+class StoreError(Exception):
+    """A domain error that maps onto the REST error envelope."""
+
+    def __init__(
+        self, status: int, code: str, message: str, details: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.details = status, code, message, details
+
+
+def now() -> str:
+    """Return the current UTC time as ISO 8601."""
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def hash_key(key: str) -> str:
+    """Return the sha256 hex digest of an API key."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def new_key(prefix: str) -> str:
+    """Generate a fresh API key with the given prefix (``band_u_`` / ``band_a_``)."""
+    return prefix + secrets.token_urlsafe(32)
+
+
+def slug(text: str) -> str:
+    """Turn a name into a handle fragment."""
+    return re.sub(r"[^a-z0-9_-]+", "-", text.lower()).strip("-") or "agent"
+
+
+class Store:
+    """All database access; every method is synchronous and must run on one thread."""
+
+    def __init__(self, db_path: str | Path) -> None:
+        path = str(db_path)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self.db.row_factory = sqlite3.Row
+        self.db.execute("PRAGMA foreign_keys = ON")
+        self.migrate()
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.db.close()
+
+    def migrate(self) -> None:
+        """Apply pending schema migrations, tracked in ``schema_version``."""
+        self.db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        row = self.db.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        current = row[0] or 0
+        for version in sorted(v for v in MIGRATIONS if v > current):
+            self.db.execute("BEGIN")
+            try:
+                for stmt in MIGRATIONS[version].split(";"):
+                    if stmt.strip():
+                        self.db.execute(stmt)
+                self.db.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+                self.db.execute("COMMIT")
+            except Exception:
+                self.db.execute("ROLLBACK")
+                raise
+            log.info("applied schema migration %d", version)
+
+    def schema_version(self) -> int:
+        """Return the applied schema version."""
+        return int(self.db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0])
+
+    # -- identities -------------------------------------------------------
+
+    def ensure_local_user(self, key: str | None = None) -> tuple[dict[str, Any], str]:
+        """Return the local person and its key, creating them once."""
+        stored = self.db.execute("SELECT value FROM settings WHERE key='local_user_key'").fetchone()
+        if key is None and stored is not None:
+            key = stored[0]
+        key = key or new_key("band_u_")
+        user = self.user_by_key(key)
+        if user is None:
+            user = self.create_user("Local Person", "local", key)
+        self.db.execute(
+            "INSERT OR REPLACE INTO settings (key, value) VALUES ('local_user_key', ?)", (key,)
+        )
+        return user, key
+
+    def local_user_key(self) -> str | None:
+        """Return the stored local user key, if any."""
+        row = self.db.execute("SELECT value FROM settings WHERE key='local_user_key'").fetchone()
+        return row[0] if row else None
+
+    def create_user(self, name: str, handle: str, key: str) -> dict[str, Any]:
+        """Insert a human user."""
+        uid, ts = str(uuid.uuid4()), now()
+        base, n = handle, 1
+        while self.db.execute("SELECT 1 FROM users WHERE handle=?", (handle,)).fetchone():
+            n += 1
+            handle = f"{base}{n}"
+        self.db.execute(
+            "INSERT INTO users VALUES (?,?,?,?,?,?,?)",
+            (uid, handle, name, f"{handle}@localhost", hash_key(key), ts, ts),
+        )
+        return self.user(uid)  # type: ignore[return-value]
+
+    def user(self, uid: str) -> dict[str, Any] | None:
+        """Return a user row as a dict."""
+        row = self.db.execute("SELECT * FROM users WHERE id=?", (uid,)).fetchone()
+        return dict(row) if row else None
+
+    def user_by_key(self, key: str) -> dict[str, Any] | None:
+        """Return the user owning ``key``."""
+        row = self.db.execute("SELECT * FROM users WHERE key_hash=?", (hash_key(key),)).fetchone()
+        return dict(row) if row else None
+
+    def create_agent(self, owner_id: str, name: str, description: str) -> tuple[dict, str]:
+        """Register an agent for ``owner_id``; return (agent, api_key)."""
+        owner = self.user(owner_id)
+        if owner is None:
+            raise StoreError(404, "not_found", "owner not found")
+        aid, ts, key = str(uuid.uuid4()), now(), new_key("band_a_")
+        base = f"{owner['handle']}/{slug(name)}"
+        handle, n = base, 1
+        while self.db.execute("SELECT 1 FROM agents WHERE handle=?", (handle,)).fetchone():
+            n += 1
+            handle = f"{base}-{n}"
+        self.db.execute(
+            "INSERT INTO agents VALUES (?,?,?,?,?,?,?,?)",
+            (aid, name, handle, description, owner_id, hash_key(key), ts, ts),
+        )
+        return self.agent(aid), key  # type: ignore[return-value]
+
+    def agent(self, aid: str) -> dict[str, Any] | None:
+        """Return an agent row as a dict."""
+        row = self.db.execute("SELECT * FROM agents WHERE id=?", (aid,)).fetchone()
+        return dict(row) if row else None
+
+    def agents_of(self, owner_id: str) -> list[dict[str, Any]]:
+        """Return the agents owned by a user."""
+        rows = self.db.execute(
+            "SELECT * FROM agents WHERE owner_id=? ORDER BY inserted_at", (owner_id,)
+        )
+        return [dict(r) for r in rows]
+
+    def authenticate(self, key: str) -> Principal | None:
+        """Resolve an API key to a principal."""
+        digest = hash_key(key)
+        row = self.db.execute("SELECT id, name FROM agents WHERE key_hash=?", (digest,)).fetchone()
+        if row:
+            return Principal("agent", row["id"], row["name"])
+        row = self.db.execute("SELECT id, name FROM users WHERE key_hash=?", (digest,)).fetchone()
+        return Principal("user", row["id"], row["name"]) if row else None
+
+    def entity(self, pid: str) -> dict[str, Any] | None:
+        """Return ``{id, type, name, handle, description}`` for a user or agent id."""
+        agent = self.agent(pid)
+        if agent:
+            return {**agent, "type": "Agent"}
+        user = self.user(pid)
+        return {**user, "type": "User", "description": None} if user else None
+
+    # -- rooms & participants --------------------------------------------
+
+    def create_room(self, creator: Principal, title: str | None, task_id: str | None) -> dict:
+        """Create a room with the creator as owner."""
+        rid, ts = str(uuid.uuid4()), now()
+        self.db.execute(
+            "INSERT INTO rooms VALUES (?,?,?,?,?,?,?)",
+            (rid, title, task_id, "direct", "active", ts, ts),
+        )
+        kind = "Agent" if creator.kind == "agent" else "User"
+        self.db.execute(
+            "INSERT INTO participants VALUES (?,?,?,?,?)", (rid, creator.id, kind, "owner", ts)
+        )
+        return self.room(rid)  # type: ignore[return-value]
+
+    def room(self, rid: str) -> dict[str, Any] | None:
+        """Return a room row."""
+        row = self.db.execute("SELECT * FROM rooms WHERE id=?", (rid,)).fetchone()
+        return dict(row) if row else None
+
+    def role(self, rid: str, pid: str) -> str | None:
+        """Return the role of ``pid`` in room ``rid`` or None."""
+        row = self.db.execute(
+            "SELECT role FROM participants WHERE room_id=? AND participant_id=?", (rid, pid)
+        ).fetchone()
+        return row[0] if row else None
+
+    def member_room(self, rid: str, pid: str) -> dict[str, Any]:
+        """Return the room if ``pid`` participates in it, else raise 404."""
+        room = self.room(rid)
+        if room is None or self.role(rid, pid) is None:
+            raise StoreError(404, "not_found", "chat room not found")
+        return room
+
+    def rooms_of(self, pid: str, page: int, page_size: int) -> tuple[list[dict], int]:
+        """Return a page of rooms ``pid`` participates in and the total count."""
+        total = self.db.execute(
+            "SELECT COUNT(*) FROM participants WHERE participant_id=?", (pid,)
+        ).fetchone()[0]
+        rows = self.db.execute(
+            "SELECT r.* FROM rooms r JOIN participants p ON p.room_id=r.id "
+            "WHERE p.participant_id=? ORDER BY r.inserted_at, r.id LIMIT ? OFFSET ?",
+            (pid, page_size, (page - 1) * page_size),
+        )
+        return [dict(r) for r in rows], total
+
+    def room_ids_of(self, pid: str) -> set[str]:
+        """Return every room id ``pid`` participates in."""
+        rows = self.db.execute("SELECT room_id FROM participants WHERE participant_id=?", (pid,))
+        return {r[0] for r in rows}
+
+    def participants(self, rid: str) -> list[dict[str, Any]]:
+        """Return participant rows joined with their identity."""
+        out = []
+        for row in self.db.execute(
+            "SELECT * FROM participants WHERE room_id=? ORDER BY inserted_at", (rid,)
+        ):
+            ent = self.entity(row["participant_id"]) or {}
+            out.append({**ent, "id": row["participant_id"], "role": row["role"]})
+        return out
+
+    def add_participant(self, rid: str, pid: str, role: str) -> tuple[dict, bool]:
+        """Add ``pid`` to the room; return (participant, newly_added)."""
+        ent = self.entity(pid)
+        if ent is None:
+            raise StoreError(404, "not_found", "participant not found")
+        existing = self.role(rid, pid)
+        if existing is None:
+            self.db.execute(
+                "INSERT INTO participants VALUES (?,?,?,?,?)", (rid, pid, ent["type"], role, now())
+            )
+        return {**ent, "role": existing or role}, existing is None
+
+    def remove_participant(self, rid: str, pid: str) -> dict[str, Any]:
+        """Remove ``pid`` from the room, returning the removed participant."""
+        role = self.role(rid, pid)
+        ent = self.entity(pid)
+        if role is None or ent is None:
+            raise StoreError(404, "not_found", "participant not found")
+        self.db.execute("DELETE FROM participants WHERE room_id=? AND participant_id=?", (rid, pid))
+        return {**ent, "role": role}
+
+    def peers(self, pid: str, not_in_chat: str | None) -> list[dict[str, Any]]:
+        """Return every other user and agent, optionally excluding a room's participants."""
+        excluded = {pid}
+        if not_in_chat:
+            excluded |= {p["id"] for p in self.participants(not_in_chat)}
+        rows = [{**dict(r), "type": "Agent"} for r in self.db.execute("SELECT * FROM agents")]
+        rows += [{**dict(r), "type": "User"} for r in self.db.execute("SELECT * FROM users")]
+        return [r for r in rows if r["id"] not in excluded]
+
+    # -- messages ---------------------------------------------------------
+
+    def resolve_mentions(self, rid: str, mentions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Map mention objects onto room participants (422 for strangers)."""
+        parts = self.participants(rid)
+        out: list[dict[str, Any]] = []
+        for m in mentions:
+            hit = None
+            for p in parts:
+                if m.get("id") and m["id"] == p["id"]:
+                    hit = p
+                elif not m.get("id") and m.get("handle") and m["handle"].lstrip("@") == p["handle"]:
+                    hit = p
+                elif not m.get("id") and not m.get("handle") and m.get("name") == p["name"]:
+                    hit = p
+                if hit:
+                    break
+            if hit is None:
+                raise StoreError(422, "validation_error", "mentioned_participant_not_in_room")
+            if all(o["id"] != hit["id"] for o in out):
+                out.append(
+                    {
+                        "id": hit["id"],
+                        "handle": hit["handle"],
+                        "name": hit["name"],
+                        "username": hit["handle"],
+                    }
+                )
+        return out
+
+    def create_message(
+        self,
+        rid: str,
+        sender: Principal,
+        content: str,
+        message_type: str,
+        mentions: list[dict[str, Any]],
+        extra_metadata: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Persist a message (and its mentions and deliveries) and return it."""
+        mid, ts = str(uuid.uuid4()), now()
+        if mentions:
+            prefix = "".join(f"@[[{m['id']}]] " for m in mentions if m["id"] not in content)
+            content = prefix + content
+        metadata = {**(extra_metadata or {}), "mentions": mentions, "status": "sent"}
+        sender_type = "Agent" if sender.kind == "agent" else "User"
+        self.db.execute("BEGIN")
+        try:
+            self.db.execute(
+                "INSERT INTO messages (id, room_id, content, message_type, sender_id, "
+                "sender_type, sender_name, metadata, inserted_at, updated_at) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (mid, rid, content, message_type, sender.id, sender_type, sender.name,
+                 json.dumps(metadata), ts, ts),
+            )  # fmt: skip
+            for m in mentions:
+                self.db.execute("INSERT INTO mentions VALUES (?,?)", (mid, m["id"]))
+                if self.agent(m["id"]) and m["id"] != sender.id:
+                    self.db.execute(
+                        "INSERT INTO deliveries (message_id, agent_id, status) VALUES (?,?,?)",
+                        (mid, m["id"], "delivered"),
+                    )
+            self.db.execute("COMMIT")
+        except Exception:
+            self.db.execute("ROLLBACK")
+            raise
+        return self.message(mid)  # type: ignore[return-value]
+
+    def message(self, mid: str) -> dict[str, Any] | None:
+        """Return a message in ChatMessage shape."""
+        row = self.db.execute("SELECT * FROM messages WHERE id=?", (mid,)).fetchone()
+        return self._shape(row) if row else None
+
+    def _shape(self, row: sqlite3.Row) -> dict[str, Any]:
+        """Render a message row as a ChatMessage dict (with delivery status)."""
+        msg = dict(row)
+        seq = msg.pop("seq")
+        msg["chat_room_id"] = msg.pop("room_id")
+        msg["metadata"] = json.loads(msg["metadata"])
+        msg["attachments"] = []
+        statuses = {}
+        for d in self.db.execute("SELECT * FROM deliveries WHERE message_id=?", (msg["id"],)):
+            attempts = [
+                {k: a[k] for k in ("number", "status", "started_at", "ended_at", "error")}
+                for a in self.db.execute(
+                    "SELECT * FROM attempts WHERE message_id=? AND agent_id=? ORDER BY number",
+                    (msg["id"], d["agent_id"]),
+                )
+            ]
+            statuses[d["agent_id"]] = {
+                "status": d["status"],
+                "current_attempt": d["current_attempt"] or None,
+                "attempts": attempts,
+            }
+        msg["metadata"]["delivery_status"] = statuses
+        msg["_seq"] = seq
+        return msg
+
+    def agent_messages(
+        self, rid: str, aid: str, status: str | None, cursor: int | None, limit: int, desc: bool
+    ) -> tuple[list[dict[str, Any]], bool]:
+        """List room messages mentioning ``aid`` filtered by per-agent status."""
+        conds = {
+            None: "COALESCE(d.status,'') != 'processed'",
+            "all": "1=1",
+            "pending": "COALESCE(d.status,'delivered') IN ('delivered','failed')",
+            "processing": "d.status = 'processing'",
+            "processed": "d.status = 'processed'",
+            "failed": "d.status = 'failed'",
+        }
+        cur = "" if cursor is None else ("AND m.seq < ?" if desc else "AND m.seq > ?")
+        sql = (
+            "SELECT m.* FROM messages m JOIN mentions x "
+            "ON x.message_id=m.id AND x.participant_id=? "
+            "LEFT JOIN deliveries d ON d.message_id=m.id AND d.agent_id=? "
+            f"WHERE m.room_id=? AND m.sender_id != ? AND {conds[status]} {cur} "
+            f"ORDER BY m.seq {'DESC' if desc else 'ASC'} LIMIT ?"
+        )
+        args: list[Any] = [aid, aid, rid, aid]
+        if cursor is not None:
+            args.append(cursor)
+        rows = self.db.execute(sql, [*args, limit + 1]).fetchall()
+        return [self._shape(r) for r in rows[:limit]], len(rows) > limit
+
+    def next_message(self, rid: str, aid: str) -> dict[str, Any] | None:
+        """Return the oldest not-processed message mentioning ``aid``."""
+        items, _ = self.agent_messages(rid, aid, None, None, 1, False)
+        return items[0] if items else None
+
+    def context(
+        self, rid: str, aid: str, cursor: int | None, limit: int
+    ) -> tuple[list[dict[str, Any]], bool]:
+        """Messages the agent sent plus text messages mentioning it, oldest first."""
+        sql = (
+            "SELECT m.* FROM messages m WHERE m.room_id=? AND (m.sender_id=? OR "
+            "(m.message_type='text' AND EXISTS (SELECT 1 FROM mentions x WHERE "
+            "x.message_id=m.id AND x.participant_id=?))) AND m.seq > ? ORDER BY m.seq LIMIT ?"
+        )
+        rows = self.db.execute(sql, (rid, aid, aid, cursor or 0, limit + 1)).fetchall()
+        return [self._shape(r) for r in rows[:limit]], len(rows) > limit
+
+    def room_messages(
+        self, rid: str, cursor: int | None, limit: int
+    ) -> tuple[list[dict[str, Any]], bool]:
+        """Every message of a room, oldest first (human view)."""
+        rows = self.db.execute(
+            "SELECT * FROM messages WHERE room_id=? AND seq > ? ORDER BY seq LIMIT ?",
+            (rid, cursor or 0, limit + 1),
+        ).fetchall()
+        return [self._shape(r) for r in rows[:limit]], len(rows) > limit
+
+    def count_messages(self, rid: str) -> int:
+        """Count the messages in a room."""
+        row = self.db.execute("SELECT COUNT(*) FROM messages WHERE room_id=?", (rid,)).fetchone()
+        return int(row[0])
+
+    # -- delivery state machine ------------------------------------------
+
+    def _delivery(self, rid: str, mid: str, aid: str) -> sqlite3.Row | None:
+        msg = self.db.execute("SELECT room_id FROM messages WHERE id=?", (mid,)).fetchone()
+        if msg is None or msg[0] != rid:
+            raise StoreError(404, "not_found", "message not found")
+        return self.db.execute(
+            "SELECT * FROM deliveries WHERE message_id=? AND agent_id=?", (mid, aid)
+        ).fetchone()
+
+    def mark_processing(self, rid: str, mid: str, aid: str) -> dict[str, Any]:
+        """Start (or keep) a processing attempt for ``aid`` on ``mid``."""
+        d = self._delivery(rid, mid, aid)
+        if d is not None and d["status"] == "processing":
+            return {"id": mid, "status": "processing", "attempt_number": d["current_attempt"]}
+        number = (d["current_attempt"] if d else 0) + 1
+        self.db.execute(
+            "INSERT INTO deliveries (message_id, agent_id, status, current_attempt) "
+            "VALUES (?,?,'processing',?) ON CONFLICT(message_id, agent_id) DO UPDATE SET "
+            "status='processing', current_attempt=excluded.current_attempt, processed_at=NULL",
+            (mid, aid, number),
+        )
+        self.db.execute(
+            "INSERT INTO attempts VALUES (?,?,?,?,?,?,?)",
+            (mid, aid, number, "processing", now(), None, None),
+        )
+        return {"id": mid, "status": "processing", "attempt_number": number}
+
+    def mark_done(self, rid: str, mid: str, aid: str, error: str | None) -> dict[str, Any]:
+        """Finish the live attempt as processed (``error`` None) or failed."""
+        d = self._delivery(rid, mid, aid)
+        if d is None or d["status"] != "processing":
+            raise StoreError(
+                422,
+                "validation_error",
+                "no live processing attempt",
+                {"/processing_attempt": ["no processing attempt in progress"]},
+            )
+        status = "processed" if error is None else "failed"
+        ts = now()
+        self.db.execute(
+            "UPDATE deliveries SET status=?, processed_at=? WHERE message_id=? AND agent_id=?",
+            (status, ts if error is None else None, mid, aid),
+        )
+        self.db.execute(
+            "UPDATE attempts SET status=?, ended_at=?, error=? "
+            "WHERE message_id=? AND agent_id=? AND number=?",
+            ("success" if error is None else "failed", ts, error, mid, aid, d["current_attempt"]),
+        )
+        return {"id": mid, "status": status, "attempt_number": d["current_attempt"]}
+
+    def log_event(self, topic: str, event: str, payload: dict[str, Any]) -> None:
+        """Record a pushed server event."""
+        self.db.execute(
+            "INSERT INTO events (topic, event, payload, inserted_at) VALUES (?,?,?,?)",
+            (topic, event, json.dumps(payload), now()),
+        )

@@ -1,0 +1,58 @@
+"""Store-level tests: schema versioning, hashed keys, local user persistence."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from band.devserver.store import SCHEMA_VERSION, Store, hash_key
+
+
+def test_schema_version_and_idempotent_migrate(tmp_path: Path) -> None:
+    db = tmp_path / "dev.sqlite3"
+    store = Store(db)
+    assert store.schema_version() == SCHEMA_VERSION
+    store.migrate()
+    assert store.schema_version() == SCHEMA_VERSION
+    store.close()
+    assert Store(db).schema_version() == SCHEMA_VERSION
+
+
+def test_keys_are_hashed(tmp_path: Path) -> None:
+    db = tmp_path / "dev.sqlite3"
+    store = Store(db)
+    user, ukey = store.ensure_local_user()
+    assert ukey.startswith("band_u_")
+    agent, akey = store.create_agent(user["id"], "Echo Bot", "echoes")
+    assert akey.startswith("band_a_")
+    assert agent["handle"] == "local/echo-bot"
+    store.close()
+    raw = sqlite3.connect(db)
+    hashes = {
+        r[0] for r in raw.execute("SELECT key_hash FROM agents UNION SELECT key_hash FROM users")
+    }
+    assert hashes == {hash_key(ukey), hash_key(akey)}
+    dump = "\n".join(raw.iterdump())
+    assert akey not in dump
+
+
+def test_local_user_key_is_kept(tmp_path: Path) -> None:
+    db = tmp_path / "dev.sqlite3"
+    first = Store(db)
+    _, key = first.ensure_local_user()
+    first.close()
+    again = Store(db)
+    user, key2 = again.ensure_local_user()
+    assert key2 == key
+    assert again.authenticate(key).id == user["id"]  # type: ignore[union-attr]
+    _, given = again.ensure_local_user("band_u_given")
+    assert given == "band_u_given"
+    assert again.authenticate("band_u_given") is not None
+
+
+def test_handles_are_unique() -> None:
+    store = Store(":memory:")
+    user, _ = store.ensure_local_user()
+    a, _ = store.create_agent(user["id"], "Bot", "d")
+    b, _ = store.create_agent(user["id"], "Bot", "d")
+    assert a["handle"] != b["handle"]
