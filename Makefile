@@ -20,10 +20,10 @@ install: $(STAMP)
 
 test: $(STAMP)
 	BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 $(PY) -Im pytest tests -q -p no:cacheprovider
-	BAND_SDK_CORE_NO_EXTENSIONS=1 $(PY) -Im pytest tests/core -q -p no:cacheprovider
+	BAND_SDK_CORE_NO_EXTENSIONS=1 $(PY) -Im pytest tests/core -q -p no:cacheprovider -m "not compiled"
 
 test-pure: $(STAMP)
-	BAND_SDK_CORE_NO_EXTENSIONS=1 $(PY) -Im pytest tests -q -p no:cacheprovider
+	BAND_SDK_CORE_NO_EXTENSIONS=1 $(PY) -Im pytest tests -q -p no:cacheprovider -m "not compiled"
 
 lint: $(STAMP)
 	$(PY) -m ruff check band_sdk_core band tests bench
