@@ -36,6 +36,9 @@ format: $(STAMP)
 types: $(STAMP)
 	$(PY) -m mypy
 
+bench: $(STAMP)
+	$(PY) bench/compare.py $(BENCH_ARGS)
+
 demo: $(STAMP)
 	$(PY) examples/core_demo.py
 
