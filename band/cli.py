@@ -68,8 +68,30 @@ def _agent_create(args: argparse.Namespace) -> int:
     data = resp.json()["data"]
     agent = data["agent"]
     out = {"id": agent["id"], "handle": agent["handle"], "api_key": data["credentials"]["api_key"]}
+    if args.config:
+        _write_config(args.config, args.key or args.name, agent["id"], out["api_key"])
     print(json.dumps(out))
     return 0
+
+
+def _write_config(path: str, key: str, agent_id: str, api_key: str) -> None:
+    """Merge ``key: {agent_id, api_key}`` into the keyed ``agent_config.yaml`` (spec 1.1)."""
+    import yaml
+
+    doc: dict = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as fh:
+            loaded = yaml.safe_load(fh)
+        if loaded is not None and not isinstance(loaded, dict):
+            raise SystemExit(f"error: {path} is not a YAML mapping")
+        doc = loaded or {}
+    old = doc.get(key)
+    entry: dict = old if isinstance(old, dict) else {}
+    doc[key] = {**entry, "agent_id": agent_id, "api_key": api_key}
+    tmp = f"{path}.tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        yaml.safe_dump(doc, fh, sort_keys=False)
+    os.replace(tmp, path)
 
 
 def _add_dev(sub: argparse._SubParsersAction) -> None:
@@ -88,6 +110,8 @@ def _add_dev(sub: argparse._SubParsersAction) -> None:
     create.add_argument("--url", default=DEFAULT_URL, help="REST URL of the platform")
     create.add_argument("--user-key", default=None)
     create.add_argument("--db", default=DEFAULT_DB, help="DB to read the local key from")
+    create.add_argument("--config", default=None, help="agent_config.yaml to write credentials to")
+    create.add_argument("--key", default=None, help="top-level key in --config (default: NAME)")
     create.set_defaults(func=_agent_create)
 
 

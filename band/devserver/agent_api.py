@@ -5,7 +5,7 @@ from __future__ import annotations
 from starlette.responses import Response
 from starlette.routing import Route
 
-from . import ops, shapes
+from . import control, ops, shapes
 from .http import Ctx, cursor_meta, data, endpoint, offset_meta, require_str
 from .store import Store, StoreError
 
@@ -65,6 +65,7 @@ async def list_messages(ctx: Ctx) -> Response:
 @agent
 async def post_message(ctx: Ctx) -> Response:
     """POST /agent/chats/{chat_id}/messages."""
+    control.refuse_if_stopped(ctx, ctx.params["chat_id"])
     return data(await ops.post_message(ctx, ctx.params["chat_id"], require_mention=True), 201)
 
 
@@ -94,7 +95,9 @@ async def _mark(ctx: Ctx, state: str) -> Response:
 
 @agent
 async def mark_processing(ctx: Ctx) -> Response:
-    """POST .../messages/{id}/processing."""
+    """POST .../messages/{id}/processing (204 while the agent is stopped in the room)."""
+    if control.stopped(ctx, ctx.params["chat_id"]):
+        return Response(status_code=204)
     return await _mark(ctx, "processing")
 
 
@@ -114,6 +117,7 @@ async def mark_failed(ctx: Ctx) -> Response:
 async def create_event(ctx: Ctx) -> Response:
     """POST /agent/chats/{chat_id}/events (stored as a non-text message, never a turn)."""
     rid = ctx.params["chat_id"]
+    control.refuse_if_stopped(ctx, rid)
     body = await ctx.body("event")
     content = require_str(body, "content")
     mtype = body.get("message_type")

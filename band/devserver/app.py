@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import WebSocketRoute
 
-from . import agent_api, human_api
+from . import agent_api, contacts_api, control, files_api, human_api, memory_api, openapi, tasks_api
 from .http import error_response
 from .hub import AsyncStore, Hub
 from .logs import install_redaction
@@ -60,6 +60,12 @@ def create_app(
         routes=[
             *agent_api.routes,
             *human_api.routes,
+            *tasks_api.routes,
+            *files_api.routes,
+            *openapi.routes,
+            *control.routes,
+            *contacts_api.routes,
+            *memory_api.routes,
             WebSocketRoute("/api/v1/socket/websocket", websocket_endpoint),
         ],
         exception_handlers={HTTPException: _http_error, Exception: _server_error},

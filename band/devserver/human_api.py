@@ -22,6 +22,19 @@ async def register_agent(ctx: Ctx) -> Response:
     return data({"agent": shapes.my_agent(agent), "credentials": {"api_key": key}}, 201)
 
 
+# metadata the band-rest ListMyAgentsResponse requires (band-mcp health_check reads it)
+AGENT_FILTERS = [
+    {"param": "name", "label": "Name", "type": "string"},
+    {"param": "is_external", "label": "External", "type": "boolean"},
+    {"param": "listed_in_directory", "label": "Listed in directory", "type": "boolean"},
+]
+AGENT_SORTS = [
+    {"param": "name", "label": "Name"},
+    {"param": "inserted_at", "label": "Created"},
+    {"param": "updated_at", "label": "Updated"},
+]
+
+
 @human
 async def list_agents(ctx: Ctx) -> Response:
     """GET /me/agents."""
@@ -32,6 +45,9 @@ async def list_agents(ctx: Ctx) -> Response:
         **offset_meta(page, size, len(rows)),
         "has_more": page * size < len(rows),
         "limit": size,
+        "next_cursor": None,
+        "available_filters": AGENT_FILTERS,
+        "sortable_fields": AGENT_SORTS,
     }
     return data([shapes.my_agent(a) for a in chunk], metadata=meta)
 

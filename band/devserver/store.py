@@ -17,8 +17,6 @@ from .contracts import Principal
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
-
 MIGRATIONS: dict[int, str] = {
     1: """
     CREATE TABLE users (
@@ -59,7 +57,57 @@ MIGRATIONS: dict[int, str] = {
         seq INTEGER PRIMARY KEY AUTOINCREMENT, topic TEXT NOT NULL, event TEXT NOT NULL,
         payload TEXT NOT NULL, inserted_at TEXT NOT NULL);
     """,
+    2: """
+    CREATE TABLE contact_requests (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT UNIQUE NOT NULL,
+        requester_id TEXT NOT NULL, requester_type TEXT NOT NULL,
+        recipient_id TEXT NOT NULL, recipient_type TEXT NOT NULL,
+        status TEXT NOT NULL, message TEXT, inserted_at TEXT NOT NULL, responded_at TEXT);
+    CREATE INDEX contact_requests_recipient ON contact_requests(recipient_id, status);
+    CREATE INDEX contact_requests_requester ON contact_requests(requester_id, status);
+    CREATE TABLE contacts (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT UNIQUE NOT NULL,
+        owner_id TEXT NOT NULL, contact_id TEXT NOT NULL, contact_type TEXT NOT NULL,
+        inserted_at TEXT NOT NULL, UNIQUE (owner_id, contact_id));
+    CREATE TABLE memories (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT UNIQUE NOT NULL,
+        content TEXT NOT NULL, system TEXT NOT NULL, type TEXT NOT NULL,
+        segment TEXT NOT NULL, scope TEXT NOT NULL, status TEXT NOT NULL, thought TEXT,
+        subject_id TEXT, source_agent_id TEXT, owner_id TEXT NOT NULL,
+        organization_id TEXT, chat_room_id TEXT, metadata TEXT NOT NULL,
+        inserted_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+    CREATE INDEX memories_owner ON memories(owner_id, seq);
+    """,
+    3: """
+    CREATE TABLE tasks (
+        id TEXT PRIMARY KEY, room_id TEXT NOT NULL REFERENCES rooms(id),
+        number INTEGER NOT NULL, subject TEXT NOT NULL, detail TEXT NOT NULL,
+        state TEXT NOT NULL, created_by TEXT NOT NULL, superseded_by_id TEXT,
+        inserted_at TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (room_id, number));
+    CREATE TABLE task_assignments (
+        task_id TEXT NOT NULL REFERENCES tasks(id), assignee_id TEXT NOT NULL,
+        status TEXT NOT NULL, active_form TEXT NOT NULL, linked_native_id TEXT NOT NULL,
+        inserted_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+        PRIMARY KEY (task_id, assignee_id));
+    CREATE TABLE task_events (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT, task_id TEXT NOT NULL REFERENCES tasks(id),
+        actor_id TEXT NOT NULL, event TEXT NOT NULL, payload TEXT NOT NULL, at TEXT NOT NULL);
+    CREATE INDEX task_events_task ON task_events(task_id, seq);
+    CREATE TABLE boards (
+        room_id TEXT PRIMARY KEY REFERENCES rooms(id), goal_title TEXT, goal_summary TEXT,
+        created_by TEXT NOT NULL, updated_by TEXT NOT NULL,
+        inserted_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+    CREATE TABLE board_events (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT, room_id TEXT NOT NULL REFERENCES rooms(id),
+        actor_id TEXT NOT NULL, event TEXT NOT NULL, payload TEXT NOT NULL, at TEXT NOT NULL);
+    CREATE TABLE files (
+        id TEXT PRIMARY KEY, room_id TEXT NOT NULL REFERENCES rooms(id), name TEXT NOT NULL,
+        content_type TEXT NOT NULL, bytes INTEGER NOT NULL, sha256 TEXT NOT NULL,
+        data BLOB NOT NULL, uploader_id TEXT NOT NULL, inserted_at TEXT NOT NULL,
+        UNIQUE (room_id, sha256));
+    """,
 }
+SCHEMA_VERSION = max(MIGRATIONS)
 
 
 class StoreError(Exception):

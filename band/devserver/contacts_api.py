@@ -1,0 +1,368 @@
+"""Contact routes: agent ``/agent/contacts...`` and human ``/me/contacts...``.
+
+Every change that concerns an agent is pushed on its ``agent_contacts:{agent_id}`` topic
+(``contact_request_received``, ``contact_request_updated``, ``contact_added``,
+``contact_removed``) after the write.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from starlette.responses import Response
+from starlette.routing import Route
+
+from . import ops
+from . import store_contacts as sc
+from .http import Ctx, data, endpoint, offset_meta, opt_str, require_str
+from .store import StoreError
+
+agent = endpoint("agent")
+human = endpoint("user")
+MAX_MESSAGE = 500
+
+
+# -- shapes (spec 2.5) ---------------------------------------------------------
+
+
+def agent_contact(row: dict[str, Any], online: bool) -> dict[str, Any]:
+    """AgentContact."""
+    ent = row["entity"]
+    return {
+        "id": ent["id"],
+        "handle": ent["handle"],
+        "type": ent["type"],
+        "online": online,
+        "inserted_at": row["inserted_at"],
+        "name": ent["name"],
+        "description": ent.get("description"),
+        "avatar_url": None,
+        "is_external": False,
+        "listed_in_directory": False,
+        "tags": [],
+    }
+
+
+def human_contact(row: dict[str, Any], online: bool) -> dict[str, Any]:
+    """Contact (human view)."""
+    ent = row["entity"]
+    return {
+        "id": row["id"],
+        "contact_id": ent["id"],
+        "contact_type": ent["type"],
+        "online": online,
+        "inserted_at": row["inserted_at"],
+        "status": "active",
+        "source": "request",
+        "user": {
+            "id": ent["id"],
+            "name": ent["name"],
+            "handle": ent["handle"],
+            "email": ent.get("email"),
+            "avatar_url": None,
+            "listed_in_directory": False,
+            "tags": [],
+        },
+    }
+
+
+def _party(ent: dict[str, Any]) -> dict[str, Any]:
+    return {"id": ent["id"], "name": ent.get("name"), "handle": ent.get("handle"),
+            "avatar_url": None}  # fmt: skip
+
+
+def contact_request(req: dict[str, Any]) -> dict[str, Any]:
+    """ContactRequest (human view)."""
+    return {
+        "id": req["id"],
+        "requester_id": req["requester_id"],
+        "recipient_id": req["recipient_id"],
+        "status": req["status"],
+        "inserted_at": req["inserted_at"],
+        "message": req["message"],
+        "responded_at": req["responded_at"],
+        "requester": _party(req["requester"]),
+        "recipient": _party(req["recipient"]),
+        "requester_type": req["requester_type"],
+        "recipient_type": req["recipient_type"],
+    }
+
+
+def received_request(req: dict[str, Any]) -> dict[str, Any]:
+    """ReceivedContactRequest (also the contact_request_received payload, nulls dropped)."""
+    out = {
+        "id": req["id"],
+        "status": req["status"],
+        "inserted_at": req["inserted_at"],
+        "message": req["message"],
+        "from_handle": req["requester"].get("handle"),
+        "from_name": req["requester"].get("name"),
+        "from_avatar_url": None,
+    }
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def sent_request(req: dict[str, Any]) -> dict[str, Any]:
+    """SentContactRequest."""
+    out = {
+        "id": req["id"],
+        "status": req["status"],
+        "inserted_at": req["inserted_at"],
+        "message": req["message"],
+        "to_handle": req["recipient"].get("handle"),
+        "to_name": req["recipient"].get("name"),
+        "to_avatar_url": None,
+    }
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def contact_added_payload(other: dict[str, Any], inserted_at: str) -> dict[str, Any]:
+    """contact_added payload describing ``other`` (``description`` omitted when null)."""
+    out = {
+        "id": other["id"],
+        "type": other["type"],
+        "inserted_at": inserted_at,
+        "handle": other.get("handle"),
+        "name": other.get("name"),
+        "is_external": False,
+        "is_remote": False,
+    }
+    if other.get("description") is not None:
+        out["description"] = other["description"]
+    return out
+
+
+# -- pushes ---------------------------------------------------------------------
+
+
+async def _to_agent(ctx: Ctx, ent: dict[str, Any], event: str, payload: dict[str, Any]) -> None:
+    if ent.get("type") == "Agent":
+        await ops.push(ctx, f"agent_contacts:{ent['id']}", event, payload)
+
+
+async def push_request(ctx: Ctx, req: dict[str, Any], *, created: bool) -> None:
+    """Push the events following a request write (created, approved, rejected, cancelled)."""
+    requester, recipient = req["requester"], req["recipient"]
+    if created and req["status"] == "pending":
+        await _to_agent(ctx, recipient, "contact_request_received", received_request(req))
+        return
+    update = {"id": req["id"], "status": req["status"]}
+    for ent in (requester, recipient):
+        await _to_agent(ctx, ent, "contact_request_updated", update)
+    if req["status"] == "approved":
+        ts = req["responded_at"] or req["inserted_at"]
+        await _to_agent(ctx, requester, "contact_added", contact_added_payload(recipient, ts))
+        await _to_agent(ctx, recipient, "contact_added", contact_added_payload(requester, ts))
+
+
+async def push_removed(ctx: Ctx, me: dict[str, Any], other: dict[str, Any]) -> None:
+    """Push contact_removed to each agent side (payload id = the other side's id)."""
+    await _to_agent(ctx, me, "contact_removed", {"id": other["id"]})
+    await _to_agent(ctx, other, "contact_removed", {"id": me["id"]})
+
+
+# -- shared operations -----------------------------------------------------------
+
+
+def _message(body: dict[str, Any]) -> str | None:
+    message = opt_str(body, "message")
+    if message is not None and len(message) > MAX_MESSAGE:
+        raise StoreError(
+            422, "validation_error", "message is too long", {"message": ["max 500 characters"]}
+        )
+    return message
+
+
+def _handle(body: dict[str, Any], name: str) -> str:
+    value = body.get(name)
+    if not isinstance(value, str) or not value.strip().lstrip("@"):
+        raise StoreError(400, "bad_request", f"{name} is required", {name: ["can't be blank"]})
+    return value
+
+
+async def _add(ctx: Ctx, handle: str, message: str | None) -> dict[str, Any]:
+    req = await ctx.db.run(sc.create_request, ctx.principal.id, handle, message)
+    await push_request(ctx, req, created=True)
+    return req
+
+
+async def _remove(ctx: Ctx) -> Response:
+    body = await ctx.body()
+    handle, contact_id = opt_str(body, "handle"), opt_str(body, "contact_id")
+    other = await ctx.db.run(sc.remove_contact, ctx.principal.id, handle, contact_id)
+    me = await ctx.db.run(sc.public_entity, ctx.principal.id)
+    await push_removed(ctx, me, other)
+    return data({"status": "removed"})
+
+
+async def _respond(
+    ctx: Ctx, action: str, handle: str | None, request_id: str | None
+) -> dict[str, Any]:
+    req = await ctx.db.run(sc.respond, ctx.principal.id, action, handle, request_id)
+    await push_request(ctx, req, created=False)
+    return req
+
+
+# -- agent API --------------------------------------------------------------------
+
+
+@agent
+async def agent_list_contacts(ctx: Ctx) -> Response:
+    """GET /agent/contacts."""
+    page, size = ctx.page()
+    rows, total = await ctx.db.run(sc.list_contacts, ctx.principal.id, page, size)
+    items = [agent_contact(r, ctx.hub.online(r["contact_id"])) for r in rows]
+    return data(items, metadata=offset_meta(page, size, total))
+
+
+@agent
+async def agent_add_contact(ctx: Ctx) -> Response:
+    """POST /agent/contacts/add (flat body ``{handle, message?}``)."""
+    body = await ctx.body()
+    req = await _add(ctx, _handle(body, "handle"), _message(body))
+    return data({"id": req["id"], "status": req["status"]})
+
+
+@agent
+async def agent_remove_contact(ctx: Ctx) -> Response:
+    """POST /agent/contacts/remove (flat body ``{handle?, contact_id?}``)."""
+    return await _remove(ctx)
+
+
+@agent
+async def agent_list_requests(ctx: Ctx) -> Response:
+    """GET /agent/contacts/requests (received pending + sent filtered by ``sent_status``)."""
+    page, size = ctx.page()
+    sent_status = ctx.request.query_params.get("sent_status") or "pending"
+    if sent_status not in sc.SENT_STATUSES:
+        raise StoreError(
+            422, "validation_error", "invalid sent_status", {"sent_status": ["is invalid"]}
+        )
+    pid = ctx.principal.id
+    received, r_total = await ctx.db.run(sc.list_requests, pid, "received", "pending", page, size)
+    sent, s_total = await ctx.db.run(sc.list_requests, pid, "sent", sent_status, page, size)
+    meta = {
+        "page": page,
+        "page_size": size,
+        "received": {"total": r_total, "total_pages": math.ceil(r_total / size)},
+        "sent": {"total": s_total, "total_pages": math.ceil(s_total / size)},
+    }
+    payload = {
+        "received": [received_request(r) for r in received],
+        "sent": [sent_request(r) for r in sent],
+    }
+    return data(payload, metadata=meta)
+
+
+@agent
+async def agent_respond(ctx: Ctx) -> Response:
+    """POST /agent/contacts/requests/respond (flat body ``{action, handle?, request_id?}``)."""
+    body = await ctx.body()
+    action = body.get("action")
+    if action not in sc.ACTIONS:
+        raise StoreError(
+            400, "bad_request", "action must be approve, reject or cancel", {"action": ["invalid"]}
+        )
+    handle, request_id = opt_str(body, "handle"), opt_str(body, "request_id")
+    req = await _respond(ctx, action, handle, request_id)
+    return data({"id": req["id"], "status": req["status"]})
+
+
+# -- human API --------------------------------------------------------------------
+
+
+@human
+async def me_list_contacts(ctx: Ctx) -> Response:
+    """GET /me/contacts."""
+    page, size = ctx.page()
+    rows, total = await ctx.db.run(sc.list_contacts, ctx.principal.id, page, size)
+    items = [human_contact(r, ctx.hub.online(r["contact_id"])) for r in rows]
+    return data(items, metadata=offset_meta(page, size, total))
+
+
+@human
+async def me_create_request(ctx: Ctx) -> Response:
+    """POST /me/contacts/requests (``{"contact_request": {recipient_handle, message?}}``)."""
+    body = await ctx.body("contact_request")
+    handle = require_str(body, "recipient_handle")
+    req = await _add(ctx, handle, _message(body))
+    return data(contact_request(req), 201)
+
+
+@human
+async def me_list_received(ctx: Ctx) -> Response:
+    """GET /me/contacts/requests (received, pending)."""
+    page, size = ctx.page()
+    rows, total = await ctx.db.run(
+        sc.list_requests, ctx.principal.id, "received", "pending", page, size
+    )
+    return data([contact_request(r) for r in rows], metadata=offset_meta(page, size, total))
+
+
+@human
+async def me_list_sent(ctx: Ctx) -> Response:
+    """GET /me/contacts/requests/sent (``status`` filter; all when omitted)."""
+    page, size = ctx.page()
+    status = ctx.request.query_params.get("status") or None
+    if status is not None and status not in sc.SENT_STATUSES:
+        raise StoreError(422, "validation_error", "invalid status", {"status": ["is invalid"]})
+    rows, total = await ctx.db.run(sc.list_requests, ctx.principal.id, "sent", status, page, size)
+    return data([contact_request(r) for r in rows], metadata=offset_meta(page, size, total))
+
+
+async def _me_respond(ctx: Ctx, action: str) -> Response:
+    req = await _respond(ctx, action, None, ctx.params["request_id"])
+    return data({"id": req["id"], "status": req["status"]})
+
+
+@human
+async def me_approve(ctx: Ctx) -> Response:
+    """POST /me/contacts/requests/{id}/approve."""
+    return await _me_respond(ctx, "approve")
+
+
+@human
+async def me_reject(ctx: Ctx) -> Response:
+    """POST /me/contacts/requests/{id}/reject."""
+    return await _me_respond(ctx, "reject")
+
+
+@human
+async def me_cancel(ctx: Ctx) -> Response:
+    """DELETE /me/contacts/requests/{id}."""
+    return await _me_respond(ctx, "cancel")
+
+
+@human
+async def me_resolve(ctx: Ctx) -> Response:
+    """POST /me/contacts/resolve (``{handle}``) -> ``{handle, name, type}``."""
+    body = await ctx.body()
+    ent = await ctx.db.run(sc.resolve_handle, _handle(body, "handle"))
+    return data({"handle": ent["handle"], "name": ent["name"], "type": ent["type"]})
+
+
+@human
+async def me_remove_contact(ctx: Ctx) -> Response:
+    """POST /me/contacts/remove (``{contact_id?, handle?}``)."""
+    return await _remove(ctx)
+
+
+A = "/api/v1/agent/contacts"
+H = "/api/v1/me/contacts"
+routes = [
+    Route(A, agent_list_contacts, methods=["GET"]),
+    Route(A + "/add", agent_add_contact, methods=["POST"]),
+    Route(A + "/remove", agent_remove_contact, methods=["POST"]),
+    Route(A + "/requests", agent_list_requests, methods=["GET"]),
+    Route(A + "/requests/respond", agent_respond, methods=["POST"]),
+    Route(H, me_list_contacts, methods=["GET"]),
+    Route(H + "/requests", me_create_request, methods=["POST"]),
+    Route(H + "/requests", me_list_received, methods=["GET"]),
+    Route(H + "/requests/sent", me_list_sent, methods=["GET"]),
+    Route(H + "/requests/{request_id}/approve", me_approve, methods=["POST"]),
+    Route(H + "/requests/{request_id}/reject", me_reject, methods=["POST"]),
+    Route(H + "/requests/{request_id}", me_cancel, methods=["DELETE"]),
+    Route(H + "/resolve", me_resolve, methods=["POST"]),
+    Route(H + "/remove", me_remove_contact, methods=["POST"]),
+]

@@ -1,0 +1,124 @@
+"""Agent execution control: the local person stops / plays / interrupts an agent in a room.
+
+``POST /api/v1/me/chats/{chat_id}/control`` with ``{"mode": "stop"|"play"|"interrupt",
+"agent_id": ..., "reason"?: ...}`` (flat, or wrapped as ``{"control": {...}}``) pushes an
+``agent.control`` event (spec 3.5) on ``agent_control:{agent_id}``. ``GET`` on the same path
+lists the agents currently stopped in the room.
+
+State is **in memory** on ``app.state.control`` (no migration): a set of stopped
+``(agent_id, room_id)`` pairs. It resets when the server restarts, like a live execution would.
+While a pair is stopped, the agent's processing marks in that room answer 204 (nothing to
+process) and its message / event posts get 403 ``forbidden`` "agent execution is stopped in
+this room" (spec 2.1). ``play`` clears the pair; ``interrupt`` only pushes the event.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from starlette.responses import Response
+from starlette.routing import Route
+
+from . import ops
+from .http import Ctx, data, endpoint, require_str
+from .store import Store, StoreError
+
+MODES = ("stop", "play", "interrupt")
+STOPPED_MESSAGE = "agent execution is stopped in this room"
+
+
+class ControlState:
+    """Which agents are stopped in which rooms (in-memory, per app)."""
+
+    def __init__(self) -> None:
+        self.stopped: set[tuple[str, str]] = set()
+
+    def is_stopped(self, agent_id: str, room_id: str) -> bool:
+        """Whether ``agent_id``'s execution in ``room_id`` is stopped."""
+        return (agent_id, room_id) in self.stopped
+
+
+def state(ctx: Ctx) -> ControlState:
+    """Return (creating on first use) the app's control state."""
+    app_state = ctx.request.app.state
+    current = getattr(app_state, "control", None)
+    if not isinstance(current, ControlState):
+        current = ControlState()
+        app_state.control = current
+    return current
+
+
+def stopped(ctx: Ctx, room_id: str) -> bool:
+    """Whether the calling agent is stopped in ``room_id``."""
+    return ctx.principal.kind == "agent" and state(ctx).is_stopped(ctx.principal.id, room_id)
+
+
+def refuse_if_stopped(ctx: Ctx, room_id: str) -> None:
+    """Raise 403 ``forbidden`` when the calling agent is stopped in ``room_id``."""
+    if stopped(ctx, room_id):
+        raise StoreError(403, "forbidden", STOPPED_MESSAGE)
+
+
+def control_payload(
+    mode: str, agent_id: str, room_id: str | None, reason: str | None = None
+) -> dict[str, Any]:
+    """Build an ``agent.control`` payload (validated by band_sdk_core, spec 3.5)."""
+    payload: dict[str, Any] = {
+        "type": "agent.control",
+        "mode": mode,
+        "scope": "room" if room_id else "agent",
+        "agent_id": agent_id,
+        "room_id": room_id,
+        "execution_id": None,
+        "correlation_id": str(uuid.uuid4()),
+    }
+    if reason:
+        payload["reason"] = reason
+    return payload
+
+
+@endpoint("user")
+async def control(ctx: Ctx) -> Response:
+    """POST /me/chats/{chat_id}/control (stop, play or interrupt an agent in the room)."""
+    rid = ctx.params["chat_id"]
+    body = await ctx.body()
+    if isinstance(body.get("control"), dict):
+        body = body["control"]
+    mode = body.get("mode")
+    if mode not in MODES:
+        raise StoreError(
+            422, "validation_error", "mode must be stop, play or interrupt", {"mode": ["invalid"]}
+        )
+    aid = require_str(body, "agent_id")
+    reason = body.get("reason") if isinstance(body.get("reason"), str) else None
+    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    parts = await ctx.db.run(Store.participants, rid)
+    if not any(p["id"] == aid and p.get("type") == "Agent" for p in parts):
+        raise StoreError(
+            422, "validation_error", "agent is not in this room", {"agent_id": ["not in room"]}
+        )
+    st = state(ctx)
+    if mode == "stop":
+        st.stopped.add((aid, rid))
+    elif mode == "play":
+        st.stopped.discard((aid, rid))
+    payload = control_payload(mode, aid, rid, reason)
+    await ops.push(ctx, f"agent_control:{aid}", "agent.control", payload)
+    return data({**payload, "stopped": st.is_stopped(aid, rid)})
+
+
+@endpoint("user")
+async def control_status(ctx: Ctx) -> Response:
+    """GET /me/chats/{chat_id}/control (agents whose execution is stopped in the room)."""
+    rid = ctx.params["chat_id"]
+    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    ids = sorted(a for a, r in state(ctx).stopped if r == rid)
+    return data({"room_id": rid, "stopped_agent_ids": ids})
+
+
+C = "/api/v1/me/chats/{chat_id}/control"
+routes = [
+    Route(C, control, methods=["POST"]),
+    Route(C, control_status, methods=["GET"]),
+]

@@ -1,0 +1,110 @@
+"""Agent memories (functions over ``Store``; run them via ``AsyncStore.run``).
+
+Table ``memories`` (store.py migration 2). ``owner_id`` is the user owning the source agent;
+the local platform has no organisations, so organisation scope is always refused.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from .store import Store, StoreError, now
+
+STATUSES = ("active", "superseded", "archived")
+
+
+def _shape(store: Store, row: Any) -> dict[str, Any]:
+    mem = dict(row)
+    mem["_seq"] = mem.pop("seq")
+    mem["metadata"] = json.loads(mem["metadata"])
+    return mem
+
+
+def create(store: Store, agent_id: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """Insert a memory written by ``agent_id`` (fields already validated)."""
+    agent = store.agent(agent_id)
+    if agent is None:
+        raise StoreError(404, "not_found", "agent not found")
+    mid, ts = str(uuid.uuid4()), now()
+    store.db.execute(
+        "INSERT INTO memories (id, content, system, type, segment, scope, status, thought, "
+        "subject_id, source_agent_id, owner_id, organization_id, chat_room_id, metadata, "
+        "inserted_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (mid, fields["content"], fields["system"], fields["type"], fields["segment"],
+         fields["scope"], "active", fields.get("thought"), fields.get("subject_id"), agent_id,
+         agent["owner_id"], None, None, json.dumps(fields.get("metadata") or {}), ts, ts),
+    )  # fmt: skip
+    return get(store, mid)  # type: ignore[return-value]
+
+
+def get(store: Store, mid: str) -> dict[str, Any] | None:
+    """Return one memory row (any status) or None."""
+    row = store.db.execute("SELECT * FROM memories WHERE id=?", (mid,)).fetchone()
+    return _shape(store, row) if row else None
+
+
+def visible_to_agent(mem: dict[str, Any], agent_id: str) -> bool:
+    """An agent sees memories it wrote and memories about it."""
+    return agent_id in (mem["source_agent_id"], mem["subject_id"])
+
+
+def visible_to_user(mem: dict[str, Any], user_id: str) -> bool:
+    """A person sees memories of the agents they own and memories about them."""
+    return user_id in (mem["owner_id"], mem["subject_id"])
+
+
+def query(store: Store, where: list[str], args: list[Any], filters: dict[str, Any]) -> list[dict]:
+    """All memories matching ``where`` plus the common filters, oldest first."""
+    conds, params = list(where), list(args)
+    for col in ("system", "type", "segment", "subject_id", "source_agent_id", "chat_room_id"):
+        if filters.get(col):
+            conds.append(f"{col}=?")
+            params.append(filters[col])
+    scope = filters.get("scope")
+    if scope and scope != "all":
+        conds.append("scope=?")
+        params.append(scope)
+    status = filters.get("status") or "active"
+    if status != "all":
+        conds.append("status=?")
+        params.append(status)
+    if filters.get("content_query"):
+        conds.append("content LIKE ? ESCAPE '\\'")
+        q = filters["content_query"].replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        params.append(f"%{q}%")
+    sql = "SELECT * FROM memories WHERE " + " AND ".join(conds or ["1=1"]) + " ORDER BY seq"
+    return [_shape(store, r) for r in store.db.execute(sql, params)]
+
+
+def agent_list(store: Store, agent_id: str, filters: dict[str, Any]) -> list[dict[str, Any]]:
+    """The calling agent's own memories (``memory_scope=me``) matching ``filters``."""
+    return query(store, ["source_agent_id=?"], [agent_id], filters)
+
+
+def user_list(store: Store, user_id: str, filters: dict[str, Any]) -> list[dict[str, Any]]:
+    """Memories a person may see matching ``filters``."""
+    return query(store, ["(owner_id=? OR subject_id=?)"], [user_id, user_id], filters)
+
+
+def set_status(store: Store, mid: str, status: str) -> dict[str, Any]:
+    """Change a memory's status."""
+    store.db.execute("UPDATE memories SET status=?, updated_at=? WHERE id=?", (status, now(), mid))
+    return get(store, mid)  # type: ignore[return-value]
+
+
+def delete(store: Store, mid: str) -> None:
+    """Hard-delete a memory."""
+    store.db.execute("DELETE FROM memories WHERE id=?", (mid,))
+
+
+def names(store: Store, mem: dict[str, Any]) -> dict[str, Any]:
+    """Extra fields of the UserMemory view (source agent / subject names)."""
+    src = store.agent(mem["source_agent_id"]) if mem["source_agent_id"] else None
+    subj = store.entity(mem["subject_id"]) if mem["subject_id"] else None
+    return {
+        "source_agent_name": src["name"] if src else None,
+        "subject_name": subj["name"] if subj else None,
+        "subject_type": subj["type"] if subj else None,
+    }

@@ -1,0 +1,317 @@
+"""Room task board persistence (tasks, assignments, task history, room goal board).
+
+Every function takes the ``Store`` first so it can run through ``AsyncStore.run``.
+Tables come from schema migration 3 in ``store.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from .store import Store, StoreError, now
+
+TASK_STATUSES = ("pending", "in_progress", "blocked", "in_review", "failed", "completed")
+TASK_STATES = ("active", "cancelled", "superseded", "archived")
+LIST_STATES = (*TASK_STATES, "all")
+SET_STATES = ("cancelled", "archived", "active")
+HISTORY_EMBED = 100
+
+
+def _invalid(field: str, message: str) -> StoreError:
+    return StoreError(422, "validation_error", message, {field: ["is invalid"]})
+
+
+def actor(store: Store, pid: str) -> dict[str, Any]:
+    """TaskActor for a user or agent id."""
+    ent = store.entity(pid) or {"name": "unknown", "type": "User", "handle": None}
+    return {"id": pid, "name": ent["name"], "type": ent["type"], "handle": ent.get("handle")}
+
+
+def _event(store: Store, row: Any) -> dict[str, Any]:
+    return {
+        "actor": actor(store, row["actor_id"]),
+        "at": row["at"],
+        "event": row["event"],
+        "payload": json.loads(row["payload"]),
+    }
+
+
+def _log(store: Store, tid: str, pid: str, event: str, payload: dict[str, Any]) -> None:
+    store.db.execute(
+        "INSERT INTO task_events (task_id, actor_id, event, payload, at) VALUES (?,?,?,?,?)",
+        (tid, pid, event, json.dumps(payload), now()),
+    )
+
+
+def overall_status(statuses: list[str]) -> str:
+    """Roll the assignees' statuses up into one task status."""
+    if not statuses:
+        return "pending"
+    if all(s == "completed" for s in statuses):
+        return "completed"
+    for s in ("failed", "blocked", "in_progress", "in_review"):
+        if s in statuses:
+            return s
+    return "pending" if "pending" in statuses else "completed"
+
+
+def render(store: Store, row: Any, include_history: bool = False) -> dict[str, Any]:
+    """Task shape (spec 2.5) for a ``tasks`` row."""
+    assignments = [
+        {
+            "assignee": actor(store, a["assignee_id"]),
+            "status": a["status"],
+            "active_form": a["active_form"],
+            "linked_native_id": a["linked_native_id"],
+            "updated_at": a["updated_at"],
+        }
+        for a in store.db.execute(
+            "SELECT * FROM task_assignments WHERE task_id=? ORDER BY inserted_at", (row["id"],)
+        )
+    ]
+    task: dict[str, Any] = {
+        "id": row["id"],
+        "number": row["number"],
+        "chat_room_id": row["room_id"],
+        "subject": row["subject"],
+        "detail": row["detail"],
+        "state": row["state"],
+        "overall_status": overall_status([a["status"] for a in assignments]),
+        "created_by": actor(store, row["created_by"]),
+        "assignments": assignments,
+        "inserted_at": row["inserted_at"],
+        "updated_at": row["updated_at"],
+        "superseded_by_id": row["superseded_by_id"],
+    }
+    if include_history:
+        rows = store.db.execute(
+            "SELECT * FROM task_events WHERE task_id=? ORDER BY seq DESC LIMIT ?",
+            (row["id"], HISTORY_EMBED + 1),
+        ).fetchall()
+        task["history"] = [_event(store, r) for r in reversed(rows[:HISTORY_EMBED])]
+        task["history_truncated"] = len(rows) > HISTORY_EMBED
+    return task
+
+
+def _find(store: Store, rid: str, ref: str) -> Any:
+    ref = ref.strip().lstrip("#")
+    if ref.isdigit():
+        row = store.db.execute(
+            "SELECT * FROM tasks WHERE room_id=? AND number=?", (rid, int(ref))
+        ).fetchone()
+    else:
+        row = store.db.execute(
+            "SELECT * FROM tasks WHERE room_id=? AND id=?", (rid, ref)
+        ).fetchone()
+    if row is None:
+        raise StoreError(404, "not_found", "task not found")
+    return row
+
+
+def list_tasks(
+    store: Store, rid: str, state: str, cursor: int | None, limit: int
+) -> tuple[list[dict[str, Any]], bool, int | None]:
+    """Return (tasks, has_more, next_cursor) in board-number order after ``cursor``."""
+    sql, args = "SELECT * FROM tasks WHERE room_id=? AND number>?", [rid, cursor or 0]
+    if state != "all":
+        sql += " AND state=?"
+        args.append(state)
+    rows = store.db.execute(sql + " ORDER BY number LIMIT ?", (*args, limit + 1)).fetchall()
+    more = len(rows) > limit
+    items = [render(store, r) for r in rows[:limit]]
+    return items, more, (items[-1]["number"] if more and items else None)
+
+
+def create_task(
+    store: Store, rid: str, pid: str, subject: str, detail: str, supersedes: str | None
+) -> dict[str, Any]:
+    """Create a task (optionally superseding an active one) and log its history."""
+    old = _find(store, rid, supersedes) if supersedes else None
+    if old is not None and old["state"] != "active":
+        raise _invalid("supersedes_id", "only an active task can be superseded")
+    tid, ts = str(uuid.uuid4()), now()
+    store.db.execute("BEGIN")
+    try:
+        number = store.db.execute(
+            "SELECT COALESCE(MAX(number), 0) + 1 FROM tasks WHERE room_id=?", (rid,)
+        ).fetchone()[0]
+        store.db.execute(
+            "INSERT INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (tid, rid, number, subject, detail, "active", pid, None, ts, ts),
+        )
+        payload: dict[str, Any] = {"subject": subject, "detail": detail}
+        if old is not None:
+            payload["supersedes_id"] = old["id"]
+            store.db.execute(
+                "UPDATE tasks SET state='superseded', superseded_by_id=?, updated_at=? WHERE id=?",
+                (tid, ts, old["id"]),
+            )
+            _log(
+                store,
+                old["id"],
+                pid,
+                "superseded",
+                {"from": "active", "to": "superseded", "superseded_by_id": tid},
+            )
+        _log(store, tid, pid, "created", payload)
+        store.db.execute("COMMIT")
+    except Exception:
+        store.db.execute("ROLLBACK")
+        raise
+    return get_task(store, rid, tid)
+
+
+def get_task(store: Store, rid: str, ref: str, include_history: bool = False) -> dict[str, Any]:
+    """Return one task in any state."""
+    return render(store, _find(store, rid, ref), include_history)
+
+
+def _set_state(store: Store, row: Any, pid: str, state: str) -> None:
+    current = row["state"]
+    if current == state:
+        return
+    if current == "superseded":
+        raise _invalid("state", "a superseded task cannot change state")
+    event = {"cancelled": "cancelled", "archived": "archived", "active": "unarchived"}[state]
+    store.db.execute("UPDATE tasks SET state=?, updated_at=? WHERE id=?", (state, now(), row["id"]))
+    _log(store, row["id"], pid, event, {"from": current, "to": state})
+
+
+def _work(store: Store, row: Any, pid: str, fields: dict[str, Any]) -> None:
+    tid, ts = row["id"], now()
+    edits = {k: fields[k] for k in ("subject", "detail") if k in fields}
+    changed = {k: v for k, v in edits.items() if row[k] != v}
+    if changed:
+        sets = ", ".join(f"{k}=?" for k in changed)
+        store.db.execute(
+            f"UPDATE tasks SET {sets}, updated_at=? WHERE id=?", (*changed.values(), ts, tid)
+        )
+        _log(
+            store,
+            tid,
+            pid,
+            "edited",
+            {"from": {k: row[k] for k in changed}, "to": changed},
+        )
+    own: dict[str, Any] = {
+        k: fields[k] for k in ("status", "active_form", "linked_native_id") if k in fields
+    }
+    if own:
+        cur = store.db.execute(
+            "SELECT * FROM task_assignments WHERE task_id=? AND assignee_id=?", (tid, pid)
+        ).fetchone()
+        before: dict[str, Any] = (
+            {k: cur[k] for k in ("status", "active_form", "linked_native_id")}
+            if cur
+            else {"status": None, "active_form": "", "linked_native_id": ""}
+        )
+        after: dict[str, Any] = {**before, **own}
+        if after["status"] is None:
+            after["status"] = "pending"
+        store.db.execute(
+            "INSERT INTO task_assignments VALUES (?,?,?,?,?,?,?) "
+            "ON CONFLICT(task_id, assignee_id) DO UPDATE SET status=excluded.status, "
+            "active_form=excluded.active_form, linked_native_id=excluded.linked_native_id, "
+            "updated_at=excluded.updated_at",
+            (tid, pid, after["status"], after["active_form"], after["linked_native_id"], ts, ts),
+        )
+        store.db.execute("UPDATE tasks SET updated_at=? WHERE id=?", (ts, tid))
+        if "status" in own and before["status"] != own["status"]:
+            _log(
+                store,
+                tid,
+                pid,
+                "status_changed",
+                {"assignee_id": pid, "from": before["status"], "to": own["status"]},
+            )
+    if "comment" in fields:
+        store.db.execute("UPDATE tasks SET updated_at=? WHERE id=?", (ts, tid))
+        _log(store, tid, pid, "commented", {"comment": fields["comment"]})
+
+
+def update_task(
+    store: Store, rid: str, ref: str, pid: str, fields: dict[str, Any]
+) -> dict[str, Any]:
+    """Apply an update; work fields need an active task (a restore applies first)."""
+    row = _find(store, rid, ref)
+    tid = row["id"]
+    state = fields.get("state")
+    work = {k: v for k, v in fields.items() if k != "state"}
+    store.db.execute("BEGIN")
+    try:
+        if state == "active":
+            _set_state(store, row, pid, state)
+            row = _find(store, rid, tid)
+        if work:
+            if row["state"] != "active":
+                raise _invalid("state", "task is not active")
+            _work(store, row, pid, work)
+        if state is not None and state != "active":
+            _set_state(store, _find(store, rid, tid), pid, state)
+        store.db.execute("COMMIT")
+    except Exception:
+        store.db.execute("ROLLBACK")
+        raise
+    return get_task(store, rid, tid)
+
+
+def task_history(
+    store: Store, rid: str, ref: str, cursor: int | None, limit: int
+) -> tuple[list[dict[str, Any]], bool, int | None]:
+    """Return (events, has_more, next_cursor), oldest first."""
+    tid = _find(store, rid, ref)["id"]
+    rows = store.db.execute(
+        "SELECT * FROM task_events WHERE task_id=? AND seq>? ORDER BY seq LIMIT ?",
+        (tid, cursor or 0, limit + 1),
+    ).fetchall()
+    more = len(rows) > limit
+    page = rows[:limit]
+    return [_event(store, r) for r in page], more, (page[-1]["seq"] if more and page else None)
+
+
+def get_board(store: Store, rid: str, include_history: bool = False) -> dict[str, Any]:
+    """Board shape; a default board (null goal) when none was set."""
+    row = store.db.execute("SELECT * FROM boards WHERE room_id=?", (rid,)).fetchone()
+    board: dict[str, Any] = {
+        "chat_room_id": rid,
+        "goal_title": row["goal_title"] if row else None,
+        "goal_summary": row["goal_summary"] if row else None,
+        "created_by": actor(store, row["created_by"]) if row else None,
+        "updated_by": actor(store, row["updated_by"]) if row else None,
+        "inserted_at": row["inserted_at"] if row else None,
+        "updated_at": row["updated_at"] if row else None,
+    }
+    if include_history:
+        rows = store.db.execute(
+            "SELECT * FROM board_events WHERE room_id=? ORDER BY seq DESC LIMIT ?",
+            (rid, HISTORY_EMBED + 1),
+        ).fetchall()
+        board["history"] = [_event(store, r) for r in reversed(rows[:HISTORY_EMBED])]
+        board["history_truncated"] = len(rows) > HISTORY_EMBED
+    return board
+
+
+def put_board(store: Store, rid: str, pid: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """Upsert the room goal (only the sent fields change) and log goal_set / goal_edited."""
+    row = store.db.execute("SELECT * FROM boards WHERE room_id=?", (rid,)).fetchone()
+    ts = now()
+    if row is None:
+        store.db.execute(
+            "INSERT INTO boards VALUES (?,?,?,?,?,?,?)",
+            (rid, fields.get("goal_title"), fields.get("goal_summary"), pid, pid, ts, ts),
+        )
+        event, payload = "goal_set", {"to": fields}
+    else:
+        sets = ", ".join(f"{k}=?" for k in fields)
+        store.db.execute(
+            f"UPDATE boards SET {sets}, updated_by=?, updated_at=? WHERE room_id=?",
+            (*fields.values(), pid, ts, rid),
+        )
+        event, payload = "goal_edited", {"from": {k: row[k] for k in fields}, "to": fields}
+    store.db.execute(
+        "INSERT INTO board_events (room_id, actor_id, event, payload, at) VALUES (?,?,?,?,?)",
+        (rid, pid, event, json.dumps(payload), ts),
+    )
+    return get_board(store, rid)
