@@ -57,8 +57,9 @@ def test_band_dev_runs_and_keeps_key(tmp_path: Path) -> None:
     keys = []
     for _ in range(2):
         port = _free_port()
+        # -I: import the installed package (with its compiled core), not the checkout
         proc = subprocess.Popen(
-            [sys.executable, "-m", "band.cli", "dev", "--port", str(port), "--db", str(db)],
+            [sys.executable, "-I", "-m", "band.cli", "dev", "--port", str(port), "--db", str(db)],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
