@@ -43,6 +43,15 @@ async def get_chat(ctx: Ctx) -> Response:
 
 
 @agent
+async def rename_chat(ctx: Ctx) -> Response:
+    """PATCH /agent/chats/{id}."""
+    body = await ctx.body("chat")
+    title = require_str(body, "title")
+    room = await ctx.db.run(Store.member_room, ctx.params["chat_id"], ctx.principal.id)
+    return data(shapes.chat_room(await ctx.db.run(Store.rename_room, room["id"], title)))
+
+
+@agent
 async def list_messages(ctx: Ctx) -> Response:
     """GET /agent/chats/{chat_id}/messages (messages mentioning the agent)."""
     rid = ctx.params["chat_id"]
@@ -200,6 +209,7 @@ routes = [
     Route(P + "/chats", list_chats, methods=["GET"]),
     Route(P + "/chats", create_chat, methods=["POST"]),
     Route(C, get_chat, methods=["GET"]),
+    Route(C, rename_chat, methods=["PATCH"]),
     Route(C + "/messages", list_messages, methods=["GET"]),
     Route(C + "/messages", post_message, methods=["POST"]),
     Route(C + "/messages/next", next_message, methods=["GET"]),

@@ -7,7 +7,7 @@ from starlette.routing import Route
 
 from . import ops, shapes
 from .http import Ctx, cursor_meta, data, endpoint, offset_meta, require_str
-from .store import Store
+from .store import Store, StoreError
 
 human = endpoint("user")
 
@@ -134,11 +134,42 @@ async def profile(ctx: Ctx) -> Response:
     return data(shapes.user_details(await ctx.db.run(Store.user, ctx.principal.id)))
 
 
+@human
+async def update_profile(ctx: Ctx) -> Response:
+    """PUT /me/profile."""
+    body = await ctx.body("user")
+    first, last = body.get("first_name"), body.get("last_name")
+    for field, value in (("first_name", first), ("last_name", last)):
+        if value is not None and not isinstance(value, str):
+            raise StoreError(422, "validation_error", f"{field} must be a string")
+    if not first and last is None:
+        raise StoreError(
+            422, "validation_error", "At least one field (first_name or last_name) must be provided"
+        )
+    user = await ctx.db.run(Store.update_user_name, ctx.principal.id, first, last)
+    return data(shapes.user_details(user))
+
+
+@human
+async def delete_agent(ctx: Ctx) -> Response:
+    """DELETE /me/agents/{id}."""
+    agent = await ctx.db.run(Store.delete_agent, ctx.principal.id, ctx.params["agent_id"])
+    return data(
+        {
+            "id": agent["id"],
+            "name": agent["name"],
+            "description": agent["description"],
+            "executions_deleted": 0,
+        }
+    )
+
+
 P = "/api/v1/me"
 C = P + "/chats/{chat_id}"
 routes = [
     Route(P + "/agents/register", register_agent, methods=["POST"]),
     Route(P + "/agents", list_agents, methods=["GET"]),
+    Route(P + "/agents/{agent_id}", delete_agent, methods=["DELETE"]),
     Route(P + "/chats", list_chats, methods=["GET"]),
     Route(P + "/chats", create_chat, methods=["POST"]),
     Route(C, get_chat, methods=["GET"]),
@@ -148,4 +179,5 @@ routes = [
     Route(C + "/participants", add_participant, methods=["POST"]),
     Route(C + "/participants/{pid}", remove_participant, methods=["DELETE"]),
     Route(P + "/profile", profile, methods=["GET"]),
+    Route(P + "/profile", update_profile, methods=["PUT"]),
 ]

@@ -244,6 +244,25 @@ class Store:
         row = self.db.execute("SELECT * FROM agents WHERE id=?", (aid,)).fetchone()
         return dict(row) if row else None
 
+    def delete_agent(self, owner_id: str, aid: str) -> dict[str, Any]:
+        """Delete an agent of ``owner_id`` and its room memberships."""
+        agent = self.agent(aid)
+        if agent is None or agent["owner_id"] != owner_id:
+            raise StoreError(404, "not_found", "agent not found")
+        self.db.execute("DELETE FROM participants WHERE participant_id=?", (aid,))
+        self.db.execute("DELETE FROM agents WHERE id=?", (aid,))
+        return agent
+
+    def update_user_name(self, uid: str, first: str | None, last: str | None) -> dict[str, Any]:
+        """Change a person's first and/or last name."""
+        user = self.user(uid)
+        if user is None:
+            raise StoreError(404, "not_found", "user not found")
+        old_first, _, old_last = user["name"].partition(" ")
+        name = " ".join(p for p in (first or old_first, old_last if last is None else last) if p)
+        self.db.execute("UPDATE users SET name=?, updated_at=? WHERE id=?", (name, now(), uid))
+        return self.user(uid)  # type: ignore[return-value]
+
     def agents_of(self, owner_id: str) -> list[dict[str, Any]]:
         """Return the agents owned by a user."""
         rows = self.db.execute(
@@ -281,6 +300,11 @@ class Store:
         self.db.execute(
             "INSERT INTO participants VALUES (?,?,?,?,?)", (rid, creator.id, kind, "owner", ts)
         )
+        return self.room(rid)  # type: ignore[return-value]
+
+    def rename_room(self, rid: str, title: str) -> dict[str, Any]:
+        """Set a room's title."""
+        self.db.execute("UPDATE rooms SET title=?, updated_at=? WHERE id=?", (title, now(), rid))
         return self.room(rid)  # type: ignore[return-value]
 
     def room(self, rid: str) -> dict[str, Any] | None:
