@@ -53,7 +53,7 @@ def test_auth_errors(live: Live) -> None:
 
 def test_unknown_route_and_bad_bodies(live: Live) -> None:
     _err(live.human("GET", "/api/v1/nope"), 404, "not_found")
-    _err(live.human("PUT", "/api/v1/me/profile"), 405, "method_not_allowed")
+    _err(live.human("PATCH", "/api/v1/me/profile"), 405, "method_not_allowed")
     r = live.human("POST", "/api/v1/me/chats", content=b"{not json")
     _err(r, 400, "bad_request")
     _err(live.human("POST", "/api/v1/me/chats", json=[1]), 422, "validation_error")
