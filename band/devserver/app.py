@@ -13,7 +13,17 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import WebSocketRoute
 
-from . import agent_api, contacts_api, control, files_api, human_api, memory_api, openapi, tasks_api
+from . import (
+    agent_api,
+    bulk_api,
+    contacts_api,
+    control,
+    files_api,
+    human_api,
+    memory_api,
+    openapi,
+    tasks_api,
+)
 from .http import error_response
 from .hub import AsyncStore, Hub
 from .logs import install_redaction
@@ -64,6 +74,7 @@ def create_app(
             *files_api.routes,
             *openapi.routes,
             *control.routes,
+            *bulk_api.routes,
             *contacts_api.routes,
             *memory_api.routes,
             WebSocketRoute("/api/v1/socket/websocket", websocket_endpoint),

@@ -106,6 +106,10 @@ MIGRATIONS: dict[int, str] = {
         data BLOB NOT NULL, uploader_id TEXT NOT NULL, inserted_at TEXT NOT NULL,
         UNIQUE (room_id, sha256));
     """,
+    4: """
+    CREATE TABLE bulk_deletions (
+        id TEXT PRIMARY KEY, owner_id TEXT NOT NULL, body TEXT NOT NULL);
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 

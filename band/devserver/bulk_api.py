@@ -1,0 +1,64 @@
+"""Human bulk deletions of agents and rooms, and the jobs that record them."""
+
+from __future__ import annotations
+
+from starlette.responses import Response
+from starlette.routing import Route
+
+from . import ops, shapes, store_bulk
+from .http import Ctx, data, endpoint
+from .store import Store, StoreError
+
+human = endpoint("user")
+
+
+async def _ids(ctx: Ctx) -> list[str]:
+    body = await ctx.body()
+    ids = body.get("ids")
+    if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids):
+        raise StoreError(422, "validation_error", "ids must be a non-empty array of strings")
+    return list(dict.fromkeys(ids))
+
+
+@human
+async def bulk_delete_agents(ctx: Ctx) -> Response:
+    """POST /me/agents/bulk-delete."""
+    ids, failed = await _ids(ctx), []
+    for aid in ids:
+        try:
+            await ctx.db.run(Store.delete_agent, ctx.principal.id, aid)
+        except StoreError as exc:
+            failed.append({"id": aid, "reason": exc.code})
+    job = await ctx.db.run(store_bulk.save_job, ctx.principal.id, "agents", ids, failed)
+    return data(job, 202)
+
+
+@human
+async def bulk_delete_chats(ctx: Ctx) -> Response:
+    """POST /me/chats/bulk-delete; members see room_deleted / room_removed."""
+    ids, failed = await _ids(ctx), []
+    for rid in ids:
+        room = await ctx.db.run(Store.room, rid)
+        try:
+            agents = await ctx.db.run(store_bulk.delete_room, ctx.principal.id, rid)
+        except StoreError as exc:
+            failed.append({"id": rid, "reason": exc.code})
+            continue
+        await ops.push(ctx, f"room_participants:{rid}", "room_deleted", {"id": rid})
+        for aid in agents:
+            await ops.push(ctx, f"agent_rooms:{aid}", "room_removed", shapes.chat_room(room))
+    job = await ctx.db.run(store_bulk.save_job, ctx.principal.id, "chats", ids, failed)
+    return data(job, 202)
+
+
+@human
+async def get_job(ctx: Ctx) -> Response:
+    """GET /me/bulk-deletions/{id}."""
+    return data(await ctx.db.run(store_bulk.job, ctx.principal.id, ctx.params["job_id"]))
+
+
+routes = [
+    Route("/api/v1/me/agents/bulk-delete", bulk_delete_agents, methods=["POST"]),
+    Route("/api/v1/me/chats/bulk-delete", bulk_delete_chats, methods=["POST"]),
+    Route("/api/v1/me/bulk-deletions/{job_id}", get_job, methods=["GET"]),
+]
