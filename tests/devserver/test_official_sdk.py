@@ -28,8 +28,22 @@ asyncio.run(Agent.create(adapter=Echo(), agent_id=os.environ["AID"],
 """
 
 
+def _wait_for_reply(live: Live, rid: str, aid: str, mid: str, proc: subprocess.Popen) -> list:
+    """Poll the room until ``mid`` is processed by ``aid``; return the agent's text replies."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and proc.poll() is None:
+        rows = live.human("GET", f"/api/v1/me/chats/{rid}/messages").json()["data"]
+        status = {m["id"]: m["metadata"].get("delivery_status", {}) for m in rows}
+        replies = [m for m in rows if m["sender_id"] == aid and m["message_type"] == "text"]
+        if status.get(mid, {}).get(aid, {}).get("status") == "processed" and replies:
+            return replies
+        time.sleep(0.2)
+    return []
+
+
 @pytest.mark.skipif(not REFSDK_PYTHON.exists(), reason="official band-sdk venv not installed")
 def test_official_echo_agent(live: Live, tmp_path: Path) -> None:
+    """A message sent before the agent starts and one sent while it runs are each answered once."""
     aid, _, key = live.register("Echo")
     script = tmp_path / "echo.py"
     script.write_text(ECHO)
@@ -41,27 +55,31 @@ def test_official_echo_agent(live: Live, tmp_path: Path) -> None:
         "BAND_WS_URL": live.ws,
     }
     env.pop("PYTHONPATH", None)
+    rid = live.human("POST", "/api/v1/me/chats", json={"chat": {}}).json()["data"]["id"]
+    body = {"participant": {"participant_id": aid}}
+    live.human("POST", f"/api/v1/me/chats/{rid}/participants", json=body)
+
+    def send(text: str) -> str:
+        msg = {"message": {"content": text, "mentions": [{"id": aid}]}}
+        return live.human("POST", f"/api/v1/me/chats/{rid}/messages", json=msg).json()["data"]["id"]
+
+    offline = send("sent-while-offline")
     log = (tmp_path / "agent.log").open("w")
     proc = subprocess.Popen([str(REFSDK_PYTHON), str(script)], env=env, stdout=log, stderr=log)
     try:
-        rid = live.human("POST", "/api/v1/me/chats", json={"chat": {}}).json()["data"]["id"]
-        body = {"participant": {"participant_id": aid}}
-        live.human("POST", f"/api/v1/me/chats/{rid}/participants", json=body)
-        msg = {"message": {"content": "ping", "mentions": [{"id": aid}]}}
-        mid = live.human("POST", f"/api/v1/me/chats/{rid}/messages", json=msg).json()["data"]["id"]
-        deadline = time.monotonic() + 30
-        replies: list[dict] = []
-        while time.monotonic() < deadline and proc.poll() is None:
-            rows = live.human("GET", f"/api/v1/me/chats/{rid}/messages").json()["data"]
-            replies = [m for m in rows if m["sender_id"] == aid and m["message_type"] == "text"]
-            if replies and rows[0]["metadata"]["delivery_status"][aid]["status"] == "processed":
-                break
-            time.sleep(0.2)
+        replies = _wait_for_reply(live, rid, aid, offline, proc)
         log.flush()
         assert replies, (tmp_path / "agent.log").read_text()[-3000:]
-        assert "echo:" in replies[0]["content"] and "ping" in replies[0]["content"]
-        assert rows[0]["id"] == mid
-        assert rows[0]["metadata"]["delivery_status"][aid]["status"] == "processed"
+        online = send("sent-while-running")
+        replies = _wait_for_reply(live, rid, aid, online, proc)
+        log.flush()
+        assert len(replies) == 2, (tmp_path / "agent.log").read_text()[-3000:]
+        texts = sorted(r["content"] for r in replies)
+        assert any("echo:" in t and "sent-while-offline" in t for t in texts)
+        assert any("echo:" in t and "sent-while-running" in t for t in texts)
+        time.sleep(1.0)  # a duplicate answer would land here
+        rows = live.human("GET", f"/api/v1/me/chats/{rid}/messages").json()["data"]
+        assert len([m for m in rows if m["sender_id"] == aid and m["message_type"] == "text"]) == 2
     finally:
         proc.terminate()
         try:
