@@ -1,14 +1,18 @@
+# cython: annotation_typing=False
+# distutils: define_macros=CYTHON_USE_TYPE_SPECS=1
 """ClaimRegistry: in-flight, pending-settlement and completed state per room."""
 
 from __future__ import annotations
 
 import operator
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ._base import read_only, refuse_pickle, refuse_subclass
 from ._enums import ParkedReason, not_instance_message
 from ._errors import check_trace_context, validation_error
-from .retry import RetryTracker
+
+if TYPE_CHECKING:
+    from .retry import RetryTracker
 
 _U32_MAX = 4294967295
 _CONFLICT = (
@@ -25,9 +29,19 @@ def _check_str(value: object) -> None:
         raise TypeError(not_instance_message(value, "str"))
 
 
+_tracker_class: type | None = None
+
+
 def _check_tracker(value: object) -> None:
-    """Reject anything but the active RetryTracker class."""
-    if not isinstance(value, RetryTracker):
+    """Reject anything but the active RetryTracker class (the facade's, resolved on first use)."""
+    global _tracker_class
+    tracker = _tracker_class
+    if tracker is None:
+        # Imported lazily: _compat imports this module before the facade may be bound.
+        from .retry import RetryTracker
+
+        tracker = _tracker_class = RetryTracker
+    if not isinstance(value, tracker):
         raise TypeError(not_instance_message(value, "RetryTracker"))
 
 
@@ -108,11 +122,11 @@ class ClaimRegistry:
         self._retries: dict[tuple[str, str], int] = {}
         self._next_token: int = 0
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Refuse subclassing."""
-        refuse_subclass(ClaimRegistry)
-
     def __reduce_ex__(self, protocol: Any) -> NoReturn:
+        """Refuse pickling and copying."""
+        refuse_pickle(self)
+
+    def __reduce__(self) -> NoReturn:
         """Refuse pickling and copying."""
         refuse_pickle(self)
 
@@ -515,3 +529,12 @@ class ClaimRegistry:
                 self._inflight[room_id] = room
             room.add(message_id)
         return result
+
+
+def _refuse_subclass(cls: type, **kwargs: Any) -> NoReturn:
+    """Refuse subclassing (the compiled class is final instead)."""
+    refuse_subclass(ClaimRegistry)
+
+
+if __name__ == "band_sdk_core._claims_py":  # the compiled twin is final instead
+    ClaimRegistry.__init_subclass__ = classmethod(_refuse_subclass)  # type: ignore[assignment]

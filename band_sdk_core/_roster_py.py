@@ -1,3 +1,5 @@
+# cython: annotation_typing=False
+# distutils: define_macros=CYTHON_USE_TYPE_SPECS=1
 """ParticipantRoster: ordered participant records with change detection."""
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ _FIELDS = ("name", "type", "handle", "description")
 
 def _read(participant: object) -> list[Any]:
     """Read a participant mapping into ``[id, name, type, handle, description]``."""
-    if not isinstance(participant, Mapping):
+    if type(participant) is not dict and not isinstance(participant, Mapping):
         raise TypeError("participant must be a mapping")
     pid = participant.get("id")
     if not isinstance(pid, str):
@@ -58,11 +60,11 @@ class ParticipantRoster:
         self._snapshot: list[tuple[Any, ...]] | None = None
         self._provider: object = trace_context_provider
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Refuse subclassing."""
-        refuse_subclass(ParticipantRoster)
-
     def __reduce_ex__(self, protocol: Any) -> NoReturn:
+        """Refuse pickling and copying."""
+        refuse_pickle(self)
+
+    def __reduce__(self) -> NoReturn:
         """Refuse pickling and copying."""
         refuse_pickle(self)
 
@@ -150,3 +152,12 @@ class ParticipantRoster:
     def mark_sent(self) -> None:
         """Snapshot the current roster."""
         self._snapshot = [tuple(record) for record in self._records.values()]
+
+
+def _refuse_subclass(cls: type, **kwargs: Any) -> NoReturn:
+    """Refuse subclassing (the compiled class is final instead)."""
+    refuse_subclass(ParticipantRoster)
+
+
+if __name__ == "band_sdk_core._roster_py":  # the compiled twin is final instead
+    ParticipantRoster.__init_subclass__ = classmethod(_refuse_subclass)  # type: ignore[assignment]

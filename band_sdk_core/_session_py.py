@@ -1,3 +1,5 @@
+# cython: annotation_typing=False
+# distutils: define_macros=CYTHON_USE_TYPE_SPECS=1
 """Pure-Python Session, SessionPolicy, SessionOutcome and the close/upgrade classifiers."""
 
 from __future__ import annotations
@@ -11,6 +13,9 @@ from ._enums import DeadReason, SessionState, StaleReason, not_instance_message
 from ._errors import Issue, check_trace_context, format_number, validation_error
 
 __all__ = ["Session", "SessionOutcome", "SessionPolicy", "classify_close", "classify_upgrade"]
+
+#: True when this source runs compiled as ``_session_c`` (C attributes are set directly there).
+_COMPILED = __name__ != "band_sdk_core._session_py"
 
 _INF = float("inf")
 _I64_MIN = -(2**63)
@@ -75,7 +80,7 @@ def _to_float(value: Any) -> float:
 
 def _to_i64(value: Any) -> int:
     """Convert an integer argument to a signed 64-bit value."""
-    number = operator.index(value)
+    number = value if type(value) is int else operator.index(value)
     if number < _I64_MIN or number > _I64_MAX:
         raise OverflowError("Python int too large to convert to C long")
     return number
@@ -166,6 +171,25 @@ def _secs(nanos: int) -> float:
     """Convert nanoseconds back to seconds like ``Duration::as_secs_f64``."""
     secs, rest = divmod(nanos, _NANOS)
     return secs + rest / 1e9
+
+
+def _delay_secs(delay: float, fallback: float) -> float:
+    """Round ``delay`` to whole nanoseconds; return its seconds (``fallback`` if too big).
+
+    Fast path: the fractional nanoseconds are computed in f64 (error far below 1e-4 ns), so
+    the rounding is exact unless the value lies within 1e-4 of a tie; ties and huge or odd
+    values take the exact integer path.
+    """
+    if 0.0 <= delay < 9.0e9:
+        frac = delay % 1.0
+        x = frac * 1e9
+        part = x % 1.0
+        if part < 0.4999:
+            return (delay - frac) + (x - part) / 1e9
+        if part > 0.5001:
+            return (delay - frac) + (x - part + 1.0) / 1e9
+    nanos = _to_nanos(delay)
+    return fallback if nanos < 0 else _secs(nanos)
 
 
 def classify_close(close_code: int | None) -> tuple[bool, tuple[float, float] | None]:
@@ -312,7 +336,7 @@ class SessionOutcome:
     _dead_reason: DeadReason | None
     _stale_reason: StaleReason | None
 
-    def __new__(cls, *args: object, **kwargs: object) -> NoReturn:
+    def __init__(self, *args: object, **kwargs: object) -> None:
         refuse_create(SessionOutcome)
 
     @property
@@ -335,9 +359,6 @@ class SessionOutcome:
         """Why the call was ignored, if it was."""
         return self._stale_reason
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        refuse_subclass(SessionOutcome)
-
     def __setattr__(self, name: str, value: object) -> None:
         if name in _OUTCOME_FIELDS:
             read_only(self, name)
@@ -359,10 +380,23 @@ class SessionOutcome:
         refuse_pickle(self)
 
 
-_set_state = SessionOutcome._state.__set__  # type: ignore[attr-defined]
-_set_retry = SessionOutcome._retry_after_s.__set__  # type: ignore[attr-defined]
-_set_dead = SessionOutcome._dead_reason.__set__  # type: ignore[attr-defined]
-_set_stale = SessionOutcome._stale_reason.__set__  # type: ignore[attr-defined]
+def _refuse_outcome(cls: type, *args: object, **kwargs: object) -> NoReturn:
+    """Refuse constructing a SessionOutcome from Python."""
+    refuse_create(SessionOutcome)
+
+
+def _refuse_subclass_outcome(cls: type, **kwargs: Any) -> NoReturn:
+    """Refuse subclassing SessionOutcome (the compiled class is final instead)."""
+    refuse_subclass(SessionOutcome)
+
+
+if not _COMPILED:  # the compiled twin is final and sets its C fields directly
+    SessionOutcome.__new__ = staticmethod(_refuse_outcome)  # type: ignore[method-assign]
+    SessionOutcome.__init_subclass__ = classmethod(_refuse_subclass_outcome)  # type: ignore[assignment]
+    _set_state = SessionOutcome.__dict__["_state"].__set__
+    _set_retry = SessionOutcome.__dict__["_retry_after_s"].__set__
+    _set_dead = SessionOutcome.__dict__["_dead_reason"].__set__
+    _set_stale = SessionOutcome.__dict__["_stale_reason"].__set__
 
 
 def _outcome(
@@ -372,12 +406,32 @@ def _outcome(
     stale_reason: StaleReason | None,
 ) -> SessionOutcome:
     """Build a SessionOutcome without going through its refusing constructor."""
-    out: SessionOutcome = object.__new__(SessionOutcome)  # type: ignore[arg-type]
+    if _COMPILED:
+        out = SessionOutcome.__new__(SessionOutcome)
+        out._state = state
+        out._retry_after_s = retry_after_s
+        out._dead_reason = dead_reason
+        out._stale_reason = stale_reason
+        return out
+    out = object.__new__(SessionOutcome)
     _set_state(out, state)
     _set_retry(out, retry_after_s)
     _set_dead(out, dead_reason)
     _set_stale(out, stale_reason)
     return out
+
+
+# the enum singletons the state machine hands out (module globals: C globals when compiled)
+_DEAD = SessionState.Dead
+_UP = SessionState.Up
+_CONNECTING = SessionState.Connecting
+_RECONNECTING = SessionState.Reconnecting
+_WRONG_EPOCH = StaleReason.WrongEpoch
+_DUPLICATE_CONNECTED = StaleReason.DuplicateConnected
+_CLOCK_REGRESSION = StaleReason.ClockRegression
+_SUPERSEDE_PREDATES = StaleReason.SupersedePredatesEpoch
+_CLASSIFIED = DeadReason.Classified
+_RAPID_DISCONNECT = DeadReason.RapidDisconnect
 
 
 class _SessionCore:
@@ -424,7 +478,7 @@ class _SessionCore:
         self.cooldown_step: float = values[9]
         self.cooldown_max: float = values[10]
         self.threshold: int = int(values[11])
-        self.state: SessionState = SessionState.Connecting
+        self.state: SessionState = _CONNECTING
         self.next_epoch: int = 0
         self.has_epoch: bool = False
         self.epoch: int = 0
@@ -439,7 +493,7 @@ class _SessionCore:
 
     def dead(self) -> SessionOutcome:
         """Report the dead state."""
-        return _outcome(SessionState.Dead, None, self.dead_reason, None)
+        return _outcome(_DEAD, None, self.dead_reason, None)
 
     def stale(self, reason: StaleReason) -> SessionOutcome:
         """Report an ignored call."""
@@ -447,7 +501,7 @@ class _SessionCore:
 
     def begin_attempt(self, now_s: float) -> int | None:
         """Start a new connection attempt."""
-        if self.state is SessionState.Dead:
+        if self.state is _DEAD:
             return None
         epoch = self.next_epoch
         self.next_epoch = epoch + 1
@@ -459,18 +513,18 @@ class _SessionCore:
 
     def on_connected(self, epoch: int, now_s: float) -> SessionOutcome:
         """Record that the attempt ``epoch`` connected."""
-        if self.state is SessionState.Dead:
+        if self.state is _DEAD:
             return self.dead()
         if not self.has_epoch or epoch != self.epoch:
-            return self.stale(StaleReason.WrongEpoch)
+            return self.stale(_WRONG_EPOCH)
         if self.connected:
-            return self.stale(StaleReason.DuplicateConnected)
+            return self.stale(_DUPLICATE_CONNECTED)
         self.connected = True
         self.connected_at = now_s
         self.up_since = now_s
         self.ever_up = True
-        self.state = SessionState.Up
-        return _outcome(SessionState.Up, None, None, None)
+        self.state = _UP
+        return _outcome(_UP, None, None, None)
 
     def on_close(
         self,
@@ -481,36 +535,36 @@ class _SessionCore:
         jitter_sample: float,
     ) -> SessionOutcome:
         """Handle a socket close or an upgrade rejection of attempt ``epoch``."""
-        if self.state is SessionState.Dead:
+        if self.state is _DEAD:
             return self.dead()
         if not self.has_epoch or epoch != self.epoch:
-            return self.stale(StaleReason.WrongEpoch)
+            return self.stale(_WRONG_EPOCH)
         if self.connected and now_s < self.connected_at:
-            return self.stale(StaleReason.ClockRegression)
+            return self.stale(_CLOCK_REGRESSION)
         return self.disconnect(now_s, terminal, retry_after_s, jitter_sample)
 
     def on_supersede(
         self, now_s: float, retryable: bool, retry_after_s: float | None, jitter_sample: float
     ) -> SessionOutcome:
         """Handle a server-side supersede."""
-        if self.state is SessionState.Dead:
+        if self.state is _DEAD:
             return self.dead()
         if self.has_epoch and now_s < self.attempt_start:
-            return self.stale(StaleReason.SupersedePredatesEpoch)
+            return self.stale(_SUPERSEDE_PREDATES)
         return self.disconnect(now_s, not retryable, retry_after_s, jitter_sample)
 
     def disconnect(
         self, now_s: float, terminal: bool, retry_after_s: float | None, jitter_sample: float
     ) -> SessionOutcome:
         """Apply an accepted disconnect: backoff, jitter and the rapid-disconnect ladder."""
-        was_up = self.state is SessionState.Up
+        was_up = self.state is _UP
         uptime = now_s - self.up_since
         self.has_epoch = False
         self.connected = False
         if terminal:
-            self.state = SessionState.Dead
-            self.dead_reason = DeadReason.Classified
-            return _outcome(SessionState.Dead, None, DeadReason.Classified, None)
+            self.state = _DEAD
+            self.dead_reason = _CLASSIFIED
+            return _outcome(_DEAD, None, _CLASSIFIED, None)
         if was_up and uptime >= self.stable_reset:
             self.n = 0
         # policy durations were rounded to whole nanoseconds; the delay is computed in f64
@@ -522,8 +576,8 @@ class _SessionCore:
         if not was_up or uptime < self.rapid_uptime:
             rapid = self.rapid
             t = now_s
-            if rapid and rapid[-1] > t:
-                t = rapid[-1]
+            if rapid and rapid[len(rapid) - 1] > t:  # no negative index: compiled w/o wraparound
+                t = rapid[len(rapid) - 1]
             rapid.append(t)
             drop = 0
             window = self.rapid_window
@@ -533,9 +587,9 @@ class _SessionCore:
                 del rapid[:drop]
             k = len(rapid)
             if k >= self.threshold:
-                self.state = SessionState.Dead
-                self.dead_reason = DeadReason.RapidDisconnect
-                return _outcome(SessionState.Dead, None, DeadReason.RapidDisconnect, None)
+                self.state = _DEAD
+                self.dead_reason = _RAPID_DISCONNECT
+                return _outcome(_DEAD, None, _RAPID_DISCONNECT, None)
             if k == 1:
                 floor = self.rapid_first
             elif k == 2:
@@ -548,17 +602,16 @@ class _SessionCore:
                 delay = floor
         if retry_after_s is not None and retry_after_s > delay:
             delay = retry_after_s
-        nanos = _to_nanos(delay)
         # a delay too large for a Duration falls back to max_delay (as the reference does)
-        result = self.max_delay_s if nanos < 0 else _secs(nanos)
-        state = SessionState.Reconnecting if self.ever_up else SessionState.Connecting
+        result = _delay_secs(delay, self.max_delay_s)
+        state = _RECONNECTING if self.ever_up else _CONNECTING
         self.state = state
         return _outcome(state, result, None, None)
 
     def end(self) -> SessionState:
         """Stop the session for good."""
-        self.state = SessionState.Dead
-        return SessionState.Dead
+        self.state = _DEAD
+        return _DEAD
 
 
 class Session:
@@ -569,13 +622,11 @@ class Session:
 
     _core: _SessionCore
 
-    def __new__(cls, policy: SessionPolicy) -> Session:
-        """Start a session in the Connecting state."""
+    def __cinit__(self, policy: SessionPolicy) -> None:
+        """Start a session in the Connecting state (the compiled constructor)."""
         if type(policy) is not SessionPolicy:
             raise TypeError(not_instance_message(policy, "SessionPolicy"))
-        self = object.__new__(Session)
-        object.__setattr__(self, "_core", _SessionCore(policy._values))
-        return self
+        self._core = _SessionCore(policy._values)
 
     @property
     def state(self) -> SessionState:
@@ -602,14 +653,15 @@ class Session:
         """Report that the socket of attempt ``epoch`` closed."""
         e = _to_i64(epoch)
         now = _to_float(now_s)
-        code = None if close_code is None else _to_i64(close_code)
+        has_code = close_code is not None
+        code = _to_i64(close_code) if has_code else 0
         jitter = _to_float(jitter_sample)
         _check_epoch(e)
         _check_now(now)
-        if code is not None:
+        if has_code:
             _check_code(code, "close_code")
         _check_jitter(jitter)
-        return self._core.on_close(e, now, code == 1008, None, jitter)
+        return self._core.on_close(e, now, has_code and code == 1008, None, jitter)
 
     def on_upgrade_rejected(
         self,
@@ -650,9 +702,6 @@ class Session:
         """End the session; it stays Dead."""
         return self._core.end()
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        refuse_subclass(Session)
-
     def __setattr__(self, name: str, value: object) -> None:
         if name == "state":
             read_only(self, name)
@@ -672,3 +721,24 @@ class Session:
 
     def __deepcopy__(self, memo: object) -> NoReturn:
         refuse_pickle(self)
+
+
+def _new_session(cls: type, policy: SessionPolicy) -> Session:
+    """Start a session in the Connecting state."""
+    if type(policy) is not SessionPolicy:
+        raise TypeError(not_instance_message(policy, "SessionPolicy"))
+    self = object.__new__(Session)
+    object.__setattr__(self, "_core", _SessionCore(policy._values))
+    return self
+
+
+def _refuse_subclass_session(cls: type, **kwargs: Any) -> NoReturn:
+    """Refuse subclassing Session (the compiled class is final instead)."""
+    refuse_subclass(Session)
+
+
+if not _COMPILED:  # the compiled twin uses __cinit__ and is final instead
+    delattr(Session, "__cinit__")
+    _new_session.__name__, _new_session.__qualname__ = "__new__", "Session.__new__"
+    Session.__new__ = staticmethod(_new_session)  # type: ignore[assignment]
+    Session.__init_subclass__ = classmethod(_refuse_subclass_session)  # type: ignore[assignment]

@@ -1,3 +1,5 @@
+# cython: annotation_typing=False
+# distutils: define_macros=CYTHON_USE_TYPE_SPECS=1
 """Pure-Python turn outcome: TurnLedger, the Band tool effect map and band_no_reply."""
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ _NO_REPLY_DESCRIPTION = (
     "also send a message."
 )
 _REASON_DESCRIPTION = "Short note on why no reply is needed (kept in local logs only)"
+#: True when this source runs compiled as ``_turn_c`` (C attributes are set directly there).
+_COMPILED = __name__ != "band_sdk_core._turn_py"
+
 _MISSING_REPLY = (
     "The agent ended its turn without replying or calling band_no_reply, "
     "so nothing reached the room."
@@ -68,6 +73,14 @@ _TOOL_EFFECTS: tuple[tuple[str, TurnEffect], ...] = (
 )
 
 
+# what TurnLedger compares against (module globals: C globals when compiled)
+_EFFECT = TurnEffect
+_EFFECT_OBSERVE = TurnEffect.Observe
+_EFFECT_ACT = TurnEffect.Act
+_VERDICT_COMPLETE = TurnVerdict.Complete
+_VERDICT_MISSING = TurnVerdict.MissingReply
+
+
 def band_tool_effects() -> dict[str, TurnEffect]:
     """Return every canonical Band tool name mapped to its TurnEffect (a new dict)."""
     return dict(_TOOL_EFFECTS)
@@ -96,30 +109,37 @@ class TurnLedger:
     _complete: bool
     _replied: bool
 
-    def __new__(cls) -> TurnLedger:
-        """Start an empty ledger."""
-        self = object.__new__(TurnLedger)
-        object.__setattr__(self, "_complete", False)
-        object.__setattr__(self, "_replied", False)
-        return self
+    def __init__(self) -> None:
+        """Start an empty ledger (compiled: rejects arguments; the C fields start out False)."""
 
     def record(self, effect: TurnEffect) -> None:
         """Record the effect of one successful tool call."""
-        if type(effect) is not TurnEffect:
+        if type(effect) is not _EFFECT:
             raise TypeError(not_instance_message(effect, "TurnEffect"))
-        if effect is TurnEffect.Observe:
+        if effect is _EFFECT_OBSERVE:
+            return
+        if _COMPILED:
+            self._complete = True
+            if effect is not _EFFECT_ACT:
+                self._replied = True
             return
         object.__setattr__(self, "_complete", True)
-        if effect is not TurnEffect.Act:
+        if effect is not _EFFECT_ACT:
             object.__setattr__(self, "_replied", True)
 
     def settle(self) -> None:
         """Mark the turn complete because the SDK answered it itself."""
-        object.__setattr__(self, "_complete", True)
+        if _COMPILED:
+            self._complete = True
+        else:
+            object.__setattr__(self, "_complete", True)
 
     def note_reported(self) -> None:
         """Mark the turn complete because its failure was already reported."""
-        object.__setattr__(self, "_complete", True)
+        if _COMPILED:
+            self._complete = True
+        else:
+            object.__setattr__(self, "_complete", True)
 
     def reply_settled(self) -> bool:
         """Return True once a recorded call replied to the room or declined to."""
@@ -127,10 +147,7 @@ class TurnLedger:
 
     def verdict(self) -> TurnVerdict:
         """Judge the turn: Complete or MissingReply."""
-        return TurnVerdict.Complete if self._complete else TurnVerdict.MissingReply
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        refuse_subclass(TurnLedger)
+        return _VERDICT_COMPLETE if self._complete else _VERDICT_MISSING
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"'band_sdk_core.TurnLedger' object has no attribute '{name}'")
@@ -149,3 +166,23 @@ class TurnLedger:
 
     def __deepcopy__(self, memo: object) -> NoReturn:
         refuse_pickle(self)
+
+
+def _new_ledger(cls: type) -> TurnLedger:
+    """Start an empty ledger."""
+    self = object.__new__(TurnLedger)
+    object.__setattr__(self, "_complete", False)
+    object.__setattr__(self, "_replied", False)
+    return self
+
+
+def _refuse_subclass(cls: type, **kwargs: Any) -> NoReturn:
+    """Refuse subclassing (the compiled class is final instead)."""
+    refuse_subclass(TurnLedger)
+
+
+if not _COMPILED:  # the compiled twin checks arguments in __init__ and is final
+    delattr(TurnLedger, "__init__")
+    _new_ledger.__name__, _new_ledger.__qualname__ = "__new__", "TurnLedger.__new__"
+    TurnLedger.__new__ = staticmethod(_new_ledger)  # type: ignore[assignment]
+    TurnLedger.__init_subclass__ = classmethod(_refuse_subclass)  # type: ignore[assignment]
