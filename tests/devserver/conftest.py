@@ -71,3 +71,24 @@ def live() -> Iterator[Live]:
     server.should_exit = True
     thread.join(10)
     sock.close()
+
+
+def expect_error(r: httpx.Response, status: int, code: str) -> dict[str, Any]:
+    """Assert ``r`` is an error envelope with ``status`` and ``code``; return the error."""
+    assert r.status_code == status, r.text
+    err = r.json()["error"]
+    assert err["code"] == code
+    assert isinstance(err["message"], str) and err["request_id"]
+    return dict(err)
+
+
+def room_with(live: Live, *agent_ids: str) -> str:
+    """Create a room as the local person with ``agent_ids`` in it; return its id."""
+    r = live.human("POST", "/api/v1/me/chats", json={"chat": {"title": "t"}})
+    assert r.status_code == 201, r.text
+    rid = str(r.json()["data"]["id"])
+    for aid in agent_ids:
+        body = {"participant": {"participant_id": aid}}
+        r = live.human("POST", f"/api/v1/me/chats/{rid}/participants", json=body)
+        assert r.status_code == 201, r.text
+    return rid

@@ -11,19 +11,12 @@ from typing import Any
 import pytest
 
 from .conftest import Live
+from .conftest import expect_error as _err
 from .payloads import check_payload
 from .test_socket import Client, connect, run
 
 A = "/api/v1/agent/contacts"
 H = "/api/v1/me/contacts"
-
-
-def _err(r: Any, status: int, code: str) -> dict[str, Any]:
-    assert r.status_code == status, r.text
-    err = r.json()["error"]
-    assert err["code"] == code
-    assert isinstance(err["message"], str) and err["request_id"]
-    return err
 
 
 async def _call(live: Live, key: str | None, method: str, path: str, **kw: Any) -> Any:

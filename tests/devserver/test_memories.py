@@ -5,17 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from .conftest import Live
+from .conftest import expect_error as _err
 
 A = "/api/v1/agent/memories"
 H = "/api/v1/me/memories"
-
-
-def _err(r: Any, status: int, code: str) -> dict[str, Any]:
-    assert r.status_code == status, r.text
-    err = r.json()["error"]
-    assert err["code"] == code
-    assert isinstance(err["message"], str) and err["request_id"]
-    return err
 
 
 def _mem(**kw: Any) -> dict[str, Any]:

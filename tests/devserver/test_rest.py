@@ -2,30 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .conftest import Live
+from .conftest import expect_error as _err
+from .conftest import room_with as _room_with
 
 A = "/api/v1/agent"
-
-
-def _err(r: Any, status: int, code: str) -> dict[str, Any]:
-    assert r.status_code == status, r.text
-    err = r.json()["error"]
-    assert err["code"] == code
-    assert isinstance(err["message"], str) and err["request_id"]
-    return err
-
-
-def _room_with(live: Live, *agent_ids: str) -> str:
-    r = live.human("POST", "/api/v1/me/chats", json={"chat": {"title": "t"}})
-    assert r.status_code == 201, r.text
-    rid = r.json()["data"]["id"]
-    for aid in agent_ids:
-        body = {"participant": {"participant_id": aid}}
-        r = live.human("POST", f"/api/v1/me/chats/{rid}/participants", json=body)
-        assert r.status_code == 201, r.text
-    return rid
 
 
 def _say(live: Live, rid: str, text: str, *mention_ids: str) -> str:
