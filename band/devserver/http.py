@@ -91,6 +91,11 @@ def offset_meta(page: int, page_size: int, total: int) -> dict[str, int]:
     }
 
 
+def page_slice(rows: list[Any], page: int, page_size: int) -> list[Any]:
+    """Return the rows of one offset page (1-based)."""
+    return rows[(page - 1) * page_size : page * page_size]
+
+
 def cursor_meta(items: list[dict[str, Any]], has_more: bool, limit: int) -> dict[str, Any]:
     """Cursor pagination metadata (the cursor is the last row's sequence number)."""
     nxt = str(items[-1]["_seq"]) if has_more and items else None

@@ -6,7 +6,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from . import ops, shapes
-from .http import Ctx, cursor_meta, data, endpoint, offset_meta, require_str
+from .http import Ctx, cursor_meta, data, endpoint, offset_meta, page_slice, require_str
 from .store import Store, StoreError
 
 human = endpoint("user")
@@ -40,7 +40,7 @@ async def list_agents(ctx: Ctx) -> Response:
     """GET /me/agents."""
     page, size = ctx.page()
     rows = await ctx.db.run(Store.agents_of, ctx.principal.id)
-    chunk = rows[(page - 1) * size : page * size]
+    chunk = page_slice(rows, page, size)
     meta = {
         **offset_meta(page, size, len(rows)),
         "has_more": page * size < len(rows),
@@ -109,7 +109,7 @@ async def list_participants(ctx: Ctx) -> Response:
     kind = ctx.request.query_params.get("participant_type")
     if kind:
         parts = [p for p in parts if p["type"] == kind]
-    chunk = parts[(page - 1) * size : page * size]
+    chunk = page_slice(parts, page, size)
     return data(
         [shapes.participant(p, ctx.hub.online(p["id"])) for p in chunk],
         metadata=offset_meta(page, size, len(parts)),

@@ -9,7 +9,7 @@ from starlette.routing import Route
 
 from . import shapes
 from . import store_tasks as st
-from .http import Ctx, data, endpoint, offset_meta
+from .http import Ctx, data, endpoint, offset_meta, page_slice
 from .store import Store, StoreError
 
 agent = endpoint("agent")
@@ -163,7 +163,7 @@ async def my_peers(ctx: Ctx) -> Response:
     rows = await ctx.db.run(Store.peers, ctx.principal.id, not_in)
     if kind:
         rows = [r for r in rows if r["type"] == kind]
-    chunk = rows[(page - 1) * size : page * size]
+    chunk = page_slice(rows, page, size)
     return data(
         [shapes.peer(p, ctx.hub.online(p["id"])) for p in chunk],
         metadata=offset_meta(page, size, len(rows)),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -92,3 +93,12 @@ def room_with(live: Live, *agent_ids: str) -> str:
         r = live.human("POST", f"/api/v1/me/chats/{rid}/participants", json=body)
         assert r.status_code == 201, r.text
     return rid
+
+
+def stop_process(proc: subprocess.Popen[Any]) -> None:
+    """Terminate ``proc``, killing it if it has not exited within 10 s."""
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()

@@ -7,7 +7,7 @@ import json
 
 import websockets
 
-from .conftest import Live
+from .conftest import Live, room_with
 from .payloads import check_payload
 
 
@@ -31,12 +31,7 @@ def test_bulk_delete_agents(live: Live) -> None:
 
 def test_bulk_delete_chats_pushes_room_deleted(live: Live) -> None:
     aid, _, key = live.register("Member")
-    rid = live.human("POST", "/api/v1/me/chats", json={"chat": {}}).json()["data"]["id"]
-    live.human(
-        "POST",
-        f"/api/v1/me/chats/{rid}/participants",
-        json={"participant": {"participant_id": aid}},
-    )
+    rid = room_with(live, aid)
 
     async def scenario() -> list[list]:
         url = f"{live.ws}?vsn=2.0.0&agent_id={aid}"

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Live
+from .conftest import Live, stop_process
 from .test_official_sdk import ECHO, REFSDK_PYTHON
 
 
@@ -83,9 +83,5 @@ def test_sdk_obeys_stop_and_play(live: Live, tmp_path: Path) -> None:
         assert answered("ping2")
         assert sum("ping1" in m["content"] for m in _replies(live, rid, aid)) == 1
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_process(proc)
         log.close()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import Live
+from .conftest import Live, stop_process
 
 REFSDK_PYTHON = Path(os.environ.get("BAND_REFSDK_PYTHON", "/work/refsdk/bin/python"))
 
@@ -81,9 +81,5 @@ def test_official_echo_agent(live: Live, tmp_path: Path) -> None:
         rows = live.human("GET", f"/api/v1/me/chats/{rid}/messages").json()["data"]
         assert len([m for m in rows if m["sender_id"] == aid and m["message_type"] == "text"]) == 2
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_process(proc)
         log.close()

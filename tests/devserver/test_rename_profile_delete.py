@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import Live
+from .conftest import Live, room_with
 
 
 def test_agent_renames_a_room_it_is_in(live: Live) -> None:
@@ -37,12 +37,7 @@ def test_profile_update(live: Live) -> None:
 
 def test_delete_agent_revokes_its_key(live: Live) -> None:
     aid, _, key = live.register("Doomed")
-    rid = live.human("POST", "/api/v1/me/chats", json={"chat": {}}).json()["data"]["id"]
-    live.human(
-        "POST",
-        f"/api/v1/me/chats/{rid}/participants",
-        json={"participant": {"participant_id": aid}},
-    )
+    rid = room_with(live, aid)
     r = live.human("DELETE", f"/api/v1/me/agents/{aid}")
     assert r.status_code == 200
     assert r.json()["data"] == {
