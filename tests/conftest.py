@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Iterator
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import pytest
 
 from band_sdk_core import _compat
+
+if TYPE_CHECKING:
+    from bandtest.platform import Live
 
 TOPICS = (
     "json",
@@ -80,3 +85,12 @@ for _topic in TOPICS:
     globals()[f"_{_topic}_impl"] = _make_fixture(_topic)
 
 os.environ.setdefault("HYPOTHESIS_PROFILE", "default")
+
+
+@pytest.fixture
+def live() -> Iterator[Live]:
+    """A real local Band platform (uvicorn on a free 127.0.0.1 port, in-memory DB)."""
+    # imported here so the core tests run where only band_sdk_core is installed (wheel tests)
+    from bandtest.platform import live_platform
+
+    yield from live_platform()

@@ -1,0 +1,196 @@
+"""Band's REST API over one pooled ``httpx.AsyncClient``: auth, envelopes, retries, typed errors."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from band import __version__
+
+from .errors import BandConnectionError, BandTimeoutError, api_error
+
+log = logging.getLogger("band.client.rest")
+
+DEFAULT_REST_URL = "https://app.band.ai"
+DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_MAX_RETRIES = 3
+#: Retrying these can only help: the platform did not act, or asked us to come back later.
+RETRYABLE_STATUS = frozenset({408, 429, 500, 502, 503, 504})
+IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+
+
+def path(template: str, *ids: str) -> str:
+    """Fill ``{}`` slots of a path template with percent-encoded IDs (no ``/`` or ``..`` escape)."""
+    return template.format(*(quote(str(i), safe="") for i in ids))
+
+
+@dataclass(slots=True)
+class RestResponse:
+    """A successful answer: status, the decoded body and its ``data`` member."""
+
+    status_code: int
+    body: Any = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def data(self) -> Any:
+        """The envelope's ``data`` (the whole body when it is not enveloped; None on 204)."""
+        if isinstance(self.body, dict) and "data" in self.body:
+            return self.body["data"]
+        return self.body
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """The pagination object (``metadata`` or ``meta``), empty when absent."""
+        if isinstance(self.body, dict):
+            meta = self.body.get("metadata") or self.body.get("meta")
+            if isinstance(meta, dict):
+                return meta
+        return {}
+
+
+class RestClient:
+    """One API key, one connection pool; every call goes through :meth:`request`."""
+
+    def __init__(
+        self,
+        api_key: str,
+        base_url: str = DEFAULT_REST_URL,
+        *,
+        timeout: float = DEFAULT_TIMEOUT_S,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        backoff_base_s: float = 0.5,
+        backoff_max_s: float = 8.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        if not api_key:
+            raise ValueError("api_key must be a non-empty string")
+        self.base_url = base_url.rstrip("/")
+        self.max_retries = max_retries
+        self.backoff_base_s = backoff_base_s
+        self.backoff_max_s = backoff_max_s
+        self._http = httpx.AsyncClient(
+            base_url=f"{self.base_url}/api/v1",
+            headers={"X-API-Key": api_key, "User-Agent": f"band-open-sdk/{__version__}"},
+            timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)),
+            limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
+            transport=transport,
+        )
+
+    def __repr__(self) -> str:  # the key never appears here
+        return f"RestClient(base_url={self.base_url!r})"
+
+    async def __aenter__(self) -> RestClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the connection pool."""
+        await self._http.aclose()
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`aclose` ran."""
+        return self._http.is_closed
+
+    async def request(
+        self,
+        method: str,
+        url: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        json: Any = None,
+        content: bytes | None = None,
+        files: Any = None,
+        headers: Mapping[str, str] | None = None,
+        retries: int | None = None,
+    ) -> RestResponse:
+        """Send one call (``url`` is relative to ``/api/v1``) and decode its envelope.
+
+        ``retries`` defaults to ``max_retries`` for idempotent methods and 0 for POST/PATCH;
+        pass it explicitly for a POST that is safe to repeat. Raises a ``BandAPIError``
+        subclass for error statuses and ``BandConnectionError`` when the platform is unreachable.
+        """
+        method = method.upper()
+        if retries is None:
+            retries = self.max_retries if method in IDEMPOTENT_METHODS else 0
+        query = {k: v for k, v in (params or {}).items() if v is not None}
+        attempt = 0
+        while True:
+            try:
+                resp = await self._http.request(
+                    method,
+                    url,
+                    params=query or None,
+                    json=json,
+                    content=content,
+                    files=files,
+                    headers=headers,
+                )
+            except httpx.TimeoutException as exc:
+                # a timed-out POST may have been applied: only idempotent calls repeat
+                if attempt >= retries:
+                    raise BandTimeoutError(f"{method} {url} timed out") from exc
+                delay = self._backoff(attempt, None)
+            except httpx.TransportError as exc:
+                if attempt >= retries:
+                    raise BandConnectionError(f"{method} {url} failed: {exc}") from exc
+                delay = self._backoff(attempt, None)
+            else:
+                if resp.status_code < 400:
+                    return RestResponse(resp.status_code, _decode(resp), resp.headers)
+                if resp.status_code not in RETRYABLE_STATUS or attempt >= retries:
+                    raise api_error(resp.status_code, _decode(resp), dict(resp.headers))
+                delay = self._backoff(attempt, resp)
+            attempt += 1
+            log.debug("retrying %s %s in %.2fs (attempt %d)", method, url, delay, attempt + 1)
+            await asyncio.sleep(delay)
+
+    def _backoff(self, attempt: int, resp: httpx.Response | None) -> float:
+        """Honour Retry-After / retry-after-ms, else exponential backoff with full jitter."""
+        if resp is not None:
+            hinted = _retry_after(resp)
+            if hinted is not None:
+                return min(hinted, 60.0)
+        ceiling = min(self.backoff_max_s, self.backoff_base_s * (2**attempt))
+        return random.uniform(ceiling / 2, ceiling)
+
+
+def _retry_after(resp: httpx.Response) -> float | None:
+    """Seconds the platform asked us to wait, from headers or the error body."""
+    ms = resp.headers.get("retry-after-ms")
+    secs = resp.headers.get("retry-after")
+    try:
+        if ms is not None:
+            return max(0.0, float(ms) / 1000)
+        if secs is not None:
+            return max(0.0, float(secs))
+    except ValueError:
+        pass
+    body = _decode(resp)
+    if isinstance(body, dict) and isinstance(body.get("error"), dict):
+        hint = body["error"].get("retry_after")
+        if isinstance(hint, int | float) and not isinstance(hint, bool):
+            return max(0.0, float(hint))
+    return None
+
+
+def _decode(resp: httpx.Response) -> Any:
+    """JSON body when there is one; raw bytes for other content; None when empty."""
+    if not resp.content:
+        return None
+    if "json" in resp.headers.get("content-type", "") or resp.content[:1] in (b"{", b"["):
+        try:
+            return resp.json()
+        except ValueError:
+            return resp.text
+    return resp.content

@@ -1,0 +1,1 @@
+"""Helpers shared by every test folder (importable as ``bandtest``)."""
