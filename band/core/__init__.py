@@ -1,0 +1,1 @@
+"""What adapters build on: the adapter base classes, tool protocol, message types and the turn."""

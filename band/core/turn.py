@@ -1,0 +1,117 @@
+"""The turn's ledger as adapters see it: ``tools.turn`` (a :class:`Turn`)."""
+
+from __future__ import annotations
+
+import enum
+import logging
+
+import band_sdk_core
+from band_sdk_core import AgentFailure, TurnLedger, TurnVerdict, missing_reply_message
+
+__all__ = [
+    "MISSING_REPLY",
+    "TOOL_EFFECTS",
+    "TURN_FAILURE_PROVIDER",
+    "AgentFailure",
+    "Turn",
+    "TurnEffect",
+    "TurnLedger",
+    "TurnVerdict",
+]
+
+log = logging.getLogger("band.turn")
+
+#: The error event text posted when a turn ends without a reply, decline or work.
+MISSING_REPLY = missing_reply_message()
+#: ``provider`` of the runtime's own turn-failure events.
+TURN_FAILURE_PROVIDER = "band-runtime"
+
+
+class TurnEffect(str, enum.Enum):
+    """What a successful tool call does to the turn (custom tools declare one of these)."""
+
+    OBSERVE = "observe"
+    ACT = "act"
+    REPLY = "reply"
+    DECLINE = "decline"
+
+    def to_core(self) -> band_sdk_core.TurnEffect:
+        """The band_sdk_core member of the same wire name."""
+        return _CORE_EFFECTS[self.value]
+
+
+_CORE_EFFECTS = {
+    member.wire_name: member
+    for member in (
+        band_sdk_core.TurnEffect.Observe,
+        band_sdk_core.TurnEffect.Act,
+        band_sdk_core.TurnEffect.Reply,
+        band_sdk_core.TurnEffect.Decline,
+    )
+}
+#: Band tool name -> its effect, as band_sdk_core defines it.
+TOOL_EFFECTS: dict[str, TurnEffect] = {
+    name: TurnEffect(effect.wire_name) for name, effect in band_sdk_core.band_tool_effects().items()
+}
+
+
+class Turn:
+    """One turn's outcome: what successful tool calls did, and how the adapter ended it."""
+
+    __slots__ = ("_detached", "_ledger")
+
+    def __init__(self) -> None:
+        self._ledger = TurnLedger()
+        self._detached = False
+
+    def __repr__(self) -> str:
+        return f"Turn(verdict={self.verdict().wire_name}, replied={self.replied}, detached={self._detached})"
+
+    def record(self, effect: TurnEffect | band_sdk_core.TurnEffect) -> None:
+        """Record the effect of one successful tool call."""
+        if isinstance(effect, TurnEffect):
+            self._ledger.record(effect.to_core())
+        elif isinstance(effect, band_sdk_core.TurnEffect):
+            self._ledger.record(effect)
+        else:
+            raise TypeError(f"effect must be a TurnEffect, not {type(effect).__name__}")
+
+    def record_tool(self, tool_name: str) -> None:
+        """Record a successful call of the Band tool ``tool_name`` (unknown names observe)."""
+        self.record(TOOL_EFFECTS.get(tool_name, TurnEffect.OBSERVE))
+
+    def settle(self) -> None:
+        """Mark a turn the adapter answered itself (e.g. a control reply): it is complete."""
+        self._ledger.settle()
+
+    def note_reported(self) -> None:
+        """Mark a turn whose failure was already reported to the room: it is complete."""
+        self._ledger.note_reported()
+
+    def detach(self) -> None:
+        """Release a turn parked on a human decision: the runtime does not judge it now."""
+        self._detached = True
+
+    @property
+    def detached(self) -> bool:
+        """True once :meth:`detach` was called."""
+        return self._detached
+
+    @property
+    def replied(self) -> bool:
+        """True once a recorded call posted to the room or declined to."""
+        return self._ledger.reply_settled()
+
+    @property
+    def complete(self) -> bool:
+        """True once the turn replied, declined, did work, was settled or reported."""
+        return self._ledger.verdict() == TurnVerdict.Complete
+
+    @property
+    def posts_missing_reply(self) -> bool:
+        """True while judging now would post the missing-reply error."""
+        return not self.complete
+
+    def verdict(self) -> TurnVerdict:
+        """The turn-outcome rule's verdict so far."""
+        return self._ledger.verdict()
