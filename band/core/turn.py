@@ -27,7 +27,7 @@ MISSING_REPLY = missing_reply_message()
 TURN_FAILURE_PROVIDER = "band-runtime"
 
 
-class TurnEffect(str, enum.Enum):
+class TurnEffect(enum.StrEnum):
     """What a successful tool call does to the turn (custom tools declare one of these)."""
 
     OBSERVE = "observe"
