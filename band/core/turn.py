@@ -65,7 +65,8 @@ class Turn:
         self._detached = False
 
     def __repr__(self) -> str:
-        return f"Turn(verdict={self.verdict().wire_name}, replied={self.replied}, detached={self._detached})"
+        verdict = self.verdict().wire_name
+        return f"Turn(verdict={verdict}, replied={self.replied}, detached={self._detached})"
 
     def record(self, effect: TurnEffect | band_sdk_core.TurnEffect) -> None:
         """Record the effect of one successful tool call."""
