@@ -317,6 +317,9 @@ class PhoenixClient:
                 delay = outcome.retry_after_s or 0.0
                 log.info("reconnecting in %.2fs", delay)
                 await asyncio.sleep(delay)
+        except asyncio.CancelledError:
+            self._closing = True  # cancelled from outside: a shutdown, not a dead session
+            raise
         finally:
             self._up.clear()
             if not self._closing:

@@ -14,7 +14,7 @@ import logging
 import time
 from typing import Any
 
-from band.client.errors import BandError
+from band.client.errors import BandConnectionError, BandError
 from band.client.rest import RestClient, path
 from band.core.simple_adapter import SimpleAdapter
 from band.core.turn import MISSING_REPLY, TURN_FAILURE_PROVIDER, AgentFailure
@@ -36,6 +36,16 @@ _DRAIN = object()
 MAX_DRAIN = 500
 #: Generic room text for a turn that raised; the exception itself stays in the logs.
 ADAPTER_FAILED = "The agent hit an error while handling this message and could not answer it."
+
+
+def _platform_unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what caused it) is a failure to reach the platform."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, BandConnectionError):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 class RoomExecution:
@@ -219,7 +229,7 @@ class RoomExecution:
             retries.discard_attempt(mid)
             return
         ok, error, retry = await self._run_turn(row, final=attempt >= retries.max_retries)
-        if ok is None:  # stopped mid-turn: the message stays processing for replay
+        if ok is None:  # stopped or cut off mid-turn: the message stays processing for replay
             retries.discard_attempt(mid)
             return
         if ok:
@@ -266,6 +276,10 @@ class RoomExecution:
             log.info("room %s: turn %s ended by %s", self.room_id, msg.id, mode)
             return (None, "", False) if mode == "stop" else (False, "interrupted", False)
         except Exception as exc:
+            if _platform_unreachable(exc):
+                # the platform went away mid-turn: not the message's fault; replay it later
+                log.warning("room %s: platform unreachable during turn %s", self.room_id, msg.id)
+                return None, "", False
             log.exception("room %s: adapter failed on message %s", self.room_id, msg.id)
             if final and self.config.report_turn_failures_to_room:
                 failure = AgentFailure(TURN_FAILURE_PROVIDER, ADAPTER_FAILED, "adapter_error")
