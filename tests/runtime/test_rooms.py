@@ -19,7 +19,7 @@ class Recorder(Echo):
 
     async def on_message(
         self, msg, tools, history, participants_msg, contacts_msg, *, is_session_bootstrap, room_id
-    ):  # type: ignore[no-untyped-def]  # noqa: E501
+    ):  # type: ignore[no-untyped-def]
         self.inputs.append(
             {
                 "participants_msg": participants_msg,
