@@ -15,6 +15,7 @@ from band.config import PlatformSettings, load_agent_config
 from band.core.exceptions import AgentAlreadyRunningError, BandConfigError
 from band.core.simple_adapter import SimpleAdapter
 from band.runtime.agentconfig import AgentConfig
+from band.runtime.instance import SingleInstanceLock
 from band.runtime.runtime import AgentRuntime
 from band.runtime.sessionconfig import SessionConfig
 
@@ -34,6 +35,7 @@ class Agent:
         self._adapter = adapter
         self._started = False
         self._stop_requested = asyncio.Event()
+        self._lock = SingleInstanceLock(runtime.agent_id)
 
     def __repr__(self) -> str:
         return f"Agent(agent_id={self._runtime.agent_id!r}, running={self._started})"
@@ -118,11 +120,14 @@ class Agent:
         agent_id = self._runtime.agent_id
         if self._started or agent_id in _running:
             raise AgentAlreadyRunningError(f"Agent {agent_id} is already running in this process")
+        if self._runtime.config.single_instance:
+            self._lock.acquire()
         _running.add(agent_id)
         try:
             await self._runtime.start()
         except BaseException:
             _running.discard(agent_id)
+            self._lock.release()
             with contextlib.suppress(Exception):
                 await self._runtime.stop()
             raise
@@ -141,6 +146,7 @@ class Agent:
                 await self._runtime.stop()
         finally:
             _running.discard(self._runtime.agent_id)
+            self._lock.release()
         log.info("Agent stopped: %s", self.agent_name)
         return True
 

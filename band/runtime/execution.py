@@ -20,7 +20,7 @@ from band.core.simple_adapter import SimpleAdapter
 from band.core.turn import MISSING_REPLY, TURN_FAILURE_PROVIDER, AgentFailure
 from band.core.types import AgentInput, HistoryProvider
 from band.runtime.tools import AgentTools
-from band_sdk_core import evaluate_next_message, is_self_echo
+from band_sdk_core import evaluate_drain_candidate, is_self_echo
 
 from .delivery import Delivery, RoomStopped
 from .messages import delivery_status, platform_message
@@ -36,6 +36,17 @@ _DRAIN = object()
 MAX_DRAIN = 500
 #: Generic room text for a turn that raised; the exception itself stays in the logs.
 ADAPTER_FAILED = "The agent hit an error while handling this message and could not answer it."
+
+
+def _candidate(row: dict[str, Any] | None) -> dict[str, str] | None:
+    """The fields a drain decision reads from a ``/next`` row (None when there is none)."""
+    if not row or not isinstance(row.get("id"), str):
+        return None
+    return {
+        "id": row["id"],
+        "sender_id": str(row.get("sender_id") or ""),
+        "sender_type": str(row.get("sender_type") or ""),
+    }
 
 
 def _platform_unreachable(exc: BaseException) -> bool:
@@ -150,23 +161,22 @@ class RoomExecution:
     async def _drain(self) -> None:
         """Settle what is pending, then run every message ``/next`` serves until it is empty."""
         await self.delivery.flush_room(self.room_id)
-        last: str | None = None
+        handled: list[str] = []  # ids this drain already took care of
         for _ in range(MAX_DRAIN):
             resp = await self.rest.request(
                 "GET", path("/agent/chats/{}/messages/next", self.room_id)
             )
             row = resp.data if resp.status_code == 200 and isinstance(resp.data, dict) else None
-            next_id = str(row["id"]) if row and "id" in row else None
-            if next_id is None:
+            step = evaluate_drain_candidate(_candidate(row), handled, self.agent_id)
+            if step["decision"] == "no_candidate":
                 return
-            if last is not None and evaluate_next_message(last, next_id)["decision"] == (
-                "ready_to_claim"
-            ):
-                # served the same message twice: it is not runnable here; look past it
+            if step["decision"] == "drain":
+                # /next serves a message again that is not runnable here (failed for good,
+                # or its mark is pending): look past it in the actionable listing
                 await self._drain_listing()
                 return
-            last = next_id
             assert row is not None
+            handled.append(step["message_id"])
             await self._process(row)
             if self.stopped:
                 return

@@ -281,3 +281,27 @@ def test_bad_key_keeps_retrying_until_closed(platform: RestartablePlatform) -> N
         task.cancel()
 
     asyncio.run(scenario())
+
+
+def test_watchdog_drops_a_silent_socket(platform: RestartablePlatform) -> None:
+    """Heartbeats unanswered for the dead threshold: the socket is dropped and rejoined."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Socket")
+    inbox = Inbox()
+
+    async def scenario() -> None:
+        phx = client(live, key, aid, inbox)
+        await phx.connect()
+        topic = f"agent_rooms:{aid}"
+        await phx.join(topic, inbox.handler(topic))
+        await until(lambda: phx.heartbeats_acked >= 1)
+        assert platform.loop is not None
+        # the platform stalls (its event loop blocked): the socket stays open, acks stop
+        platform.loop.call_soon_threadsafe(time.sleep, POLICY.dead_threshold_s + 0.8)
+        await until(lambda: len(inbox.reconnects) == 2, timeout=15)
+        assert inbox.reconnects == [(False, []), (True, [])]
+        assert phx.connections == 2 and phx.topics == [topic]
+        await phx.close()
+
+    asyncio.run(scenario())

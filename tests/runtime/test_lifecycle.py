@@ -17,6 +17,8 @@ from bandtest.platform import RestartablePlatform, stop_process
 import band
 from band import Agent
 from band.client.phoenix import PhoenixClient
+from band.core import AgentAlreadyRunningError
+from band.runtime.instance import SingleInstanceLock
 
 from .conftest import Echo, Human, fast_agent, plain, room_with, wait_for
 
@@ -131,3 +133,32 @@ async def _true(value: bool) -> bool:
 
 async def _status(human: Human, rid: str, mid: str, aid: str, status: str) -> bool:
     return await human.status(rid, mid, aid) == status
+
+
+def test_one_running_agent_per_id(platform: RestartablePlatform, tmp_path: Path) -> None:
+    """A second start of the same agent is refused: in this process and on this host."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Echo")
+
+    async def scenario() -> None:
+        async with fast_agent(live, Echo(), aid, key):
+            twin = fast_agent(live, Echo(), aid, key)
+            with pytest.raises(AgentAlreadyRunningError, match="already running in this process"):
+                await twin.start()
+            assert not twin.is_running
+        other_process = SingleInstanceLock(aid)  # what another process on this host would hold
+        other_process.acquire()
+        try:
+            agent = fast_agent(live, Echo(), aid, key)
+            with pytest.raises(AgentAlreadyRunningError, match="already running on this host"):
+                await agent.start()
+            assert live.app.state.hub.agent_connected(aid) is None
+        finally:
+            other_process.release()
+        async with fast_agent(live, Echo(), aid, key) as agent:  # free again
+            assert agent.is_running
+        lock = SingleInstanceLock("../../etc/x", tmp_path)
+        assert lock.path.parent == tmp_path and lock.path.name.startswith("band-agent-")
+
+    asyncio.run(scenario())
