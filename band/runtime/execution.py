@@ -88,6 +88,8 @@ class RoomExecution:
         self._history: list[dict[str, Any]] = []
         self._history_at = 0.0
         self._bootstrapped = False
+        self._idle = asyncio.Event()  # clear while a claimed message is being handled
+        self._idle.set()
         self._queue.put_nowait(_DRAIN)  # the backlog goes before any live message
 
     def __repr__(self) -> str:
@@ -122,8 +124,21 @@ class RoomExecution:
         with contextlib.suppress(Exception):
             await self.adapter.on_interrupt(self.room_id, mode)
 
-    async def close(self) -> None:
-        """Stop the worker (cancelling a running turn) and let the adapter clean up."""
+    async def close(self, grace: float | None = None) -> bool:
+        """Stop the worker and let the adapter clean up; False when a turn had to be cancelled.
+
+        ``grace``: seconds a running turn may take to finish first (None: cancel at once).
+        """
+        turn = self._turn
+        graceful = turn is None or turn.done()
+        if not graceful and grace is not None and grace > 0:
+            assert turn is not None
+            done, _ = await asyncio.wait({turn}, timeout=grace)
+            graceful = bool(done)
+            if graceful:  # let the worker settle the finished turn (its marks)
+                await asyncio.sleep(0)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._idle.wait(), grace)
         if self._worker is not None:
             self._worker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -131,6 +146,7 @@ class RoomExecution:
             self._worker = None
         with contextlib.suppress(Exception):
             await self.adapter.on_cleanup(self.room_id)
+        return graceful
 
     # --- the worker ---------------------------------------------------------------------------
 
@@ -216,10 +232,12 @@ class RoomExecution:
         if verdict != "runnable":
             log.debug("room %s: message %s not run (%s)", self.room_id, mid, verdict)
             return
+        self._idle.clear()
         try:
             await self._claimed(row, mid)
         finally:
             claims.release(self.room_id, mid)
+            self._idle.set()
 
     async def _claimed(self, row: dict[str, Any], mid: str) -> None:
         retries = self.delivery.retries

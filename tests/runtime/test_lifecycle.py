@@ -58,7 +58,7 @@ def test_from_config_and_run(
     asyncio.run(scenario())
     started = [r.getMessage() for r in caplog.records if r.getMessage().startswith("Agent started")]
     assert started == [f"Agent started: Echo (band-open-sdk {band.__version__})"]
-    assert any(r.getMessage() == "Agent stopped: Echo" for r in caplog.records)
+    assert any(r.getMessage() == "Agent stopped: Echo (graceful=True)" for r in caplog.records)
     assert key not in caplog.text
 
 
@@ -160,5 +160,56 @@ def test_one_running_agent_per_id(platform: RestartablePlatform, tmp_path: Path)
             assert agent.is_running
         lock = SingleInstanceLock("../../etc/x", tmp_path)
         assert lock.path.parent == tmp_path and lock.path.name.startswith("band-agent-")
+
+    asyncio.run(scenario())
+
+
+class Slow(Echo):
+    """Echo that waits for ``gate`` in every turn."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.entered = asyncio.Event()
+
+    async def on_message(self, msg, tools, *args, **kw):  # type: ignore[no-untyped-def]
+        self.entered.set()
+        await self.gate.wait()
+        await super().on_message(msg, tools, *args, **kw)
+
+
+def test_stop_waits_for_a_turn_or_cancels_it(platform: RestartablePlatform) -> None:
+    """stop(timeout) lets a turn finish; stop() cancels it and the next start answers it."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Echo")
+    rid = room_with(live, aid)
+
+    async def scenario() -> None:
+        human = Human(live)
+        adapter = Slow()
+        agent = fast_agent(live, adapter, aid, key)
+        await agent.start()
+        first = await human.send(rid, aid, "finish me")
+        await asyncio.wait_for(adapter.entered.wait(), 10)
+        asyncio.get_running_loop().call_later(0.2, adapter.gate.set)
+        assert await agent.stop(timeout=5) is True
+        assert await human.status(rid, first, aid) == "processed"
+
+        adapter = Slow()
+        agent = fast_agent(live, adapter, aid, key)
+        await agent.start()
+        second = await human.send(rid, aid, "cut me off")
+        await asyncio.wait_for(adapter.entered.wait(), 10)
+        assert await agent.stop() is False
+        assert await human.status(rid, second, aid) == "processing"
+
+        adapter = Slow()
+        adapter.gate.set()
+        async with fast_agent(live, adapter, aid, key):
+            await wait_for(lambda: _status(human, rid, second, aid, "processed"))
+        texts = [plain(r["content"]) for r in await human.replies(rid, aid)]
+        assert texts == ["echo: finish me", "echo: cut me off"]
+        await human.aclose()
 
     asyncio.run(scenario())

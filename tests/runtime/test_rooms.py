@@ -7,6 +7,8 @@ from typing import Any
 
 from bandtest.platform import RestartablePlatform
 
+from band.runtime.events import ParticipantAddedEvent, ParticipantRemovedEvent
+
 from .conftest import Echo, Human, fast_agent, plain, room_with, wait_for
 
 
@@ -78,7 +80,18 @@ def test_turn_input_participants_and_history(platform: RestartablePlatform) -> N
     async def scenario() -> None:
         human = Human(live)
         adapter = Recorder()
-        async with fast_agent(live, adapter, aid, key):
+        events: list[tuple[str, str, str]] = []
+
+        async def added(room_id: str, event: ParticipantAddedEvent) -> None:
+            assert event.payload is not None
+            events.append((event.type, room_id, event.payload.name))
+
+        async def removed(room_id: str, event: ParticipantRemovedEvent) -> None:
+            assert event.payload is not None
+            events.append((event.type, room_id, event.payload.name))
+
+        callbacks = {"on_participant_added": added, "on_participant_removed": removed}
+        async with fast_agent(live, adapter, aid, key, callbacks):
             first = await human.send(rid, aid, "one")
             await wait_for(lambda: _status(human, rid, first, aid, "processed"))
             second = await human.send(rid, aid, "two")
@@ -89,6 +102,13 @@ def test_turn_input_participants_and_history(platform: RestartablePlatform) -> N
             await asyncio.sleep(0.2)  # the participant_added push
             third = await human.send(rid, aid, "three")
             await wait_for(lambda: _status(human, rid, third, aid, "processed"))
+            r = await human.http.delete(f"/api/v1/me/chats/{rid}/participants/{other}")
+            assert r.status_code == 200, r.text
+            await wait_for(lambda: _true(len(events) == 2))
+        assert events == [
+            ("participant_added", rid, "Helper"),
+            ("participant_removed", rid, "Helper"),
+        ]
         one, two, three = adapter.inputs
         assert one["bootstrap"] and not two["bootstrap"] and not three["bootstrap"]
         assert one["participants_msg"] and "Echo" in one["participants_msg"]
