@@ -113,6 +113,7 @@ def test_send_message_errors(plat: Live) -> None:
 
 def test_empty_mentions_without_known_handles(plat: Live) -> None:
     bot = new_bot(plat)
+    me = person(plat)
     room = new_room(plat, bot)
 
     async def go() -> None:
@@ -120,6 +121,9 @@ def test_empty_mentions_without_known_handles(plat: Live) -> None:
             with pytest.raises(BandToolError) as empty:
                 await tools.send_message("hi", [])
             assert str(empty.value) == "At least one mention is required"
+            # a legacy mention dict with an id is used as given, even when not cached
+            sent = await tools.send_message("hi", [{"id": me.id}])
+            assert [r["id"] for r in sent["recipients"]] == [me.id]
 
     run(go())
 

@@ -9,6 +9,7 @@ means for their turn. ``AgentTools`` and band-mcp both call these.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,9 +101,18 @@ def mention_handles(ctx: ToolContext) -> list[str]:
     ]
 
 
-def resolve_mention(ctx: ToolContext, identifier: str) -> dict[str, str]:
-    """Map one mention (exact ID, handle or name) to the ``{"id", "handle"}`` the platform takes."""
+def resolve_mention(ctx: ToolContext, identifier: str | Mapping[str, Any]) -> dict[str, str]:
+    """Map one mention (exact ID, handle or name) to the ``{"id", "handle"}`` the platform takes.
+
+    A legacy mention dict with an ``id`` is taken as it is; one without names its handle.
+    """
     people = ctx.participants or []
+    if isinstance(identifier, Mapping):
+        if identifier.get("id"):
+            known = next((p for p in people if p.get("id") == identifier["id"]), {})
+            handle = identifier.get("handle") or known.get("handle") or ""
+            return {"id": str(identifier["id"]), "handle": str(handle)}
+        identifier = str(identifier.get("handle") or identifier.get("name") or "")
     by_id = next((p for p in people if p.get("id") == identifier), None)
     wanted = bare(identifier.strip())
     hit = by_id or next(
@@ -136,7 +146,7 @@ async def load_participants(ctx: ToolContext) -> list[dict[str, Any]]:
 async def post_message(
     ctx: ToolContext,
     content: str,
-    mentions: list[str],
+    mentions: Sequence[str | Mapping[str, Any]],
     attachment_ids: list[str] | None = None,
 ) -> dict[str, Any]:
     """POST a text message mentioning ``mentions``; classify the platform's refusals."""
