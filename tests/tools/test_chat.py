@@ -287,6 +287,8 @@ def test_participants_snapshot_and_refresh(plat: Live) -> None:
             snap = tools.participants
             snap.append({"id": "mutated"})
             assert tools.participants == [{"id": "x", "handle": "@x"}]
+            tools.set_participants([{"id": "y", "handle": "@y"}])
+            assert tools.participants == [{"id": "y", "handle": "@y"}]
             listed = await tools.get_participants()
             assert {p["id"] for p in listed} == {bot.id, person(plat).id}
             assert {p["id"] for p in tools.participants} == {bot.id, person(plat).id}
