@@ -466,3 +466,17 @@ def test_tools_without_agent_id(plat: Live) -> None:
             assert tools.agent_id is None and tools.participants == []
 
     run(go())
+
+
+def test_stale_participants_are_refreshed_for_mentions(plat: Live) -> None:
+    bot, late = new_bot(plat), new_bot(plat, "Late")
+    room = new_room(plat, bot, late)
+    cached = [{"id": bot.id, "handle": bot.handle, "name": bot.name}]
+
+    async def go() -> None:
+        async with bound(plat, bot, room, participants=cached) as tools:
+            sent = await tools.send_message("welcome", ["@" + late.handle])
+            assert [r["id"] for r in sent["recipients"]] == [late.id]
+            assert late.id in {p["id"] for p in tools.participants}
+
+    run(go())

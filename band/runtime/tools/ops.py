@@ -17,7 +17,7 @@ from band.client.errors import ForbiddenError, UnprocessableEntityError
 from band.client.rest import RestClient, RestResponse, path
 
 from . import inputs as i
-from .errors import MessagePostError, MessagePostKind, RoomExecutionStoppedError
+from .errors import BandToolError, MessagePostError, MessagePostKind, RoomExecutionStoppedError
 
 log = logging.getLogger("band.tools")
 
@@ -135,6 +135,17 @@ def resolve_mention(ctx: ToolContext, identifier: str | Mapping[str, Any]) -> di
     return {"id": str(hit["id"]), "handle": str(hit.get("handle") or "")}
 
 
+def _resolve_all(
+    ctx: ToolContext, mentions: Sequence[str | Mapping[str, Any]]
+) -> list[dict[str, str]]:
+    resolved: list[dict[str, str]] = []
+    for m in mentions:
+        r = resolve_mention(ctx, m)
+        if r not in resolved:
+            resolved.append(r)
+    return resolved
+
+
 async def load_participants(ctx: ToolContext) -> list[dict[str, Any]]:
     """Fetch the room's participants and refresh the cache."""
     resp = await ctx.rest.request("GET", ctx.chat_path("/participants"))
@@ -150,9 +161,8 @@ async def post_message(
     attachment_ids: list[str] | None = None,
 ) -> dict[str, Any]:
     """POST a text message mentioning ``mentions``; classify the platform's refusals."""
-    from .errors import BandToolError
-
-    if ctx.participants is None:
+    fresh = ctx.participants is None
+    if fresh:
         await load_participants(ctx)
     if not mentions:
         handles = mention_handles(ctx)
@@ -162,11 +172,14 @@ async def post_message(
             else ""
         )
         raise BandToolError(f"At least one mention is required{hint}")
-    resolved: list[dict[str, str]] = []
-    for m in mentions:
-        r = resolve_mention(ctx, m)
-        if r not in resolved:
-            resolved.append(r)
+    try:
+        resolved = _resolve_all(ctx, mentions)
+    except ValueError:
+        if fresh:
+            raise
+        # the cached participants may predate someone's arrival: look once more
+        await load_participants(ctx)
+        resolved = _resolve_all(ctx, mentions)
     message: dict[str, Any] = {"content": content, "mentions": resolved}
     if attachment_ids:  # never send null: the platform rejects it
         message["attachment_ids"] = list(attachment_ids)
