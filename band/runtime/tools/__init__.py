@@ -18,7 +18,12 @@ from .inputs import *  # noqa: F403 -- the input models are part of the public s
 from .inputs import __all__ as _inputs_all
 from .ops import ToolContext
 from .registry import (
+    ALL_TOOL_NAMES,
+    CHAT_TOOL_NAMES,
+    CONTACT_TOOL_NAMES,
     DEFAULT_CAPABILITIES,
+    MEMORY_TOOL_NAMES,
+    TASK_TOOL_NAMES,
     TOOLS,
     ToolCallOutcome,
     ToolSpec,
@@ -30,7 +35,12 @@ from .registry import (
 from .schema_types import ToolParam
 
 __all__ = [
+    "ALL_TOOL_NAMES",
+    "CHAT_TOOL_NAMES",
+    "CONTACT_TOOL_NAMES",
     "DEFAULT_CAPABILITIES",
+    "MEMORY_TOOL_NAMES",
+    "TASK_TOOL_NAMES",
     "TOOLS",
     "AgentTools",
     "BandToolError",
