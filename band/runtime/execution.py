@@ -84,6 +84,7 @@ class RoomExecution:
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
         self._turn: asyncio.Task[None] | None = None
+        self._tools: AgentTools | None = None  # the running turn's tools
         self._interrupt_mode: str | None = None
         self._history: list[dict[str, Any]] = []
         self._history_at = 0.0
@@ -123,6 +124,11 @@ class RoomExecution:
             self._turn.cancel()
         with contextlib.suppress(Exception):
             await self.adapter.on_interrupt(self.room_id, mode)
+
+    def participants_changed(self) -> None:
+        """Hand the running turn's tools the new participant list (for mentions)."""
+        if self._tools is not None:
+            self._tools.set_participants(self.participants.snapshot())
 
     async def close(self, grace: float | None = None) -> bool:
         """Stop the worker and let the adapter clean up; False when a turn had to be cancelled.
@@ -294,6 +300,7 @@ class RoomExecution:
         self._bootstrapped = True
         self.turns += 1
         self._interrupt_mode = None
+        self._tools = tools
         self._turn = asyncio.create_task(self.adapter.on_event(inp), name=f"band-turn-{msg.id}")
         try:
             await self._turn
@@ -315,6 +322,7 @@ class RoomExecution:
             return False, f"{type(exc).__name__}: {exc}"[:500], True
         finally:
             self._turn = None
+            self._tools = None
         self._remember(row)
         turn = tools.turn
         if not self.adapter.judges_turns or turn.detached or turn.complete:

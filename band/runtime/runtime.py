@@ -230,6 +230,7 @@ class AgentRuntime:
                 self._spawn(self._drop_room(room_id))
             elif event == "participant_added" and room is not None:
                 room.participants.added(data)
+                room.participants_changed()
                 if self.on_participant_added is not None:
                     added = ParticipantAddedEvent(
                         room_id=room_id, payload=ParticipantPayload.from_wire(data), raw=data
@@ -240,6 +241,7 @@ class AgentRuntime:
                     self._spawn(self._drop_room(room_id))
                     return
                 room.participants.removed(data)
+                room.participants_changed()
                 if self.on_participant_removed is not None:
                     removed = ParticipantRemovedEvent(
                         room_id=room_id, payload=ParticipantPayload.from_wire(data), raw=data
