@@ -164,6 +164,9 @@ class RoomExecution:
             except TimeoutError:
                 item = _DRAIN
                 idle = min(idle * 2, self.config.idle_resync_max_seconds)
+                # probe a stopped room too: a missed ``play`` must not park it forever (the
+                # platform answers the processing mark with 204 while it is still stopped)
+                self.stopped = False
             else:
                 idle = self.config.idle_resync_seconds
             try:
@@ -262,7 +265,12 @@ class RoomExecution:
         if not accepted:
             retries.discard_attempt(mid)
             return
-        ok, error, retry = await self._run_turn(row, final=attempt >= retries.max_retries)
+        try:
+            ok, error, retry = await self._run_turn(row, final=attempt >= retries.max_retries)
+        except BaseException:
+            # hydration failed or the room is closing: the adapter's answer is still owed
+            retries.discard_attempt(mid)
+            raise
         if ok is None:  # stopped or cut off mid-turn: the message stays processing for replay
             retries.discard_attempt(mid)
             return

@@ -82,7 +82,8 @@ class AgentRuntime:
             on_dead=self._on_dead,
         )
         self.subscriptions = Subscriptions(self.phoenix)
-        self.retries = RetryTracker(session_config.max_message_retries)
+        # the budget counts runs of the adapter: 0 would never run a message, so it means 1
+        self.retries = RetryTracker(max(1, session_config.max_message_retries))
         self.delivery = Delivery(self.rest, ClaimRegistry(), self.retries)
         self.rooms: dict[str, RoomExecution] = {}
         self.roster = RoomRoster()
