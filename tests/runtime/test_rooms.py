@@ -8,6 +8,7 @@ from typing import Any
 from bandtest.platform import RestartablePlatform
 
 from band.runtime.events import ParticipantAddedEvent, ParticipantRemovedEvent
+from band.runtime.wire import WireStats
 
 from .conftest import Echo, Human, fast_agent, plain, room_with, wait_for
 
@@ -202,3 +203,57 @@ async def _true(value: bool) -> bool:
 
 async def _status(human: Human, rid: str, mid: str, aid: str, status: str) -> bool:
     return await human.status(rid, mid, aid) == status
+
+
+def test_room_deleted_is_left(platform: RestartablePlatform) -> None:
+    """A deleted room (room_deleted / room_removed pushes) is dropped with its topics."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Echo")
+    rid = room_with(live, aid)
+    keep = room_with(live, aid)
+
+    async def scenario() -> None:
+        human = Human(live)
+        async with fast_agent(live, Echo(), aid, key) as agent:
+            await wait_for(lambda: _true({rid, keep} <= set(agent.runtime.rooms)))
+            r = await human.http.post("/api/v1/me/chats/bulk-delete", json={"ids": [rid]})
+            assert r.status_code == 202, r.text
+            await wait_for(lambda: _true(rid not in agent.runtime.rooms))
+            conn = live.app.state.hub.agent_connected(aid)
+            assert f"chat_room:{rid}" not in conn.topics and f"chat_room:{keep}" in conn.topics
+            mid = await human.send(keep, aid, "still here")
+            await wait_for(lambda: _status(human, keep, mid, aid, "processed"))
+        await human.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_invalid_pushes_are_dropped(platform: RestartablePlatform) -> None:
+    """A push that fails validation is dropped (counted); the room keeps working."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Echo")
+    rid = room_with(live, aid)
+
+    async def scenario() -> None:
+        human = Human(live)
+        adapter = Echo()
+        async with fast_agent(live, adapter, aid, key) as agent:
+            await wait_for(lambda: _true(rid in agent.runtime.rooms))
+            hub = live.app.state.hub
+            dropped = WireStats.dropped
+            bad = {"id": "x", "content": 5}  # no sender, content not a string
+            await asyncio.to_thread(
+                platform.call, hub.push(f"chat_room:{rid}", "message_created", bad)
+            )
+            await asyncio.to_thread(
+                platform.call, hub.push(f"agent_rooms:{aid}", "room_added", {"id": 7})
+            )
+            await wait_for(lambda: _true(WireStats.dropped == dropped + 2))
+            mid = await human.send(rid, aid, "fine")
+            await wait_for(lambda: _status(human, rid, mid, aid, "processed"))
+            assert adapter.seen == [mid]
+        await human.aclose()
+
+    asyncio.run(scenario())
