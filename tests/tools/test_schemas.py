@@ -263,3 +263,11 @@ def test_same_tools_and_arguments_as_band_sdk_6() -> None:
     }
     assert list(ours) == list(ref)
     assert ours == ref
+
+
+def test_capabilities_must_be_capability_members() -> None:
+    with pytest.raises(TypeError, match="Capability members"):
+        _tools().get_openai_tool_schemas(capabilities=frozenset({"memory"}))  # type: ignore[arg-type]
+    # any collection of members works, not only a frozenset
+    names = _names(_tools().get_openai_tool_schemas(capabilities={Capability.TASKS}))  # type: ignore[arg-type]
+    assert names == CHAT + GROUPS[Capability.TASKS]

@@ -1,7 +1,14 @@
 """Band's platform tools: ``AgentTools`` for one room, and the tool registry band-mcp shares.
 
 ``inputs`` holds the argument models, ``ops`` one coroutine per tool, ``registry`` the specs,
-schemas and the runner (its docstring is the API band-mcp builds on).
+schemas and the runner (its docstring is the API band-mcp builds on). An adapter running its
+own model loop does::
+
+    schemas = tools.get_openai_tool_schemas(capabilities=frozenset({Capability.TASKS}))
+    ...  # the model answers with a tool call
+    outcome = await tools.execute_tool_call_structured(call.name, call.arguments)
+    # outcome.value goes back to the model; outcome.ok is False with an error string on failure
+    # tools.turn.complete says whether the turn replied, declined or did work
 """
 
 from band.core.turn import TurnEffect
