@@ -26,6 +26,7 @@ from .delivery import Delivery, RoomStopped
 from .messages import delivery_status, platform_message
 from .participants import RoomParticipants
 from .sessionconfig import SessionConfig
+from .working import WorkingState
 
 __all__ = ["RoomExecution"]
 
@@ -85,6 +86,7 @@ class RoomExecution:
         self._worker: asyncio.Task[None] | None = None
         self._turn: asyncio.Task[None] | None = None
         self._tools: AgentTools | None = None  # the running turn's tools
+        self._spawn_control: asyncio.Future[None] | None = None
         self._interrupt_mode: str | None = None
         self._history: list[dict[str, Any]] = []
         self._history_at = 0.0
@@ -125,6 +127,10 @@ class RoomExecution:
         with contextlib.suppress(Exception):
             await self.adapter.on_interrupt(self.room_id, mode)
 
+    def _platform_stopped(self) -> None:
+        """The platform stopped this room's execution without a push: park it like ``stop``."""
+        self._spawn_control = asyncio.ensure_future(self.control("stop"))
+
     def participants_changed(self) -> None:
         """Hand the running turn's tools the new participant list (for mentions)."""
         if self._tools is not None:
@@ -147,8 +153,8 @@ class RoomExecution:
                     await asyncio.wait_for(self._idle.wait(), grace)
         if self._worker is not None:
             self._worker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._worker
+            # wait() never raises the task's own CancelledError, only ours (if we are cancelled)
+            await asyncio.wait({self._worker})
             self._worker = None
         with contextlib.suppress(Exception):
             await self.adapter.on_cleanup(self.room_id)
@@ -312,7 +318,8 @@ class RoomExecution:
         self._turn = asyncio.create_task(self.adapter.on_event(inp), name=f"band-turn-{msg.id}")
         try:
             limit = self.config.max_cycle_seconds
-            await (asyncio.wait_for(self._turn, limit) if limit else self._turn)
+            async with WorkingState(self.rest, self.room_id, self.config, self._platform_stopped):
+                await (asyncio.wait_for(self._turn, limit) if limit else self._turn)
         except asyncio.CancelledError:
             mode, self._interrupt_mode = self._interrupt_mode, None
             if mode is None:
