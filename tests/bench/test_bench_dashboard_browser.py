@@ -2,13 +2,15 @@
 
 Chromium is Debian's (``apt-get install chromium``, which .ci/run does), driven
 by the playwright package; playwright's own browser downloads are never used.
-``BAND_CHROMIUM`` points at another Chromium binary. The screenshot goes to
-``$BAND_TEST_ARTIFACTS`` (default: the test's temporary directory).
+``BAND_CHROMIUM`` points at another Chromium binary; without it, a ``chromium``
+or ``google-chrome`` on PATH is used (GitHub's Ubuntu runners ship the latter).
+The screenshot goes to ``$BAND_TEST_ARTIFACTS`` (default: the test's tmp dir).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,7 @@ import pytest
 from dashboard_page import Rendered
 from playwright.sync_api import sync_playwright
 
-CHROMIUM = os.environ.get("BAND_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--headless",
     "--no-sandbox",
@@ -44,9 +46,12 @@ GEOMETRY = """() => [...document.querySelectorAll('svg.chart')].map(svg => ({
 
 def _chromium() -> str:
     """The browser binary; missing fails in CI (CI=true) and skips elsewhere."""
-    if os.path.exists(CHROMIUM):
-        return CHROMIUM
-    message = f"{CHROMIUM} not found: apt-get install -y chromium (or set BAND_CHROMIUM)"
+    wanted = os.environ.get("BAND_CHROMIUM")
+    found = [wanted] if wanted else [CHROMIUM, *map(shutil.which, ("chromium", "google-chrome"))]
+    for path in found:
+        if path and os.path.exists(path):
+            return path
+    message = f"{wanted or CHROMIUM} not found: apt-get install -y chromium (or set BAND_CHROMIUM)"
     if os.environ.get("CI", "").strip().lower() in ("1", "true", "yes"):
         pytest.fail(message)
     pytest.skip(message)
