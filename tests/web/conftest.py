@@ -32,8 +32,11 @@ SAVED: list[Path] = []
 
 def chromium_path() -> str | None:
     """The Chromium binary: ``BAND_CHROMIUM`` or Debian's ``/usr/bin/chromium``."""
-    path = os.environ.get("BAND_CHROMIUM") or "/usr/bin/chromium"
-    return path if os.access(path, os.X_OK) else shutil.which("chromium")
+    explicit = os.environ.get("BAND_CHROMIUM")
+    if explicit:
+        return explicit if os.access(explicit, os.X_OK) else None
+    default = "/usr/bin/chromium"
+    return default if os.access(default, os.X_OK) else shutil.which("chromium")
 
 
 def in_ci() -> bool:

@@ -368,3 +368,23 @@ def test_accessible_landmarks_labels_contrast_focus(page: Any, live: Live) -> No
     expect(page.locator("#credentials")).to_be_visible()
     assert page.evaluate(UNLABELLED) == []
     assert page.evaluate(LOW_CONTRAST) == []
+
+
+def test_rooms_list_follows_membership_live(page: Any, live: Live) -> None:
+    _, _, key = live.register("Host")
+    uid = live.human("GET", "/api/v1/me/profile").json()["data"]["id"]
+    page.goto("/")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "online")
+    expect(page.locator("#room-list-empty")).to_be_visible()
+    made = live.agent(key, "POST", "/api/v1/agent/chats", json={"chat": {"title": "Invited"}})
+    rid = made.json()["data"]["id"]
+    body = {"participant": {"participant_id": uid}}
+    added = live.agent(key, "POST", ROOM.format(rid=rid) + "/participants", json=body)
+    assert added.status_code == 201, added.text
+    link = page.get_by_role("link", name=re.compile("Invited"))
+    expect(link).to_be_visible()  # pushed on user_rooms, no reload
+    link.click()
+    expect(page.locator("#room-title")).to_have_text("Invited")
+    expect(page.locator("#participant-list")).to_contain_text("Host")
+    live.agent(key, "DELETE", ROOM.format(rid=rid) + f"/participants/{uid}")
+    expect(link).to_have_count(0)

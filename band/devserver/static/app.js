@@ -278,11 +278,14 @@ class RoomView {
   }
 
   async resync() {
+    // a burst of history is not news: screen readers hear only what arrives afterwards
+    this.timeline.setAttribute("aria-busy", "true");
     try {
       const [participants, messages] = await Promise.all([
         allPages(`/me/chats/${this.id}/participants`),
         allMessages(this.id),
       ]);
+      if (state.room !== this) return; // the person moved on meanwhile
       this.participants = participants;
       this.renderParticipants();
       await this.renderAgentChoices();
@@ -291,6 +294,8 @@ class RoomView {
       this.showEmpty();
     } catch (err) {
       announce(`Could not load the room: ${err.message}`);
+    } finally {
+      this.timeline.removeAttribute("aria-busy");
     }
   }
 
