@@ -9,7 +9,7 @@ from typing import Any
 
 from bandtest.platform import Live
 
-from .conftest import screenshot
+from .conftest import REMOTE_HOST, screenshot
 
 try:
     from playwright.sync_api import expect
@@ -388,3 +388,21 @@ def test_rooms_list_follows_membership_live(page: Any, live: Live) -> None:
     expect(page.locator("#participant-list")).to_contain_text("Host")
     live.agent(key, "DELETE", ROOM.format(rid=rid) + f"/participants/{uid}")
     expect(link).to_have_count(0)
+
+
+def test_remote_browser_pastes_the_key(page: Any, live: Live, allowed_errors: list[str]) -> None:
+    allowed_errors.append("status of 401")  # the wrong key, refused by /me/profile
+    port = live.rest.rsplit(":", 1)[1]
+    page.goto(f"http://{REMOTE_HOST}:{port}/")  # not a loopback name: no key is handed out
+    key_box = page.get_by_label("User key")
+    expect(key_box).to_be_focused()
+    key_box.fill("band_u_wrong")
+    key_box.press("Enter")
+    expect(page.locator("#key-error")).to_contain_text("not accepted")
+    key_box.fill(live.user_key)
+    key_box.press("Enter")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "online")
+    expect(page.get_by_role("heading", name="Welcome")).to_be_visible()
+    page.reload()  # remembered for this tab only (sessionStorage)
+    expect(page.locator("#connection")).to_have_attribute("data-state", "online")
+    expect(page.get_by_label("User key")).to_have_count(0)
