@@ -390,7 +390,11 @@ class RoomView {
   }
 
   add(message, live) {
-    if (!message?.id || this.items.has(message.id)) return;
+    if (!message?.id) return;
+    if (this.items.has(message.id)) {
+      this.updateStatus(message); // a resync may bring delivery changes we missed
+      return;
+    }
     const near = this.isNearEnd();
     const type = message.message_type;
     let li;
