@@ -42,6 +42,7 @@ async def index(request: Request) -> Response:
 
 
 def _from_loopback(request: Request) -> bool:
+    """Whether a loopback client asked under a loopback name (not a rebound DNS name)."""
     client = request.client.host if request.client else ""
     host = request.headers.get("host", "")
     name = host.rsplit(":", 1)[0] if not host.endswith("]") else host

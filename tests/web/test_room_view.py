@@ -33,11 +33,13 @@ class ReplyingAgent(threading.Thread):
         self.error: BaseException | None = None
 
     def call(self, method: str, path: str, **kw: Any) -> Any:
+        """Call the agent API under the room; any error status fails."""
         r = self.live.agent(self.key, method, ROOM.format(rid=self.rid) + path, **kw)
         assert r.status_code < 300, r.text
         return r
 
     def run(self) -> None:
+        """Poll ``/messages/next`` until the page's message arrives, then answer it."""
         try:
             deadline = time.monotonic() + 15
             while time.monotonic() < deadline:
@@ -51,10 +53,12 @@ class ReplyingAgent(threading.Thread):
             self.error = exc
 
     def event(self, content: str, kind: str, **metadata: Any) -> None:
+        """Post a room event (thought, tool_call, tool_result, task, error)."""
         body = {"event": {"content": content, "message_type": kind, "metadata": metadata}}
         self.call("POST", "/events", json=body)
 
     def answer(self, msg: dict[str, Any]) -> None:
+        """Work on ``msg`` in the open (events), reply to its sender, mark it processed."""
         self.seen = msg
         mid = msg["id"]
         self.call("POST", f"/messages/{mid}/processing")
