@@ -11,7 +11,7 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 # non-editable install: the tests import the built package (with its compiled modules)
-$(STAMP): $(PY) pyproject.toml setup.py $(shell find band_sdk_core band -name '*.py' -o -name '*.pxd' -o -name '*.pyx' 2>/dev/null)
+$(STAMP): $(PY) pyproject.toml setup.py $(shell find band_sdk_core band -name '*.py' -o -name '*.pxd' -o -name '*.pyx' 2>/dev/null) $(wildcard band/devserver/static/*)
 	$(PY) -m pip install --quiet ".[dev]"
 	@touch $(STAMP)
 
