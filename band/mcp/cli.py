@@ -100,6 +100,8 @@ def setup_logging(env: dict[str, str]) -> None:
     handler.setFormatter(logging.Formatter(LOG_FORMAT, "%Y-%m-%d %H:%M:%S"))
     root.handlers[:] = [handler]
     root.setLevel(level if level is not None else logging.INFO)
+    # one line per REST call is noise unless debugging (the key is never in them either way)
+    logging.getLogger("httpx").setLevel(max(root.level, logging.WARNING))
     if level is None:
         log.warning("unknown BAND_LOG_LEVEL %r; logging at INFO", name)
 

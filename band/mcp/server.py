@@ -98,12 +98,13 @@ def check_unique(tools: Sequence[ToolDef]) -> None:
     """Two surfaces may not register the same tool name."""
     seen: dict[str, ToolDef] = {}
     for tool in tools:
-        first = seen.setdefault(tool.name, tool)
-        if first is not tool:
+        first = seen.get(tool.name)
+        if first is not None:
             raise ConfigError(
                 f"Duplicate tool name across enabled surfaces: {tool.name} "
                 f"({first.scope.value}, {tool.scope.value})"
             )
+        seen[tool.name] = tool
 
 
 class BandToolServer:
