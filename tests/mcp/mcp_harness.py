@@ -12,12 +12,12 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
 import httpx
-from bandtest.platform import Live, live_platform, room_with, stop_process
+from bandtest.platform import Live, room_with, stop_process
 
 import band
 
@@ -148,15 +148,19 @@ def free_port() -> int:
 
 
 class HttpServer:
-    """band-mcp as an HTTP server subprocess on 127.0.0.1."""
+    """band-mcp as an HTTP server subprocess on 127.0.0.1.
 
-    def __init__(self, transport: str, env: dict[str, str], cwd: Path, *args: str) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = cwd / f"band-mcp-{transport}-{self.port}.log"
+    ``args`` are the CLI flags; the caller says which ``port`` the server will listen on
+    (through ``--port``, ``PORT`` or ``.env``), and the constructor waits until it accepts.
+    """
+
+    def __init__(self, args: list[str], env: dict[str, str], cwd: Path, port: int) -> None:
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        self.log = cwd / f"band-mcp-{port}.log"
         self._log = self.log.open("w")
         self.proc = subprocess.Popen(
-            band_mcp("--transport", transport, "--port", str(self.port), *args),
+            band_mcp(*args),
             env=server_env(**env),
             cwd=cwd,
             stdin=subprocess.DEVNULL,
@@ -167,20 +171,38 @@ class HttpServer:
         while True:
             assert self.proc.poll() is None, self.stderr()
             try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                     break
             except OSError:
                 assert time.monotonic() < deadline, self.stderr()
                 time.sleep(0.05)
+
+    @classmethod
+    def on_free_port(cls, transport: str, env: dict[str, str], cwd: Path) -> HttpServer:
+        """``--transport <transport> --port <a free port>``."""
+        port = free_port()
+        return cls(["--transport", transport, "--port", str(port)], env, cwd, port)
 
     def stderr(self) -> str:
         """Everything the server logged so far."""
         self._log.flush()
         return self.log.read_text()
 
-    def get(self, path: str, **kw: Any) -> httpx.Response:
-        """One plain HTTP GET (no streaming), for the Host/Origin checks."""
-        return httpx.get(self.url + path, timeout=10, **kw)
+    def request(self, method: str, path: str, **kw: Any) -> httpx.Response:
+        """One plain HTTP request (no streaming), for the Host/Origin checks."""
+        return httpx.request(method, self.url + path, timeout=10, **kw)
+
+    def client(self, path: str) -> McpClient:
+        """An official client session over SSE (``/sse``) or streamable HTTP (``/mcp``)."""
+        if path == "/sse":
+            from mcp.client.sse import sse_client
+
+            return McpClient(lambda: sse_client(self.url + path))
+        try:  # recent mcp renamed the client (the old name warns); older releases have only that
+            from mcp.client.streamable_http import streamable_http_client as connect
+        except ImportError:
+            from mcp.client.streamable_http import streamablehttp_client as connect
+        return McpClient(lambda: connect(self.url + path))
 
     def stop(self) -> None:
         """Terminate the server."""

@@ -60,7 +60,12 @@ def test_flag_wins_over_variable_and_empty_means_unset() -> None:
         "BAND_MCP_TOOLS": "memory",
     }
     cfg = resolve_config(
-        env, agent_key="cli-a", user_key="cli-u", room_id="cli-room", scope=["agent"], tools=["tasks"]
+        env,
+        agent_key="cli-a",
+        user_key="cli-u",
+        room_id="cli-room",
+        scope=["agent"],
+        tools=["tasks"],
     )
     assert (cfg.agent_key, cfg.user_key, cfg.room_id) == ("cli-a", "cli-u", "cli-room")
     assert cfg.scope == (Scope.AGENT,) and cfg.tools == (ToolGroup.TASKS,)
@@ -71,7 +76,9 @@ def test_flag_wins_over_variable_and_empty_means_unset() -> None:
 
 
 def test_lists_trimmed_lowercased_deduplicated_repeatable() -> None:
-    cfg = resolve_config({}, scope=[" Human , AGENT", "human"], tools=["memory,Contacts", " memory"])
+    cfg = resolve_config(
+        {}, scope=[" Human , AGENT", "human"], tools=["memory,Contacts", " memory"]
+    )
     assert cfg.scope == (Scope.HUMAN, Scope.AGENT)
     assert cfg.tools == (ToolGroup.MEMORY, ToolGroup.CONTACTS)
     assert resolve_config({"BAND_MCP_TOOLS": "CONTACTS,,contacts , tasks"}).tools == (
@@ -179,7 +186,7 @@ def test_cli_missing_user_key_and_hints_before_the_error(tmp_path: Path) -> None
     hint = "unknown --tools value 'contact' \u2014 did you mean 'contacts'? ignoring."
     assert any(warn in line and "[WARNING]" in line for line in lines), r.stderr
     assert any(hint in line for line in lines), r.stderr
-    idx = [i for i, line in enumerate(lines) if "Configuration error" in line][0]
+    idx = next(i for i, line in enumerate(lines) if "Configuration error" in line)
     assert all(i < idx for i, line in enumerate(lines) if "unknown --" in line)
 
 
@@ -216,9 +223,13 @@ def test_cli_version_help_and_usage_errors(tmp_path: Path) -> None:
     assert (r.returncode, r.stdout.strip()) == (0, "band-mcp 2.2.7")
     r = run_cli(["--help"], {}, tmp_path)
     assert r.returncode == 0
-    for flag in ("--user-key", "--agent-key", "--scope", "--tools", "--room-id", "--transport",
-                 "-t", "--host", "--port", "-p", "--version", "BAND_BASE_URL", "ALLOWED_HOSTS",
-                 "ENABLE_DNS_REBINDING_PROTECTION", "BAND_LOG_LEVEL", "streamable-http"):  # fmt: skip
+    flags = (
+        "--user-key --agent-key --scope --tools --room-id --transport -t --host --port -p "
+        "--version BAND_USER_KEY BAND_AGENT_KEY BAND_MCP_SCOPE BAND_MCP_TOOLS BAND_MCP_ROOM_ID "
+        "BAND_BASE_URL TRANSPORT HOST PORT ENABLE_DNS_REBINDING_PROTECTION ALLOWED_HOSTS "
+        "ALLOWED_ORIGINS BAND_LOG_LEVEL streamable-http"
+    )
+    for flag in flags.split():
         assert flag in r.stdout, flag
     assert "\x1b[" not in r.stdout
     r = run_cli(["-t", "carrier-pigeon"], {"BAND_AGENT_KEY": "k"}, tmp_path)

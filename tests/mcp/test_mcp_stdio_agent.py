@@ -10,9 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from mcp_harness import McpClient, messages, participants, profile, room_with, stdio_client_for
-
 from bandtest.platform import Live
+from mcp_harness import McpClient, messages, participants, profile, room_with, stdio_client_for
 
 Bot = tuple[str, str, str]  # id, handle, key
 
