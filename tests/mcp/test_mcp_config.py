@@ -236,3 +236,44 @@ def test_cli_version_help_and_usage_errors(tmp_path: Path) -> None:
     assert r.returncode == 2 and "invalid choice: 'carrier-pigeon'" in r.stderr
     r = run_cli(["--bogus"], {"BAND_AGENT_KEY": "k"}, tmp_path)
     assert r.returncode == 2 and "unrecognized arguments: --bogus" in r.stderr
+
+
+def test_cli_stdio_stdout_carries_only_the_protocol(tmp_path: Path) -> None:
+    """Logs go to stderr; closing stdin ends the server normally (exit 0)."""
+    import json
+    import subprocess
+
+    from mcp_harness import band_mcp, server_env
+
+    lines = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    ]
+    stdin = "".join(json.dumps(x) + "\n" for x in lines)
+    proc = subprocess.Popen(
+        band_mcp(),
+        env=server_env(BAND_AGENT_KEY="band_a_secret_key", BAND_BASE_URL="http://127.0.0.1:9"),
+        cwd=tmp_path,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    out, err = proc.communicate(stdin, timeout=60)
+    assert proc.returncode == 0, err
+    replies = [json.loads(line) for line in out.splitlines()]
+    assert [r["id"] for r in replies] == [1, 2]
+    assert replies[0]["result"]["serverInfo"]["name"] == "band-mcp-server"
+    assert len(replies[1]["result"]["tools"]) == 9
+    assert "Starting band-mcp-server v2.2.7" in err and "Resolved tools: <none>" in err
+    assert "band_a_secret_key" not in err + out

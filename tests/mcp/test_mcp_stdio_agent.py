@@ -40,7 +40,7 @@ def mcp(plat: Live, bot: Bot, workdir: Path, errlog: io.TextIOWrapper) -> Iterat
     client.close()
 
 
-def test_startup_and_tools(mcp: McpClient, errlog: io.TextIOWrapper) -> None:
+def test_startup_and_tools(mcp: McpClient, bot: Bot, errlog: io.TextIOWrapper) -> None:
     assert mcp.init.serverInfo.name == "band-mcp-server"
     assert len(mcp.tools()) == 8 + 5 + 5 + 7 + 1
     errlog.flush()
@@ -53,6 +53,9 @@ def test_startup_and_tools(mcp: McpClient, errlog: io.TextIOWrapper) -> None:
         "Server ready - listening for MCP protocol messages on STDIO",
     ):
         assert line in log, log
+    mcp.text("health_check")
+    errlog.flush()
+    assert bot[2] not in Path(errlog.name).read_text()  # the key is never logged
 
 
 def test_health_check(mcp: McpClient, plat: Live) -> None:

@@ -184,3 +184,18 @@ def test_duplicate_tool_names_are_a_configuration_error() -> None:
 
     with pytest.raises(ConfigError, match=r"^Duplicate tool name across enabled surfaces: "):
         asyncio.run(go())
+
+
+def test_health_check_without_any_client_and_unknown_tool() -> None:
+    config = resolve_config({}, scope=["agent"])
+    server = BandToolServer([], config=config, base_url="http://x")
+
+    async def go() -> tuple[Any, Any]:
+        async with create_connected_server_and_client_session(server.server) as client:
+            health = await client.call_tool("health_check", {})
+            unknown = await client.call_tool("band_teleport", {})
+            return health, unknown
+
+    health, unknown = asyncio.run(go())
+    assert health.content[0].text == "Failed | no credential configured"
+    assert unknown.isError and unknown.content[0].text == "Unknown tool: band_teleport"
