@@ -68,6 +68,10 @@ class AgentTools:
         """A copy of the cached room participants (refreshed by ``get_participants``)."""
         return [dict(p) for p in self._ctx.participants or []]
 
+    def set_participants(self, participants: list[dict[str, Any]]) -> None:
+        """Replace the cached participants (the runtime calls this when the room changes)."""
+        self._ctx.participants = [dict(p) for p in participants]
+
     @property
     def is_hub_room(self) -> bool:
         """True when bound to the agent's contact hub room."""

@@ -20,6 +20,8 @@ The whole API (band-mcp and ``AgentTools`` both build on it):
 
 from __future__ import annotations
 
+import copy
+import functools
 import inspect
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass
@@ -79,8 +81,8 @@ class ToolSpec:
         return self.group not in ("contacts", "memory") and self.name != "band_create_chatroom"
 
     def json_schema(self) -> dict[str, Any]:
-        """The JSON schema of the arguments."""
-        return clean_schema(self.input_model.model_json_schema())
+        """The JSON schema of the arguments (a fresh copy: callers may change it)."""
+        return copy.deepcopy(model_schema(self.input_model))
 
 
 @dataclass(slots=True)
@@ -150,6 +152,12 @@ def select_tools(
         caps.add(Capability.CONTACTS)
     groups = {cap.value for cap in caps}
     return [s for s in TOOLS.values() if s.group == "chat" or s.group in groups]
+
+
+@functools.cache
+def model_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """A model's cleaned JSON schema, built once (pydantic's generation is slow); do not mutate."""
+    return clean_schema(model.model_json_schema())
 
 
 def clean_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
