@@ -10,7 +10,7 @@ from typing import Any
 
 from mcp import types
 from mcp.server.lowlevel import Server
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from band.client.errors import BandAPIError
 from band.runtime.tools.registry import clean_schema
@@ -34,9 +34,7 @@ Probe = Callable[[], Awaitable[object]]
 
 
 class RoomArg(BaseModel):
-    """The room argument the server adds to agent tools: ``chat_id``, or its alias ``room_id``."""
-
-    model_config = ConfigDict(populate_by_name=True)
+    """The room argument the server adds to agent tools (sent as ``chat_id`` or ``room_id``)."""
 
     chat_id: str = Field(min_length=1, max_length=ROOM_ID_MAX)
 
@@ -154,11 +152,13 @@ class BandToolServer:
         if tool is None:
             return _error(f"Unknown tool: {name}")
         try:
-            return _text(serialize(await self.call(tool, dict(arguments or {}))))
+            model, room = self.prepare(tool, dict(arguments or {}))
         except ValidationError as exc:
             return _error(
                 f"Error executing tool {name}: Invalid arguments for {name}: {validation_text(exc)}"
             )
+        try:
+            return _text(serialize(await tool.handler(model, room)))
         except BandAPIError as exc:
             log.warning("tool %s failed: %s", name, describe_error(exc))
             return _error(f"Error executing tool {name}: {describe_error(exc)}")
@@ -166,8 +166,8 @@ class BandToolServer:
             log.warning("tool %s failed", name, exc_info=True)
             return _error(f"Error executing tool {name}: {describe_error(exc)}")
 
-    async def call(self, tool: ToolDef, args: dict[str, Any]) -> Any:
-        """Validate ``args`` (pinned room injected, overriding the client) and run the tool."""
+    def prepare(self, tool: ToolDef, args: dict[str, Any]) -> tuple[BaseModel, str | None]:
+        """The validated input and room of a call; a pinned room overrides the client's."""
         room: str | None = None
         if tool.room == "added":
             chat_id, room_id = args.pop("chat_id", None), args.pop("room_id", None)
@@ -182,8 +182,7 @@ class BandToolServer:
             if self.pinned is not None:
                 args["chat_id"] = self.pinned
             room = args.get("chat_id") if isinstance(args.get("chat_id"), str) else None
-        model = tool.model.model_validate(args)
-        return await tool.handler(model, room)
+        return tool.model.model_validate(args), room
 
     async def health_check(self) -> str:
         """``OK | <scopes> | <base url>``, or ``Failed | <scope> | <error>`` (human first)."""
