@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from bandtest.platform import Live
 from mcp_harness import HttpServer, free_port, messages, room_with
@@ -70,6 +71,12 @@ def test_sse_logs_and_endpoints(sse: HttpServer) -> None:
     assert "SSE endpoint: /sse | Messages endpoint: /messages/" in log
     assert "Transport: SSE (HTTP server mode)" in log
     assert BLOCKED not in log
+    # the stream starts by telling the client where to post its messages
+    with httpx.stream("GET", sse.url + "/sse", timeout=10) as r:
+        assert r.status_code == 200
+        lines = r.iter_lines()
+        assert next(lines) == "event: endpoint"
+        assert next(lines).startswith("data: /messages/?session_id=")
     # SSE mode serves no streamable HTTP endpoint
     assert sse.request("POST", "/mcp", headers=JSON, content=b"{}").status_code == 404
 
