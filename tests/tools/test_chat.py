@@ -241,10 +241,11 @@ def test_send_failure_posts_an_error_event_and_never_raises(plat: Live) -> None:
             posted = await tools.send_failure(failure)
             assert posted is not None and posted["message_type"] == "error"
             assert tools.turn.complete and not tools.turn.replied
-        # a room the agent cannot post to: reported on the turn all the same, no exception
+        # a room the agent cannot post to: no exception, and the turn still owes its report
         async with bound(plat, bot, "no-such-room") as tools:
-            assert await tools.send_failure(failure) is None
-            assert tools.turn.complete
+            result = await tools.send_failure(failure)
+            assert result["ok"] is False and "status_code: 404" in result["error"]
+            assert not tools.turn.complete
 
     run(go())
     [event] = human_messages(plat, room)

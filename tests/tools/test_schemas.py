@@ -19,7 +19,15 @@ from pydantic import TypeAdapter
 
 from band.client.rest import RestClient
 from band.runtime.capabilities import Capability
-from band.runtime.tools import TOOLS, AgentTools
+from band.runtime.tools import (
+    ALL_TOOL_NAMES,
+    CHAT_TOOL_NAMES,
+    CONTACT_TOOL_NAMES,
+    MEMORY_TOOL_NAMES,
+    TASK_TOOL_NAMES,
+    TOOLS,
+    AgentTools,
+)
 from band.runtime.tools.registry import select_tools
 
 CHAT = [
@@ -110,6 +118,11 @@ def test_the_documented_selection_rules() -> None:
     assert hub == CHAT + GROUPS[Capability.CONTACTS]
     assert [c.value for c in Capability] == ["memory", "contacts", "files", "tasks"]
     assert len(TOOLS) == 8 + 5 + 5 + 7
+    assert CHAT_TOOL_NAMES == set(CHAT)
+    assert CONTACT_TOOL_NAMES == set(GROUPS[Capability.CONTACTS])
+    assert MEMORY_TOOL_NAMES == set(GROUPS[Capability.MEMORY])
+    assert TASK_TOOL_NAMES == set(GROUPS[Capability.TASKS])
+    assert ALL_TOOL_NAMES == set(TOOLS)
 
 
 def test_invalid_format() -> None:
@@ -250,3 +263,11 @@ def test_same_tools_and_arguments_as_band_sdk_6() -> None:
     }
     assert list(ours) == list(ref)
     assert ours == ref
+
+
+def test_capabilities_must_be_capability_members() -> None:
+    with pytest.raises(TypeError, match="Capability members"):
+        _tools().get_openai_tool_schemas(capabilities=frozenset({"memory"}))  # type: ignore[arg-type]
+    # any collection of members works, not only a frozenset
+    names = _names(_tools().get_openai_tool_schemas(capabilities={Capability.TASKS}))  # type: ignore[arg-type]
+    assert names == CHAT + GROUPS[Capability.TASKS]

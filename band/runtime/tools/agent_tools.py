@@ -115,10 +115,12 @@ class AgentTools:
         self, content: str, mentions: list[str] | list[dict[str, str]] | None = None
     ) -> dict[str, Any]:
         """Post a message the adapter wrote itself; it records nothing on the turn."""
-        args = validate_arguments(
-            TOOLS["band_send_message"], {"content": content, "mentions": list(mentions or [])}
+        args = cast(
+            i.SendMessageInput,
+            validate_arguments(
+                TOOLS["band_send_message"], {"content": content, "mentions": list(mentions or [])}
+            ),
         )
-        assert isinstance(args, i.SendMessageInput)
         return await ops.post_message(self._ctx, args.content, args.mentions)
 
     async def send_event(
@@ -133,20 +135,25 @@ class AgentTools:
         """End the turn without posting; the reason is logged only."""
         return cast(dict[str, Any], await self._tool("band_no_reply", reason=reason))
 
-    async def send_failure(self, failure: AgentFailure) -> dict[str, Any] | None:
-        """Post ``failure`` as an ``error`` event and note it on the turn; never raises."""
-        self.turn.note_reported()
+    async def send_failure(self, failure: AgentFailure) -> dict[str, Any]:
+        """Post ``failure`` as an ``error`` event and note it on the turn; never raises.
+
+        When the event cannot be posted the turn is left as it was, so the runtime still
+        reports the turn itself; the result is then ``{"ok": False, "error": <reason>}``.
+        """
+        meta = {"provider": failure.provider, "code": failure.code, "detail": failure.detail}
         try:
-            meta = {"provider": failure.provider, "code": failure.code, "detail": failure.detail}
-            return await ops.post_event(self._ctx, failure.message, "error", meta)
-        except Exception:  # reporting a failure must not become a second failure
+            posted = await ops.post_event(self._ctx, failure.message, "error", meta)
+        except Exception as exc:  # reporting a failure must not become a second failure
             log.warning(
                 "could not post the failure of %s to room %s",
                 failure.provider,
                 self.room_id,
                 exc_info=True,
             )
-            return None
+            return {"ok": False, "error": str(exc)}
+        self.turn.note_reported()
+        return posted
 
     async def add_participant(self, identifier: str, role: str = "member") -> dict[str, Any]:
         """Add a person or agent (ID, handle or name) to the room."""

@@ -16,6 +16,11 @@ The whole API (band-mcp and ``AgentTools`` both build on it):
 - ``run_tool(ctx, name, arguments)``: validate and run one call against a ``ToolContext``; a
   ``ToolCallOutcome`` with the seed's error strings. It records no turn effect (the caller does,
   on ``ok``); ``BandToolError`` and ``RoomExecutionStoppedError`` propagate.
+- ``CHAT_TOOL_NAMES``, ``CONTACT_TOOL_NAMES``, ``MEMORY_TOOL_NAMES``, ``TASK_TOOL_NAMES``,
+  ``ALL_TOOL_NAMES``: frozensets of names per group.
+
+``ops.ToolContext(rest, room_id, agent_id, participants)`` is what a call is bound to; set
+``participants`` to None (or call ``ops.load_participants``) to refresh the mention cache.
 """
 
 from __future__ import annotations
@@ -37,7 +42,12 @@ from . import ops
 from .errors import BandToolError, InvalidToolArgumentsError, RoomExecutionStoppedError
 
 __all__ = [
+    "ALL_TOOL_NAMES",
+    "CHAT_TOOL_NAMES",
+    "CONTACT_TOOL_NAMES",
     "DEFAULT_CAPABILITIES",
+    "MEMORY_TOOL_NAMES",
+    "TASK_TOOL_NAMES",
     "TOOLS",
     "ToolCallOutcome",
     "ToolGroup",
@@ -138,6 +148,17 @@ TOOLS: dict[str, ToolSpec] = {
         _spec("band_set_board", i.SetBoardInput, ops.set_board, "tasks"),
     )
 }
+
+
+def _names(group: ToolGroup) -> frozenset[str]:
+    return frozenset(s.name for s in TOOLS.values() if s.group == group)
+
+
+CHAT_TOOL_NAMES = _names("chat")
+CONTACT_TOOL_NAMES = _names("contacts")
+MEMORY_TOOL_NAMES = _names("memory")
+TASK_TOOL_NAMES = _names("tasks")
+ALL_TOOL_NAMES = frozenset(TOOLS)
 
 
 def select_tools(
