@@ -238,7 +238,7 @@ class ScriptedAgent:
         cancelled = self.running[session_id] = asyncio.Event()
         try:
             scripts = SCRIPT.findall(text)
-            steps = [s.strip() for s in scripts[-1].split(";") if s.strip()] if scripts else []
+            steps = [s.lstrip() for s in scripts[-1].split(";") if s.strip()] if scripts else []
             for step in steps:
                 stop = await self.step(session_id, step, cancelled)
                 if stop is not None:
@@ -254,12 +254,12 @@ class ScriptedAgent:
 
     async def step(self, sid: str, step: str, cancelled: asyncio.Event) -> Any:
         """Run one script step; return a stop reason to end the turn early."""
-        verb, _, rest = step.partition(" ")
-        rest = rest.strip()
+        verb, _, text = step.partition(" ")  # text keeps its spaces: chunks are joined as-is
+        rest = text.strip()
         if verb == "think":
-            await self.say(sid, update_agent_thought_text(rest))
+            await self.say(sid, update_agent_thought_text(text))
         elif verb == "say":
-            await self.say(sid, update_agent_message_text(rest))
+            await self.say(sid, update_agent_message_text(text))
         elif verb == "plan":
             entries = [plan_entry(e.strip(), status="pending") for e in rest.split("|")]
             await self.say(sid, update_plan(entries))

@@ -1,4 +1,4 @@
-"""Shared helpers for the ACP tests: the scripted agent's command, room sinks, read-backs."""
+"""Helpers for the ACP tests: the scripted agent's command, room sinks, read-backs."""
 
 from __future__ import annotations
 
