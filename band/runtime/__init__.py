@@ -1,0 +1,1 @@
+"""The agent runtime: rooms, delivery, and the platform tools adapters call."""

@@ -1,0 +1,411 @@
+"""``AgentTools``: the platform tools bound to one room and one turn."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any, cast
+
+from pydantic import BaseModel
+
+from band.client.rest import RestClient, path
+from band.core.turn import AgentFailure, Turn
+from band.runtime.capabilities import Capability
+
+from . import inputs as i
+from . import ops
+from .registry import (
+    TOOLS,
+    ToolCallOutcome,
+    run_tool,
+    select_tools,
+    tool_schema,
+    validate_arguments,
+)
+from .schema_types import ToolParam
+
+log = logging.getLogger("band.tools")
+
+__all__ = ["AgentTools"]
+
+
+class AgentTools:
+    """Band's platform tools for one room; tool methods record their effect on ``turn``.
+
+    Every ``band_<name>`` tool is the method ``<name>``. Methods validate their arguments
+    like the tool call does (``InvalidToolArgumentsError``) and raise on failure;
+    ``execute_tool_call`` turns failures into error strings for the model.
+    """
+
+    def __init__(
+        self,
+        room_id: str,
+        rest: RestClient,
+        participants: list[dict[str, Any]] | None = None,
+        *,
+        hub_room_id: str | None = None,
+        agent_id: str | None = None,
+    ) -> None:
+        self.room_id = room_id
+        self.rest = rest
+        self.hub_room_id = hub_room_id
+        self.turn = Turn()
+        cached = [dict(p) for p in participants] if participants is not None else None
+        self._ctx = ops.ToolContext(rest, room_id, agent_id, cached)
+
+    def __repr__(self) -> str:
+        return f"AgentTools(room_id={self.room_id!r}, agent_id={self.agent_id!r})"
+
+    # --- the protocol's plain members ---------------------------------------------------------
+
+    @property
+    def agent_id(self) -> str | None:
+        """This agent's ID, or None when the tools are not bound to one."""
+        return self._ctx.agent_id
+
+    @property
+    def participants(self) -> list[dict[str, Any]]:
+        """A copy of the cached room participants (refreshed by ``get_participants``)."""
+        return [dict(p) for p in self._ctx.participants or []]
+
+    @property
+    def is_hub_room(self) -> bool:
+        """True when bound to the agent's contact hub room."""
+        return self.hub_room_id is not None and self.room_id == self.hub_room_id
+
+    @property
+    def context(self) -> ops.ToolContext:
+        """The binding the tool functions run against (shared with band-mcp's tools)."""
+        return self._ctx
+
+    async def _call(self, name: str, args: BaseModel) -> Any:
+        """Run one tool with validated arguments; record its effect only when it returns."""
+        result = await TOOLS[name].run(self._ctx, args)
+        self.turn.record_tool(name)
+        return result
+
+    async def _tool(self, name: str, **arguments: Any) -> Any:
+        return await self._call(name, validate_arguments(TOOLS[name], arguments))
+
+    # --- chat ---------------------------------------------------------------------------------
+
+    async def send_message(
+        self,
+        content: str,
+        mentions: list[str] | list[dict[str, str]] | None = None,
+        *,
+        attachment_ids: list[str] | None = None,
+    ) -> dict[str, Any]:
+        """Post a message mentioning ``mentions``; it is the turn's reply."""
+        return cast(
+            dict[str, Any],
+            await self._tool(
+                "band_send_message",
+                content=content,
+                mentions=list(mentions or []),
+                attachment_ids=attachment_ids,
+            ),
+        )
+
+    async def send_notice(
+        self, content: str, mentions: list[str] | list[dict[str, str]] | None = None
+    ) -> dict[str, Any]:
+        """Post a message the adapter wrote itself; it records nothing on the turn."""
+        args = validate_arguments(
+            TOOLS["band_send_message"], {"content": content, "mentions": list(mentions or [])}
+        )
+        assert isinstance(args, i.SendMessageInput)
+        return await ops.post_message(self._ctx, args.content, args.mentions)
+
+    async def send_event(
+        self, content: str, message_type: str, metadata: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Post an event of any type (``tool_call``, ``tool_result``, ``thought``, ...)."""
+        result = await ops.post_event(self._ctx, content, message_type, metadata)
+        self.turn.record_tool("band_send_event")
+        return result
+
+    async def no_reply(self, reason: str | None = None) -> dict[str, Any]:
+        """End the turn without posting; the reason is logged only."""
+        return cast(dict[str, Any], await self._tool("band_no_reply", reason=reason))
+
+    async def send_failure(self, failure: AgentFailure) -> dict[str, Any] | None:
+        """Post ``failure`` as an ``error`` event and note it on the turn; never raises."""
+        self.turn.note_reported()
+        try:
+            meta = {"provider": failure.provider, "code": failure.code, "detail": failure.detail}
+            return await ops.post_event(self._ctx, failure.message, "error", meta)
+        except Exception:  # reporting a failure must not become a second failure
+            log.warning(
+                "could not post the failure of %s to room %s",
+                failure.provider,
+                self.room_id,
+                exc_info=True,
+            )
+            return None
+
+    async def add_participant(self, identifier: str, role: str = "member") -> dict[str, Any]:
+        """Add a person or agent (ID, handle or name) to the room."""
+        return cast(
+            dict[str, Any],
+            await self._tool("band_add_participant", identifier=identifier, role=role),
+        )
+
+    async def remove_participant(self, identifier: str) -> dict[str, Any]:
+        """Remove a participant (ID, handle or name) from the room."""
+        return cast(
+            dict[str, Any], await self._tool("band_remove_participant", identifier=identifier)
+        )
+
+    async def get_participants(self) -> list[dict[str, Any]]:
+        """The room's participants (refreshes ``participants``)."""
+        return cast(list[dict[str, Any]], await self._tool("band_get_participants"))
+
+    async def lookup_peers(self, page: int = 1, page_size: int = 50) -> dict[str, Any]:
+        """Peers that could join this room: ``{"data": [...], "metadata": {...}}``."""
+        return cast(
+            dict[str, Any], await self._tool("band_lookup_peers", page=page, page_size=page_size)
+        )
+
+    async def create_chatroom(self, task_id: str | None = None) -> str:
+        """Create a room (optionally for a task) and return its ID."""
+        return cast(str, await self._tool("band_create_chatroom", task_id=task_id))
+
+    async def fetch_room_context(
+        self, *, room_id: str, page: int = 1, page_size: int = 50
+    ) -> dict[str, Any]:
+        """A page of another room's agent context (the agent's own and mentioning messages)."""
+        if page < 1:
+            raise ValueError("page must be at least 1")
+        if not 1 <= page_size <= 100:
+            raise ValueError("page_size must be between 1 and 100")
+        url = path("/agent/chats/{}/context", room_id)
+        resp = await self.rest.request("GET", url, params={"page": page, "page_size": page_size})
+        return ops.body_of(resp)
+
+    # --- contacts -----------------------------------------------------------------------------
+
+    async def list_contacts(self, page: int = 1, page_size: int = 50) -> dict[str, Any]:
+        """The agent's contacts, one page."""
+        return cast(
+            dict[str, Any], await self._tool("band_list_contacts", page=page, page_size=page_size)
+        )
+
+    async def add_contact(self, handle: str, message: str | None = None) -> dict[str, Any]:
+        """Send a contact request."""
+        return cast(
+            dict[str, Any], await self._tool("band_add_contact", handle=handle, message=message)
+        )
+
+    async def remove_contact(
+        self, handle: str | None = None, contact_id: str | None = None
+    ) -> dict[str, Any]:
+        """Remove a contact by handle or contact ID."""
+        return cast(
+            dict[str, Any],
+            await self._tool("band_remove_contact", handle=handle, contact_id=contact_id),
+        )
+
+    async def list_contact_requests(
+        self, page: int = 1, page_size: int = 50, sent_status: str = "pending"
+    ) -> dict[str, Any]:
+        """Received and sent contact requests."""
+        return cast(
+            dict[str, Any],
+            await self._tool(
+                "band_list_contact_requests",
+                page=page,
+                page_size=page_size,
+                sent_status=sent_status,
+            ),
+        )
+
+    async def respond_contact_request(
+        self, action: str, handle: str | None = None, request_id: str | None = None
+    ) -> dict[str, Any]:
+        """Approve, reject or cancel a contact request."""
+        return cast(
+            dict[str, Any],
+            await self._tool(
+                "band_respond_contact_request", action=action, handle=handle, request_id=request_id
+            ),
+        )
+
+    # --- memory -------------------------------------------------------------------------------
+
+    async def list_memories(
+        self,
+        subject_id: str | None = None,
+        scope: str | None = None,
+        system: str | None = None,
+        type: str | None = None,
+        segment: str | None = None,
+        content_query: str | None = None,
+        page_size: int = 50,
+        status: str | None = None,
+    ) -> dict[str, Any]:
+        """Memories the agent can read, filtered."""
+        return cast(
+            dict[str, Any],
+            await self._tool(
+                "band_list_memories",
+                subject_id=subject_id,
+                scope=scope,
+                system=system,
+                type=type,
+                segment=segment,
+                content_query=content_query,
+                page_size=page_size,
+                status=status,
+            ),
+        )
+
+    async def store_memory(
+        self,
+        content: str,
+        system: str,
+        type: str,
+        segment: str,
+        thought: str,
+        scope: str,
+        subject_id: str | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Store a memory."""
+        return cast(
+            dict[str, Any],
+            await self._tool(
+                "band_store_memory",
+                content=content,
+                system=system,
+                type=type,
+                segment=segment,
+                thought=thought,
+                scope=scope,
+                subject_id=subject_id,
+                metadata=metadata,
+            ),
+        )
+
+    async def get_memory(self, memory_id: str) -> dict[str, Any]:
+        """Read one memory."""
+        return cast(dict[str, Any], await self._tool("band_get_memory", memory_id=memory_id))
+
+    async def supersede_memory(self, memory_id: str) -> dict[str, Any]:
+        """Mark a memory superseded."""
+        return cast(dict[str, Any], await self._tool("band_supersede_memory", memory_id=memory_id))
+
+    async def archive_memory(self, memory_id: str) -> dict[str, Any]:
+        """Archive a memory."""
+        return cast(dict[str, Any], await self._tool("band_archive_memory", memory_id=memory_id))
+
+    # --- tasks --------------------------------------------------------------------------------
+
+    async def list_tasks(
+        self, state: str | None = None, cursor: str | None = None, limit: int | None = None
+    ) -> dict[str, Any]:
+        """The room board's tasks in number order."""
+        return cast(
+            dict[str, Any],
+            await self._tool("band_list_tasks", state=state, cursor=cursor, limit=limit),
+        )
+
+    async def create_task(
+        self, subject: str, detail: str | None = None, supersedes_id: str | None = None
+    ) -> dict[str, Any]:
+        """Create a task on the room's board."""
+        return cast(
+            dict[str, Any],
+            await self._tool(
+                "band_create_task", subject=subject, detail=detail, supersedes_id=supersedes_id
+            ),
+        )
+
+    async def get_task(self, id: str, include: str | None = None) -> dict[str, Any]:
+        """Read one task (``include="history"`` embeds its recent events)."""
+        return cast(dict[str, Any], await self._tool("band_get_task", id=id, include=include))
+
+    async def update_task(
+        self,
+        id: str,
+        status: str | None = None,
+        active_form: str | None = None,
+        comment: str | None = None,
+        subject: str | None = None,
+        detail: str | None = None,
+        state: str | None = None,
+    ) -> dict[str, Any]:
+        """Update a task (at least one field)."""
+        return cast(
+            dict[str, Any],
+            await self._tool(
+                "band_update_task",
+                id=id,
+                status=status,
+                active_form=active_form,
+                comment=comment,
+                subject=subject,
+                detail=detail,
+                state=state,
+            ),
+        )
+
+    async def get_task_history(
+        self, id: str, cursor: str | None = None, limit: int | None = None
+    ) -> dict[str, Any]:
+        """A task's full history, oldest first."""
+        return cast(
+            dict[str, Any],
+            await self._tool("band_get_task_history", id=id, cursor=cursor, limit=limit),
+        )
+
+    async def get_board(self, include: str | None = None) -> dict[str, Any]:
+        """The room's goal."""
+        return cast(dict[str, Any], await self._tool("band_get_board", include=include))
+
+    async def set_board(
+        self, goal_title: str | None = None, goal_summary: str | None = None
+    ) -> dict[str, Any]:
+        """Set or update the room's goal."""
+        return cast(
+            dict[str, Any],
+            await self._tool("band_set_board", goal_title=goal_title, goal_summary=goal_summary),
+        )
+
+    # --- schemas and dispatch -----------------------------------------------------------------
+
+    def get_tool_schemas(
+        self, format: str, *, capabilities: frozenset[Capability] | None = None
+    ) -> list[dict[str, Any]] | list[ToolParam]:
+        """Tool definitions in ``"openai"`` or ``"anthropic"`` format."""
+        if format not in ("openai", "anthropic"):
+            raise ValueError(f"Invalid format: {format}. Must be 'openai' or 'anthropic'")
+        specs = select_tools(capabilities, hub_room=self.is_hub_room)
+        return [tool_schema(s.name, s.description, s.json_schema(), format) for s in specs]
+
+    def get_anthropic_tool_schemas(
+        self, *, capabilities: frozenset[Capability] | None = None
+    ) -> list[ToolParam]:
+        """Tool definitions as Anthropic ``ToolParam`` dicts."""
+        return cast(list[ToolParam], self.get_tool_schemas("anthropic", capabilities=capabilities))
+
+    def get_openai_tool_schemas(
+        self, *, capabilities: frozenset[Capability] | None = None
+    ) -> list[dict[str, Any]]:
+        """Tool definitions as OpenAI function tools."""
+        return cast(
+            list[dict[str, Any]], self.get_tool_schemas("openai", capabilities=capabilities)
+        )
+
+    async def execute_tool_call(self, tool_name: str, arguments: Mapping[str, Any]) -> Any:
+        """Run a tool by name; failures come back as error strings."""
+        return (await self.execute_tool_call_structured(tool_name, arguments)).value
+
+    async def execute_tool_call_structured(
+        self, tool_name: str, arguments: Mapping[str, Any]
+    ) -> ToolCallOutcome:
+        """Run a tool by name; ``ok`` says whether it succeeded (and its effect was recorded)."""
+        outcome = await run_tool(self._ctx, tool_name, arguments)
+        if outcome.ok:
+            self.turn.record_tool(tool_name)
+        return outcome

@@ -1,0 +1,441 @@
+"""One coroutine per platform tool: ``await op(ctx, args)`` with a validated input model.
+
+``ToolContext`` binds the calls to an agent's REST client and, for room tools, a room. Every
+function here raises on failure (typed REST errors, ``ValueError`` with the seed's messages,
+``BandToolError`` subclasses) and never records turn effects: callers decide what a success
+means for their turn. ``AgentTools`` and band-mcp both call these.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from band.client.errors import ForbiddenError, UnprocessableEntityError
+from band.client.rest import RestClient, RestResponse, path
+
+from . import inputs as i
+from .errors import MessagePostError, MessagePostKind, RoomExecutionStoppedError
+
+log = logging.getLogger("band.tools")
+
+#: Events above this many characters are refused by the platform: keep head and tail.
+MAX_EVENT_CHARS = 16384
+TRUNCATION_MARK = "\n... [truncated] ...\n"
+#: Peer pages read while resolving ``band_add_participant`` (the runtime's room-listing cap).
+MAX_PEER_PAGES = 50
+ORG_SCOPE_ERROR = (
+    'scope="organization" was rejected: the agent\'s owner does not belong to an organization. '
+    'Retry with scope="agent" instead.'
+)
+
+
+@dataclass
+class ToolContext:
+    """What a tool call is bound to: the agent's REST client, its room, its participants.
+
+    ``participants`` caches the room's participants for mention resolution; ``None`` means
+    "not loaded yet" and the next call that needs them fetches them.
+    """
+
+    rest: RestClient
+    room_id: str | None = None
+    agent_id: str | None = None
+    participants: list[dict[str, Any]] | None = field(default=None)
+
+    def room(self) -> str:
+        """The bound room; tools that act on a room need one."""
+        if not self.room_id:
+            raise ValueError("this tool needs a room: no room_id is bound")
+        return self.room_id
+
+    def chat_path(self, suffix: str = "", *ids: str) -> str:
+        """``/agent/chats/{room}`` plus ``suffix`` with its ``{}`` slots filled by ``ids``."""
+        return path("/agent/chats/{}" + suffix, self.room(), *ids)
+
+
+def require_data(resp: RestResponse, what: str) -> Any:
+    """The response's ``data``; an empty one raises ``Failed to <what> - no response data``."""
+    data = resp.data
+    if data is None or data == {} or data == []:
+        raise RuntimeError(f"Failed to {what} - no response data")
+    return data
+
+
+def body_of(resp: RestResponse) -> dict[str, Any]:
+    """A list response as the tools return it: ``data`` and its pagination ``metadata``."""
+    return {"data": resp.data if resp.data is not None else [], "metadata": resp.metadata}
+
+
+def _stopped(exc: ForbiddenError) -> bool:
+    return "execution is stopped" in exc.message.lower()
+
+
+# --- participants and mentions ----------------------------------------------------------------
+
+
+def bare(handle: Any) -> str:
+    """A handle without its leading ``@`` (empty for a missing handle)."""
+    return handle[1:] if isinstance(handle, str) and handle.startswith("@") else (handle or "")
+
+
+def find(participants: list[dict[str, Any]], identifier: str) -> dict[str, Any] | None:
+    """The first participant ``identifier`` names (handle matches beat name, name beats ID)."""
+    wanted = bare(identifier.strip()).lower()
+    for key in ("handle", "name", "id"):
+        for p in participants:
+            value = p.get(key)
+            if isinstance(value, str) and value and bare(value).lower() == wanted:
+                return p
+    return None
+
+
+def mention_handles(ctx: ToolContext) -> list[str]:
+    """Handles the model may mention: everyone in the room but this agent."""
+    return [
+        "@" + bare(p["handle"])
+        for p in ctx.participants or []
+        if p.get("handle") and p.get("id") != ctx.agent_id
+    ]
+
+
+def resolve_mention(ctx: ToolContext, identifier: str) -> dict[str, str]:
+    """Map one mention (exact ID, handle or name) to the ``{"id", "handle"}`` the platform takes."""
+    people = ctx.participants or []
+    by_id = next((p for p in people if p.get("id") == identifier), None)
+    wanted = bare(identifier.strip())
+    hit = by_id or next(
+        (p for p in people if p.get("handle") and bare(p["handle"]).lower() == wanted.lower()),
+        None,
+    )
+    hit = hit or next((p for p in people if p.get("name") == wanted), None)
+    hit = hit or next(
+        (
+            p
+            for p in people
+            if isinstance(p.get("name"), str) and p["name"].lower() == wanted.lower()
+        ),
+        None,
+    )
+    if hit is None or not hit.get("id"):
+        raise ValueError(
+            f"Unknown participant '{wanted}'. Available handles: {mention_handles(ctx)!r}"
+        )
+    return {"id": str(hit["id"]), "handle": str(hit.get("handle") or "")}
+
+
+async def load_participants(ctx: ToolContext) -> list[dict[str, Any]]:
+    """Fetch the room's participants and refresh the cache."""
+    resp = await ctx.rest.request("GET", ctx.chat_path("/participants"))
+    people = resp.data if isinstance(resp.data, list) else []
+    ctx.participants = [dict(p) for p in people]
+    return ctx.participants
+
+
+async def post_message(
+    ctx: ToolContext,
+    content: str,
+    mentions: list[str],
+    attachment_ids: list[str] | None = None,
+) -> dict[str, Any]:
+    """POST a text message mentioning ``mentions``; classify the platform's refusals."""
+    from .errors import BandToolError
+
+    if ctx.participants is None:
+        await load_participants(ctx)
+    if not mentions:
+        handles = mention_handles(ctx)
+        hint = (
+            f". Available handles: {handles!r}. Use participant handles from the list."
+            if handles
+            else ""
+        )
+        raise BandToolError(f"At least one mention is required{hint}")
+    resolved: list[dict[str, str]] = []
+    for m in mentions:
+        r = resolve_mention(ctx, m)
+        if r not in resolved:
+            resolved.append(r)
+    message: dict[str, Any] = {"content": content, "mentions": resolved}
+    if attachment_ids:  # never send null: the platform rejects it
+        message["attachment_ids"] = list(attachment_ids)
+    try:
+        resp = await ctx.rest.request("POST", ctx.chat_path("/messages"), json={"message": message})
+    except UnprocessableEntityError as exc:
+        if exc.message == MessagePostKind.MENTION_NOT_IN_ROOM.value:
+            raise MessagePostError(
+                MessagePostKind.MENTION_NOT_IN_ROOM, "mentioned participant is not in the room"
+            ) from exc
+        raise
+    except ForbiddenError as exc:
+        if _stopped(exc):
+            raise RoomExecutionStoppedError(ctx.room()) from exc
+        raise
+    data = resp.data if isinstance(resp.data, dict) else {}
+    recipients = data.get("recipients")
+    if not data.get("id") or not isinstance(recipients, list):
+        raise MessagePostError(
+            MessagePostKind.UNCONFIRMED_RECIPIENT,
+            "the platform accepted the message but its receipt is unreadable; do not resend",
+        )
+    if any(not isinstance(r, dict) or "handle" not in r for r in recipients):
+        raise MessagePostError(
+            MessagePostKind.UNCONFIRMED_RECIPIENT,
+            f"message {data['id']} was delivered; do not resend; "
+            "the receipt does not confirm its recipients",
+        )
+    return dict(data)
+
+
+def truncate_event(content: str, limit: int = MAX_EVENT_CHARS) -> str:
+    """Keep an event within the platform's limit: its head and tail around a marker."""
+    if len(content) <= limit:
+        return content
+    keep = limit - len(TRUNCATION_MARK)
+    head = keep // 2
+    return content[:head] + TRUNCATION_MARK + content[len(content) - (keep - head) :]
+
+
+async def post_event(
+    ctx: ToolContext, content: str, message_type: str, metadata: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """POST an event of any type (no mentions); long content is truncated, not refused."""
+    event: dict[str, Any] = {"content": truncate_event(content), "message_type": message_type}
+    if metadata is not None:
+        event["metadata"] = metadata
+    try:
+        resp = await ctx.rest.request("POST", ctx.chat_path("/events"), json={"event": event})
+    except ForbiddenError as exc:
+        if _stopped(exc):
+            raise RoomExecutionStoppedError(ctx.room()) from exc
+        raise
+    return dict(resp.data or {})
+
+
+# --- chat tools -------------------------------------------------------------------------------
+
+
+async def send_message(ctx: ToolContext, args: i.SendMessageInput) -> dict[str, Any]:
+    """band_send_message."""
+    return await post_message(ctx, args.content, args.mentions, args.attachment_ids)
+
+
+async def send_event(ctx: ToolContext, args: i.SendEventInput) -> dict[str, Any]:
+    """band_send_event."""
+    return await post_event(ctx, args.content, args.message_type, args.metadata)
+
+
+async def no_reply(ctx: ToolContext, args: i.NoReplyInput) -> dict[str, Any]:
+    """band_no_reply: nothing reaches the platform; the reason goes to the logs."""
+    log.info("no reply in room %s: %s", ctx.room_id, args.reason or "(no reason given)")
+    return {"status": "no_reply"}
+
+
+async def add_participant(ctx: ToolContext, args: i.AddParticipantInput) -> dict[str, Any]:
+    """band_add_participant: resolve among participants, then peers, then add."""
+    present = find(await load_participants(ctx), args.identifier)
+    if present is not None:
+        return {
+            "id": present.get("id"),
+            "name": present.get("name"),
+            "role": present.get("role"),
+            "status": "already_in_room",
+        }
+    peer = None
+    page = 1
+    while peer is None and page <= MAX_PEER_PAGES:
+        resp = await ctx.rest.request(
+            "GET",
+            "/agent/peers",
+            params={"not_in_chat": ctx.room(), "page": page, "page_size": 100},
+        )
+        rows = resp.data if isinstance(resp.data, list) else []
+        peer = find(rows, args.identifier)
+        total_pages = resp.metadata.get("total_pages") or 0
+        if not rows or page >= total_pages:
+            break
+        page += 1
+    if peer is None:
+        raise ValueError(
+            f"Participant '{args.identifier}' not found. "
+            "Use band_lookup_peers to find available peers."
+        )
+    if not peer.get("id"):
+        raise ValueError(f"Participant '{args.identifier}' has no ID.")
+    body = {"participant": {"participant_id": peer["id"], "role": args.role}}
+    resp = await ctx.rest.request("POST", ctx.chat_path("/participants"), json=body)
+    added = resp.data if isinstance(resp.data, dict) else {}
+    if ctx.participants is not None:
+        ctx.participants.append({**peer, **added})
+    return {"id": peer["id"], "name": peer.get("name"), "role": args.role, "status": "added"}
+
+
+async def remove_participant(ctx: ToolContext, args: i.RemoveParticipantInput) -> dict[str, Any]:
+    """band_remove_participant."""
+    hit = find(await load_participants(ctx), args.identifier)
+    if hit is None:
+        raise ValueError(f"Participant '{args.identifier}' not found in this room.")
+    if not hit.get("id"):
+        raise ValueError(f"Participant '{args.identifier}' has no ID.")
+    await ctx.rest.request("DELETE", ctx.chat_path("/participants/{}", str(hit["id"])))
+    if ctx.participants is not None:
+        ctx.participants = [p for p in ctx.participants if p.get("id") != hit["id"]]
+    return {"id": hit["id"], "name": hit.get("name"), "status": "removed"}
+
+
+async def get_participants(ctx: ToolContext, args: i.GetParticipantsInput) -> list[dict[str, Any]]:
+    """band_get_participants (also refreshes the mention cache)."""
+    return [dict(p) for p in await load_participants(ctx)]
+
+
+async def lookup_peers(ctx: ToolContext, args: i.LookupPeersInput) -> dict[str, Any]:
+    """band_lookup_peers: peers not in this room, one page."""
+    params = {"not_in_chat": ctx.room(), "page": args.page, "page_size": args.page_size}
+    return body_of(await ctx.rest.request("GET", "/agent/peers", params=params))
+
+
+async def create_chatroom(ctx: ToolContext, args: i.CreateChatroomInput) -> str:
+    """band_create_chatroom: the new room's ID."""
+    chat = {"task_id": args.task_id} if args.task_id is not None else {}
+    resp = await ctx.rest.request("POST", "/agent/chats", json={"chat": chat})
+    return str(require_data(resp, "create chat room")["id"])
+
+
+# --- contact tools (agent-scoped) -------------------------------------------------------------
+
+
+async def list_contacts(ctx: ToolContext, args: i.ListContactsInput) -> dict[str, Any]:
+    """band_list_contacts."""
+    params = {"page": args.page, "page_size": args.page_size}
+    return body_of(await ctx.rest.request("GET", "/agent/contacts", params=params))
+
+
+async def add_contact(ctx: ToolContext, args: i.AddContactInput) -> dict[str, Any]:
+    """band_add_contact."""
+    body = {"handle": args.handle}
+    if args.message is not None:
+        body["message"] = args.message
+    resp = await ctx.rest.request("POST", "/agent/contacts/add", json=body)
+    return dict(require_data(resp, "add contact"))
+
+
+async def remove_contact(ctx: ToolContext, args: i.RemoveContactInput) -> dict[str, Any]:
+    """band_remove_contact (only the given keys are sent)."""
+    if not args.handle and not args.contact_id:
+        raise ValueError("Either handle or contact_id must be provided")
+    body = {k: v for k, v in (("handle", args.handle), ("contact_id", args.contact_id)) if v}
+    resp = await ctx.rest.request("POST", "/agent/contacts/remove", json=body)
+    return dict(require_data(resp, "remove contact"))
+
+
+async def list_contact_requests(
+    ctx: ToolContext, args: i.ListContactRequestsInput
+) -> dict[str, Any]:
+    """band_list_contact_requests."""
+    params = {"page": args.page, "page_size": args.page_size, "sent_status": args.sent_status}
+    return body_of(await ctx.rest.request("GET", "/agent/contacts/requests", params=params))
+
+
+async def respond_contact_request(
+    ctx: ToolContext, args: i.RespondContactRequestInput
+) -> dict[str, Any]:
+    """band_respond_contact_request."""
+    if not args.handle and not args.request_id:
+        raise ValueError("Either handle or request_id must be provided")
+    body: dict[str, Any] = {"action": args.action}
+    if args.handle:
+        body["handle"] = args.handle
+    if args.request_id:
+        body["request_id"] = args.request_id
+    resp = await ctx.rest.request("POST", "/agent/contacts/requests/respond", json=body)
+    return dict(require_data(resp, "respond to contact request"))
+
+
+# --- memory tools (agent-scoped) --------------------------------------------------------------
+
+
+async def list_memories(ctx: ToolContext, args: i.ListMemoriesInput) -> dict[str, Any]:
+    """band_list_memories: ``page_size`` plus the filters that are set."""
+    params = args.model_dump(exclude_none=True)
+    return body_of(await ctx.rest.request("GET", "/agent/memories", params=params))
+
+
+async def store_memory(ctx: ToolContext, args: i.StoreMemoryInput) -> dict[str, Any]:
+    """band_store_memory."""
+    memory = args.model_dump(exclude_none=True)
+    try:
+        resp = await ctx.rest.request("POST", "/agent/memories", json={"memory": memory})
+    except UnprocessableEntityError as exc:
+        if exc.code == "org_scope_requires_organization":
+            raise ValueError(ORG_SCOPE_ERROR) from exc
+        raise
+    return dict(require_data(resp, "store memory"))
+
+
+async def get_memory(ctx: ToolContext, args: i.GetMemoryInput) -> dict[str, Any]:
+    """band_get_memory."""
+    resp = await ctx.rest.request("GET", path("/agent/memories/{}", args.memory_id))
+    return dict(require_data(resp, "get memory"))
+
+
+async def supersede_memory(ctx: ToolContext, args: i.SupersedeMemoryInput) -> dict[str, Any]:
+    """band_supersede_memory."""
+    url = path("/agent/memories/{}/supersede", args.memory_id)
+    return dict(require_data(await ctx.rest.request("POST", url), "supersede memory"))
+
+
+async def archive_memory(ctx: ToolContext, args: i.ArchiveMemoryInput) -> dict[str, Any]:
+    """band_archive_memory."""
+    url = path("/agent/memories/{}/archive", args.memory_id)
+    return dict(require_data(await ctx.rest.request("POST", url), "archive memory"))
+
+
+# --- task tools (room board) ------------------------------------------------------------------
+
+
+async def list_tasks(ctx: ToolContext, args: i.ListTasksInput) -> dict[str, Any]:
+    """band_list_tasks."""
+    params = args.model_dump(exclude_none=True)
+    return body_of(await ctx.rest.request("GET", ctx.chat_path("/tasks"), params=params))
+
+
+async def create_task(ctx: ToolContext, args: i.CreateTaskInput) -> dict[str, Any]:
+    """band_create_task."""
+    body = args.model_dump(exclude_none=True)
+    resp = await ctx.rest.request("POST", ctx.chat_path("/tasks"), json=body)
+    return dict(require_data(resp, "create task"))
+
+
+async def get_task(ctx: ToolContext, args: i.GetTaskInput) -> dict[str, Any]:
+    """band_get_task."""
+    params = {"include": args.include}
+    resp = await ctx.rest.request("GET", ctx.chat_path("/tasks/{}", args.id), params=params)
+    return dict(require_data(resp, "get task"))
+
+
+async def update_task(ctx: ToolContext, args: i.UpdateTaskInput) -> dict[str, Any]:
+    """band_update_task (POST with the fields that are set)."""
+    body = args.model_dump(exclude_none=True, exclude={"id"})
+    resp = await ctx.rest.request("POST", ctx.chat_path("/tasks/{}", args.id), json=body)
+    return dict(require_data(resp, "update task"))
+
+
+async def get_task_history(ctx: ToolContext, args: i.GetTaskHistoryInput) -> dict[str, Any]:
+    """band_get_task_history."""
+    params = {"cursor": args.cursor, "limit": args.limit}
+    url = ctx.chat_path("/tasks/{}/history", args.id)
+    return body_of(await ctx.rest.request("GET", url, params=params))
+
+
+async def get_board(ctx: ToolContext, args: i.GetBoardInput) -> dict[str, Any]:
+    """band_get_board."""
+    resp = await ctx.rest.request("GET", ctx.chat_path("/board"), params={"include": args.include})
+    return dict(require_data(resp, "get board"))
+
+
+async def set_board(ctx: ToolContext, args: i.SetBoardInput) -> dict[str, Any]:
+    """band_set_board (PUT with the fields that are set)."""
+    body = args.model_dump(exclude_none=True)
+    resp = await ctx.rest.request("PUT", ctx.chat_path("/board"), json=body)
+    return dict(require_data(resp, "set board"))
