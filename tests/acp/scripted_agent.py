@@ -5,7 +5,8 @@ of the prompt. Steps:
 
 * ``think <text>`` / ``say <text>``: an ``agent_thought_chunk`` / ``agent_message_chunk``.
 * ``plan <a>|<b>``: a ``plan`` update with those entries.
-* ``reply <text>``: call ``band_send_message`` on the session's ``band`` MCP server.
+* ``reply <text>``: call ``band_send_message`` on the session's ``band`` MCP server, mentioning
+  the requester named in the session's system context (``Current requester id: <id>``).
 * ``decline``: call ``band_no_reply``.
 * ``tool <name> <json args>``: call any tool on the ``band`` MCP server, reporting it as
   ``tool_call`` / ``tool_call_update`` frames and its text as a thought.
@@ -235,6 +236,9 @@ class ScriptedAgent:
             raise RequestError.resource_not_found(session_id)
         if session_id in self.running:
             raise RequestError(-32003, "Session is busy", {"reason": "session_busy"})
+        found = re.search(r"Current requester id: (\S+)", text)
+        if found:  # kept with the session, so a loaded session still knows whom to answer
+            self.sessions[session_id]["requester"] = found.group(1)
         cancelled = self.running[session_id] = asyncio.Event()
         try:
             scripts = SCRIPT.findall(text)
@@ -264,7 +268,10 @@ class ScriptedAgent:
             entries = [plan_entry(e.strip(), status="pending") for e in rest.split("|")]
             await self.say(sid, update_plan(entries))
         elif verb == "reply":
-            await self.call_tool(sid, "band_send_message", {"content": rest, "mentions": []})
+            # mention the requester named in the session's system context
+            requester = self.sessions[sid].get("requester")
+            mentions = [requester] if requester else []
+            await self.call_tool(sid, "band_send_message", {"content": rest, "mentions": mentions})
         elif verb == "decline":
             await self.call_tool(sid, "band_no_reply", {"reason": rest or None})
         elif verb == "tool":

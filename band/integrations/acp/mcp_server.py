@@ -116,14 +116,14 @@ class BandMCPServer:
     def _mcp(self) -> Server[Any, Any]:
         server: Server[Any, Any] = Server(SERVER_NAME)
 
-        @server.list_tools()  # type: ignore[no-untyped-call,untyped-decorator]
+        @server.list_tools()
         async def list_tools() -> list[types.Tool]:
             return [
                 types.Tool(name=t.name, description=t.description, inputSchema=t.input_schema)
                 for t in self._tools()
             ]
 
-        @server.call_tool(validate_input=False)  # type: ignore[untyped-decorator]
+        @server.call_tool(validate_input=False)
         async def call_tool(name: str, arguments: dict[str, Any] | None) -> Any:
             request = server.request_context.request
             key = request.path_params.get("room_key") if request is not None else None
@@ -133,7 +133,9 @@ class BandMCPServer:
             result = await self._call(room_id, name, dict(arguments or {}))
             if not result.ok:
                 return types.CallToolResult(
-                    content=[types.TextContent(type="text", text=str(result.error or result.value))],
+                    content=[
+                        types.TextContent(type="text", text=str(result.error or result.value))
+                    ],
                     isError=True,
                 )
             value = result.value
@@ -147,7 +149,9 @@ class BandMCPServer:
     def _app(self) -> Starlette:
         server = self._mcp()
         security = _security()
-        manager = StreamableHTTPSessionManager(app=server, stateless=True, security_settings=security)
+        manager = StreamableHTTPSessionManager(
+            app=server, stateless=True, security_settings=security
+        )
         rooms = self._rooms
 
         async def app(scope: Scope, receive: Receive, send: Send) -> None:
@@ -156,7 +160,12 @@ class BandMCPServer:
                 return
             parts = scope.get("path", "").split("/")
             # /rooms/<key>/<endpoint>[/...]
-            if scope["type"] != "http" or len(parts) < 4 or parts[1] != "rooms" or parts[2] not in rooms:
+            if (
+                scope["type"] != "http"
+                or len(parts) < 4
+                or parts[1] != "rooms"
+                or parts[2] not in rooms
+            ):
                 await PlainTextResponse("Not Found", status_code=404)(scope, receive, send)
                 return
             key, endpoint = parts[2], parts[3]
@@ -171,7 +180,9 @@ class BandMCPServer:
             elif endpoint == "sse" and len(parts) == 4 and scope["method"] == "GET":
                 sse = self._sse.get(key)
                 if sse is None:  # one transport per room: it keeps that room's SSE sessions
-                    sse = self._sse[key] = SseServerTransport("/messages/", security_settings=security)
+                    sse = self._sse[key] = SseServerTransport(
+                        "/messages/", security_settings=security
+                    )
                 async with sse.connect_sse(sub, receive, send) as (read, write):
                     await server.run(read, write, server.create_initialization_options())
             elif endpoint == "messages" and scope["method"] == "POST" and key in self._sse:

@@ -9,7 +9,7 @@ import logging
 import shutil
 from collections.abc import Mapping, Sequence
 from contextlib import AsyncExitStack
-from typing import Any
+from typing import Any, cast
 
 from acp import PROTOCOL_VERSION, spawn_agent_process
 from acp.schema import ClientCapabilities, Implementation, InitializeResponse
@@ -69,7 +69,7 @@ class ACPRoomProcess:
         """Spawn the agent in the room's workspace, ``initialize`` and maybe ``authenticate``."""
         try:
             spawn = spawn_agent_process(
-                self.client,
+                cast(Any, self.client),  # answers by name; fs/terminal refused explicitly
                 *self._argv,
                 env=self._env,  # merged over the SDK's HOME/LOGNAME/PATH/SHELL/TERM/USER
                 cwd=self._workspace,

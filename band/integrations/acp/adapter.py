@@ -1,0 +1,363 @@
+"""ACPClientAdapter: any ACP agent in Band rooms, one process per room, Band tools over MCP."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from acp.schema import HttpMcpServer, SseMcpServer
+from pydantic import BaseModel, ValidationError
+
+from band.core.turn import TurnEffect
+from band.runtime.tools import TOOLS, select_tools
+from band.runtime.tools.registry import clean_schema, format_validation_error
+from band.workspaces import RoomWorkspaces, WorkspaceResolver, resolver_for
+
+from .config import ACPClientAdapterConfig, ConfigResolver, PermissionResolver
+from .mcp_server import SERVER_NAME, BandMCPServer, ToolResult, ToolSpecView
+from .narration import EMIT_KINDS, SESSION_EVENT
+from .rooms import ACPRooms, ACPSessionBusyError, TurnRequest
+
+try:  # the runtime's configuration error, once the runtime provides it
+    from band.core.exceptions import BandConfigError  # type: ignore[import-not-found,unused-ignore]
+except ImportError:  # pragma: no cover - depends on the merge order of the runtime branch
+
+    class BandConfigError(ValueError):  # type: ignore[no-redef]
+        """Configuration, setup or lifecycle misuse."""
+
+
+__all__ = [
+    "ACPClientAdapter",
+    "BandConfigError",
+    "CustomToolDef",
+    "custom_tool_name",
+]
+
+log = logging.getLogger("band.acp")
+
+#: A custom tool: its pydantic input model and the handler that takes the validated model.
+CustomToolDef = tuple[type[BaseModel], Callable[[Any], Awaitable[Any] | Any]]
+#: How far back the adapter reads a room's context for its session event and replay.
+CONTEXT_PAGES = 10
+CONTEXT_PAGE_SIZE = 100
+
+TURN_RULES = (
+    "Messages reach the room only through the Band tools. End every turn with exactly one of: "
+    "band_send_message (your answer, mentioning whom it is for) or band_no_reply (when no "
+    "answer is needed). Text you write outside a tool call is never posted to the room."
+)
+
+
+def custom_tool_name(model: type[BaseModel]) -> str:
+    """``TicketStatusInput`` -> ``ticketstatus``: the class name without ``Input``, lowercased."""
+    return model.__name__.removesuffix("Input").lower()
+
+
+def declared_effect(handler: Any) -> TurnEffect:
+    """The turn effect a custom tool handler declares (OBSERVE when it declares none)."""
+    try:  # the platform-tools branch owns the decorator and its marker
+        from band.runtime.custom_tools import declared_effect as runtime_declared
+
+        found = runtime_declared(handler)
+        if found is not None:
+            return TurnEffect(found)
+    except ImportError:
+        pass
+    effect = getattr(handler, "band_turn_effect", None)
+    if effect is not None:
+        return TurnEffect(effect)
+    return TurnEffect.ACT if getattr(handler, "band_terminal", False) else TurnEffect.OBSERVE
+
+
+def _emit_kinds(emit: Iterable[Any] | None) -> frozenset[str]:
+    if emit is None:
+        return EMIT_KINDS
+    kinds = frozenset(str(getattr(e, "value", e)) for e in emit)
+    unsupported = sorted(kinds - EMIT_KINDS)
+    if unsupported:
+        raise BandConfigError(
+            f"ACPClientAdapter does not support emit kind(s): {', '.join(unsupported)}; "
+            f"supported: {', '.join(sorted(EMIT_KINDS))}"
+        )
+    return kinds
+
+
+def _failed_result(value: Any) -> bool:
+    """A handler's own failure shapes: ``{"ok": False}`` or a string starting ``Error:``."""
+    if isinstance(value, Mapping) and value.get("ok") is False:
+        return True
+    return isinstance(value, str) and value.startswith("Error:")
+
+
+class ACPClientAdapter:
+    """Bridges Band rooms to the ACP agent that ``config.command`` launches, one per room."""
+
+    def __init__(
+        self,
+        config: ACPClientAdapterConfig,
+        *,
+        additional_tools: Sequence[CustomToolDef] | None = None,
+        workspace_for_room: WorkspaceResolver | None = None,
+        resolve_session_config: ConfigResolver | None = None,
+        resolve_permission: PermissionResolver | None = None,
+        emit: Iterable[Any] | None = None,
+        capabilities: Iterable[Any] | None = None,
+    ) -> None:
+        if resolve_session_config is not None and (
+            config.model is not None or config.reasoning_effort is not None
+        ):
+            raise ValueError(
+                "set either model/reasoning_effort or resolve_session_config, not both"
+            )
+        self.config = config
+        self.emit = _emit_kinds(emit)
+        self.capabilities = frozenset(capabilities or ())
+        self.agent_name = "Agent"
+        self.agent_description = "An AI assistant"
+        self._custom = self._register_custom(additional_tools or ())
+        self._band_tools = {s.name: s for s in select_tools(self.capabilities)}
+        self._workspaces = RoomWorkspaces(resolver_for(config.cwd, workspace_for_room))
+        self._mcp = BandMCPServer(self._tool_views, self._call_tool)
+        self._room_tools: dict[str, Any] = {}
+        self._looked_up: set[str] = set()
+        self._stopped = False
+        self.rooms = ACPRooms(
+            config,
+            workspaces=self._workspaces,
+            servers_for=self._servers_for,
+            resolve_permission=resolve_permission,
+            resolve_session_config=resolve_session_config,
+            emit=self.emit,
+            canonical=self._canonical,
+        )
+
+    # -- tools ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def _register_custom(tools: Sequence[CustomToolDef]) -> dict[str, CustomToolDef]:
+        out: dict[str, CustomToolDef] = {}
+        for model, handler in tools:
+            name = custom_tool_name(model)
+            if name in out or name in TOOLS:
+                raise ValueError(f"duplicate tool name {name!r} in additional_tools")
+            out[name] = (model, handler)
+        return out
+
+    def _tool_views(self) -> list[ToolSpecView]:
+        views = [
+            ToolSpecView(s.name, s.description, s.json_schema()) for s in self._band_tools.values()
+        ]
+        for name, (model, _) in self._custom.items():
+            doc = inspect.cleandoc(model.__doc__ or "")
+            views.append(ToolSpecView(name, doc, clean_schema(model.model_json_schema())))
+        return views
+
+    def _canonical(self, name: str) -> str:
+        """Strip an MCP server prefix (``mcp__band__x``, ``band-x``, ``band.x``) off our tools."""
+        own = self._band_tools.keys() | self._custom.keys() | TOOLS.keys()
+        if name in own:
+            return name
+        for sep in ("__", "-", ".", "/", ":"):
+            head, _, tail = name.rpartition(sep)
+            if head and tail in own and SERVER_NAME in head:
+                return tail
+        return name
+
+    async def _call_tool(self, room_id: str, name: str, arguments: dict[str, Any]) -> ToolResult:
+        tools = self._room_tools.get(room_id)
+        if tools is None:
+            return ToolResult(None, False, "No turn is running in this room")
+        if name in self._custom:
+            return await self._call_custom(tools, name, arguments)
+        if name not in self._band_tools:
+            return ToolResult(None, False, f"Unknown tool: {name}")
+        outcome = await tools.execute_tool_call_structured(name, arguments)
+        return ToolResult(outcome.value, outcome.ok, outcome.error_message)
+
+    async def _call_custom(self, tools: Any, name: str, arguments: dict[str, Any]) -> ToolResult:
+        model, handler = self._custom[name]
+        try:
+            args = model.model_validate(arguments)
+        except ValidationError as exc:
+            return ToolResult(None, False, format_validation_error(name, exc))
+        try:
+            value = handler(args)
+            if inspect.isawaitable(value):
+                value = await value
+        except Exception as exc:
+            return ToolResult(None, False, f"Error executing {name}: {exc}")
+        if _failed_result(value):
+            return ToolResult(value, False, str(value))
+        tools.turn.record(declared_effect(handler))  # recorded only on success
+        return ToolResult(value, True)
+
+    async def _servers_for(self, room_id: str, transport: str) -> list[Any]:
+        servers: list[Any] = []
+        if self.config.inject_band_tools:
+            if self._stopped:
+                raise RuntimeError("the adapter was stopped")
+            await self._mcp.start()
+            url = self._mcp.url(room_id, transport)
+            if transport == "sse":
+                servers.append(SseMcpServer(type="sse", name=SERVER_NAME, url=url, headers=[]))
+            else:
+                servers.append(HttpMcpServer(type="http", name=SERVER_NAME, url=url, headers=[]))
+        return [*servers, *self.config.mcp_servers]
+
+    # -- context -------------------------------------------------------------------------------
+
+    def system_context(self, room_id: str, sender_name: str, sender_id: str) -> str:
+        """What a new session is told first: who it is, the room rules, and ``custom_section``."""
+        lines = [
+            "[System Context]",
+            f"You are {self.agent_name}: {self.agent_description}",
+        ]
+        if self.config.custom_section:
+            lines += ["", self.config.custom_section]
+        lines += ["", "## Room Context", "You are connected to a Band chat room.", TURN_RULES, ""]
+        if not self.config.inject_band_tools:
+            # an external Band MCP server is not bound to a room: the agent must name it
+            lines.append(f"Current chat_id: {room_id}")
+        lines += [f"Current requester name: {sender_name}", f"Current requester id: {sender_id}"]
+        return "\n".join(lines)
+
+    async def _room_history(
+        self, tools: Any, room_id: str, before_id: str | None
+    ) -> list[dict[str, Any]]:
+        rows: list[dict[str, Any]] = []
+        for page in range(1, CONTEXT_PAGES + 1):
+            try:
+                body = await tools.fetch_room_context(
+                    room_id=room_id, page=page, page_size=CONTEXT_PAGE_SIZE
+                )
+            except Exception:
+                log.warning("room %s: could not read the room context", room_id, exc_info=True)
+                break
+            data = body.get("data") if isinstance(body, dict) else None
+            rows.extend(data or [])
+            meta = (
+                (body.get("metadata") or body.get("meta") or {}) if isinstance(body, dict) else {}
+            )
+            if not data or not meta.get("has_more"):
+                break
+        if before_id is not None:
+            ids = [r.get("id") for r in rows]
+            if before_id in ids:
+                rows = rows[: ids.index(before_id)]
+        return rows
+
+    @staticmethod
+    def last_session_id(rows: Sequence[Mapping[str, Any]], room_id: str) -> str | None:
+        """The session named by the room's last ``ACP client session`` event."""
+        for row in reversed(rows):
+            meta = row.get("metadata") or {}
+            if row.get("message_type") == "task" and row.get("content") == SESSION_EVENT:
+                if meta.get("acp_client_room_id", room_id) == room_id:
+                    sid = meta.get("acp_client_session_id")
+                    if isinstance(sid, str) and sid:
+                        return sid
+        return None
+
+    @staticmethod
+    def replay_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+        """The room's earlier text messages as ``[sender]: content`` lines."""
+        lines = []
+        for row in rows:
+            if row.get("message_type", "text") != "text":
+                continue
+            sender = row.get("sender_name") or row.get("sender_id") or "unknown"
+            lines.append(f"[{sender}]: {row.get('content', '')}")
+        return lines
+
+    # -- lifecycle and turns -------------------------------------------------------------------
+
+    async def on_started(self, agent_name: str, agent_description: str) -> None:
+        """Remember who the agent is, for the system context."""
+        self.agent_name = agent_name or self.agent_name
+        self.agent_description = agent_description or self.agent_description
+
+    async def on_message(
+        self,
+        msg: Any,
+        tools: Any,
+        *,
+        room_id: str | None = None,
+        participants_msg: str | None = None,
+        contacts_msg: str | None = None,
+    ) -> None:
+        """Prompt the room's ACP session with ``msg``; the turn posts through ``tools``."""
+        room_id = room_id or msg.room_id
+        if self._stopped:
+            raise RuntimeError("the ACP client adapter was stopped")
+        sender_name = (
+            getattr(msg, "sender_name", None) or getattr(msg, "sender_id", None) or "Unknown"
+        )
+        sender_id = getattr(msg, "sender_id", None) or "unknown"
+        formatter = getattr(msg, "format_for_llm", None)
+        text = formatter() if callable(formatter) else f"[{sender_name}]: {msg.content}"
+        history: list[dict[str, Any]] | None = None
+
+        async def load_history() -> list[dict[str, Any]]:
+            nonlocal history
+            if history is None:
+                history = await self._room_history(tools, room_id, getattr(msg, "id", None))
+            return history
+
+        resume: str | None = None
+        if room_id not in self._looked_up:
+            # first message since start: the room's last session event names its session
+            self._looked_up.add(room_id)
+            state = self.rooms.rooms.get(room_id)
+            if state is None or state.session_id is None:
+                resume = self.last_session_id(await load_history(), room_id)
+
+        async def replay() -> list[str]:
+            return self.replay_lines(await load_history())
+
+        request = TurnRequest(
+            message=text,
+            system_context=self.system_context(room_id, sender_name, sender_id),
+            updates=[u for u in (participants_msg, contacts_msg) if u],
+            resume_session_id=resume,
+            replay=replay,
+        )
+        self._room_tools[room_id] = tools
+        try:
+            await self.rooms.run_turn(room_id, tools, request)
+        except ACPSessionBusyError:
+            log.info("room %s: ACP session busy; the message stays pending", room_id)
+            raise
+
+    async def stop_turn(self, room_id: str) -> None:
+        """Stop the room's running turn: ``session/cancel``, waiting at most 5 s."""
+        await self.rooms.stop_turn(room_id)
+
+    async def on_cleanup(self, room_id: str) -> None:
+        """The room is gone: stop its process and unbind its MCP URL."""
+        await self.rooms.close_room(room_id)
+        self._mcp.unbind(room_id)
+        self._room_tools.pop(room_id, None)
+        self._looked_up.discard(room_id)
+
+    async def cleanup_all(self) -> None:
+        """Stop every room's process, then the MCP server."""
+        self._stopped = True
+        await self.rooms.close_all()
+        await self._mcp.stop()
+
+    async def stop(self) -> None:
+        """Adapter shutdown."""
+        await self.cleanup_all()
+
+    @property
+    def mcp_server(self) -> BandMCPServer:
+        """The local Band MCP server (started on the first session that needs it)."""
+        return self._mcp
+
+    async def wait_idle(self) -> None:
+        """Wait until no room runs a turn (for orderly shutdowns and tests)."""
+        while any(r.running for r in self.rooms.rooms.values()):
+            await asyncio.sleep(0.01)
