@@ -1,0 +1,304 @@
+"""One room's execution: a serial worker for its turns, live pushes and ``/next`` backlog drains.
+
+Turns run one at a time per room (rooms run in parallel, one worker each). Every message,
+from the socket or from ``/next``, passes the same gate: self-echo skip, the claim registry's
+guarded claim (completed, in flight, settlement pending, retries exhausted), the processing
+mark; then the adapter runs and its outcome is settled through fenced processed/failed marks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+from band.client.errors import BandError
+from band.client.rest import RestClient, path
+from band.core.simple_adapter import SimpleAdapter
+from band.core.turn import MISSING_REPLY, TURN_FAILURE_PROVIDER, AgentFailure
+from band.core.types import AgentInput, HistoryProvider
+from band.runtime.tools import AgentTools
+from band_sdk_core import evaluate_next_message, is_self_echo
+
+from .delivery import Delivery, RoomStopped
+from .messages import delivery_status, platform_message
+from .participants import RoomParticipants
+from .sessionconfig import SessionConfig
+
+__all__ = ["RoomExecution"]
+
+log = logging.getLogger("band.runtime.execution")
+
+_DRAIN = object()
+#: Upper bound of ``/next`` rounds in one drain (a guard against a platform that loops).
+MAX_DRAIN = 500
+#: Generic room text for a turn that raised; the exception itself stays in the logs.
+ADAPTER_FAILED = "The agent hit an error while handling this message and could not answer it."
+
+
+class RoomExecution:
+    """Serial turns of one room."""
+
+    def __init__(
+        self,
+        room_id: str,
+        *,
+        agent_id: str,
+        rest: RestClient,
+        delivery: Delivery,
+        adapter: SimpleAdapter[Any],
+        config: SessionConfig,
+    ) -> None:
+        self.room_id = room_id
+        self.agent_id = agent_id
+        self.rest = rest
+        self.delivery = delivery
+        self.adapter = adapter
+        self.config = config
+        self.participants = RoomParticipants(rest, room_id, agent_id)
+        self.stopped = False
+        self.turns = 0
+        self._queue: asyncio.Queue[Any] = asyncio.Queue()
+        self._worker: asyncio.Task[None] | None = None
+        self._turn: asyncio.Task[None] | None = None
+        self._interrupt_mode: str | None = None
+        self._history: list[dict[str, Any]] = []
+        self._history_at = 0.0
+        self._bootstrapped = False
+        self._queue.put_nowait(_DRAIN)  # the backlog goes before any live message
+
+    def __repr__(self) -> str:
+        return f"RoomExecution(room_id={self.room_id!r}, stopped={self.stopped})"
+
+    # --- control from the runtime -------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the worker with a backlog drain before any live message."""
+        if self._worker is None:
+            self._worker = asyncio.create_task(self._run(), name=f"band-room-{self.room_id}")
+
+    def submit(self, payload: dict[str, Any]) -> None:
+        """Queue a validated ``message_created`` payload."""
+        self._queue.put_nowait(payload)
+
+    def request_drain(self) -> None:
+        """Queue a ``/next`` drain (after a reconnect, on play)."""
+        self._queue.put_nowait(_DRAIN)
+
+    async def control(self, mode: str) -> None:
+        """Apply ``agent.control``: interrupt the turn, stop (park) or play (resume) the room."""
+        if mode == "play":
+            self.stopped = False
+            self.request_drain()
+            return
+        if mode == "stop":
+            self.stopped = True
+        if self._turn is not None and not self._turn.done():
+            self._interrupt_mode = mode
+            self._turn.cancel()
+        with contextlib.suppress(Exception):
+            await self.adapter.on_interrupt(self.room_id, mode)
+
+    async def close(self) -> None:
+        """Stop the worker (cancelling a running turn) and let the adapter clean up."""
+        if self._worker is not None:
+            self._worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._worker
+            self._worker = None
+        with contextlib.suppress(Exception):
+            await self.adapter.on_cleanup(self.room_id)
+
+    # --- the worker ---------------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        idle = self.config.idle_resync_seconds
+        while True:
+            try:
+                item = await asyncio.wait_for(self._queue.get(), idle)
+            except TimeoutError:
+                item = _DRAIN
+                idle = min(idle * 2, self.config.idle_resync_max_seconds)
+            else:
+                idle = self.config.idle_resync_seconds
+            try:
+                if self.stopped:
+                    continue  # left on the platform; ``play`` drains it
+                if item is _DRAIN:
+                    await self._drain()
+                else:
+                    await self._process(item)
+            except asyncio.CancelledError:
+                raise
+            except BandError as exc:
+                log.warning("room %s: platform unavailable (%s); resync later", self.room_id, exc)
+            except Exception:
+                log.exception("room %s: unexpected error", self.room_id)
+
+    async def _drain(self) -> None:
+        """Settle what is pending, then run every message ``/next`` serves until it is empty."""
+        await self.delivery.flush_room(self.room_id)
+        last: str | None = None
+        for _ in range(MAX_DRAIN):
+            resp = await self.rest.request(
+                "GET", path("/agent/chats/{}/messages/next", self.room_id)
+            )
+            row = resp.data if resp.status_code == 200 and isinstance(resp.data, dict) else None
+            next_id = str(row["id"]) if row and "id" in row else None
+            if next_id is None:
+                return
+            if last is not None and evaluate_next_message(last, next_id)["decision"] == (
+                "ready_to_claim"
+            ):
+                # served the same message twice: it is not runnable here; look past it
+                await self._drain_listing()
+                return
+            last = next_id
+            assert row is not None
+            await self._process(row)
+            if self.stopped:
+                return
+
+    async def _drain_listing(self) -> None:
+        """Run the runnable messages among the actionable page (past a stuck head)."""
+        resp = await self.rest.request(
+            "GET",
+            path("/agent/chats/{}/messages", self.room_id),
+            params={"sort_order": "asc", "limit": 100},
+        )
+        for row in resp.data if isinstance(resp.data, list) else []:
+            if isinstance(row, dict) and isinstance(row.get("id"), str) and not self.stopped:
+                await self._process(row)
+
+    # --- one message --------------------------------------------------------------------------
+
+    async def _process(self, row: dict[str, Any]) -> None:
+        """Gate, claim, mark, run and settle one message."""
+        mid = str(row.get("id") or "")
+        if not mid or row.get("message_type", "text") != "text":
+            return
+        claims, retries = self.delivery.claims, self.delivery.retries
+        self_echo = is_self_echo(
+            str(row.get("sender_id", "")), str(row.get("sender_type", "")), self.agent_id
+        )
+        verdict = claims.guarded_claim(
+            self.room_id,
+            mid,
+            retries,
+            self_echo=self_echo,
+            durably_processed=delivery_status(row, self.agent_id) == "processed",
+        )
+        if verdict == "pending":
+            await self.delivery.flush(self.room_id, mid)
+            return
+        if verdict != "runnable":
+            log.debug("room %s: message %s not run (%s)", self.room_id, mid, verdict)
+            return
+        try:
+            await self._claimed(row, mid)
+        finally:
+            claims.release(self.room_id, mid)
+
+    async def _claimed(self, row: dict[str, Any], mid: str) -> None:
+        retries = self.delivery.retries
+        attempt, exhausted = retries.record_attempt(mid)
+        if exhausted:
+            log.warning("room %s: message %s exhausted its retries", self.room_id, mid)
+            return
+        try:
+            accepted = await self.delivery.mark_processing(self.room_id, mid)
+        except RoomStopped:
+            self.stopped = True
+            accepted = False
+        except BaseException:
+            retries.discard_attempt(mid)
+            raise
+        if not accepted:
+            retries.discard_attempt(mid)
+            return
+        ok, error, retry = await self._run_turn(row, final=attempt >= retries.max_retries)
+        if ok is None:  # stopped mid-turn: the message stays processing for replay
+            retries.discard_attempt(mid)
+            return
+        if ok:
+            self.delivery.record_processed(self.room_id, mid)
+        else:
+            self.delivery.record_failed(self.room_id, mid, error, retry=retry)
+        await self.delivery.flush(self.room_id, mid)
+        pending = self.delivery.claims.pending_settlement(self.room_id, mid)
+        if not ok and retry and pending is None and not retries.is_permanently_failed(mid):
+            self.request_drain()  # the failed message is served again by /next
+
+    async def _run_turn(self, row: dict[str, Any], *, final: bool) -> tuple[bool | None, str, bool]:
+        """Run the adapter; return (succeeded, error label, may retry); None when stopped.
+
+        ``final``: a failure now uses up the message's last attempt (reported to the room).
+        """
+        msg = platform_message(row, self.room_id)
+        if not self.participants.loaded:
+            await self.participants.load()
+        tools = AgentTools(
+            self.room_id, self.rest, self.participants.snapshot(), agent_id=self.agent_id
+        )
+        bootstrap = not self._bootstrapped
+        history = await self._history_for(msg.id, bootstrap)
+        inp = AgentInput(
+            msg=msg,
+            tools=tools,
+            history=HistoryProvider(history),
+            participants_msg=self.participants.message(),
+            contacts_msg=None,
+            is_session_bootstrap=bootstrap,
+            room_id=self.room_id,
+        )
+        self._bootstrapped = True
+        self.turns += 1
+        self._interrupt_mode = None
+        self._turn = asyncio.create_task(self.adapter.on_event(inp), name=f"band-turn-{msg.id}")
+        try:
+            await self._turn
+        except asyncio.CancelledError:
+            mode, self._interrupt_mode = self._interrupt_mode, None
+            if mode is None:
+                raise  # the worker itself is being cancelled
+            log.info("room %s: turn %s ended by %s", self.room_id, msg.id, mode)
+            return (None, "", False) if mode == "stop" else (False, "interrupted", False)
+        except Exception as exc:
+            log.exception("room %s: adapter failed on message %s", self.room_id, msg.id)
+            if final and self.config.report_turn_failures_to_room:
+                failure = AgentFailure(TURN_FAILURE_PROVIDER, ADAPTER_FAILED, "adapter_error")
+                await tools.send_failure(failure)
+            return False, f"{type(exc).__name__}: {exc}"[:500], True
+        finally:
+            self._turn = None
+        self._remember(row)
+        turn = tools.turn
+        if not self.adapter.judges_turns or turn.detached or turn.complete:
+            return True, "", False
+        log.warning("room %s: turn %s ended without a reply", self.room_id, msg.id)
+        if self.config.report_turn_failures_to_room:
+            failure = AgentFailure(TURN_FAILURE_PROVIDER, MISSING_REPLY, "missing_reply")
+            await tools.send_failure(failure)
+        return False, "missing reply", False
+
+    # --- history ------------------------------------------------------------------------------
+
+    async def _history_for(self, message_id: str, bootstrap: bool) -> list[dict[str, Any]]:
+        """The room's context (cached for the TTL), without the message being handled."""
+        if not self.config.enable_context_hydration:
+            return []
+        fresh = time.monotonic() - self._history_at < self.config.context_cache_ttl_seconds
+        if bootstrap or not self.config.enable_context_cache or not fresh:
+            resp = await self.rest.request("GET", path("/agent/chats/{}/context", self.room_id))
+            rows = resp.data if isinstance(resp.data, list) else []
+            self._history = [r for r in rows if isinstance(r, dict)]
+            self._history_at = time.monotonic()
+        rows = [r for r in self._history if r.get("id") != message_id]
+        return rows[-self.config.max_context_messages :]
+
+    def _remember(self, row: dict[str, Any]) -> None:
+        """Keep a handled message in the cached context."""
+        if all(r.get("id") != row.get("id") for r in self._history):
+            self._history.append(row)
