@@ -1,9 +1,9 @@
 """ACPClientAdapter end to end: scripted ACP agent processes, the adapter's Band MCP server,
 real ``AgentTools`` and the real local platform.
 
-Until the runtime is merged, ``Harness.message`` plays the runtime's part around a turn: one
-``AgentTools`` per turn, ``adapter.on_message``, then the turn-outcome verdict (the runtime
-posts the missing-reply error when the turn is not complete).
+``Harness.message`` drives one turn the way the runtime does (one ``AgentTools`` per turn,
+``on_message``, then the turn-outcome verdict), so each test can inspect the turn's ledger;
+test_acp_agent.py runs the same adapter inside a real ``Agent``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import re
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 from band.adapters import ACPClientAdapter, ACPClientAdapterConfig
 from band.client import RestClient
 from band.core.turn import MISSING_REPLY, TurnEffect
+from band.core.types import HistoryProvider, PlatformMessage
 from band.integrations.acp.adapter import BandConfigError, custom_tool_name
 from band.integrations.acp.narration import SESSION_EVENT
 from band.runtime.tools import AgentTools
@@ -39,20 +40,6 @@ MENTION = re.compile(r"^(@\[\[[^\]]+\]\]\s*)+")
 def plat() -> Iterator[Live]:
     """One local platform for this module's tests (each registers its own agent and room)."""
     yield from live_platform()
-
-
-@dataclass
-class Msg:
-    """The parts of a platform message the adapter reads."""
-
-    id: str
-    room_id: str
-    content: str
-    sender_id: str
-    sender_name: str
-
-    def format_for_llm(self) -> str:
-        return f"[{self.sender_name}]: {self.content}"
 
 
 class Harness:
@@ -86,8 +73,12 @@ class Harness:
         mid = self.post(text) if room == self.room else "m-other"
         tools = AgentTools(room, self.rest, agent_id=self.agent_id)
         self.last_tools = tools
-        msg = Msg(mid, room, text, self.person_id, self.person_name)
-        await self.adapter.on_message(msg, tools, room_id=room)
+        msg = PlatformMessage(
+            mid, room, text, self.person_id, "User", self.person_name, "text", {}, datetime.now(UTC)
+        )
+        await self.adapter.on_message(
+            msg, tools, HistoryProvider([]), None, None, is_session_bootstrap=False, room_id=room
+        )
         if tools.turn.posts_missing_reply:  # the runtime's verdict after the adapter returns
             await tools.send_event(MISSING_REPLY, "error", {"provider": "band-runtime"})
         return tools
@@ -134,7 +125,7 @@ async def harness(
         else create_room_workspace_resolver(tmp_path / "ws"),
         **(adapter_kw or {}),
     )
-    await adapter.on_started("Coder", "Writes code in the room")
+    await adapter.startup("Coder", "Writes code in the room")
     async with RestClient(key, plat.rest) as rest:
         try:
             yield Harness(plat, rest, adapter, agent_id, room)

@@ -5,29 +5,26 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Unpack
 
 from acp.schema import HttpMcpServer, SseMcpServer
 from pydantic import BaseModel, ValidationError
 
+from band.core.exceptions import BandConfigError
+from band.core.protocols import AgentToolsProtocol
+from band.core.simple_adapter import FeatureKwargs, SimpleAdapter
 from band.core.turn import TurnEffect
+from band.core.types import Emit, HistoryProvider, PlatformMessage
+from band.runtime.capabilities import Capability
 from band.runtime.tools import TOOLS, select_tools
 from band.runtime.tools.registry import clean_schema, format_validation_error
 from band.workspaces import RoomWorkspaces, WorkspaceResolver, resolver_for
 
 from .config import ACPClientAdapterConfig, ConfigResolver, PermissionResolver
 from .mcp_server import SERVER_NAME, BandMCPServer, ToolResult, ToolSpecView
-from .narration import EMIT_KINDS, SESSION_EVENT
+from .narration import SESSION_EVENT
 from .rooms import ACPRooms, ACPSessionBusyError, TurnRequest
-
-try:  # the runtime's configuration error, once the runtime provides it
-    from band.core.exceptions import BandConfigError  # type: ignore[import-not-found,unused-ignore]
-except ImportError:  # pragma: no cover - depends on the merge order of the runtime branch
-
-    class BandConfigError(ValueError):  # type: ignore[no-redef]
-        """Configuration, setup or lifecycle misuse."""
-
 
 __all__ = [
     "ACPClientAdapter",
@@ -72,19 +69,6 @@ def declared_effect(handler: Any) -> TurnEffect:
     return TurnEffect.ACT if getattr(handler, "band_terminal", False) else TurnEffect.OBSERVE
 
 
-def _emit_kinds(emit: Iterable[Any] | None) -> frozenset[str]:
-    if emit is None:
-        return EMIT_KINDS
-    kinds = frozenset(str(getattr(e, "value", e)) for e in emit)
-    unsupported = sorted(kinds - EMIT_KINDS)
-    if unsupported:
-        raise BandConfigError(
-            f"ACPClientAdapter does not support emit kind(s): {', '.join(unsupported)}; "
-            f"supported: {', '.join(sorted(EMIT_KINDS))}"
-        )
-    return kinds
-
-
 def _failed_result(value: Any) -> bool:
     """A handler's own failure shapes: ``{"ok": False}`` or a string starting ``Error:``."""
     if isinstance(value, Mapping) and value.get("ok") is False:
@@ -92,8 +76,13 @@ def _failed_result(value: Any) -> bool:
     return isinstance(value, str) and value.startswith("Error:")
 
 
-class ACPClientAdapter:
+class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
     """Bridges Band rooms to the ACP agent that ``config.command`` launches, one per room."""
+
+    SUPPORTED_EMIT = frozenset({Emit.TOOL_CALLS, Emit.THOUGHTS, Emit.TASK_EVENTS})
+    SUPPORTED_CAPABILITIES = frozenset(
+        {Capability.MEMORY, Capability.CONTACTS, Capability.TASKS, Capability.FILES}
+    )
 
     def __init__(
         self,
@@ -103,9 +92,9 @@ class ACPClientAdapter:
         workspace_for_room: WorkspaceResolver | None = None,
         resolve_session_config: ConfigResolver | None = None,
         resolve_permission: PermissionResolver | None = None,
-        emit: Iterable[Any] | None = None,
-        capabilities: Iterable[Any] | None = None,
+        **features: Unpack[FeatureKwargs],
     ) -> None:
+        super().__init__(**features)
         if resolve_session_config is not None and (
             config.model is not None or config.reasoning_effort is not None
         ):
@@ -113,12 +102,7 @@ class ACPClientAdapter:
                 "set either model/reasoning_effort or resolve_session_config, not both"
             )
         self.config = config
-        self.emit = _emit_kinds(emit)
-        self.capabilities = frozenset(capabilities or ())
-        self.agent_name = "Agent"
-        self.agent_description = "An AI assistant"
         self._custom = self._register_custom(additional_tools or ())
-        self._band_tools = {s.name: s for s in select_tools(self.capabilities)}
         self._workspaces = RoomWorkspaces(resolver_for(config.cwd, workspace_for_room))
         self._mcp = BandMCPServer(self._tool_views, self._call_tool)
         self._room_tools: dict[str, Any] = {}
@@ -130,9 +114,17 @@ class ACPClientAdapter:
             servers_for=self._servers_for,
             resolve_permission=resolve_permission,
             resolve_session_config=resolve_session_config,
-            emit=self.emit,
+            emit=self._emit_kinds(),
             canonical=self._canonical,
         )
+
+    def _emit_kinds(self) -> frozenset[str]:
+        return frozenset(str(e.value) for e in self.features.emit)
+
+    @property
+    def _band_tools(self) -> dict[str, Any]:
+        """The Band tools the adapter serves: the chat tools and its capabilities' groups."""
+        return {s.name: s for s in select_tools(self.capabilities)}
 
     # -- tools ---------------------------------------------------------------------------------
 
@@ -213,7 +205,7 @@ class ACPClientAdapter:
         """What a new session is told first: who it is, the room rules, and ``custom_section``."""
         lines = [
             "[System Context]",
-            f"You are {self.agent_name}: {self.agent_description}",
+            f"You are {self.agent_name or 'Agent'}: {self.agent_description or 'An AI assistant'}",
         ]
         if self.config.custom_section:
             lines += ["", self.config.custom_section]
@@ -275,36 +267,37 @@ class ACPClientAdapter:
     # -- lifecycle and turns -------------------------------------------------------------------
 
     async def on_started(self, agent_name: str, agent_description: str) -> None:
-        """Remember who the agent is, for the system context."""
-        self.agent_name = agent_name or self.agent_name
-        self.agent_description = agent_description or self.agent_description
+        """Remember who the agent is (for the system context) and the negotiated emit kinds."""
+        await super().on_started(agent_name, agent_description)
+        self.rooms.emit = self._emit_kinds()
+        self._stopped = False
 
     async def on_message(
         self,
-        msg: Any,
-        tools: Any,
+        msg: PlatformMessage,
+        tools: AgentToolsProtocol,
+        history: HistoryProvider,
+        participants_msg: str | None,
+        contacts_msg: str | None,
         *,
-        room_id: str | None = None,
-        participants_msg: str | None = None,
-        contacts_msg: str | None = None,
+        is_session_bootstrap: bool,
+        room_id: str,
     ) -> None:
         """Prompt the room's ACP session with ``msg``; the turn posts through ``tools``."""
-        room_id = room_id or msg.room_id
         if self._stopped:
             raise RuntimeError("the ACP client adapter was stopped")
-        sender_name = (
-            getattr(msg, "sender_name", None) or getattr(msg, "sender_id", None) or "Unknown"
-        )
-        sender_id = getattr(msg, "sender_id", None) or "unknown"
-        formatter = getattr(msg, "format_for_llm", None)
-        text = formatter() if callable(formatter) else f"[{sender_name}]: {msg.content}"
-        history: list[dict[str, Any]] | None = None
+        sender_name = msg.sender_name or msg.sender_id or "Unknown"
+        sender_id = msg.sender_id or "unknown"
+        text = msg.format_for_llm()
+        rows: list[dict[str, Any]] | None = None
 
         async def load_history() -> list[dict[str, Any]]:
-            nonlocal history
-            if history is None:
-                history = await self._room_history(tools, room_id, getattr(msg, "id", None))
-            return history
+            # read here, not from ``history``: the runtime's copy is one page, and the session
+            # event to resume from is the room's latest
+            nonlocal rows
+            if rows is None:
+                rows = await self._room_history(tools, room_id, msg.id)
+            return rows
 
         resume: str | None = None
         if room_id not in self._looked_up:
@@ -334,6 +327,10 @@ class ACPClientAdapter:
     async def stop_turn(self, room_id: str) -> None:
         """Stop the room's running turn: ``session/cancel``, waiting at most 5 s."""
         await self.rooms.stop_turn(room_id)
+
+    async def on_interrupt(self, room_id: str, mode: str) -> None:
+        """The platform interrupted or stopped the room's turn: cancel the agent's prompt."""
+        await self.stop_turn(room_id)
 
     async def on_cleanup(self, room_id: str) -> None:
         """The room is gone: stop its process and unbind its MCP URL."""
