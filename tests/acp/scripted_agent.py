@@ -332,7 +332,7 @@ class ScriptedAgent:
         """Call a tool on the session's ``band`` MCP server with the official MCP client."""
         from mcp import ClientSession
         from mcp.client.sse import sse_client
-        from mcp.client.streamable_http import streamablehttp_client
+        from mcp.client.streamable_http import streamable_http_client
 
         call_id = f"call-{uuid.uuid4().hex[:8]}"
         raw = {"server": "band", "tool": name, "arguments": args}
@@ -348,7 +348,7 @@ class ScriptedAgent:
             return
         log_call("mcp_call", server=type(server).__name__, url=server.url, tool=name)
         if isinstance(server, HttpMcpServer):
-            transport: Any = streamablehttp_client(server.url)
+            transport: Any = streamable_http_client(server.url)
         else:
             assert isinstance(server, SseMcpServer)
             transport = sse_client(server.url)

@@ -264,12 +264,12 @@ def test_last_completed_call_decides_reply_after_side_effect(plat: Live, tmp_pat
 def test_band_mcp_server_lists_tools_without_room_field(plat: Live, tmp_path: Path) -> None:
     async def main() -> None:
         from mcp import ClientSession
-        from mcp.client.streamable_http import streamablehttp_client
+        from mcp.client.streamable_http import streamable_http_client
 
         async with harness(plat, tmp_path) as h:
             await h.message("reply warm up")
             url = h.adapter.mcp_server.url(h.room)
-            async with streamablehttp_client(url) as s, ClientSession(s[0], s[1]) as session:
+            async with streamable_http_client(url) as s, ClientSession(s[0], s[1]) as session:
                 await session.initialize()
                 tools = {t.name: t for t in (await session.list_tools()).tools}
             assert set(tools) >= {"band_send_message", "band_no_reply", "band_get_participants"}
