@@ -578,3 +578,31 @@ def test_adapter_turn_timeout_message(plat: Live, tmp_path: Path) -> None:
 
 def test_scripted_agent_runs_with_this_interpreter() -> None:
     assert agent_command()[0] == sys.executable
+
+
+def test_config_mcp_servers_follow_the_band_server(plat: Live, tmp_path: Path) -> None:
+    extra = {"type": "sse", "name": "docs", "url": "http://127.0.0.1:9/sse", "headers": []}
+
+    async def main() -> None:
+        async with harness(plat, tmp_path, mcp_servers=[extra]) as h:
+            await h.message("reply hi")
+            (new,) = [c for c in calls(h.workspace) if c["method"] == "new_session"]
+            assert [(s["name"], s["type"]) for s in new["mcp_servers"]] == [
+                ("band", "http"),
+                ("docs", "sse"),
+            ]
+
+    run(main())
+
+
+def test_without_any_band_mcp_server_every_turn_is_missing_reply(
+    plat: Live, tmp_path: Path
+) -> None:
+    async def main() -> None:
+        async with harness(plat, tmp_path, inject_band_tools=False) as h:
+            tools = await h.message("reply nobody hears this")
+            assert not tools.turn.complete
+            assert h.events()[-1] == ("error", MISSING_REPLY)
+            assert not any(k == "text" for k, _ in h.events())
+
+    run(main())

@@ -618,3 +618,59 @@ def test_resolve_session_config_gets_the_catalog(live: Live, tmp_path: Path) -> 
         assert sets == [("model", "huge")]
 
     scenario(live, tmp_path, body, rooms_kw={"resolve_session_config": choose})
+
+
+# -- bounds ---------------------------------------------------------------------------------------
+
+
+def test_cancel_write_is_bounded(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A cancel whose write never completes is abandoned after CANCEL_TIMEOUT_S."""
+    import time
+
+    from band.integrations.acp import process as process_mod
+    from band.integrations.acp.client import RoomClient
+
+    monkeypatch.setattr(process_mod, "CANCEL_TIMEOUT_S", 0.2)
+
+    class StuckConn:
+        async def cancel(self, session_id: str) -> None:
+            await asyncio.sleep(3600)
+
+    async def main() -> float:
+        proc = process_mod.ACPRoomProcess(
+            "r", agent_command(), client=RoomClient("r"), workspace=str(tmp_path)
+        )
+        await proc.start()
+        try:
+            real = proc.conn
+            proc.conn = StuckConn()
+            started = time.monotonic()
+            await proc.cancel("s")
+            elapsed = time.monotonic() - started
+            proc.conn = real
+        finally:
+            await proc.stop()
+        assert proc.proc is not None and proc.proc.returncode is not None
+        return elapsed
+
+    assert run(main()) < 2.0
+
+
+def test_resolve_session_config_is_bounded(
+    live: Live, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from band.integrations.acp import session_config
+
+    monkeypatch.setattr(session_config, "CONFIG_TIMEOUT_S", 0.3)
+
+    async def slow(request: Any) -> dict[str, str]:
+        await asyncio.sleep(30)
+        return {}
+
+    async def body(rooms: ACPRooms, room: Room) -> None:
+        sink = await room.turn("think never")
+        (failure,) = sink.failures
+        assert failure.message.startswith("ACP session configuration failed: ")
+        assert "did not answer within 0.3s" in failure.message
+
+    scenario(live, tmp_path, body, rooms_kw={"resolve_session_config": slow})
