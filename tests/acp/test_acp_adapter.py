@@ -606,3 +606,23 @@ def test_without_any_band_mcp_server_every_turn_is_missing_reply(
             assert not any(k == "text" for k, _ in h.events())
 
     run(main())
+
+
+@pytest.mark.parametrize(
+    ("reported", "canonical"),
+    [
+        ("band_send_message", "band_send_message"),
+        ("mcp__band__band_send_message", "band_send_message"),  # Claude's spelling
+        ("band-band_no_reply", "band_no_reply"),  # Copilot's spelling
+        ("band.ticketstatus", "ticketstatus"),
+        ("mcp__other__band_send_message", "mcp__other__band_send_message"),  # not our server
+        ("mcp__band__not_ours", "mcp__band__not_ours"),
+        ("Read file", "Read file"),
+    ],
+)
+def test_reported_tool_names_are_canonicalized(reported: str, canonical: str) -> None:
+    adapter = ACPClientAdapter(
+        ACPClientAdapterConfig(command=["x"]),
+        additional_tools=[(TicketStatusInput, ticket_status)],
+    )
+    assert adapter._canonical(reported) == canonical

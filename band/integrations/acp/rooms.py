@@ -273,7 +273,11 @@ class ACPRooms:
     async def _run(self, room: RoomState, sink: RoomSink, request: TurnRequest) -> None:
         try:
             process = await self._process(room)
-            session_id = await self._session(room, process, request)
+            # session/new or session/load (with its replay) shares the start's bound
+            session_id = await asyncio.wait_for(
+                self._session(room, process, request),
+                self.config.retention.transition_timeout_s,
+            )
         except ACPSessionConfigError as exc:
             await sink.send_failure(AgentFailure(PROVIDER, str(exc)))
             # a new session left unconfigured is not the room's: open another next time
