@@ -15,6 +15,8 @@ from band.config import PlatformSettings, load_agent_config
 from band.core.exceptions import AgentAlreadyRunningError, BandConfigError
 from band.core.simple_adapter import SimpleAdapter
 from band.runtime.agentconfig import AgentConfig
+from band.runtime.events import ParticipantAddedCallback, ParticipantRemovedCallback
+from band.runtime.instance import SingleInstanceLock
 from band.runtime.runtime import AgentRuntime
 from band.runtime.sessionconfig import SessionConfig
 
@@ -34,6 +36,7 @@ class Agent:
         self._adapter = adapter
         self._started = False
         self._stop_requested = asyncio.Event()
+        self._lock = SingleInstanceLock(runtime.agent_id)
 
     def __repr__(self) -> str:
         return f"Agent(agent_id={self._runtime.agent_id!r}, running={self._started})"
@@ -48,7 +51,10 @@ class Agent:
         rest_url: str | None = None,
         config: AgentConfig | None = None,
         session_config: SessionConfig | None = None,
-        **unsupported: Any,
+        contact_config: Any = None,
+        on_participant_added: ParticipantAddedCallback | None = None,
+        on_participant_removed: ParticipantRemovedCallback | None = None,
+        preprocessor: Any = None,
     ) -> Agent:
         """An agent for ``adapter`` with these credentials.
 
@@ -61,9 +67,9 @@ class Agent:
             raise BandConfigError(
                 f"adapter must be a SimpleAdapter (or have on_event), not {type(adapter).__name__}"
             )
-        for name, value in unsupported.items():
+        for name, value in (("contact_config", contact_config), ("preprocessor", preprocessor)):
             if value is not None:
-                raise BandConfigError(f"Agent.create() does not support {name!r} yet")
+                raise BandConfigError(f"Agent.create() does not support {name} yet")
         urls = PlatformSettings.from_env().resolve(rest_url=rest_url, ws_url=ws_url)
         runtime = AgentRuntime(
             agent_id=agent_id,
@@ -73,6 +79,8 @@ class Agent:
             adapter=adapter,
             config=config or AgentConfig(),
             session_config=session_config or SessionConfig(),
+            on_participant_added=on_participant_added,
+            on_participant_removed=on_participant_removed,
         )
         return cls(runtime, adapter)
 
@@ -118,11 +126,14 @@ class Agent:
         agent_id = self._runtime.agent_id
         if self._started or agent_id in _running:
             raise AgentAlreadyRunningError(f"Agent {agent_id} is already running in this process")
+        if self._runtime.config.single_instance:
+            self._lock.acquire()
         _running.add(agent_id)
         try:
             await self._runtime.start()
         except BaseException:
             _running.discard(agent_id)
+            self._lock.release()
             with contextlib.suppress(Exception):
                 await self._runtime.stop()
             raise
@@ -130,19 +141,21 @@ class Agent:
         log.info("Agent started: %s (band-open-sdk %s)", self.agent_name, __version__)
 
     async def stop(self, timeout: float | None = None) -> bool:
-        """Stop serving; running turns are cancelled. Returns True (nothing left behind)."""
+        """Stop serving. Running turns get ``timeout`` seconds to finish (None: cancel now).
+
+        Returns True when no turn had to be cancelled. A cancelled turn's message stays
+        unprocessed on the platform and is answered at the next start.
+        """
         if not self._started:
             return True
         self._started = False
         try:
-            if timeout is not None:
-                await asyncio.wait_for(self._runtime.stop(), timeout)
-            else:
-                await self._runtime.stop()
+            graceful = await self._runtime.stop(grace=timeout)
         finally:
             _running.discard(self._runtime.agent_id)
-        log.info("Agent stopped: %s", self.agent_name)
-        return True
+            self._lock.release()
+        log.info("Agent stopped: %s (graceful=%s)", self.agent_name, graceful)
+        return graceful
 
     async def run(self) -> None:
         """Start, serve until SIGINT/SIGTERM, :meth:`request_stop` or the session ends; stop."""

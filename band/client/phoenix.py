@@ -24,7 +24,14 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-from band_sdk_core import Session, SessionOutcome, SessionPolicy, SessionState
+from band_sdk_core import (
+    Session,
+    SessionOutcome,
+    SessionPolicy,
+    SessionState,
+    classify_close,
+    classify_upgrade,
+)
 
 from .errors import BandConnectionError
 
@@ -317,6 +324,9 @@ class PhoenixClient:
                 delay = outcome.retry_after_s or 0.0
                 log.info("reconnecting in %.2fs", delay)
                 await asyncio.sleep(delay)
+        except asyncio.CancelledError:
+            self._closing = True  # cancelled from outside: a shutdown, not a dead session
+            raise
         finally:
             self._up.clear()
             if not self._closing:
@@ -340,8 +350,9 @@ class PhoenixClient:
             )
         except InvalidStatus as exc:
             status = exc.response.status_code
-            log.warning("socket upgrade refused with HTTP %s", status)
-            if status in (400, 403, 409):
+            terminal, _ = classify_upgrade(status)
+            log.warning("socket upgrade refused with HTTP %s (terminal=%s)", status, terminal)
+            if terminal:
                 self.dead_reason = f"upgrade refused with HTTP {status}"
             return self._session.on_upgrade_rejected(
                 epoch, time.monotonic(), status, _upgrade_retry_after(exc), random.random()
@@ -373,7 +384,10 @@ class PhoenixClient:
             self._join_refs.clear()
             self._fail_pending()
         code = ws.close_code if ws.close_code not in (None, 1005, 1006) else None
-        log.info("socket closed (code %s)", code)
+        terminal, _ = classify_close(code)
+        log.info("socket closed (code %s, terminal=%s)", code, terminal)
+        if terminal:
+            self.dead_reason = f"closed by the platform with code {code}"
         if self._supersede is not None:
             return self._supersede
         return self._session.on_socket_close(epoch, time.monotonic(), code, random.random())

@@ -14,13 +14,13 @@ import logging
 import time
 from typing import Any
 
-from band.client.errors import BandError
+from band.client.errors import BandConnectionError, BandError
 from band.client.rest import RestClient, path
 from band.core.simple_adapter import SimpleAdapter
 from band.core.turn import MISSING_REPLY, TURN_FAILURE_PROVIDER, AgentFailure
 from band.core.types import AgentInput, HistoryProvider
 from band.runtime.tools import AgentTools
-from band_sdk_core import evaluate_next_message, is_self_echo
+from band_sdk_core import evaluate_drain_candidate, is_self_echo
 
 from .delivery import Delivery, RoomStopped
 from .messages import delivery_status, platform_message
@@ -36,6 +36,27 @@ _DRAIN = object()
 MAX_DRAIN = 500
 #: Generic room text for a turn that raised; the exception itself stays in the logs.
 ADAPTER_FAILED = "The agent hit an error while handling this message and could not answer it."
+
+
+def _candidate(row: dict[str, Any] | None) -> dict[str, str] | None:
+    """The fields a drain decision reads from a ``/next`` row (None when there is none)."""
+    if not row or not isinstance(row.get("id"), str):
+        return None
+    return {
+        "id": row["id"],
+        "sender_id": str(row.get("sender_id") or ""),
+        "sender_type": str(row.get("sender_type") or ""),
+    }
+
+
+def _platform_unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what caused it) is a failure to reach the platform."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, BandConnectionError):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 class RoomExecution:
@@ -63,10 +84,13 @@ class RoomExecution:
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
         self._turn: asyncio.Task[None] | None = None
+        self._tools: AgentTools | None = None  # the running turn's tools
         self._interrupt_mode: str | None = None
         self._history: list[dict[str, Any]] = []
         self._history_at = 0.0
         self._bootstrapped = False
+        self._idle = asyncio.Event()  # clear while a claimed message is being handled
+        self._idle.set()
         self._queue.put_nowait(_DRAIN)  # the backlog goes before any live message
 
     def __repr__(self) -> str:
@@ -101,8 +125,26 @@ class RoomExecution:
         with contextlib.suppress(Exception):
             await self.adapter.on_interrupt(self.room_id, mode)
 
-    async def close(self) -> None:
-        """Stop the worker (cancelling a running turn) and let the adapter clean up."""
+    def participants_changed(self) -> None:
+        """Hand the running turn's tools the new participant list (for mentions)."""
+        if self._tools is not None:
+            self._tools.set_participants(self.participants.snapshot())
+
+    async def close(self, grace: float | None = None) -> bool:
+        """Stop the worker and let the adapter clean up; False when a turn had to be cancelled.
+
+        ``grace``: seconds a running turn may take to finish first (None: cancel at once).
+        """
+        turn = self._turn
+        graceful = turn is None or turn.done()
+        if not graceful and grace is not None and grace > 0:
+            assert turn is not None
+            done, _ = await asyncio.wait({turn}, timeout=grace)
+            graceful = bool(done)
+            if graceful:  # let the worker settle the finished turn (its marks)
+                await asyncio.sleep(0)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._idle.wait(), grace)
         if self._worker is not None:
             self._worker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -110,6 +152,7 @@ class RoomExecution:
             self._worker = None
         with contextlib.suppress(Exception):
             await self.adapter.on_cleanup(self.room_id)
+        return graceful
 
     # --- the worker ---------------------------------------------------------------------------
 
@@ -121,6 +164,9 @@ class RoomExecution:
             except TimeoutError:
                 item = _DRAIN
                 idle = min(idle * 2, self.config.idle_resync_max_seconds)
+                # probe a stopped room too: a missed ``play`` must not park it forever (the
+                # platform answers the processing mark with 204 while it is still stopped)
+                self.stopped = False
             else:
                 idle = self.config.idle_resync_seconds
             try:
@@ -140,23 +186,22 @@ class RoomExecution:
     async def _drain(self) -> None:
         """Settle what is pending, then run every message ``/next`` serves until it is empty."""
         await self.delivery.flush_room(self.room_id)
-        last: str | None = None
+        handled: list[str] = []  # ids this drain already took care of
         for _ in range(MAX_DRAIN):
             resp = await self.rest.request(
                 "GET", path("/agent/chats/{}/messages/next", self.room_id)
             )
             row = resp.data if resp.status_code == 200 and isinstance(resp.data, dict) else None
-            next_id = str(row["id"]) if row and "id" in row else None
-            if next_id is None:
+            step = evaluate_drain_candidate(_candidate(row), handled, self.agent_id)
+            if step["decision"] == "no_candidate":
                 return
-            if last is not None and evaluate_next_message(last, next_id)["decision"] == (
-                "ready_to_claim"
-            ):
-                # served the same message twice: it is not runnable here; look past it
+            if step["decision"] == "drain":
+                # /next serves a message again that is not runnable here (failed for good,
+                # or its mark is pending): look past it in the actionable listing
                 await self._drain_listing()
                 return
-            last = next_id
             assert row is not None
+            handled.append(step["message_id"])
             await self._process(row)
             if self.stopped:
                 return
@@ -196,10 +241,12 @@ class RoomExecution:
         if verdict != "runnable":
             log.debug("room %s: message %s not run (%s)", self.room_id, mid, verdict)
             return
+        self._idle.clear()
         try:
             await self._claimed(row, mid)
         finally:
             claims.release(self.room_id, mid)
+            self._idle.set()
 
     async def _claimed(self, row: dict[str, Any], mid: str) -> None:
         retries = self.delivery.retries
@@ -218,8 +265,13 @@ class RoomExecution:
         if not accepted:
             retries.discard_attempt(mid)
             return
-        ok, error, retry = await self._run_turn(row, final=attempt >= retries.max_retries)
-        if ok is None:  # stopped mid-turn: the message stays processing for replay
+        try:
+            ok, error, retry = await self._run_turn(row, final=attempt >= retries.max_retries)
+        except BaseException:
+            # hydration failed or the room is closing: the adapter's answer is still owed
+            retries.discard_attempt(mid)
+            raise
+        if ok is None:  # stopped or cut off mid-turn: the message stays processing for replay
             retries.discard_attempt(mid)
             return
         if ok:
@@ -256,6 +308,7 @@ class RoomExecution:
         self._bootstrapped = True
         self.turns += 1
         self._interrupt_mode = None
+        self._tools = tools
         self._turn = asyncio.create_task(self.adapter.on_event(inp), name=f"band-turn-{msg.id}")
         try:
             await self._turn
@@ -266,6 +319,10 @@ class RoomExecution:
             log.info("room %s: turn %s ended by %s", self.room_id, msg.id, mode)
             return (None, "", False) if mode == "stop" else (False, "interrupted", False)
         except Exception as exc:
+            if _platform_unreachable(exc):
+                # the platform went away mid-turn: not the message's fault; replay it later
+                log.warning("room %s: platform unreachable during turn %s", self.room_id, msg.id)
+                return None, "", False
             log.exception("room %s: adapter failed on message %s", self.room_id, msg.id)
             if final and self.config.report_turn_failures_to_room:
                 failure = AgentFailure(TURN_FAILURE_PROVIDER, ADAPTER_FAILED, "adapter_error")
@@ -273,6 +330,7 @@ class RoomExecution:
             return False, f"{type(exc).__name__}: {exc}"[:500], True
         finally:
             self._turn = None
+            self._tools = None
         self._remember(row)
         turn = tools.turn
         if not self.adapter.judges_turns or turn.detached or turn.complete:

@@ -21,6 +21,13 @@ from band_sdk_core import (
 
 from .agentconfig import AgentConfig, ConflictPolicy
 from .delivery import Delivery
+from .events import (
+    ParticipantAddedCallback,
+    ParticipantAddedEvent,
+    ParticipantPayload,
+    ParticipantRemovedCallback,
+    ParticipantRemovedEvent,
+)
 from .execution import RoomExecution
 from .sessionconfig import SessionConfig
 from .subscriptions import Subscriptions
@@ -49,8 +56,12 @@ class AgentRuntime:
         adapter: SimpleAdapter[Any],
         config: AgentConfig,
         session_config: SessionConfig,
+        on_participant_added: ParticipantAddedCallback | None = None,
+        on_participant_removed: ParticipantRemovedCallback | None = None,
     ) -> None:
         self.agent_id = agent_id
+        self.on_participant_added = on_participant_added
+        self.on_participant_removed = on_participant_removed
         self.adapter = adapter
         self.config = config
         self.session_config = session_config
@@ -71,7 +82,8 @@ class AgentRuntime:
             on_dead=self._on_dead,
         )
         self.subscriptions = Subscriptions(self.phoenix)
-        self.retries = RetryTracker(session_config.max_message_retries)
+        # the budget counts runs of the adapter: 0 would never run a message, so it means 1
+        self.retries = RetryTracker(max(1, session_config.max_message_retries))
         self.delivery = Delivery(self.rest, ClaimRegistry(), self.retries)
         self.rooms: dict[str, RoomExecution] = {}
         self.roster = RoomRoster()
@@ -98,10 +110,17 @@ class AgentRuntime:
         if self.config.auto_subscribe_existing_rooms:
             await self._sync_rooms()
 
-    async def stop(self) -> None:
-        """Cancel the rooms' work, close the socket and the REST pool."""
+    async def stop(self, grace: float | None = None) -> bool:
+        """Stop the rooms' work, close the socket and the REST pool.
+
+        Running turns get ``grace`` seconds to finish (None: cancelled at once); returns False
+        when one had to be cancelled.
+        """
         rooms, self.rooms = list(self.rooms.values()), {}
-        await asyncio.gather(*(room.close() for room in rooms), return_exceptions=True)
+        results = await asyncio.gather(
+            *(room.close(grace) for room in rooms), return_exceptions=True
+        )
+        graceful = all(r is True for r in results)
         for task in list(self._tasks):
             task.cancel()
         await self.phoenix.close()
@@ -109,12 +128,15 @@ class AgentRuntime:
             await self.adapter.cleanup_all()
         finally:
             await self.rest.aclose()
+        return graceful
 
     async def _join_agent_topics(self) -> None:
         control = AgentTopicKind.Control.topic(self.agent_id)
         rooms = AgentTopicKind.Rooms.topic(self.agent_id)
+        contacts = AgentTopicKind.Contacts.topic(self.agent_id)
         await self.subscriptions.join_agent_topic(control, self._on_control)
         await self.subscriptions.join_agent_topic(rooms, self._on_rooms)
+        await self.subscriptions.join_agent_topic(contacts, self._on_contacts)
 
     # --- rooms --------------------------------------------------------------------------------
 
@@ -185,11 +207,9 @@ class AgentRuntime:
 
     def _room_handler(self, room_id: str) -> Any:
         def on_push(event: str, payload: dict[str, Any]) -> None:
-            if event != "message_created":
-                return  # message_updated / event_created carry nothing to run
             message = validated(event, payload)
-            if message is None:
-                return
+            if message is None or event != "message_created":
+                return  # message_updated / event_created carry nothing to run
             try:
                 decision = evaluate_delivery_event(event, room_id, message, self.agent_id)
             except ValueError as exc:
@@ -211,11 +231,23 @@ class AgentRuntime:
                 self._spawn(self._drop_room(room_id))
             elif event == "participant_added" and room is not None:
                 room.participants.added(data)
+                room.participants_changed()
+                if self.on_participant_added is not None:
+                    added = ParticipantAddedEvent(
+                        room_id=room_id, payload=ParticipantPayload.from_wire(data), raw=data
+                    )
+                    self._spawn(self.on_participant_added(room_id, added))
             elif event == "participant_removed" and room is not None:
                 if data["id"] == self.agent_id:
                     self._spawn(self._drop_room(room_id))
-                else:
-                    room.participants.removed(data)
+                    return
+                room.participants.removed(data)
+                room.participants_changed()
+                if self.on_participant_removed is not None:
+                    removed = ParticipantRemovedEvent(
+                        room_id=room_id, payload=ParticipantPayload.from_wire(data), raw=data
+                    )
+                    self._spawn(self.on_participant_removed(room_id, removed))
 
         return on_push
 
@@ -228,6 +260,11 @@ class AgentRuntime:
         elif event == "room_removed":
             decision = evaluate_delivery_event(event, None, data, self.agent_id)
             self._spawn(self._drop_room(str(decision.get("room_id"))))
+
+    def _on_contacts(self, event: str, payload: dict[str, Any]) -> None:
+        # validated and logged; contact strategies (hub room, callbacks) are not built yet
+        if validated(event, payload) is not None:
+            log.info("contact event %s", event)
 
     def _on_control(self, event: str, payload: dict[str, Any]) -> None:
         data = validated(event, payload)

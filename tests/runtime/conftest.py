@@ -49,7 +49,12 @@ FAST_POLICY = {
 
 
 def fast_agent(
-    live: Live, adapter: SimpleAdapter[Any], aid: str, key: str, **session: Any
+    live: Live,
+    adapter: SimpleAdapter[Any],
+    aid: str,
+    key: str,
+    agent_kw: dict[str, Any] | None = None,
+    **session: Any,
 ) -> Agent:
     """An agent on ``live`` with fast reconnects and a short idle resync."""
     session.setdefault("idle_resync_seconds", 0.3)
@@ -62,6 +67,7 @@ def fast_agent(
         ws_url=live.ws,
         config=AgentConfig(session_policy=SessionPolicy(FAST_POLICY)),
         session_config=SessionConfig(**session),
+        **(agent_kw or {}),
     )
 
 

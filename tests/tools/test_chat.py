@@ -113,6 +113,7 @@ def test_send_message_errors(plat: Live) -> None:
 
 def test_empty_mentions_without_known_handles(plat: Live) -> None:
     bot = new_bot(plat)
+    me = person(plat)
     room = new_room(plat, bot)
 
     async def go() -> None:
@@ -120,6 +121,9 @@ def test_empty_mentions_without_known_handles(plat: Live) -> None:
             with pytest.raises(BandToolError) as empty:
                 await tools.send_message("hi", [])
             assert str(empty.value) == "At least one mention is required"
+            # a legacy mention dict with an id is used as given, even when not cached
+            sent = await tools.send_message("hi", [{"id": me.id}])
+            assert [r["id"] for r in sent["recipients"]] == [me.id]
 
     run(go())
 
@@ -237,10 +241,11 @@ def test_send_failure_posts_an_error_event_and_never_raises(plat: Live) -> None:
             posted = await tools.send_failure(failure)
             assert posted is not None and posted["message_type"] == "error"
             assert tools.turn.complete and not tools.turn.replied
-        # a room the agent cannot post to: reported on the turn all the same, no exception
+        # a room the agent cannot post to: no exception, and the turn still owes its report
         async with bound(plat, bot, "no-such-room") as tools:
-            assert await tools.send_failure(failure) is None
-            assert tools.turn.complete
+            result = await tools.send_failure(failure)
+            assert result["ok"] is False and "status_code: 404" in result["error"]
+            assert not tools.turn.complete
 
     run(go())
     [event] = human_messages(plat, room)
@@ -283,6 +288,8 @@ def test_participants_snapshot_and_refresh(plat: Live) -> None:
             snap = tools.participants
             snap.append({"id": "mutated"})
             assert tools.participants == [{"id": "x", "handle": "@x"}]
+            tools.set_participants([{"id": "y", "handle": "@y"}])
+            assert tools.participants == [{"id": "y", "handle": "@y"}]
             listed = await tools.get_participants()
             assert {p["id"] for p in listed} == {bot.id, person(plat).id}
             assert {p["id"] for p in tools.participants} == {bot.id, person(plat).id}
@@ -458,5 +465,19 @@ def test_tools_without_agent_id(plat: Live) -> None:
         async with bound(plat, bot, room) as base:
             tools = AgentTools(room, base.rest)
             assert tools.agent_id is None and tools.participants == []
+
+    run(go())
+
+
+def test_stale_participants_are_refreshed_for_mentions(plat: Live) -> None:
+    bot, late = new_bot(plat), new_bot(plat, "Late")
+    room = new_room(plat, bot, late)
+    cached = [{"id": bot.id, "handle": bot.handle, "name": bot.name}]
+
+    async def go() -> None:
+        async with bound(plat, bot, room, participants=cached) as tools:
+            sent = await tools.send_message("welcome", ["@" + late.handle])
+            assert [r["id"] for r in sent["recipients"]] == [late.id]
+            assert late.id in {p["id"] for p in tools.participants}
 
     run(go())

@@ -1,7 +1,14 @@
 """Band's platform tools: ``AgentTools`` for one room, and the tool registry band-mcp shares.
 
 ``inputs`` holds the argument models, ``ops`` one coroutine per tool, ``registry`` the specs,
-schemas and the runner (its docstring is the API band-mcp builds on).
+schemas and the runner (its docstring is the API band-mcp builds on). An adapter running its
+own model loop does::
+
+    schemas = tools.get_openai_tool_schemas(capabilities=frozenset({Capability.TASKS}))
+    ...  # the model answers with a tool call
+    outcome = await tools.execute_tool_call_structured(call.name, call.arguments)
+    # outcome.value goes back to the model; outcome.ok is False with an error string on failure
+    # tools.turn.complete says whether the turn replied, declined or did work
 """
 
 from band.core.turn import TurnEffect
@@ -18,7 +25,12 @@ from .inputs import *  # noqa: F403 -- the input models are part of the public s
 from .inputs import __all__ as _inputs_all
 from .ops import ToolContext
 from .registry import (
+    ALL_TOOL_NAMES,
+    CHAT_TOOL_NAMES,
+    CONTACT_TOOL_NAMES,
     DEFAULT_CAPABILITIES,
+    MEMORY_TOOL_NAMES,
+    TASK_TOOL_NAMES,
     TOOLS,
     ToolCallOutcome,
     ToolSpec,
@@ -30,7 +42,12 @@ from .registry import (
 from .schema_types import ToolParam
 
 __all__ = [
+    "ALL_TOOL_NAMES",
+    "CHAT_TOOL_NAMES",
+    "CONTACT_TOOL_NAMES",
     "DEFAULT_CAPABILITIES",
+    "MEMORY_TOOL_NAMES",
+    "TASK_TOOL_NAMES",
     "TOOLS",
     "AgentTools",
     "BandToolError",

@@ -68,6 +68,10 @@ class AgentTools:
         """A copy of the cached room participants (refreshed by ``get_participants``)."""
         return [dict(p) for p in self._ctx.participants or []]
 
+    def set_participants(self, participants: list[dict[str, Any]]) -> None:
+        """Replace the cached participants (the runtime calls this when the room changes)."""
+        self._ctx.participants = [dict(p) for p in participants]
+
     @property
     def is_hub_room(self) -> bool:
         """True when bound to the agent's contact hub room."""
@@ -129,20 +133,25 @@ class AgentTools:
         """End the turn without posting; the reason is logged only."""
         return cast(dict[str, Any], await self._tool("band_no_reply", reason=reason))
 
-    async def send_failure(self, failure: AgentFailure) -> dict[str, Any] | None:
-        """Post ``failure`` as an ``error`` event and note it on the turn; never raises."""
-        self.turn.note_reported()
+    async def send_failure(self, failure: AgentFailure) -> dict[str, Any]:
+        """Post ``failure`` as an ``error`` event and note it on the turn; never raises.
+
+        When the event cannot be posted the turn is left as it was, so the runtime still
+        reports the turn itself; the result is then ``{"ok": False, "error": <reason>}``.
+        """
+        meta = {"provider": failure.provider, "code": failure.code, "detail": failure.detail}
         try:
-            meta = {"provider": failure.provider, "code": failure.code, "detail": failure.detail}
-            return await ops.post_event(self._ctx, failure.message, "error", meta)
-        except Exception:  # reporting a failure must not become a second failure
+            posted = await ops.post_event(self._ctx, failure.message, "error", meta)
+        except Exception as exc:  # reporting a failure must not become a second failure
             log.warning(
                 "could not post the failure of %s to room %s",
                 failure.provider,
                 self.room_id,
                 exc_info=True,
             )
-            return None
+            return {"ok": False, "error": str(exc)}
+        self.turn.note_reported()
+        return posted
 
     async def add_participant(self, identifier: str, role: str = "member") -> dict[str, Any]:
         """Add a person or agent (ID, handle or name) to the room."""

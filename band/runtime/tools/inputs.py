@@ -17,7 +17,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic.json_schema import SkipJsonSchema
+from pydantic.json_schema import SkipJsonSchema, WithJsonSchema
 
 import band_sdk_core
 
@@ -83,20 +83,6 @@ def _check_include(value: Any) -> Any:
     return value
 
 
-def _mention_strings(value: Any) -> Any:
-    """Accept legacy ``{"id": ...}`` / ``{"handle": ...}`` mention dicts as their identifier."""
-    if not isinstance(value, list):
-        return value
-    out: list[Any] = []
-    for item in value:
-        if isinstance(item, dict):
-            ident = item.get("id") or item.get("handle") or item.get("name")
-            out.append(ident if isinstance(ident, str) else item)
-        else:
-            out.append(item)
-    return out
-
-
 ResourceId = Annotated[str, AfterValidator(check_id)]
 TaskId = Annotated[str, BeforeValidator(_strip_board_hash), AfterValidator(check_id)]
 Include = Annotated[Literal["history"] | None, BeforeValidator(_check_include)]
@@ -126,7 +112,11 @@ class SendMessageInput(BaseModel):
     """
 
     content: str = Field(description="Text of the message")
-    mentions: Annotated[list[str], BeforeValidator(_mention_strings)] = Field(
+    # legacy callers pass {"id": ..., "handle": ...} dicts; models are only offered strings
+    mentions: Annotated[
+        list[str | dict[str, str]],
+        WithJsonSchema({"type": "array", "items": {"type": "string"}}),
+    ] = Field(
         description=(
             "Who the message is for; at least one. Give a participant's ID when you know it, "
             "or a handle: @<username> for a person, @<username>/<agent-name> for an agent."

@@ -9,6 +9,7 @@ means for their turn. ``AgentTools`` and band-mcp both call these.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +17,7 @@ from band.client.errors import ForbiddenError, UnprocessableEntityError
 from band.client.rest import RestClient, RestResponse, path
 
 from . import inputs as i
-from .errors import MessagePostError, MessagePostKind, RoomExecutionStoppedError
+from .errors import BandToolError, MessagePostError, MessagePostKind, RoomExecutionStoppedError
 
 log = logging.getLogger("band.tools")
 
@@ -100,9 +101,18 @@ def mention_handles(ctx: ToolContext) -> list[str]:
     ]
 
 
-def resolve_mention(ctx: ToolContext, identifier: str) -> dict[str, str]:
-    """Map one mention (exact ID, handle or name) to the ``{"id", "handle"}`` the platform takes."""
+def resolve_mention(ctx: ToolContext, identifier: str | Mapping[str, Any]) -> dict[str, str]:
+    """Map one mention (exact ID, handle or name) to the ``{"id", "handle"}`` the platform takes.
+
+    A legacy mention dict with an ``id`` is taken as it is; one without names its handle.
+    """
     people = ctx.participants or []
+    if isinstance(identifier, Mapping):
+        if identifier.get("id"):
+            known = next((p for p in people if p.get("id") == identifier["id"]), {})
+            handle = identifier.get("handle") or known.get("handle") or ""
+            return {"id": str(identifier["id"]), "handle": str(handle)}
+        identifier = str(identifier.get("handle") or identifier.get("name") or "")
     by_id = next((p for p in people if p.get("id") == identifier), None)
     wanted = bare(identifier.strip())
     hit = by_id or next(
@@ -125,6 +135,17 @@ def resolve_mention(ctx: ToolContext, identifier: str) -> dict[str, str]:
     return {"id": str(hit["id"]), "handle": str(hit.get("handle") or "")}
 
 
+def _resolve_all(
+    ctx: ToolContext, mentions: Sequence[str | Mapping[str, Any]]
+) -> list[dict[str, str]]:
+    resolved: list[dict[str, str]] = []
+    for m in mentions:
+        r = resolve_mention(ctx, m)
+        if r not in resolved:
+            resolved.append(r)
+    return resolved
+
+
 async def load_participants(ctx: ToolContext) -> list[dict[str, Any]]:
     """Fetch the room's participants and refresh the cache."""
     resp = await ctx.rest.request("GET", ctx.chat_path("/participants"))
@@ -136,13 +157,12 @@ async def load_participants(ctx: ToolContext) -> list[dict[str, Any]]:
 async def post_message(
     ctx: ToolContext,
     content: str,
-    mentions: list[str],
+    mentions: Sequence[str | Mapping[str, Any]],
     attachment_ids: list[str] | None = None,
 ) -> dict[str, Any]:
     """POST a text message mentioning ``mentions``; classify the platform's refusals."""
-    from .errors import BandToolError
-
-    if ctx.participants is None:
+    fresh = ctx.participants is None
+    if fresh:
         await load_participants(ctx)
     if not mentions:
         handles = mention_handles(ctx)
@@ -152,11 +172,14 @@ async def post_message(
             else ""
         )
         raise BandToolError(f"At least one mention is required{hint}")
-    resolved: list[dict[str, str]] = []
-    for m in mentions:
-        r = resolve_mention(ctx, m)
-        if r not in resolved:
-            resolved.append(r)
+    try:
+        resolved = _resolve_all(ctx, mentions)
+    except ValueError:
+        if fresh:
+            raise
+        # the cached participants may predate someone's arrival: look once more
+        await load_participants(ctx)
+        resolved = _resolve_all(ctx, mentions)
     message: dict[str, Any] = {"content": content, "mentions": resolved}
     if attachment_ids:  # never send null: the platform rejects it
         message["attachment_ids"] = list(attachment_ids)

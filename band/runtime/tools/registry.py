@@ -16,10 +16,17 @@ The whole API (band-mcp and ``AgentTools`` both build on it):
 - ``run_tool(ctx, name, arguments)``: validate and run one call against a ``ToolContext``; a
   ``ToolCallOutcome`` with the seed's error strings. It records no turn effect (the caller does,
   on ``ok``); ``BandToolError`` and ``RoomExecutionStoppedError`` propagate.
+- ``CHAT_TOOL_NAMES``, ``CONTACT_TOOL_NAMES``, ``MEMORY_TOOL_NAMES``, ``TASK_TOOL_NAMES``,
+  ``ALL_TOOL_NAMES``: frozensets of names per group.
+
+``ops.ToolContext(rest, room_id, agent_id, participants)`` is what a call is bound to; set
+``participants`` to None (or call ``ops.load_participants``) to refresh the mention cache.
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 import inspect
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass
@@ -35,7 +42,12 @@ from . import ops
 from .errors import BandToolError, InvalidToolArgumentsError, RoomExecutionStoppedError
 
 __all__ = [
+    "ALL_TOOL_NAMES",
+    "CHAT_TOOL_NAMES",
+    "CONTACT_TOOL_NAMES",
     "DEFAULT_CAPABILITIES",
+    "MEMORY_TOOL_NAMES",
+    "TASK_TOOL_NAMES",
     "TOOLS",
     "ToolCallOutcome",
     "ToolGroup",
@@ -79,8 +91,8 @@ class ToolSpec:
         return self.group not in ("contacts", "memory") and self.name != "band_create_chatroom"
 
     def json_schema(self) -> dict[str, Any]:
-        """The JSON schema of the arguments."""
-        return clean_schema(self.input_model.model_json_schema())
+        """The JSON schema of the arguments (a fresh copy: callers may change it)."""
+        return copy.deepcopy(model_schema(self.input_model))
 
 
 @dataclass(slots=True)
@@ -138,6 +150,17 @@ TOOLS: dict[str, ToolSpec] = {
 }
 
 
+def _names(group: ToolGroup) -> frozenset[str]:
+    return frozenset(s.name for s in TOOLS.values() if s.group == group)
+
+
+CHAT_TOOL_NAMES = _names("chat")
+CONTACT_TOOL_NAMES = _names("contacts")
+MEMORY_TOOL_NAMES = _names("memory")
+TASK_TOOL_NAMES = _names("tasks")
+ALL_TOOL_NAMES = frozenset(TOOLS)
+
+
 def select_tools(
     capabilities: Collection[Capability] | None = None, *, hub_room: bool = False
 ) -> list[ToolSpec]:
@@ -150,6 +173,12 @@ def select_tools(
         caps.add(Capability.CONTACTS)
     groups = {cap.value for cap in caps}
     return [s for s in TOOLS.values() if s.group == "chat" or s.group in groups]
+
+
+@functools.cache
+def model_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """A model's cleaned JSON schema, built once (pydantic's generation is slow); do not mutate."""
+    return clean_schema(model.model_json_schema())
 
 
 def clean_schema(schema: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,166 @@
+"""Answers the local platform never gives (empty data, unconfirmed receipts), scripted.
+
+The local platform always returns complete bodies, so these paths are driven by a tiny HTTP
+server that answers each request with a scripted body, over real HTTP.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator, Mapping
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+from band.client.rest import RestClient
+from band.runtime.tools import AgentTools, MessagePostError, MessagePostKind, ToolContext, run_tool
+from band.runtime.tools.ops import require_data
+
+from .conftest import run
+
+PEOPLE = [{"id": "u1", "handle": "@ann", "name": "Ann", "type": "User"}]
+
+
+class Scripted(BaseHTTPRequestHandler):
+    """Answers 200 with ``server.answer`` (a JSON body) to every request."""
+
+    def _answer(self) -> None:
+        length = int(self.headers.get("content-length") or 0)
+        self.rfile.read(length)
+        body = json.dumps(self.server.answer).encode()  # type: ignore[attr-defined]
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_POST = do_PUT = do_DELETE = _answer
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def server() -> Iterator[ThreadingHTTPServer]:
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Scripted)
+    srv.answer = {"data": None}  # type: ignore[attr-defined]
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+def _rest(srv: ThreadingHTTPServer) -> RestClient:
+    return RestClient("k", f"http://127.0.0.1:{srv.server_address[1]}", max_retries=0)
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "what"),
+    [
+        ("band_add_contact", {"handle": "@x"}, "add contact"),
+        ("band_remove_contact", {"handle": "@x"}, "remove contact"),
+        (
+            "band_respond_contact_request",
+            {"action": "approve", "handle": "@x"},
+            "respond to contact request",
+        ),
+        (
+            "band_store_memory",
+            {
+                "content": "c",
+                "system": "working",
+                "type": "semantic",
+                "segment": "user",
+                "thought": "t",
+                "scope": "agent",
+            },
+            "store memory",
+        ),
+        ("band_get_memory", {"memory_id": "m1"}, "get memory"),
+        ("band_supersede_memory", {"memory_id": "m1"}, "supersede memory"),
+        ("band_archive_memory", {"memory_id": "m1"}, "archive memory"),
+        ("band_create_chatroom", {}, "create chat room"),
+        ("band_create_task", {"subject": "s"}, "create task"),
+        ("band_get_task", {"id": "1"}, "get task"),
+        ("band_update_task", {"id": "1", "comment": "c"}, "update task"),
+        ("band_get_board", {}, "get board"),
+        ("band_set_board", {"goal_title": "g"}, "set board"),
+    ],
+)
+def test_empty_response_data(
+    server: ThreadingHTTPServer, tool: str, args: dict[str, Any], what: str
+) -> None:
+    async def go() -> None:
+        async with _rest(server) as rest:
+            tools = AgentTools("room-1", rest, PEOPLE)
+            out = await tools.execute_tool_call_structured(tool, args)
+            assert (
+                out.error_message == f"Error executing {tool}: Failed to {what} - no response data"
+            )
+            assert tools.turn.verdict().wire_name == "missing_reply"
+
+    run(go())
+
+
+def test_require_data_accepts_real_data() -> None:
+    from band.client.rest import RestResponse
+
+    assert require_data(RestResponse(200, {"data": {"id": "x"}}), "x") == {"id": "x"}
+    with pytest.raises(RuntimeError, match=r"^Failed to store memory - no response data$"):
+        require_data(RestResponse(204, None), "store memory")
+
+
+@pytest.mark.parametrize(
+    ("answer", "detail"),
+    [
+        (
+            {"data": {"id": "m9", "success": True, "recipients": [{"id": "u1"}]}},
+            "message m9 was delivered; do not resend; the receipt does not confirm its recipients",
+        ),
+        (
+            {"data": {"success": True}},
+            "the platform accepted the message but its receipt is unreadable; do not resend",
+        ),
+    ],
+)
+def test_unconfirmed_recipient(server: ThreadingHTTPServer, answer: dict, detail: str) -> None:
+    server.answer = answer  # type: ignore[attr-defined]
+
+    async def go() -> None:
+        async with _rest(server) as rest:
+            tools = AgentTools("room-1", rest, PEOPLE)
+            with pytest.raises(MessagePostError) as err:
+                await tools.send_message("hello", ["@ann"])
+            assert err.value.kind is MessagePostKind.UNCONFIRMED_RECIPIENT
+            assert str(err.value) == f"unconfirmed_recipient: {detail}"
+            assert not tools.turn.replied  # the runtime must not count it as a reply, nor resend
+
+    run(go())
+
+
+class Exploding(Mapping[str, Any]):
+    """Arguments whose reading fails (not a validation refusal)."""
+
+    def __getitem__(self, key: str) -> Any:
+        raise RuntimeError("arguments stream broke")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(["include"])
+
+    def __len__(self) -> int:
+        return 1
+
+
+def test_validation_crash_is_reported(server: ThreadingHTTPServer) -> None:
+    async def go() -> None:
+        async with _rest(server) as rest:
+            out = await run_tool(ToolContext(rest, "room-1"), "band_get_board", Exploding())
+            assert not out.ok
+            assert out.error_message == (
+                "Error validating band_get_board arguments: arguments stream broke"
+            )
+
+    run(go())
