@@ -25,10 +25,11 @@ from pydantic import BaseModel, Field
 
 from band.adapters import ACPClientAdapter, ACPClientAdapterConfig
 from band.client import RestClient
+from band.core.exceptions import BandConfigError
 from band.core.turn import MISSING_REPLY, TurnEffect
 from band.core.types import HistoryProvider, PlatformMessage
-from band.integrations.acp.adapter import BandConfigError, custom_tool_name
 from band.integrations.acp.narration import SESSION_EVENT
+from band.runtime.custom_tools import declares_turn_effect
 from band.runtime.tools import AgentTools
 from band.workspaces import create_room_workspace_resolver
 
@@ -350,16 +351,24 @@ class CloseTicketInput(BaseModel):
     ticket_id: str
 
 
+@declares_turn_effect(TurnEffect.ACT)
 async def close_ticket(args: CloseTicketInput) -> dict[str, str]:
     return {"ticket_id": args.ticket_id, "status": "closed"}
 
 
-close_ticket.band_turn_effect = TurnEffect.ACT  # type: ignore[attr-defined]
+def test_conflicting_custom_tool_names_are_refused() -> None:
+    class SendMessageInput(BaseModel):
+        """Shadows nothing: its name is sendmessage."""
 
+    class Band_No_ReplyInput(BaseModel):
+        """Collides with a platform tool."""
 
-def test_custom_tool_name_rule() -> None:
-    assert custom_tool_name(TicketStatusInput) == "ticketstatus"
-    assert custom_tool_name(CloseTicketInput) == "closeticket"
+    cfg = ACPClientAdapterConfig(command=["x"])
+    ACPClientAdapter(cfg, additional_tools=[(SendMessageInput, ticket_status)])
+    with pytest.raises(ValueError, match="conflicts with a Band platform tool"):
+        ACPClientAdapter(cfg, additional_tools=[(Band_No_ReplyInput, ticket_status)])
+    with pytest.raises(ValueError, match="more than one tool"):
+        ACPClientAdapter(cfg, additional_tools=[(TicketStatusInput, ticket_status)] * 2)
 
 
 def test_additional_tool_is_served_and_observes_by_default(plat: Live, tmp_path: Path) -> None:
@@ -626,3 +635,61 @@ def test_reported_tool_names_are_canonicalized(reported: str, canonical: str) ->
         additional_tools=[(TicketStatusInput, ticket_status)],
     )
     assert adapter._canonical(reported) == canonical
+
+
+class PageOncallInput(BaseModel):
+    """Page the on-call engineer; the page is the answer."""
+
+    text: str
+
+
+@declares_turn_effect(TurnEffect.REPLY)
+async def page_oncall(args: PageOncallInput) -> str:
+    return f"paged: {args.text}"
+
+
+class IgnoreInput(BaseModel):
+    """Ignore the message on purpose."""
+
+
+@declares_turn_effect(TurnEffect.DECLINE)
+async def ignore(args: IgnoreInput) -> dict[str, bool]:
+    return {"ok": True}
+
+
+class BrokenInput(BaseModel):
+    """Always fails."""
+
+
+@declares_turn_effect(TurnEffect.REPLY)
+async def broken(args: BrokenInput) -> str:
+    return "Error: backend down"
+
+
+@pytest.mark.parametrize(
+    ("script", "replied", "complete"),
+    [
+        ('tool pageoncall {"text": "db down"}; say held text', True, True),  # REPLY
+        ("tool ignore {}; say held text", True, True),  # DECLINE
+        ("tool broken {}; say held text", False, False),  # failed output records nothing
+    ],
+)
+def test_custom_reply_and_decline_effects_drop_held_text(
+    plat: Live, tmp_path: Path, script: str, replied: bool, complete: bool
+) -> None:
+    tools_kw = {
+        "additional_tools": [
+            (PageOncallInput, page_oncall),
+            (IgnoreInput, ignore),
+            (BrokenInput, broken),
+        ]
+    }
+
+    async def main() -> None:
+        async with harness(plat, tmp_path, adapter_kw=tools_kw) as h:
+            tools = await h.message(script)
+            assert tools.turn.replied is replied and tools.turn.complete is complete
+            held = ("thought", "held text") in h.events()
+            assert held is not replied  # dropped exactly when the turn replied or declined
+
+    run(main())

@@ -5,20 +5,25 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
 
 from acp.schema import HttpMcpServer, SseMcpServer
-from pydantic import BaseModel, ValidationError
 
 from band.core.exceptions import BandConfigError
 from band.core.protocols import AgentToolsProtocol
 from band.core.simple_adapter import FeatureKwargs, SimpleAdapter
-from band.core.turn import TurnEffect
 from band.core.types import Emit, HistoryProvider, PlatformMessage
 from band.runtime.capabilities import Capability
-from band.runtime.tools import TOOLS, select_tools
-from band.runtime.tools.registry import clean_schema, format_validation_error
+from band.runtime.custom_tools import (
+    CustomToolDef,
+    execute_custom_tool,
+    get_custom_tool_name,
+    is_failed_tool_output,
+    reject_conflicting_tool_names,
+)
+from band.runtime.tools import TOOLS, InvalidToolArgumentsError, select_tools
+from band.runtime.tools.registry import clean_schema
 from band.workspaces import RoomWorkspaces, WorkspaceResolver, resolver_for
 
 from .config import ACPClientAdapterConfig, ConfigResolver, PermissionResolver
@@ -30,13 +35,10 @@ __all__ = [
     "ACPClientAdapter",
     "BandConfigError",
     "CustomToolDef",
-    "custom_tool_name",
 ]
 
 log = logging.getLogger("band.acp")
 
-#: A custom tool: its pydantic input model and the handler that takes the validated model.
-CustomToolDef = tuple[type[BaseModel], Callable[[Any], Awaitable[Any] | Any]]
 #: How far back the adapter reads a room's context for its session event and replay.
 CONTEXT_PAGES = 10
 CONTEXT_PAGE_SIZE = 100
@@ -46,34 +48,6 @@ TURN_RULES = (
     "band_send_message (your answer, mentioning whom it is for) or band_no_reply (when no "
     "answer is needed). Text you write outside a tool call is never posted to the room."
 )
-
-
-def custom_tool_name(model: type[BaseModel]) -> str:
-    """``TicketStatusInput`` -> ``ticketstatus``: the class name without ``Input``, lowercased."""
-    return model.__name__.removesuffix("Input").lower()
-
-
-def declared_effect(handler: Any) -> TurnEffect:
-    """The turn effect a custom tool handler declares (OBSERVE when it declares none)."""
-    try:  # the platform-tools branch owns the decorator and its marker
-        from band.runtime.custom_tools import declared_effect as runtime_declared
-
-        found = runtime_declared(handler)
-        if found is not None:
-            return TurnEffect(found)
-    except ImportError:
-        pass
-    effect = getattr(handler, "band_turn_effect", None)
-    if effect is not None:
-        return TurnEffect(effect)
-    return TurnEffect.ACT if getattr(handler, "band_terminal", False) else TurnEffect.OBSERVE
-
-
-def _failed_result(value: Any) -> bool:
-    """A handler's own failure shapes: ``{"ok": False}`` or a string starting ``Error:``."""
-    if isinstance(value, Mapping) and value.get("ok") is False:
-        return True
-    return isinstance(value, str) and value.startswith("Error:")
 
 
 class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
@@ -130,13 +104,9 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
 
     @staticmethod
     def _register_custom(tools: Sequence[CustomToolDef]) -> dict[str, CustomToolDef]:
-        out: dict[str, CustomToolDef] = {}
-        for model, handler in tools:
-            name = custom_tool_name(model)
-            if name in out or name in TOOLS:
-                raise ValueError(f"duplicate tool name {name!r} in additional_tools")
-            out[name] = (model, handler)
-        return out
+        names = [get_custom_tool_name(model) for model, _ in tools]
+        reject_conflicting_tool_names(names)
+        return dict(zip(names, tools, strict=True))
 
     def _tool_views(self) -> list[ToolSpecView]:
         views = [
@@ -170,20 +140,14 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         return ToolResult(outcome.value, outcome.ok, outcome.error_message)
 
     async def _call_custom(self, tools: Any, name: str, arguments: dict[str, Any]) -> ToolResult:
-        model, handler = self._custom[name]
-        try:
-            args = model.model_validate(arguments)
-        except ValidationError as exc:
-            return ToolResult(None, False, format_validation_error(name, exc))
-        try:
-            value = handler(args)
-            if inspect.isawaitable(value):
-                value = await value
+        try:  # records the handler's declared effect on success only
+            value = await execute_custom_tool(self._custom[name], arguments, turn=tools.turn)
+        except InvalidToolArgumentsError as exc:
+            return ToolResult(None, False, str(exc))
         except Exception as exc:
             return ToolResult(None, False, f"Error executing {name}: {exc}")
-        if _failed_result(value):
+        if is_failed_tool_output(value):
             return ToolResult(value, False, str(value))
-        tools.turn.record(declared_effect(handler))  # recorded only on success
         return ToolResult(value, True)
 
     async def _servers_for(self, room_id: str, transport: str) -> list[Any]:
