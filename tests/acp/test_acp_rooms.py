@@ -674,3 +674,13 @@ def test_resolve_session_config_is_bounded(
         assert "did not answer within 0.3s" in failure.message
 
     scenario(live, tmp_path, body, rooms_kw={"resolve_session_config": slow})
+
+
+@pytest.mark.parametrize("reason", ["max_tokens", "max_turn_requests", "refusal"])
+def test_other_stop_reasons_are_no_error(live: Live, tmp_path: Path, reason: str) -> None:
+    async def body(rooms: ACPRooms, room: Room) -> None:
+        sink = await room.turn(f"say partial; stop {reason}")
+        assert sink.failures == []
+        assert room.events() == [("thought", "partial"), ("task", SESSION_EVENT)]
+
+    scenario(live, tmp_path, body)
