@@ -693,3 +693,18 @@ def test_custom_reply_and_decline_effects_drop_held_text(
             assert held is not replied  # dropped exactly when the turn replied or declined
 
     run(main())
+
+
+def test_adapter_serves_again_after_stop_and_start(plat: Live, tmp_path: Path) -> None:
+    async def main() -> None:
+        async with harness(plat, tmp_path) as h:
+            await h.message("reply before stop")
+            first = h.adapter.mcp_server
+            await h.adapter.cleanup_all()  # Agent.stop()
+            assert h.adapter.rooms.rooms == {}
+            await h.adapter.startup("Coder", "Writes code in the room")  # Agent.start() again
+            tools = await h.message("reply after start")
+            assert tools.turn.replied and ("text", "after start") in h.events()
+            assert first.closed and h.adapter.mcp_server is not first
+
+    run(main())

@@ -234,6 +234,9 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         """Remember who the agent is (for the system context) and the negotiated emit kinds."""
         await super().on_started(agent_name, agent_description)
         self.rooms.emit = self._emit_kinds()
+        if self._mcp.closed:  # started again after a stop: serve Band tools on a new server
+            self._mcp = BandMCPServer(self._tool_views, self._call_tool)
+            self._looked_up.clear()
         self._stopped = False
 
     async def on_message(

@@ -88,6 +88,11 @@ class BandMCPServer:
         self._sse: dict[str, SseServerTransport] = {}
         self.port: int | None = None
 
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`stop` ran (a stopped server is replaced, not restarted)."""
+        return self._closed
+
     # -- rooms --
 
     def bind(self, room_id: str) -> str:
