@@ -9,6 +9,7 @@ test_acp_agent.py runs the same adapter inside a real ``Agent``.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -706,5 +707,39 @@ def test_adapter_serves_again_after_stop_and_start(plat: Live, tmp_path: Path) -
             tools = await h.message("reply after start")
             assert tools.turn.replied and ("text", "after start") in h.events()
             assert first.closed and h.adapter.mcp_server is not first
+
+    run(main())
+
+
+def test_workspace_resolver_errors_fail_the_turn(plat: Live, tmp_path: Path) -> None:
+    shared = str(tmp_path / "shared")
+
+    async def main() -> None:
+        for resolver, expected in (
+            (lambda room_id: "relative/dir", "workspace_for_room must return an absolute path"),
+            (lambda room_id: shared, "workspace_for_room assigned"),
+        ):
+            agent_id, _, key = plat.register("Coder")
+            rooms = [room_with(plat, agent_id), room_with(plat, agent_id)]
+            adapter = ACPClientAdapter(
+                ACPClientAdapterConfig(command=agent_command()), workspace_for_room=resolver
+            )
+            async with RestClient(key, plat.rest) as rest:
+                h = Harness(plat, rest, adapter, agent_id, rooms[0])
+                try:
+                    if "assigned" in expected:
+                        await h.message("reply first room")
+                        h.room = rooms[1]
+                    with pytest.raises(ValueError) as err:
+                        await h.message("reply never")
+                    assert str(err.value).startswith(expected)
+                    if "assigned" in expected:
+                        real = os.path.realpath(shared)
+                        assert str(err.value) == (
+                            f"workspace_for_room assigned '{real}' to both "
+                            f"'{rooms[0]}' and '{rooms[1]}'"
+                        )
+                finally:
+                    await adapter.cleanup_all()
 
     run(main())
