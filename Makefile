@@ -11,7 +11,7 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 # non-editable install: the tests import the built package (with its compiled modules)
-$(STAMP): $(PY) pyproject.toml setup.py $(shell find band_sdk_core band -name '*.py' -o -name '*.pxd' -o -name '*.pyx' 2>/dev/null)
+$(STAMP): $(PY) pyproject.toml setup.py $(shell find band_sdk_core band -name '*.py' -o -name '*.pxd' -o -name '*.pyx' 2>/dev/null) $(wildcard band/devserver/static/*)
 	$(PY) -m pip install --quiet ".[dev]"
 	@touch $(STAMP)
 
@@ -36,8 +36,17 @@ format: $(STAMP)
 types: $(STAMP)
 	$(PY) -m mypy
 
+# pytest-benchmark JSON, then compare.py's side-by-side ratios, both under bench/results/ with one
+# <commit>-<time> stem (read by bench/dashboard.py); BENCH_ARGS go to compare.py (e.g. --against PY)
+BENCH_RESULTS ?= bench/results
+BENCH_PYTEST_ARGS ?= --benchmark-max-time=0.2 --benchmark-min-time=0.0001 --benchmark-min-rounds=5 --benchmark-disable-gc
 bench: $(STAMP)
-	$(PY) bench/compare.py $(BENCH_ARGS)
+	@mkdir -p $(BENCH_RESULTS)
+	@stem=$(BENCH_RESULTS)/$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)-$$(date -u +%Y%m%dT%H%M%SZ); \
+	set -x; \
+	BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 $(PY) -Im pytest bench -q -p no:cacheprovider \
+		$(BENCH_PYTEST_ARGS) --benchmark-json=$$stem.json && \
+	$(PY) bench/compare.py --json $$stem.compare.json $(BENCH_ARGS)
 
 demo: $(STAMP)
 	$(PY) examples/core_demo.py

@@ -27,7 +27,8 @@ def _dev_run(args: argparse.Namespace) -> int:
     rest = f"http://{args.host}:{args.port}"
     print(f"BAND_USER_KEY={app.state.user_key}")
     print(f"BAND_REST_URL={rest}")
-    print(f"BAND_WS_URL=ws://{args.host}:{args.port}/api/v1/socket/websocket", flush=True)
+    print(f"BAND_WS_URL=ws://{args.host}:{args.port}/api/v1/socket/websocket")
+    print(f"Web room view: {rest}/", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="info", ws="websockets-sansio")
     return 0
 

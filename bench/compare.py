@@ -8,6 +8,10 @@ across implementations to cancel machine drift; the best round counts.
 
     python bench/compare.py                       # c and py
     python bench/compare.py --against /venv/bin/python --json out.json
+
+``--json`` writes the ops/s, the ratios against the baseline (``ref`` when
+given, else ``py``) and the run's commit, machine and pythons, for
+bench/dashboard.py. The operations themselves live in bench/operations.py.
 """
 
 from __future__ import annotations
@@ -22,143 +26,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-OPERATIONS = [
-    "validate message_created",
-    "validate participant_added",
-    "validate agent.control",
-    "validate invalid message (raising)",
-    "evaluate_delivery_event",
-    "roster add x50",
-    "roster set_all(50)",
-    "roster list(50)",
-    "retry record_attempt",
-    "claim cycle (5 calls)",
-    "session reconnect cycle (3 calls)",
-    "turn ledger cycle (new + 5 calls)",
-    "activity normalize (5 rows)",
-]
+import runinfo
+from operations import NAMES, OPERATIONS
 
 
 def _operations(core: Any) -> dict[str, Callable[[], object]]:
     """Build one zero-argument callable per operation."""
-    message = {
-        "id": "3f1e2d4c-0000-4000-8000-000000000001",
-        "content": "@[[agent-1]] could you summarise the thread so far?",
-        "message_type": "text",
-        "sender_type": "User",
-        "sender_id": "user-1",
-        "sender_name": "Ada",
-        "chat_room_id": "room-1",
-        "inserted_at": "2026-12-02T12:00:00.000000Z",
-        "updated_at": "2026-12-02T12:00:00.000000Z",
-        "metadata": {
-            "mentions": [{"id": "agent-1", "handle": "ada/helper", "name": "Helper"}],
-            "status": "sent",
-        },
-        "attachments": [],
-    }
-    participant = {
-        "id": "agent-2",
-        "type": "Agent",
-        "name": "Reviewer",
-        "handle": "ada/reviewer",
-        "description": "Reviews code",
-        "is_external": False,
-    }
-    control = {
-        "mode": "stop",
-        "scope": "room",
-        "agent_id": "agent-1",
-        "correlation_id": "c-1",
-        "execution_id": None,
-        "room_id": "room-1",
-    }
-    invalid = {"id": "", "content": 5, "metadata": {"mentions": [{"id": 3}]}}
-    people = [
-        {"id": f"p{i}", "name": f"P{i}", "type": "User", "handle": f"h{i}", "description": None}
-        for i in range(50)
-    ]
-    activity = {
-        "working_agents": [
-            {
-                "agent_id": f"agent-{i}",
-                "agent_name": f"Agent {i}",
-                "working": True,
-                "activity": {"kind": "tool_call", "name": "search"}
-                if i % 2
-                else {"kind": "reasoning"},
-            }
-            for i in range(5)
-        ]
-    }
-
-    def invalid_message() -> None:
-        try:
-            core.validate_event_payload("message_created", invalid)
-        except ValueError:
-            pass
-
-    def roster_add() -> None:
-        roster = core.ParticipantRoster()
-        for person in people:
-            roster.add(person)
-
-    def roster_set_all() -> None:
-        core.ParticipantRoster().set_all(people)
-
-    full_roster = core.ParticipantRoster()
-    full_roster.set_all(people)
-    tracker = core.RetryTracker(max_retries=1_000_000_000, max_tracked=100)
-    claims = core.ClaimRegistry()
-    claim_tracker = core.RetryTracker(max_retries=3)
-    counter = [0]
-
-    def claim_cycle() -> None:
-        counter[0] += 1
-        mid = str(counter[0] % 256)
-        claims.guarded_claim("room", mid, claim_tracker)
-        claim_tracker.record_attempt(mid)
-        pending = claims.record_processed_settlement("room", mid)
-        claims.release("room", mid)
-        claims.confirm_settlement("room", mid, pending["token"], claim_tracker)
-
-    session = core.Session(core.SessionPolicy.default())
-    clock = [0.0]
-
-    def session_cycle() -> None:
-        now = clock[0] = clock[0] + 100.0
-        epoch = session.begin_attempt(now)
-        session.on_connected(epoch, now)
-        session.on_socket_close(epoch, now + 70.0, 1006, 0.5)
-
-    effects = core.band_tool_effects()
-    observe, reply = effects["band_get_participants"], effects["band_send_message"]
-
-    def ledger_cycle() -> None:
-        ledger = core.TurnLedger()
-        ledger.record(observe)
-        ledger.record(reply)
-        ledger.reply_settled()
-        ledger.settle()
-        ledger.verdict()
-
-    return {
-        OPERATIONS[0]: lambda: core.validate_event_payload("message_created", message),
-        OPERATIONS[1]: lambda: core.validate_event_payload("participant_added", participant),
-        OPERATIONS[2]: lambda: core.validate_event_payload("agent.control", control),
-        OPERATIONS[3]: invalid_message,
-        OPERATIONS[4]: lambda: core.evaluate_delivery_event(
-            "message_created", "room-1", message, "agent-1"
-        ),
-        OPERATIONS[5]: roster_add,
-        OPERATIONS[6]: roster_set_all,
-        OPERATIONS[7]: full_roster.list,
-        OPERATIONS[8]: lambda: tracker.record_attempt("m-1"),
-        OPERATIONS[9]: claim_cycle,
-        OPERATIONS[10]: session_cycle,
-        OPERATIONS[11]: ledger_cycle,
-        OPERATIONS[12]: lambda: core.normalize_room_activity_snapshot(activity, "agent-0"),
-    }
+    return {op.name: op.build(core) for op in OPERATIONS}
 
 
 def _measure(func: Callable[[], object], seconds: float) -> float:
@@ -192,7 +66,8 @@ def worker(seconds: float) -> None:
     ops = _operations(core)
     result = {name: _measure(func, seconds) for name, func in ops.items()}
     using = getattr(core, "USING_EXTENSIONS", None)
-    print(json.dumps({"using_extensions": using, "ops": result}))
+    info = {"using_extensions": using, "python": runinfo.python(), "ops": result}
+    print(json.dumps(info))
 
 
 def _run(python: str, env: dict[str, str], seconds: float) -> dict[str, Any]:
@@ -228,33 +103,44 @@ def main() -> None:
     if args.against:
         impls["ref"] = (args.against, base)
     best: dict[str, dict[str, float]] = {name: {} for name in impls}
+    pythons: dict[str, dict[str, Any]] = {}
     for round_ in range(args.rounds):
         for name, (python, env) in impls.items():
             print(f"round {round_ + 1}/{args.rounds}: {name} ...", file=sys.stderr, flush=True)
-            ops = _run(python, env, args.seconds)["ops"]
-            for op, value in ops.items():
+            run = _run(python, env, args.seconds)
+            pythons[name] = {"python": run["python"], "using_extensions": run["using_extensions"]}
+            for op, value in run["ops"].items():
                 best[name][op] = max(best[name].get(op, 0.0), value)
 
     names = list(impls)
     ref = "ref" if "ref" in impls else "py"
-    header = f"| operation | {' | '.join(f'{n} ops/s' for n in names)} |"
     others = [n for n in names if n != ref]
-    header += "".join(f" {n}/{ref} |" for n in others)
-    print(header)
+    ratios = {f"{n}/{ref}": {op: best[n][op] / best[ref][op] for op in NAMES} for n in others}
+    geomean = {key: math.exp(sum(map(math.log, r.values())) / len(r)) for key, r in ratios.items()}
+    header = f"| operation | {' | '.join(f'{n} ops/s' for n in names)} |"
+    print(header + "".join(f" {key} |" for key in ratios))
     print("|" + " --- |" * (1 + len(names) + len(others)))
-    logs: dict[str, list[float]] = {n: [] for n in others}
-    for op in OPERATIONS:
+    for op in NAMES:
         row = f"| {op} | " + " | ".join(f"{best[n][op]:,.0f}" for n in names) + " |"
-        for n in others:
-            ratio = best[n][op] / best[ref][op]
-            logs[n].append(math.log(ratio))
-            row += f" {ratio:.2f}x |"
-        print(row)
-    geo = "".join(f" {math.exp(sum(v) / len(v)):.2f}x |" for v in logs.values())
+        print(row + "".join(f" {r[op]:.2f}x |" for r in ratios.values()))
+    geo = "".join(f" {g:.2f}x |" for g in geomean.values())
     print("| **geometric mean** |" + " |" * len(names) + geo)
     if args.json:
+        result = {
+            "kind": "band-bench-compare",
+            "commit": runinfo.commit(),
+            "datetime": runinfo.now(),
+            "machine": runinfo.machine(),
+            "rounds": args.rounds,
+            "seconds": args.seconds,
+            "implementations": pythons,
+            "baseline": ref,
+            "ops_per_s": best,
+            "ratios": ratios,
+            "geometric_mean": geomean,
+        }
         with open(args.json, "w") as fh:
-            json.dump({"ops_per_s": best, "baseline": ref}, fh, indent=2)
+            json.dump(result, fh, indent=2)
 
 
 if __name__ == "__main__":

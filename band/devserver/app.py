@@ -29,6 +29,7 @@ from .hub import AsyncStore, Hub
 from .logs import install_redaction
 from .socket import websocket_endpoint
 from .store import Store
+from .webui import webui_routes
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +79,7 @@ def create_app(
             *contacts_api.routes,
             *memory_api.routes,
             WebSocketRoute("/api/v1/socket/websocket", websocket_endpoint),
+            *webui_routes(),
         ],
         exception_handlers={HTTPException: _http_error, Exception: _server_error},
         lifespan=lifespan,

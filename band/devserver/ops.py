@@ -20,13 +20,18 @@ async def push(ctx: Ctx, topic: str, event: str, payload: dict[str, Any], **kw: 
 
 
 async def create_room(ctx: Ctx) -> dict[str, Any]:
-    """Create a room owned by the caller; push room_added to an agent creator."""
+    """Create a room owned by the caller; push room_added to the creator's rooms topic."""
     body = await ctx.body("chat")
     title, task_id = opt_str(body, "title"), opt_str(body, "task_id")
     room = await ctx.db.run(Store.create_room, ctx.principal, title, task_id)
-    if ctx.principal.kind == "agent":
-        await push(ctx, f"agent_rooms:{ctx.principal.id}", "room_added", shapes.chat_room(room))
+    topic = _rooms_topic("Agent" if ctx.principal.kind == "agent" else "User", ctx.principal.id)
+    await push(ctx, topic, "room_added", shapes.chat_room(room))
     return room
+
+
+def _rooms_topic(kind: str, pid: str) -> str:
+    """The topic announcing a participant's room membership (agent_rooms or user_rooms)."""
+    return f"agent_rooms:{pid}" if kind == "Agent" else f"user_rooms:{pid}"
 
 
 async def add_participant(ctx: Ctx, rid: str) -> dict[str, Any]:
@@ -41,8 +46,7 @@ async def add_participant(ctx: Ctx, rid: str) -> dict[str, Any]:
     payload = shapes.participant(part, ctx.hub.online(pid))
     if added:
         await push(ctx, f"room_participants:{rid}", "participant_added", payload)
-        if part["type"] == "Agent":
-            await push(ctx, f"agent_rooms:{pid}", "room_added", shapes.chat_room(room))
+        await push(ctx, _rooms_topic(part["type"], pid), "room_added", shapes.chat_room(room))
     return payload
 
 
@@ -55,8 +59,7 @@ async def remove_participant(ctx: Ctx, rid: str, pid: str) -> dict[str, Any]:
     part = await ctx.db.run(Store.remove_participant, rid, pid)
     payload = shapes.participant(part)
     await push(ctx, f"room_participants:{rid}", "participant_removed", payload)
-    if part["type"] == "Agent":
-        await push(ctx, f"agent_rooms:{pid}", "room_removed", shapes.chat_room(room))
+    await push(ctx, _rooms_topic(part["type"], pid), "room_removed", shapes.chat_room(room))
     return payload
 
 

@@ -311,7 +311,8 @@ class RoomExecution:
         self._tools = tools
         self._turn = asyncio.create_task(self.adapter.on_event(inp), name=f"band-turn-{msg.id}")
         try:
-            await self._turn
+            limit = self.config.max_cycle_seconds
+            await (asyncio.wait_for(self._turn, limit) if limit else self._turn)
         except asyncio.CancelledError:
             mode, self._interrupt_mode = self._interrupt_mode, None
             if mode is None:
@@ -327,7 +328,10 @@ class RoomExecution:
             if final and self.config.report_turn_failures_to_room:
                 failure = AgentFailure(TURN_FAILURE_PROVIDER, ADAPTER_FAILED, "adapter_error")
                 await tools.send_failure(failure)
-            return False, f"{type(exc).__name__}: {exc}"[:500], True
+            label = f"{type(exc).__name__}: {exc}"
+            if isinstance(exc, TimeoutError) and self._turn.done() and self._turn.cancelled():
+                label = f"turn exceeded max_cycle_seconds ({self.config.max_cycle_seconds}s)"
+            return False, label[:500], True
         finally:
             self._turn = None
             self._tools = None

@@ -9,6 +9,7 @@ from bandtest.platform import RestartablePlatform
 
 from band.core import SimpleAdapter
 from band.core.turn import MISSING_REPLY
+from band.runtime.execution import ADAPTER_FAILED
 
 from .conftest import Echo, Human, fast_agent, plain, room_with, wait_for
 
@@ -218,3 +219,31 @@ async def _calls_at_least(adapter: Boom, n: int) -> bool:
 
 async def _status_is(human: Human, rid: str, mid: str, aid: str, status: str) -> bool:
     return await human.status(rid, mid, aid) == status
+
+
+class Hangs(SimpleAdapter[Any]):
+    """Never answers."""
+
+    async def on_message(self, *args: Any, **kwargs: Any) -> None:
+        await asyncio.Event().wait()
+
+
+def test_turn_over_max_cycle_seconds_fails(platform: RestartablePlatform) -> None:
+    """A turn longer than max_cycle_seconds is cancelled, reported and marked failed."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Slow")
+    rid = room_with(live, aid)
+
+    async def scenario() -> None:
+        human = Human(live)
+        async with fast_agent(live, Hangs(), aid, key, max_cycle_seconds=0.3):
+            mid = await human.send(rid, aid, "take your time")
+            await wait_for(lambda: _status_is(human, rid, mid, aid, "failed"))
+            second = await human.send(rid, aid, "next one")
+            await wait_for(lambda: _status_is(human, rid, second, aid, "failed"))
+        errors = await human.replies(rid, aid, "error")
+        assert [e["content"] for e in errors] == [ADAPTER_FAILED, ADAPTER_FAILED]
+        await human.aclose()
+
+    asyncio.run(scenario())

@@ -29,7 +29,10 @@ class Scripted(BaseHTTPRequestHandler):
     def _answer(self) -> None:
         length = int(self.headers.get("content-length") or 0)
         self.rfile.read(length)
-        body = json.dumps(self.server.answer).encode()  # type: ignore[attr-defined]
+        answer = self.server.answer  # type: ignore[attr-defined]
+        if isinstance(answer, dict) and "by_path" in answer:  # {path fragment: body}
+            answer = next(b for frag, b in answer["by_path"].items() if frag in self.path)
+        body = json.dumps(answer).encode()
         self.send_response(200)
         self.send_header("content-type", "application/json")
         self.send_header("content-length", str(len(body)))
@@ -137,6 +140,35 @@ def test_unconfirmed_recipient(server: ThreadingHTTPServer, answer: dict, detail
             assert err.value.kind is MessagePostKind.UNCONFIRMED_RECIPIENT
             assert str(err.value) == f"unconfirmed_recipient: {detail}"
             assert not tools.turn.replied  # the runtime must not count it as a reply, nor resend
+
+    run(go())
+
+
+def test_participant_without_id(server: ThreadingHTTPServer) -> None:
+    ghost = {"name": "Ghost", "handle": "@ghost", "type": "Agent"}
+    server.answer = {  # type: ignore[attr-defined]
+        "by_path": {
+            "/participants": {"data": [ghost]},
+            "/peers": {"data": [{**ghost, "name": "Shade", "handle": "@shade"}]},
+        }
+    }
+
+    async def go() -> None:
+        async with _rest(server) as rest:
+            tools = AgentTools("room-1", rest)
+            out = await tools.execute_tool_call_structured(
+                "band_remove_participant", {"identifier": "@ghost"}
+            )
+            assert out.error_message == (
+                "Error executing band_remove_participant: Participant '@ghost' has no ID."
+            )
+            out = await tools.execute_tool_call_structured(
+                "band_add_participant", {"identifier": "Shade"}
+            )
+            assert out.error_message == (
+                "Error executing band_add_participant: Participant 'Shade' has no ID."
+            )
+            assert not tools.turn.complete
 
     run(go())
 

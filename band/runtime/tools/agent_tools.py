@@ -115,10 +115,12 @@ class AgentTools:
         self, content: str, mentions: list[str] | list[dict[str, str]] | None = None
     ) -> dict[str, Any]:
         """Post a message the adapter wrote itself; it records nothing on the turn."""
-        args = validate_arguments(
-            TOOLS["band_send_message"], {"content": content, "mentions": list(mentions or [])}
+        args = cast(
+            i.SendMessageInput,
+            validate_arguments(
+                TOOLS["band_send_message"], {"content": content, "mentions": list(mentions or [])}
+            ),
         )
-        assert isinstance(args, i.SendMessageInput)
         return await ops.post_message(self._ctx, args.content, args.mentions)
 
     async def send_event(

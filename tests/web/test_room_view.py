@@ -1,0 +1,412 @@
+"""The web room view in headless Chromium against the real local platform."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from typing import Any
+
+from bandtest.platform import Live
+
+from .conftest import REMOTE_HOST, screenshot
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the browser fixture fails (CI) or skips with the reason
+    expect = None
+
+ROOM = "/api/v1/agent/chats/{rid}"
+
+
+class ReplyingAgent(threading.Thread):
+    """A tiny agent over the agent REST API: waits for its next message, shows its work, replies.
+
+    Stands in for the SDK runtime (written in parallel); it uses the same endpoints a runtime
+    does: ``/messages/next``, processing/processed marks, events and a reply mentioning the sender.
+    """
+
+    def __init__(self, live: Live, key: str, rid: str) -> None:
+        super().__init__(daemon=True)
+        self.live, self.key, self.rid = live, key, rid
+        self.seen: dict[str, Any] | None = None
+        self.error: BaseException | None = None
+
+    def call(self, method: str, path: str, **kw: Any) -> Any:
+        """Call the agent API under the room; any error status fails."""
+        r = self.live.agent(self.key, method, ROOM.format(rid=self.rid) + path, **kw)
+        assert r.status_code < 300, r.text
+        return r
+
+    def run(self) -> None:
+        """Poll ``/messages/next`` until the page's message arrives, then answer it."""
+        try:
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline:
+                r = self.call("GET", "/messages/next")
+                if r.status_code == 200:
+                    self.answer(r.json()["data"])
+                    return
+                time.sleep(0.1)
+            raise AssertionError("no message reached the agent")
+        except BaseException as exc:  # reported by the test
+            self.error = exc
+
+    def event(self, content: str, kind: str, **metadata: Any) -> None:
+        """Post a room event (thought, tool_call, tool_result, task, error)."""
+        body = {"event": {"content": content, "message_type": kind, "metadata": metadata}}
+        self.call("POST", "/events", json=body)
+
+    def answer(self, msg: dict[str, Any]) -> None:
+        """Work on ``msg`` in the open (events), reply to its sender, mark it processed."""
+        self.seen = msg
+        mid = msg["id"]
+        self.call("POST", f"/messages/{mid}/processing")
+        self.event("The person wants an echo.", "thought")
+        args = {"text": "hello"}
+        self.event("echo", "tool_call", name="echo", args=args, tool_call_id="call-1")
+        self.event("hello", "tool_result", name="echo", output="hello", tool_call_id="call-1")
+        self.event("Reply to the person", "task")
+        reply = {"content": "Echo: hello", "mentions": [{"id": msg["sender_id"]}]}
+        self.call("POST", "/messages", json={"message": reply})
+        self.call("POST", f"/messages/{mid}/processed")
+
+
+def titled_room(live: Live, title: str, *agent_ids: str) -> str:
+    """Create a room called ``title`` as the local person, with ``agent_ids`` in it."""
+    r = live.human("POST", "/api/v1/me/chats", json={"chat": {"title": title}})
+    assert r.status_code == 201, r.text
+    rid = str(r.json()["data"]["id"])
+    for aid in agent_ids:
+        body = {"participant": {"participant_id": aid}}
+        added = live.human("POST", f"/api/v1/me/chats/{rid}/participants", json=body)
+        assert added.status_code == 201, added.text
+    return rid
+
+
+def open_room(page: Any, live: Live, rid: str) -> None:
+    page.goto(f"/#/rooms/{rid}")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "online")
+    expect(page.locator("#participant-list li")).not_to_have_count(0)
+
+
+def test_mention_and_live_reply(page: Any, live: Live) -> None:
+    aid, handle, key = live.register("Echo")
+    rid = titled_room(live, "Echo demo", aid)
+    uid = live.human("GET", "/api/v1/me/profile").json()["data"]["id"]
+    requests: list[str] = []
+    page.on("request", lambda req: requests.append(f"{req.method} {req.url}"))
+    open_room(page, live, rid)
+    expect(page.locator("#room-title")).to_have_text("Echo demo")
+    expect(page.locator("#timeline-empty")).to_be_visible()
+    agent = ReplyingAgent(live, key, rid)
+    agent.start()
+    box = page.locator("#compose-input")
+    box.click()
+    box.press_sequentially("@ec")
+    option = page.get_by_role("option", name=re.compile("Echo"))
+    expect(option).to_be_visible()
+    expect(box).to_have_attribute("aria-expanded", "true")
+    option.click()
+    expect(box).to_have_value("@Echo ")
+    box.press_sequentially("please say hello")
+    loads = len([r for r in requests if "/messages" in r and r.startswith("GET")])
+    box.press("Enter")
+
+    timeline = page.locator("#timeline")
+    mine = timeline.locator("li.message.mine")
+    expect(mine).to_have_count(1)
+    expect(mine.locator(".mention")).to_have_text("@Echo")
+    reply = timeline.locator("li.message.agent")
+    expect(reply).to_contain_text("Echo: hello")
+    expect(reply.locator(".mention.me")).to_have_text("@Local Person")
+    agent.join(10)
+    assert agent.error is None, agent.error
+    # the agent got exactly what the page sent: the mention chosen in the completion
+    assert agent.seen is not None
+    assert agent.seen["content"] == f"@[[{aid}]] please say hello"
+    assert [m["id"] for m in agent.seen["metadata"]["mentions"]] == [aid]
+    assert agent.seen["sender_id"] == uid
+
+    # events: thought, the tool call folded with its result, the task
+    expect(timeline.locator("li.event.thought")).to_contain_text("The person wants an echo.")
+    call = timeline.locator("li.event.tool_call")
+    expect(call).to_have_count(1)
+    expect(call).to_have_attribute("data-result", re.compile(".+"))
+    expect(call.locator(".state")).to_have_text("done")
+    expect(timeline.locator("li.event.tool_result:visible")).to_have_count(0)
+    call.locator("summary").click()
+    expect(call.locator(".result pre")).to_have_text("hello")
+    expect(timeline.locator("li.event.task")).to_contain_text("Reply to the person")
+    expect(mine.locator(".delivery")).to_have_text("Echo: processed")
+    # all of it arrived over the socket: the page did not read the messages again
+    assert len([r for r in requests if "/messages" in r and r.startswith("GET")]) == loads
+    # no external network: every request went to the local platform
+    assert requests and all(r.split(" ", 1)[1].startswith(live.rest) for r in requests), requests
+    assert handle
+    screenshot(page, "room-live-reply")
+
+
+def test_completion_keyboard_only(page: Any, live: Live) -> None:
+    aid, _, _ = live.register("Alpha")
+    bid, _, _ = live.register("Beta")
+    rid = titled_room(live, "Keyboard only", aid, bid)
+    open_room(page, live, rid)
+    expect(page.locator("#participant-list li")).to_have_count(3)
+    page.locator("body").focus()
+    for _ in range(40):  # reach the compose box with Tab alone
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "compose-input":
+            break
+    else:
+        raise AssertionError("the compose box is not reachable with Tab")
+    box = page.locator("#compose-input")
+    listbox = page.locator("#mention-list")
+    page.keyboard.type("@")
+    expect(box).to_have_attribute("aria-expanded", "true")
+    expect(listbox.get_by_role("option")).to_have_count(2)  # the agents, not the person
+    first = listbox.locator("[aria-selected=true]")
+    expect(first).to_contain_text("Alpha")
+    expect(box).to_have_attribute("aria-activedescendant", "mention-option-0")
+    page.keyboard.press("ArrowDown")
+    expect(listbox.locator("[aria-selected=true]")).to_contain_text("Beta")
+    expect(box).to_have_attribute("aria-activedescendant", "mention-option-1")
+    page.keyboard.press("ArrowDown")  # wraps around
+    expect(listbox.locator("[aria-selected=true]")).to_contain_text("Alpha")
+    page.keyboard.press("ArrowUp")
+    screenshot(page, "mention-completion")
+    page.keyboard.press("Escape")
+    expect(listbox).to_be_hidden()
+    expect(box).to_have_attribute("aria-expanded", "false")
+    expect(box).to_have_value("@")  # escape closes the list, keeps the text
+    page.keyboard.type("be")
+    expect(listbox.get_by_role("option")).to_have_count(1)
+    page.keyboard.press("Enter")  # picks, does not send
+    expect(box).to_have_value("@Beta ")
+    page.keyboard.type("hi")
+    page.keyboard.press("Enter")  # sends
+    expect(box).to_have_value("")
+    expect(page.locator("#timeline li.message.mine .mention")).to_have_text("@Beta")
+    sent = live.human("GET", f"/api/v1/me/chats/{rid}/messages").json()["data"]
+    assert [m["content"] for m in sent] == [f"@[[{bid}]] hi"]
+    assert [m["id"] for m in sent[0]["metadata"]["mentions"]] == [bid]
+
+
+def test_agents_page_register_copy_and_room(page: Any, live: Live) -> None:
+    page.goto("/#/agents")
+    expect(page.get_by_role("heading", name="Agents", exact=True)).to_be_visible()
+    page.get_by_label("Name").fill("Helper")
+    page.get_by_label("Description").fill("Answers questions")
+    page.get_by_role("button", name="Register agent").click()
+    creds = page.get_by_role("region", name=re.compile("Connect remote agent"))
+    expect(creds).to_be_visible()
+    expect(page.locator("#credentials-title")).to_be_focused()
+    agent_id = page.locator("#cred-agent-id").inner_text()
+    api_key = page.locator("#cred-api-key").inner_text()
+    assert api_key.startswith("band_a_")
+    # the shown credentials are the real ones: the key authenticates as the shown agent
+    me = live.agent(api_key, "GET", "/api/v1/agent/me")
+    assert me.status_code == 200 and me.json()["data"]["id"] == agent_id
+    assert f"agent_id: {agent_id}" in page.locator("#cred-yaml").inner_text()
+    assert f"BAND_REST_URL={live.rest}" in page.locator("#cred-env").inner_text()
+    page.get_by_role("button", name="Copy API key").click()
+    expect(page.get_by_role("button", name="Copied")).to_be_visible()
+    assert page.evaluate("navigator.clipboard.readText()") == api_key
+    row = page.locator("#agents-table tbody tr")
+    expect(row).to_have_count(1)
+    expect(row).to_contain_text(agent_id)
+    screenshot(page, "agents-page")
+
+    # a room with the agent, straight from its row
+    row.get_by_role("button", name="New room with Helper").click()
+    expect(page.locator("#room-title")).to_have_text("Chat with Helper")
+    expect(page.locator("#participant-list")).to_contain_text("Helper")
+    expect(page.locator("#room-list a[aria-current=page]")).to_contain_text("Chat with Helper")
+
+    # a room from the sidebar, then the agent added from the participants panel
+    page.get_by_label("New room").fill("Planning")
+    page.get_by_role("button", name="Create room").click()
+    expect(page.locator("#room-title")).to_have_text("Planning")
+    expect(page.locator("#participant-list li")).to_have_count(1)
+    page.get_by_label("Add an agent").select_option(label="Helper")
+    page.get_by_role("button", name="Add to room").click()
+    expect(page.locator("#participant-list li")).to_have_count(2)  # live participant_added
+    rid = page.url.rsplit("/", 1)[1]
+    parts = live.human("GET", f"/api/v1/me/chats/{rid}/participants").json()["data"]
+    assert {p["id"] for p in parts} >= {agent_id}
+    expect(page.locator("#room-list li")).to_have_count(2)
+
+
+def test_heartbeat_and_rejoin_after_reconnect(page: Any, live: Live) -> None:
+    aid, _, key = live.register("Pinger")
+    rid = titled_room(live, "Reconnects", aid)
+    state = live.app.state
+    state.idle_timeout = 1.5  # the page is told to heartbeat every 0.5 s
+    requests: list[str] = []
+    page.on("request", lambda req: requests.append(req.url))
+    try:
+        open_room(page, live, rid)
+        status = page.locator("#connection")
+        page.wait_for_timeout(3000)
+        expect(status).to_have_attribute("data-connects", "1")  # heartbeats kept it open
+        state.idle_timeout = 0.2  # now the server drops the page's socket between heartbeats
+        expect(status).not_to_have_attribute("data-connects", "1")
+        state.idle_timeout = 45
+        wait_steady(page)
+    finally:
+        state.idle_timeout = 45
+    reads = len([r for r in requests if "/messages" in r])
+    uid = live.human("GET", "/api/v1/me/profile").json()["data"]["id"]
+    msg = {"message": {"content": "still there?", "mentions": [{"id": uid}]}}
+    r = live.agent(key, "POST", ROOM.format(rid=rid) + "/messages", json=msg)
+    assert r.status_code == 201, r.text
+    # the chat_room topic, rejoined after the reconnects, delivers the push
+    expect(page.locator("#timeline li.message.agent")).to_contain_text("still there?")
+    assert len([r for r in requests if "/messages" in r]) == reads
+
+
+def wait_steady(page: Any) -> None:
+    """Wait until the page's socket is online and stays on one connection for a second."""
+    status = page.locator("#connection")
+    for _ in range(20):
+        before = status.get_attribute("data-connects")
+        page.wait_for_timeout(1000)
+        if status.get_attribute("data-state") == "online" and (
+            status.get_attribute("data-connects") == before
+        ):
+            return
+    raise AssertionError("the socket did not settle")
+
+
+# WCAG 2 contrast of every visible text node against its nearest opaque background
+LOW_CONTRAST = """() => {
+  const parse = (c) => {
+    const m = /rgba?\\(([^)]+)\\)/.exec(c);
+    if (!m) return null;
+    const p = m[1].split(",").map(Number);
+    return { rgb: p.slice(0, 3), a: p.length > 3 ? p[3] : 1 };
+  };
+  const lum = (rgb) => {
+    const [r, g, b] = rgb.map((v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const background = (el) => {
+    for (let n = el; n; n = n.parentElement) {
+      const c = parse(getComputedStyle(n).backgroundColor);
+      if (c && c.a > 0.5) return c.rgb;
+    }
+    return [255, 255, 255];
+  };
+  const bad = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+    const el = t.parentElement;
+    if (!t.textContent.trim() || !el.checkVisibility() || el.closest(".visually-hidden")) continue;
+    const style = getComputedStyle(el);
+    const a = lum(parse(style.color).rgb);
+    const b = lum(background(el));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const size = parseFloat(style.fontSize);
+    const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+    const text = t.textContent.trim().slice(0, 40);
+    if (ratio < (large ? 3 : 4.5)) bad.push(`${text}: ${ratio.toFixed(2)}`);
+  }
+  return bad;
+}"""
+
+UNLABELLED = """() => [...document.querySelectorAll("input, select, textarea, button")]
+  .filter((el) => el.checkVisibility())
+  .filter((el) => !(el.labels && el.labels.length) && !el.getAttribute("aria-label")
+    && !(el.tagName === "BUTTON" && el.textContent.trim()))
+  .map((el) => el.outerHTML.slice(0, 80))"""
+
+
+def test_accessible_landmarks_labels_contrast_focus(page: Any, live: Live) -> None:
+    aid, _, key = live.register("Worker")
+    rid = titled_room(live, "Accessibility", aid)
+    uid = live.human("GET", "/api/v1/me/profile").json()["data"]["id"]
+    agent = ReplyingAgent(live, key, rid)
+    for content, kind, meta in (
+        ("Reading the request\nthen searching", "thought", {}),
+        ("search", "tool_call", {"name": "search", "args": {"q": "x"}, "tool_call_id": "c1"}),
+        ("no results", "tool_result", {"name": "search", "is_error": True, "tool_call_id": "c1"}),
+        ("Could not finish", "error", {}),
+    ):
+        agent.event(content, kind, **meta)
+    say = {"message": {"content": "Done, see above", "mentions": [{"id": uid}]}}
+    agent.call("POST", "/messages", json=say)
+    open_room(page, live, rid)
+    expect(page.locator("#timeline > li:visible")).to_have_count(4)
+    expect(page.locator("li.event.tool_call.failed .state")).to_have_text("failed")
+
+    expect(page.get_by_role("banner")).to_have_count(1)
+    expect(page.get_by_role("main")).to_have_count(1)
+    expect(page.get_by_role("navigation", name="Primary")).to_have_count(1)
+    expect(page.get_by_role("navigation", name="Rooms")).to_have_count(1)
+    expect(page.get_by_role("complementary", name="Participants")).to_have_count(1)
+    log = page.get_by_role("log", name="Messages and events")
+    expect(log).to_have_attribute("aria-live", "polite")
+    assert page.evaluate(UNLABELLED) == []
+    assert page.evaluate(LOW_CONTRAST) == []
+
+    # keyboard focus is visible: the first Tab lands on the skip link, which shows and works
+    page.locator("body").focus()
+    page.keyboard.press("Tab")
+    skip = page.locator("#skip-link")
+    expect(skip).to_be_focused()
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    width = page.evaluate("parseFloat(getComputedStyle(document.activeElement).outlineWidth)")
+    assert outline != "none" and width >= 2
+    page.keyboard.press("Enter")
+    expect(page.locator("#main")).to_be_focused()
+    screenshot(page, "room-events")
+
+    page.goto("/#/agents")
+    page.get_by_label("Name").fill("Second")
+    page.get_by_label("Description").fill("Another agent")
+    page.get_by_label("Description").press("Tab")
+    page.keyboard.press("Enter")  # the register button, from the keyboard
+    expect(page.locator("#credentials")).to_be_visible()
+    assert page.evaluate(UNLABELLED) == []
+    assert page.evaluate(LOW_CONTRAST) == []
+
+
+def test_rooms_list_follows_membership_live(page: Any, live: Live) -> None:
+    _, _, key = live.register("Host")
+    uid = live.human("GET", "/api/v1/me/profile").json()["data"]["id"]
+    page.goto("/")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "online")
+    expect(page.locator("#room-list-empty")).to_be_visible()
+    made = live.agent(key, "POST", "/api/v1/agent/chats", json={"chat": {"title": "Invited"}})
+    rid = made.json()["data"]["id"]
+    body = {"participant": {"participant_id": uid}}
+    added = live.agent(key, "POST", ROOM.format(rid=rid) + "/participants", json=body)
+    assert added.status_code == 201, added.text
+    link = page.get_by_role("link", name=re.compile("Invited"))
+    expect(link).to_be_visible()  # pushed on user_rooms, no reload
+    link.click()
+    expect(page.locator("#room-title")).to_have_text("Invited")
+    expect(page.locator("#participant-list")).to_contain_text("Host")
+    live.agent(key, "DELETE", ROOM.format(rid=rid) + f"/participants/{uid}")
+    expect(link).to_have_count(0)
+
+
+def test_remote_browser_pastes_the_key(page: Any, live: Live, allowed_errors: list[str]) -> None:
+    allowed_errors.append("status of 401")  # the wrong key, refused by /me/profile
+    port = live.rest.rsplit(":", 1)[1]
+    page.goto(f"http://{REMOTE_HOST}:{port}/")  # not a loopback name: no key is handed out
+    key_box = page.get_by_label("User key")
+    expect(key_box).to_be_focused()
+    key_box.fill("band_u_wrong")
+    key_box.press("Enter")
+    expect(page.locator("#key-error")).to_contain_text("not accepted")
+    key_box.fill(live.user_key)
+    key_box.press("Enter")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "online")
+    expect(page.get_by_role("heading", name="Welcome")).to_be_visible()
+    page.reload()  # remembered for this tab only (sessionStorage)
+    expect(page.locator("#connection")).to_have_attribute("data-state", "online")
+    expect(page.get_by_label("User key")).to_have_count(0)
