@@ -684,3 +684,25 @@ def test_other_stop_reasons_are_no_error(live: Live, tmp_path: Path, reason: str
         assert room.events() == [("thought", "partial"), ("task", SESSION_EVENT)]
 
     scenario(live, tmp_path, body)
+
+
+def test_config_failure_on_a_loaded_session_keeps_it_for_a_fresh_process(
+    live: Live, tmp_path: Path
+) -> None:
+    async def body(rooms: ACPRooms, room: Room) -> None:
+        await room.turn("think configured")
+        state = rooms.room(room.id)
+        session = state.session_id
+        await room.turn("crash")
+        # a model the agent does not offer: the reload succeeds, the configuration fails
+        rooms.config = rooms.config.model_copy(update={"model": "gone"})
+        sink = await room.turn("think never")
+        assert sink.failures[0].message.startswith("ACP session configuration failed: ")
+        assert state.session_id == session and state.process is None
+        rooms.config = rooms.config.model_copy(update={"model": "smart"})
+        sink = await room.turn("think back")
+        assert sink.failures == [] and state.session_id == session
+        loads = [c["session_id"] for c in calls(room.workspace) if c["method"] == "load_session"]
+        assert loads == [session, session]
+
+    scenario(live, tmp_path, body, model="smart")

@@ -280,9 +280,12 @@ class ACPRooms:
             )
         except ACPSessionConfigError as exc:
             await sink.send_failure(AgentFailure(PROVIDER, str(exc)))
-            # a new session left unconfigured is not the room's: open another next time
+            # a new session left unconfigured is not the room's: open another next time; the
+            # room's own (loaded) session stays its identity, reloaded on a fresh process
             if room.owes_context:
                 room.session_id, room.live = None, False
+            else:
+                await self._stop_process(room)
             return
         except (RequestError, Exception) as exc:
             await self._fail(room, sink, exc, stop=not isinstance(exc, RequestError))
