@@ -743,3 +743,25 @@ def test_workspace_resolver_errors_fail_the_turn(plat: Live, tmp_path: Path) -> 
                     await adapter.cleanup_all()
 
     run(main())
+
+
+def test_default_workspace_is_band_workspaces_under_the_launch_dir(
+    plat: Live, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+
+    async def main() -> None:
+        agent_id, _, key = plat.register("Coder")
+        room = room_with(plat, agent_id)
+        adapter = ACPClientAdapter(ACPClientAdapterConfig(command=agent_command()))
+        async with RestClient(key, plat.rest) as rest:
+            h = Harness(plat, rest, adapter, agent_id, room)
+            try:
+                await h.message("reply from the default workspace")
+                expected = str(tmp_path.resolve() / ".band-workspaces" / room)
+                assert h.workspace == expected
+                assert calls(expected)[1]["cwd"] == expected  # process and session cwd
+            finally:
+                await adapter.cleanup_all()
+
+    run(main())
