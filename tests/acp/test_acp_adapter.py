@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -584,10 +583,6 @@ def test_adapter_turn_timeout_message(plat: Live, tmp_path: Path) -> None:
             assert h.adapter.rooms.room(h.room).process is None
 
     run(main())
-
-
-def test_scripted_agent_runs_with_this_interpreter() -> None:
-    assert agent_command()[0] == sys.executable
 
 
 def test_config_mcp_servers_follow_the_band_server(plat: Live, tmp_path: Path) -> None:
