@@ -713,3 +713,25 @@ def test_stderr_tail_is_kept_for_the_failure_log(live: Live, tmp_path: Path) -> 
         assert all(len(line) <= 2000 for line in tail)  # an endless line is cut, not kept whole
 
     scenario(live, tmp_path, body)
+
+
+def test_stop_answers_a_pending_permission_request_cancelled(live: Live, tmp_path: Path) -> None:
+    asked = asyncio.Event()
+
+    async def undecided(request: ACPPermissionRequest) -> str | None:
+        asked.set()
+        await asyncio.sleep(3600)  # a person who never answers
+        return "once"
+
+    async def body(rooms: ACPRooms, room: Room) -> None:
+        turn = asyncio.create_task(room.turn("permission; say after"))
+        await asyncio.wait_for(asked.wait(), 30)
+        await rooms.stop_turn(room.id)
+        sink = await asyncio.wait_for(turn, 10)
+        assert sink.failures == []
+        events = room.events()
+        assert ("thought", "permission: cancelled") in events
+        assert json.loads(events[1][1])["output"] == "Permission cancelled"
+        assert calls(room.workspace)[-1]["method"] == "cancel"
+
+    scenario(live, tmp_path, body, rooms_kw={"resolve_permission": undecided})
