@@ -175,8 +175,8 @@ class PhoenixClient:
                 await asyncio.wait_for(self._ws.close(), 2.0)
         if self._runner is not None:
             self._runner.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._runner
+            # wait() never raises the task's own CancelledError, only ours (if we are cancelled)
+            await asyncio.wait({self._runner})
         for task in list(self._hooks):
             task.cancel()
         self._fail_pending()

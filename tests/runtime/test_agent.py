@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
+import httpx
 from bandtest.platform import RestartablePlatform
 
 from band.core import SimpleAdapter
@@ -244,6 +246,38 @@ def test_turn_over_max_cycle_seconds_fails(platform: RestartablePlatform) -> Non
             await wait_for(lambda: _status_is(human, rid, second, aid, "failed"))
         errors = await human.replies(rid, aid, "error")
         assert [e["content"] for e in errors] == [ADAPTER_FAILED, ADAPTER_FAILED]
+        await human.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_working_state_is_reported_around_a_turn(platform: RestartablePlatform) -> None:
+    """The agent reports working:true while a turn runs (kept alive) and false at its end."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Slow")
+    rid = room_with(live, aid)
+
+    class Sleepy(Echo):
+        async def on_message(self, msg, tools, *args, **kw):  # type: ignore[no-untyped-def]
+            await asyncio.sleep(0.35)
+            await super().on_message(msg, tools, *args, **kw)
+
+    async def scenario() -> None:
+        human = Human(live)
+        reports: list[bool] = []
+
+        async def observe(request: httpx.Request) -> None:
+            if request.url.path.endswith(f"/chats/{rid}/activity"):
+                reports.append(json.loads(request.content)["working"])
+
+        agent = fast_agent(live, Sleepy(), aid, key, working_keep_alive_seconds=0.1)
+        agent.runtime.rest._http.event_hooks["request"].append(observe)  # observe real traffic
+        async with agent:
+            mid = await human.send(rid, aid, "work")
+            await wait_for(lambda: _status_is(human, rid, mid, aid, "processed"))
+        assert reports[0] is True and reports[-1] is False
+        assert reports.count(True) >= 3 and reports.count(False) == 1  # kept alive
         await human.aclose()
 
     asyncio.run(scenario())
