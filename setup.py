@@ -25,6 +25,7 @@ ACCELERATED = {
     "_payload_c": "_payload_py.py",
     "_delivery_c": "_delivery_py.py",
     "_activity_c": "_activity_py.py",
+    "_subscriptions_c": "_subscriptions_py.py",
 }
 
 

@@ -28,6 +28,7 @@ COMPILED_MODULES = (
     "_payload_c",
     "_delivery_c",
     "_activity_c",
+    "_subscriptions_c",
 )
 
 USING_EXTENSIONS = False
