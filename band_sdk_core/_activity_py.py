@@ -1,5 +1,4 @@
 # cython: annotation_typing=False
-# distutils: define_macros=CYTHON_USE_TYPE_SPECS=1
 """Room activity snapshot normalisation (§14) with its own strict converter."""
 
 from __future__ import annotations

@@ -1,5 +1,4 @@
 # cython: annotation_typing=False
-# distutils: define_macros=CYTHON_USE_TYPE_SPECS=1
 """Pure-Python SubscriptionTracker, RoomRoster and topic naming (spec sections 8 and 9)."""
 
 from __future__ import annotations
