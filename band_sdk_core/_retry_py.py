@@ -83,9 +83,9 @@ class RetryTracker:
         if type(message_id) is not str:  # exact str is the common case: skip the call
             _check_message_id(message_id)
         attempts = self._attempts
-        previous = attempts.get(message_id)
+        previous: int = attempts.get(message_id, -1)  # counts are never negative
         count: int
-        if previous is None:
+        if previous < 0:
             self._make_room()
             count = 1
         else:
