@@ -49,6 +49,19 @@ def message(m: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in m.items() if not k.startswith("_")}
 
 
+def attachment(row: Any) -> dict[str, Any]:
+    """Attachment (a room file as listed on a message, spec 2.5)."""
+    return {
+        "id": row["id"],
+        "name": row["name"],
+        "content_type": row["content_type"],
+        "bytes": row["bytes"],
+        "sha256": row["sha256"],
+        "has_thumb": False,
+        "expires_at": None,
+    }
+
+
 def agent_me(a: dict[str, Any]) -> dict[str, Any]:
     """AgentMe."""
     return {

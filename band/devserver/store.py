@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .contracts import Principal
+from .shapes import attachment
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +110,12 @@ MIGRATIONS: dict[int, str] = {
     4: """
     CREATE TABLE bulk_deletions (
         id TEXT PRIMARY KEY, owner_id TEXT NOT NULL, body TEXT NOT NULL);
+    """,
+    5: """
+    CREATE TABLE message_attachments (
+        message_id TEXT NOT NULL REFERENCES messages(id),
+        file_id TEXT NOT NULL REFERENCES files(id), position INTEGER NOT NULL,
+        PRIMARY KEY (message_id, file_id));
     """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
@@ -425,8 +432,9 @@ class Store:
         message_type: str,
         mentions: list[dict[str, Any]],
         extra_metadata: dict[str, Any] | None = None,
+        attachment_ids: list[str] | None = None,
     ) -> dict[str, Any]:
-        """Persist a message (and its mentions and deliveries) and return it."""
+        """Persist a message (with mentions, deliveries and attachments) and return it."""
         mid, ts = str(uuid.uuid4()), now()
         if mentions:
             prefix = "".join(f"@[[{m['id']}]] " for m in mentions if m["id"] not in content)
@@ -442,6 +450,8 @@ class Store:
                 (mid, rid, content, message_type, sender.id, sender_type, sender.name,
                  json.dumps(metadata), ts, ts),
             )  # fmt: skip
+            for pos, fid in enumerate(dict.fromkeys(attachment_ids or ())):
+                self.db.execute("INSERT INTO message_attachments VALUES (?,?,?)", (mid, fid, pos))
             for m in mentions:
                 self.db.execute("INSERT INTO mentions VALUES (?,?)", (mid, m["id"]))
                 if self.agent(m["id"]) and m["id"] != sender.id:
@@ -466,7 +476,14 @@ class Store:
         seq = msg.pop("seq")
         msg["chat_room_id"] = msg.pop("room_id")
         msg["metadata"] = json.loads(msg["metadata"])
-        msg["attachments"] = []
+        msg["attachments"] = [
+            attachment(a)
+            for a in self.db.execute(
+                "SELECT f.* FROM message_attachments x JOIN files f ON f.id=x.file_id "
+                "WHERE x.message_id=? ORDER BY x.position",
+                (msg["id"],),
+            )
+        ]
         statuses = {}
         for d in self.db.execute("SELECT * FROM deliveries WHERE message_id=?", (msg["id"],)):
             attempts = [
