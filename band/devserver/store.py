@@ -9,6 +9,7 @@ import re
 import secrets
 import sqlite3
 import uuid
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -119,6 +120,27 @@ MIGRATIONS: dict[int, str] = {
     """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
+
+
+@dataclass(frozen=True)
+class MessageFilter:
+    """Human message-list filters: message types to keep or drop, and a lower time bound."""
+
+    types: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    since: str | None = None  # same ISO 8601 form as ``now()``, so strings compare as times
+
+    def sql(self) -> tuple[str, list[Any]]:
+        """Return an ``AND ...`` condition over ``messages`` and its arguments."""
+        cond, args = "", []
+        for values, op in ((self.types, "IN"), (self.exclude, "NOT IN")):
+            if values:
+                cond += f" AND message_type {op} ({','.join('?' * len(values))})"
+                args += list(values)
+        if self.since is not None:
+            cond += " AND inserted_at > ?"
+            args.append(self.since)
+        return cond, args
 
 
 class StoreError(Exception):
@@ -546,18 +568,22 @@ class Store:
         return [self._shape(r) for r in rows[:limit]], len(rows) > limit
 
     def room_messages(
-        self, rid: str, cursor: int | None, limit: int
+        self, rid: str, cursor: int | None, limit: int, where: MessageFilter | None = None
     ) -> tuple[list[dict[str, Any]], bool]:
-        """Every message of a room, oldest first (human view)."""
+        """Every message of a room passing ``where``, oldest first (human view)."""
+        cond, args = (where or MessageFilter()).sql()
         rows = self.db.execute(
-            "SELECT * FROM messages WHERE room_id=? AND seq > ? ORDER BY seq LIMIT ?",
-            (rid, cursor or 0, limit + 1),
+            f"SELECT * FROM messages WHERE room_id=? AND seq > ? {cond} ORDER BY seq LIMIT ?",
+            (rid, cursor or 0, *args, limit + 1),
         ).fetchall()
         return [self._shape(r) for r in rows[:limit]], len(rows) > limit
 
-    def count_messages(self, rid: str) -> int:
-        """Count the messages in a room."""
-        row = self.db.execute("SELECT COUNT(*) FROM messages WHERE room_id=?", (rid,)).fetchone()
+    def count_messages(self, rid: str, where: MessageFilter | None = None) -> int:
+        """Count the messages in a room passing ``where``."""
+        cond, args = (where or MessageFilter()).sql()
+        row = self.db.execute(
+            f"SELECT COUNT(*) FROM messages WHERE room_id=? {cond}", (rid, *args)
+        ).fetchone()
         return int(row[0])
 
     # -- delivery state machine ------------------------------------------
