@@ -84,11 +84,13 @@ async def websocket_endpoint(ws: WebSocket) -> None:
                 return
             await _supersede(old)
             hub.remove(old)
-    await ws.accept()
+    # register before accepting: once the client sees the upgrade succeed, the hub knows it
+    # (no pushes can reach it early, since it has joined no topic yet)
     conn = Connection(principal, ws)
     hub.add(conn)
-    log.info("socket connected: %s %s", principal.kind, principal.id)
     try:
+        await ws.accept()
+        log.info("socket connected: %s %s", principal.kind, principal.id)
         while True:
             text = await asyncio.wait_for(ws.receive_text(), ws.app.state.idle_timeout)
             await _handle(conn, text, directory)
