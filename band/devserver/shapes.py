@@ -101,7 +101,7 @@ def peer(p: dict[str, Any], online: bool) -> dict[str, Any]:
         "handle": p["handle"],
         "type": p["type"],
         "description": p.get("description"),
-        "is_contact": False,
+        "is_contact": bool(p.get("is_contact", False)),
         "online": online,
         "source": "registry",
     }

@@ -408,13 +408,17 @@ class Store:
         return {**ent, "role": role}
 
     def peers(self, pid: str, not_in_chat: str | None) -> list[dict[str, Any]]:
-        """Return every other user and agent, optionally excluding a room's participants."""
+        """Return every other user and agent (flagging ``pid``'s contacts), minus a room's."""
         excluded = {pid}
         if not_in_chat:
             excluded |= {p["id"] for p in self.participants(not_in_chat)}
+        contacts = {
+            r[0]
+            for r in self.db.execute("SELECT contact_id FROM contacts WHERE owner_id=?", (pid,))
+        }
         rows = [{**dict(r), "type": "Agent"} for r in self.db.execute("SELECT * FROM agents")]
         rows += [{**dict(r), "type": "User"} for r in self.db.execute("SELECT * FROM users")]
-        return [r for r in rows if r["id"] not in excluded]
+        return [{**r, "is_contact": r["id"] in contacts} for r in rows if r["id"] not in excluded]
 
     # -- messages ---------------------------------------------------------
 
