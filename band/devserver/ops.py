@@ -128,6 +128,12 @@ async def post_message(ctx: Ctx, rid: str, *, require_mention: bool) -> dict[str
     return {"id": msg["id"], "success": True, "recipients": recipients}
 
 
+async def push_task(ctx: Ctx, rid: str, event: str, task: dict[str, Any]) -> None:
+    """Push ``task_created`` / ``task_updated`` on ``tasks:{id}`` of every room participant."""
+    for part in await ctx.db.run(Store.participants, rid):
+        await push(ctx, f"tasks:{part['id']}", event, task)
+
+
 async def push_update(ctx: Ctx, mid: str, agent: Principal) -> None:
     """Push message_updated (delivery status change) to the agent concerned."""
     msg = await ctx.db.run(Store.message, mid)

@@ -32,6 +32,8 @@ async def authorize_topic(principal: Principal, topic: str, directory: AsyncStor
         return "invalid topic"
     if kind in AGENT_TOPICS:
         return None if principal.kind == "agent" and ident == principal.id else "unauthorized"
+    if kind == "tasks":  # task_created / task_updated of the principal's rooms
+        return None if ident == principal.id else "unauthorized"
     if kind == "user_rooms":
         return None if principal.kind == "user" and ident == principal.id else "unauthorized"
     if kind in ROOM_TOPICS:
