@@ -79,7 +79,6 @@ def test_agent_wide_stop_parks_every_room_and_play_resumes(live: Live) -> None:
             await _until(
                 lambda: _true(sorted(adapter.interrupts) == sorted((r, "stop") for r in rooms))
             )
-            assert all(agent.runtime.rooms[r].stopped for r in rooms)
             parked = [await say(r, f"parked {i}") for i, r in enumerate(rooms)]
             await asyncio.sleep(0.8)  # idle resyncs run while stopped: nothing is answered
             for rid, mid in zip(rooms, parked, strict=True):
@@ -88,7 +87,6 @@ def test_agent_wide_stop_parks_every_room_and_play_resumes(live: Live) -> None:
             await human("POST", f"/api/v1/me/agents/{aid}/control", json={"mode": "play"})
             for rid, mid in zip(rooms, parked, strict=True):
                 await _until(lambda rid=rid, mid=mid: _eq(status(rid, mid), "processed"))
-            assert not any(agent.runtime.rooms[r].stopped for r in rooms)
         assert sum("parked 0" in c for c in await replies(rooms[0])) == 1
         assert sum("parked 1" in c for c in await replies(rooms[1])) == 1
 
