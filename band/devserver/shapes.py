@@ -72,7 +72,7 @@ def agent_me(a: dict[str, Any]) -> dict[str, Any]:
         "owner_uuid": a["owner_id"],
         "inserted_at": a["inserted_at"],
         "updated_at": a["updated_at"],
-        "feature_flags": {"ff_file_transfer": False},
+        "feature_flags": {"ff_file_transfer": True},  # room files + attachments work
         "listed_in_directory": False,
         "tags": [],
     }
