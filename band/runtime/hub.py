@@ -7,13 +7,19 @@ leave a trail of hub rooms behind.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from band.client.rest import RestClient
 
+if TYPE_CHECKING:
+    from .execution import RoomExecution
+
 __all__ = [
     "HUB_PROMPT",
+    "ContactsHub",
     "HUB_TITLE",
     "SYNTHETIC_CONTACT_EVENTS_SENDER_ID",
     "SYNTHETIC_CONTACT_EVENTS_SENDER_NAME",
@@ -23,7 +29,11 @@ __all__ = [
     "is_contact_hub_turn",
 ]
 
+log = logging.getLogger("band.runtime.hub")
+
 HUB_TITLE = "Contacts hub"
+#: Seconds to wait for the hub room's ``room_added`` before joining it without the push.
+HUB_WAIT = 5.0
 
 #: Sender of the turns the runtime injects into the hub room (they are not platform messages).
 SYNTHETIC_SENDER_TYPE = "System"
@@ -74,3 +84,72 @@ async def create_hub_room(rest: RestClient, task_id: str | None) -> str:
     if not isinstance(data.get("id"), str):
         raise ValueError("the platform answered the hub room creation without a room id")
     return str(data["id"])
+
+
+class HubRooms(Protocol):
+    """What the hub needs of the runtime: its joined rooms and a way to join one."""
+
+    rooms: dict[str, RoomExecution]
+
+    async def _add_room(self, room_id: str) -> None: ...
+
+
+class ContactsHub:
+    """The hub room of one running agent: found or created at start, fed contact events."""
+
+    def __init__(self, rest: RestClient, task_id: str | None, runtime: HubRooms) -> None:
+        self.rest = rest
+        self.task_id = task_id
+        self.runtime = runtime
+        self.room_id: str | None = None
+        self.ready = asyncio.Event()  # set while the hub room is joined and running
+        self._prompted = False
+
+    def __repr__(self) -> str:
+        return f"ContactsHub(room_id={self.room_id!r})"
+
+    async def setup(self, listing: Iterable[dict[str, Any]]) -> str:
+        """Find the hub room in ``listing`` (the agent's rooms) or create it; wait until joined."""
+        hub = find_hub_room(listing, self.task_id)
+        if hub is None:
+            hub = await create_hub_room(self.rest, self.task_id)
+            log.info("created the contacts hub room %s", hub)
+        self.room_id = hub
+        for room in self.runtime.rooms.values():
+            room.hub_room_id = hub
+        joined = self.runtime.rooms.get(hub)
+        if joined is not None and joined.running:
+            self.ready.set()
+            return hub
+        try:  # a new room: its room_added push admits it
+            await asyncio.wait_for(self.ready.wait(), HUB_WAIT)
+        except TimeoutError:
+            log.warning("no room_added for the hub room %s; joining it anyway", hub)
+            await self.runtime._add_room(hub)
+        return hub
+
+    def joined(self, room_id: str) -> None:
+        """A room was joined (the hub room is ready once it is)."""
+        if room_id == self.room_id:
+            self.ready.set()
+
+    def left(self, room_id: str) -> None:
+        """A room was left."""
+        if room_id == self.room_id:
+            self.ready.clear()
+            log.warning("the contacts hub room %s was removed; restart to create another", room_id)
+
+    async def turn(self, text: str) -> str | None:
+        """Queue ``text`` as a turn of the hub room; its id (None when it is not joined)."""
+        try:
+            await asyncio.wait_for(self.ready.wait(), HUB_WAIT)
+        except TimeoutError:
+            return None
+        room = self.runtime.rooms.get(self.room_id or "")
+        if room is None:
+            return None
+        if not self._prompted:
+            room.inject_system_message(HUB_PROMPT)  # the model's instructions, once per start
+            self._prompted = True
+        room.submit_synthetic(text)
+        return room.room_id

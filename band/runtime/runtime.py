@@ -33,7 +33,7 @@ from .events import (
     ParticipantRemovedEvent,
 )
 from .execution import RoomExecution
-from .hub import HUB_PROMPT, create_hub_room, find_hub_room
+from .hub import ContactsHub
 from .sessionconfig import SessionConfig
 from .subscriptions import Subscriptions
 from .wire import validated
@@ -46,8 +46,6 @@ ROOM_PAGE_SIZE = 100
 MAX_ROOM_PAGES = 50
 #: How many agent.control correlation ids are remembered to drop duplicates.
 CONTROL_DEDUPE = 256
-#: Seconds to wait for the hub room's ``room_added`` before joining it without the push.
-HUB_WAIT = 5.0
 
 
 class AgentRuntime:
@@ -98,19 +96,17 @@ class AgentRuntime:
         self.delivery = Delivery(self.rest, ClaimRegistry(), self.retries)
         self.rooms: dict[str, RoomExecution] = {}
         self._listing: dict[str, dict[str, Any]] = {}  # the last room listing, by id
+        self.hub: ContactsHub | None = None
+        if self.contact_config.strategy == ContactEventStrategy.HUB_ROOM:
+            self.hub = ContactsHub(self.rest, self.contact_config.hub_task_id, self)
         self.contacts: ContactEventHandler | None = None
         if self.contact_config.enabled:
-            hub_turn = (
-                self._hub_turn
-                if self.contact_config.strategy == ContactEventStrategy.HUB_ROOM
-                else None
-            )
             self.contacts = ContactEventHandler(
-                self.contact_config, self.rest, on_broadcast=self._broadcast, hub_turn=hub_turn
+                self.contact_config,
+                self.rest,
+                on_broadcast=self._broadcast,
+                hub_turn=self.hub.turn if self.hub is not None else None,
             )
-        self.hub_room_id: str | None = None
-        self._hub_ready = asyncio.Event()
-        self._hub_prompted = False
         self.roster = RoomRoster()
         self.ended = asyncio.Event()
         self.end_reason: str | None = None
@@ -134,8 +130,8 @@ class AgentRuntime:
         await self._join_agent_topics()
         if self.config.auto_subscribe_existing_rooms:
             await self._sync_rooms()
-        if self.contact_config.strategy == ContactEventStrategy.HUB_ROOM:
-            await self._setup_hub()
+        if self.hub is not None:
+            await self.hub.setup((self._listing or await self._room_listing()).values())
 
     async def stop(self, grace: float | None = None) -> bool:
         """Stop the rooms' work, close the socket and the REST pool.
@@ -185,6 +181,16 @@ class AgentRuntime:
         self._listing = rooms
         return list(rooms)
 
+    async def _room_listing(self) -> dict[str, dict[str, Any]]:
+        """The agent's rooms by id, as listed by the platform."""
+        await self._room_ids()
+        return self._listing
+
+    @property
+    def hub_room_id(self) -> str | None:
+        """The contacts hub room (HUB_ROOM strategy, once started)."""
+        return self.hub.room_id if self.hub is not None else None
+
     async def _sync_rooms(self) -> None:
         """Join new rooms, drop rooms that are gone, resync the ones that stayed."""
         plan = self.roster.reconcile(await self._room_ids())
@@ -226,15 +232,14 @@ class AgentRuntime:
             return
         log.info("joined room %s", room_id)
         room.start()
-        if room_id == self.hub_room_id:
-            self._hub_ready.set()
+        if self.hub is not None:
+            self.hub.joined(room_id)
 
     async def _drop_room(self, room_id: str) -> None:
         """Leave a room the agent is no longer in."""
         self.roster.record_room_removed(room_id)
-        if room_id == self.hub_room_id:
-            self._hub_ready.clear()
-            log.warning("the contacts hub room %s was removed; restart to create another", room_id)
+        if self.hub is not None:
+            self.hub.left(room_id)
         room = self.rooms.pop(room_id, None)
         await self.subscriptions.leave_room(room_id)
         if room is not None:
@@ -242,43 +247,6 @@ class AgentRuntime:
             await room.close()
 
     # --- contacts ------------------------------------------------------------------------------
-
-    async def _setup_hub(self) -> None:
-        """Find the contacts hub room among the agent's rooms or create it; join it."""
-        task_id = self.contact_config.hub_task_id
-        if not self._listing:
-            await self._room_ids()
-        hub = find_hub_room(self._listing.values(), task_id)
-        if hub is None:
-            hub = await create_hub_room(self.rest, task_id)
-            log.info("created the contacts hub room %s", hub)
-        self.hub_room_id = hub
-        for room in self.rooms.values():
-            room.hub_room_id = hub
-        joined = self.rooms.get(hub)
-        if joined is not None and joined.running:
-            self._hub_ready.set()
-            return
-        try:  # a new room: its room_added push admits it
-            await asyncio.wait_for(self._hub_ready.wait(), HUB_WAIT)
-        except TimeoutError:
-            log.warning("no room_added for the hub room %s; joining it anyway", hub)
-            await self._add_room(hub)
-
-    async def _hub_turn(self, text: str) -> str | None:
-        """Queue ``text`` as a turn of the hub room; its id (None when it is not joined)."""
-        try:
-            await asyncio.wait_for(self._hub_ready.wait(), HUB_WAIT)
-        except TimeoutError:
-            return None
-        room = self.rooms.get(self.hub_room_id or "")
-        if room is None:
-            return None
-        if not self._hub_prompted:
-            room.inject_system_message(HUB_PROMPT)  # the model's instructions for the hub
-            self._hub_prompted = True
-        room.submit_synthetic(text)
-        return room.room_id
 
     def _broadcast(self, text: str) -> None:
         """Tell every room's next turn about a contact change."""
