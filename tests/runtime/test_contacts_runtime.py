@@ -14,12 +14,15 @@ import pytest
 from bandtest.platform import Live
 
 from band import Agent
+from band.client.rest import RestClient
 from band.core import BandConfigError
 from band.platform.event import (
     ContactAddedEvent,
     ContactRequestReceivedEvent,
     ContactRequestUpdatedEvent,
 )
+from band.runtime.contact_events import contact_event
+from band.runtime.contact_handler import ContactEventHandler
 from band.runtime.contact_tools import ContactTools
 from band.runtime.contacts import ContactEventConfig, ContactEventStrategy
 from band.runtime.hub import HUB_TITLE
@@ -323,3 +326,41 @@ async def _broadcast_changes_reach_the_next_turn_once(live: Live) -> None:
     finally:
         await agent.stop()
         await human.aclose()
+
+
+def test_handler_skips_repeats_once_handled_and_retries_failures(live: Live) -> None:
+    """A contact event delivered again is skipped once handled; a failed one runs again."""
+    _, handle, key = live.register("Dedupe")
+    calls: list[str] = []
+    fail = [True]
+
+    async def flaky(event: Any, tools: ContactTools) -> None:
+        calls.append(event.type)
+        if fail[0]:
+            fail[0] = False
+            raise RuntimeError("first time fails")
+        # the tools it gets reach the platform as this agent
+        listing = await tools.list_contact_requests(sent_status="all")
+        assert [r["id"] for r in listing["data"]["received"]] == [rid]
+
+    async def scenario() -> None:
+        nonlocal rid
+        human = Human(live)
+        rest = RestClient(key, live.rest)
+        try:
+            rid = await request_contact(human, handle)
+            config = ContactEventConfig(strategy=ContactEventStrategy.CALLBACK, on_event=flaky)
+            handler = ContactEventHandler(config, rest)
+            push = {"id": rid, "status": "pending", "inserted_at": "2026-01-01T00:00:00Z"}
+            event = contact_event("contact_request_received", push)
+            assert event is not None
+            await handler.handle(event)  # fails: not remembered as handled
+            await handler.handle(event)  # runs again and succeeds
+            await handler.handle(event)  # a repeat: skipped
+            assert calls == ["contact_request_received"] * 2
+        finally:
+            await rest.aclose()
+            await human.aclose()
+
+    rid = ""
+    asyncio.run(scenario())
