@@ -8,7 +8,6 @@ seen before (same request and status, same contact) is skipped once it was handl
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -76,9 +75,10 @@ class ContactEventHandler:
     async def close(self) -> None:
         """Stop handling events (a callback still running is cancelled)."""
         if self._worker is not None:
-            self._worker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.wait({self._worker})
+            # cancelled again until it ends: an HTTP call can swallow a cancellation
+            while not self._worker.done():
+                self._worker.cancel()
+                await asyncio.wait({self._worker}, timeout=0.5)
             self._worker = None
 
     async def _run(self) -> None:

@@ -42,6 +42,8 @@ __all__ = ["RoomExecution"]
 log = logging.getLogger("band.runtime.execution")
 
 _DRAIN = object()
+#: Seconds between cancellations of a room worker that has not ended yet.
+CANCEL_RETRY = 0.5
 #: Wakes the worker to re-plan its wait (after a stop).
 _WAKE = object()
 #: Upper bound of ``/next`` rounds in one drain (a guard against a platform that loops).
@@ -216,9 +218,12 @@ class RoomExecution:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._idle.wait(), grace)
         if self._worker is not None:
-            self._worker.cancel()
-            # wait() never raises the task's own CancelledError, only ours (if we are cancelled)
-            await asyncio.wait({self._worker})
+            # cancelled again until it ends: a cancellation landing in an HTTP call can be
+            # swallowed on its way out (the worker then waits on its queue for ever); wait()
+            # never raises the task's own CancelledError, only ours (if we are cancelled)
+            while not self._worker.done():
+                self._worker.cancel()
+                await asyncio.wait({self._worker}, timeout=CANCEL_RETRY)
             self._worker = None
         with contextlib.suppress(Exception):
             await self.adapter.on_cleanup(self.room_id)

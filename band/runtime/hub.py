@@ -111,6 +111,7 @@ class ContactsHub:
     async def setup(self, listing: Iterable[dict[str, Any]]) -> str:
         """Find the hub room in ``listing`` (the agent's rooms) or create it; wait until joined."""
         hub = find_hub_room(listing, self.task_id)
+        created = hub is None
         if hub is None:
             hub = await create_hub_room(self.rest, self.task_id)
             log.info("created the contacts hub room %s", hub)
@@ -120,6 +121,10 @@ class ContactsHub:
         joined = self.runtime.rooms.get(hub)
         if joined is not None and joined.running:
             self.ready.set()
+            return hub
+        if not created:  # an existing room that was not joined (auto-subscribe is off)
+            await self.runtime._add_room(hub)
+        if self.ready.is_set():
             return hub
         try:  # a new room: its room_added push admits it
             await asyncio.wait_for(self.ready.wait(), HUB_WAIT)

@@ -21,13 +21,15 @@ from band.platform.event import (
     ContactRequestReceivedEvent,
     ContactRequestUpdatedEvent,
 )
+from band.runtime.agentconfig import AgentConfig
 from band.runtime.contact_events import contact_event
 from band.runtime.contact_handler import ContactEventHandler
 from band.runtime.contact_tools import ContactTools
 from band.runtime.contacts import ContactEventConfig, ContactEventStrategy
 from band.runtime.hub import HUB_TITLE
+from band_sdk_core import SessionPolicy
 
-from .conftest import Echo, Human, fast_agent, room_with, wait_for
+from .conftest import FAST_POLICY, Echo, Human, fast_agent, room_with, wait_for
 
 H = "/api/v1/me/contacts"
 REQUEST_ID = re.compile(r"Request ID: (\S+)")
@@ -363,4 +365,31 @@ def test_handler_skips_repeats_once_handled_and_retries_failures(live: Live) -> 
             await human.aclose()
 
     rid = ""
+    asyncio.run(scenario())
+
+
+def test_existing_hub_room_is_joined_without_auto_subscribe(live: Live) -> None:
+    """With auto_subscribe_existing_rooms off, the hub room is still found and joined."""
+    aid, _, key = live.register("Selective")
+    config = ContactEventConfig(strategy=ContactEventStrategy.HUB_ROOM)
+
+    def make() -> Agent:
+        return Agent.create(
+            HubKeeper(), aid, key, rest_url=live.rest, ws_url=live.ws,
+            config=AgentConfig(
+                auto_subscribe_existing_rooms=False, session_policy=SessionPolicy(FAST_POLICY)
+            ),
+            contact_config=config,
+        )  # fmt: skip
+
+    async def scenario() -> None:
+        async with make() as first:
+            hub = first.runtime.hub_room_id
+            assert hub is not None and list(first.runtime.rooms) == [hub]
+        other = await asyncio.to_thread(room_with, live, aid)
+        async with make() as second:
+            assert second.runtime.hub_room_id == hub
+            assert list(second.runtime.rooms) == [hub]  # not the other room: auto-subscribe is off
+        assert {r["id"] for r in await agent_rooms(live, key)} == {hub, other}
+
     asyncio.run(scenario())
