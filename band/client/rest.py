@@ -146,6 +146,7 @@ class RestClient:
                     raise BandConnectionError(f"{method} {url} failed: {exc}") from exc
                 delay = self._backoff(attempt, None)
             else:
+                _reraise_swallowed_cancel()
                 if resp.status_code < 400:
                     return RestResponse(resp.status_code, _decode(resp), resp.headers)
                 if resp.status_code not in RETRYABLE_STATUS or attempt >= retries:
@@ -163,6 +164,18 @@ class RestClient:
                 return min(hinted, 60.0)
         ceiling = min(self.backoff_max_s, self.backoff_base_s * (2**attempt))
         return random.uniform(ceiling / 2, ceiling)
+
+
+def _reraise_swallowed_cancel() -> None:
+    """Raise CancelledError when a cancel reached the task but the HTTP stack absorbed it.
+
+    On a request that completes just as it is cancelled, httpcore can return the response
+    and drop the CancelledError; the caller would then run on as if never cancelled (a
+    worker that never stops). ``Task.cancelling()`` still counts the request, so honour it.
+    """
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
 
 
 def _retry_after(resp: httpx.Response) -> float | None:
