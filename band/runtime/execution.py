@@ -86,6 +86,7 @@ class RoomExecution:
         self._worker: asyncio.Task[None] | None = None
         self._turn: asyncio.Task[None] | None = None
         self._tools: AgentTools | None = None  # the running turn's tools
+        self._working: WorkingState | None = None  # the last turn's indicator
         self._spawn_control: asyncio.Future[None] | None = None
         self._interrupt_mode: str | None = None
         self._history: list[dict[str, Any]] = []
@@ -285,6 +286,9 @@ class RoomExecution:
         else:
             self.delivery.record_failed(self.room_id, mid, error, retry=retry)
         await self.delivery.flush(self.room_id, mid)
+        if self._working is not None:  # its end report went out alongside the mark
+            await self._working.closed()
+            self._working = None
         pending = self.delivery.claims.pending_settlement(self.room_id, mid)
         if not ok and retry and pending is None and not retries.is_permanently_failed(mid):
             self.request_drain()  # the failed message is served again by /next
@@ -318,7 +322,9 @@ class RoomExecution:
         self._turn = asyncio.create_task(self.adapter.on_event(inp), name=f"band-turn-{msg.id}")
         try:
             limit = self.config.max_cycle_seconds
-            async with WorkingState(self.rest, self.room_id, self.config, self._platform_stopped):
+            working = WorkingState(self.rest, self.room_id, self.config, self._platform_stopped)
+            self._working = working
+            async with working:
                 await (asyncio.wait_for(self._turn, limit) if limit else self._turn)
         except asyncio.CancelledError:
             mode, self._interrupt_mode = self._interrupt_mode, None
