@@ -8,8 +8,10 @@ to them through the human API:
    idle agent's memory;
 2. M more rooms per agent, one message each; the RSS growth over M is the memory per room;
 3. K messages per room, every room in parallel, each room waiting for the answer before its next
-   message (closed loop): answered messages per second over the phase and send-to-reply latency
-   (the person's socket sees the reply push).
+   message (closed loop): answered messages per second over the phase, send-to-reply latency
+   (the person's socket sees the reply push), and the CPU time the agent processes and the
+   platform spent per answered message (from /proc; unlike wall-clock figures it barely moves
+   with the machine's other load).
 
 Afterwards every room must hold exactly one answer per message (read back through the human
 API): ``lost`` and ``dup`` count the misses. Variants ``c`` (our SDK, compiled core), ``py``
@@ -37,7 +39,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from harness import AgentProc, DevPlatform, Person, rss_kib, start_agent, stop
+from harness import AgentProc, DevPlatform, Person, cpu_seconds, rss_kib, start_agent, stop
 
 
 @dataclass
@@ -51,6 +53,8 @@ class Result:
     idle_agent_kib: float
     per_room_kib: float
     ready_s: float
+    agent_cpu_ms: float  # agent processes' CPU per answered message (load phase)
+    platform_cpu_ms: float  # the platform's CPU per answered message (load phase)
     answered: int
     lost: int
     dup: int
@@ -113,11 +117,15 @@ async def one_run(
                 await person.ask(rid, agent, token(), args.timeout) for _ in range(args.messages)
             ]
 
+        pids = [a.proc.pid for a in agents if a.proc]
+        assert plat.proc is not None
+        cpu0 = sum(cpu_seconds(pid) for pid in pids), cpu_seconds(plat.proc.pid)
         start = time.perf_counter()
         per_room_lat = await asyncio.gather(
             *(room_loop(rid, a) for a in agents for rid in a.rooms[1:])
         )
         elapsed = time.perf_counter() - start
+        cpu1 = sum(cpu_seconds(pid) for pid in pids), cpu_seconds(plat.proc.pid)
         latencies = [x for room in per_room_lat for x in room]
         await asyncio.sleep(args.settle)  # a duplicate answer would land here
         expected = 1 + args.rooms + args.rooms * args.messages
@@ -136,6 +144,8 @@ async def one_run(
             idle_agent_kib=statistics.mean(idle),
             per_room_kib=per_room,
             ready_s=ready,
+            agent_cpu_ms=1000 * (cpu1[0] - cpu0[0]) / len(latencies),
+            platform_cpu_ms=1000 * (cpu1[1] - cpu0[1]) / len(latencies),
             answered=len(latencies),
             lost=lost,
             dup=dup,
@@ -170,6 +180,8 @@ def summarize(runs: dict[str, list[Result]], lat: dict[str, list[float]]) -> lis
                 "idle_agent_kib": statistics.median(r.idle_agent_kib for r in results),
                 "per_room_kib": statistics.median(r.per_room_kib for r in results),
                 "ready_s": statistics.median(r.ready_s for r in results),
+                "agent_cpu_ms": statistics.median(r.agent_cpu_ms for r in results),
+                "platform_cpu_ms": statistics.median(r.platform_cpu_ms for r in results),
                 "answered": sum(r.answered for r in results),
                 "lost": sum(r.lost for r in results),
                 "dup": sum(r.dup for r in results),
@@ -181,21 +193,23 @@ def summarize(runs: dict[str, list[Result]], lat: dict[str, list[float]]) -> lis
 def table(rows: list[dict[str, Any]]) -> str:
     """A markdown table, with ratios against ``ref`` when it ran."""
     ref = next((r for r in rows if r["variant"] == "ref"), None)
-    head = "| SDK | msgs/s | p50 ms | p99 ms | idle agent RSS MiB | RSS per room KiB | ready s"
-    head += " | lost | dup |"
+    head = "| SDK | msgs/s | p50 ms | p99 ms | agent CPU ms/msg | platform CPU ms/msg"
+    head += " | idle agent RSS MiB | RSS per room KiB | ready s | lost | dup |"
     if ref:
-        head += " msgs/s vs ref | p99 vs ref |"
+        head += " msgs/s vs ref | p99 vs ref | agent CPU vs ref |"
     lines = [head, "|" + " --- |" * (head.count("|") - 1)]
     for r in rows:
         line = (
             f"| {LABELS.get(r['variant'], r['variant'])} | {r['msgs_per_s']:.1f} "
-            f"| {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['idle_agent_kib'] / 1024:.1f} "
+            f"| {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['agent_cpu_ms']:.2f} "
+            f"| {r['platform_cpu_ms']:.2f} | {r['idle_agent_kib'] / 1024:.1f} "
             f"| {r['per_room_kib']:.0f} | {r['ready_s']:.2f} | {r['lost']} | {r['dup']} |"
         )
         if ref:
             line += (
                 f" {r['msgs_per_s'] / ref['msgs_per_s']:.2f}x "
-                f"| {r['p99_ms'] / ref['p99_ms']:.2f}x |"
+                f"| {r['p99_ms'] / ref['p99_ms']:.2f}x "
+                f"| {r['agent_cpu_ms'] / ref['agent_cpu_ms']:.2f}x |"
             )
         lines.append(line)
     return "\n".join(lines)
@@ -255,7 +269,8 @@ def main(argv: list[str] | None = None) -> int:
             lat[variant] += latencies
             print(
                 f"round {rnd + 1} {variant}: {result.msgs_per_s:.1f} msgs/s, "
-                f"p50 {result.p50_ms:.1f} ms, p99 {result.p99_ms:.1f} ms",
+                f"p50 {result.p50_ms:.1f} ms, p99 {result.p99_ms:.1f} ms, "
+                f"agent CPU {result.agent_cpu_ms:.2f} ms/msg",
                 file=sys.stderr,
                 flush=True,
             )
