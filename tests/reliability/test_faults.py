@@ -170,11 +170,13 @@ def test_processed_mark_timeout(platform: RestartablePlatform, proxy: FaultProxy
 
 
 def test_processing_mark_timeout(platform: RestartablePlatform, proxy: FaultProxy) -> None:
-    """The processing mark times out on our side (and lands late): run once, when accepted."""
+    """The processing mark times out on our side and reaches the platform only after the turn
+    was answered and marked processed (re-marking re-opens a message): answered once, and the
+    message ends processed, not left re-opened."""
     aid, key, rid = _setup(platform)
     live = platform.live
     assert live is not None
-    proxy.add(Rule("POST", PROCESSING, delay=1.0, times=1))
+    proxy.add(Rule("POST", PROCESSING, delay=2.0, times=1))
 
     async def scenario() -> None:
         human, adapter = Human(live), Echo()
@@ -183,11 +185,15 @@ def test_processing_mark_timeout(platform: RestartablePlatform, proxy: FaultProx
         async with agent:
             mid = await human.send(rid, aid, "slow processing")
             await wait_for(lambda: human.settled(rid, aid, [mid]))
+            await asyncio.sleep(2.0)  # the stray mark has landed by now
+            await wait_for(lambda: human.settled(rid, aid, [mid]))
             await answered_once(human, rid, aid, ["slow processing"])
             assert adapter.seen == [mid]
+            assert await human.statuses(rid, aid, [mid]) == ["processed"]
         await human.aclose()
 
     asyncio.run(scenario())
+    assert proxy.count("POST", PROCESSING) == 2  # the retry and the late original
 
 
 def test_slow_marks_keep_order_and_count(platform: RestartablePlatform, proxy: FaultProxy) -> None:
