@@ -245,6 +245,9 @@ class RoomExecution:
         if verdict == "pending":
             await self.delivery.flush(self.room_id, mid)
             return
+        if verdict == "completed" and delivery_status(row, self.agent_id) == "processing":
+            await self._close_reopened(mid)
+            return
         if verdict != "runnable":
             log.debug("room %s: message %s not run (%s)", self.room_id, mid, verdict)
             return
@@ -254,6 +257,21 @@ class RoomExecution:
         finally:
             claims.release(self.room_id, mid)
             self._idle.set()
+
+    async def _close_reopened(self, mid: str) -> None:
+        """Mark processed again a message we answered that a stray processing mark re-opened.
+
+        A processing mark that timed out on our side may reach the platform after the turn was
+        answered and marked processed; re-marking re-opens the message, which would then stay
+        ``processing`` forever (its turn is never run twice).
+        """
+        log.info(
+            "room %s: answered message %s was re-opened; marking it processed", self.room_id, mid
+        )
+        with contextlib.suppress(BandError):
+            await self.rest.request(
+                "POST", path("/agent/chats/{}/messages/{}/processed", self.room_id, mid), retries=0
+            )
 
     async def _claimed(self, row: dict[str, Any], mid: str) -> None:
         retries = self.delivery.retries
