@@ -126,6 +126,9 @@ def _answered(live: Any, rid: str, aid: str, text: str) -> None:
     raise AssertionError(f"no answer to {text!r}")
 
 
+# the agent, running meanwhile in its own thread, draws backoff jitter from ``random``; hypothesis
+# mistakes that for a strategy using the global random module
+@pytest.mark.filterwarnings("ignore:Do not use the `random` module inside strategies")
 def test_arbitrary_pushes_never_crash_the_runtime(
     platform: RestartablePlatform, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -194,7 +197,7 @@ def test_arbitrary_pushes_never_crash_the_runtime(
                     await hub.push(topics[kind], event, payload)
 
         @settings(
-            max_examples=60,
+            max_examples=40,
             deadline=None,
             suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
         )

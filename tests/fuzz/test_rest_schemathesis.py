@@ -55,7 +55,7 @@ def _clear(response: Any) -> None:
 
 @schema.parametrize()
 @settings(
-    max_examples=4,
+    max_examples=3,
     deadline=None,
     suppress_health_check=list(HealthCheck),
     database=None,
