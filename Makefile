@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv install test test-pure test-wheel lint types format bench demo clean
+.PHONY: venv install test test-pure test-wheel lint types format bench bench-e2e demo clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,14 @@ bench: $(STAMP)
 	BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 $(PY) -Im pytest bench -q -p no:cacheprovider \
 		$(BENCH_PYTEST_ARGS) --benchmark-json=$$stem.json && \
 	$(PY) bench/compare.py --json $$stem.compare.json $(BENCH_ARGS)
+
+# end to end through band dev over real sockets (not part of `make test`): ours (compiled and
+# pure core) and, when that interpreter exists, the official band-sdk side by side; E2E_ARGS e.g.
+# "--agents 4 --rooms 10 --messages 20 --json e2e.json"
+E2E_AGAINST ?= $(wildcard /tmp/band-refsdk-venv/bin/python)
+E2E_ARGS ?=
+bench-e2e: $(STAMP)
+	$(PY) bench/e2e/run.py $(if $(E2E_AGAINST),--against $(E2E_AGAINST)) $(E2E_ARGS)
 
 demo: $(STAMP)
 	$(PY) examples/core_demo.py

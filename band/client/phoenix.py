@@ -45,6 +45,19 @@ __all__ = [
 
 log = logging.getLogger("band.client.phoenix")
 
+
+def _redact_key_header(record: logging.LogRecord) -> bool:
+    """Hide the ``x-api-key`` value in websockets' DEBUG handshake lines (``> name: value``)."""
+    args = record.args
+    if isinstance(args, tuple) and len(args) == 2 and str(args[0]).lower() == "x-api-key":
+        record.args = (args[0], "[redacted]")
+    return True
+
+
+# websockets logs every handshake header at DEBUG; our sockets log through this logger instead
+_ws_log = logging.getLogger("band.client.websocket")
+_ws_log.addFilter(_redact_key_header)
+
 #: ``handler(event, payload)`` for pushes on one topic; called in the reader, keep it quick.
 PushHandler = Callable[[str, dict[str, Any]], None]
 #: ``on_connected(reconnected, failed_topics)`` after every successful (re)connect.
@@ -347,6 +360,7 @@ class PhoenixClient:
                 open_timeout=self._open_timeout,
                 ping_interval=None,  # liveness is Phoenix's heartbeat, not WebSocket pings
                 max_size=None,
+                logger=_ws_log,
             )
         except InvalidStatus as exc:
             status = exc.response.status_code

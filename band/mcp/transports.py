@@ -43,18 +43,31 @@ async def run_stdio(server: Server[Any, Any]) -> None:
         await server.run(read, write, server.create_initialization_options())
 
 
+class _AlreadySent(Response):
+    """The SSE transport wrote the whole response itself: send nothing more."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        return None
+
+
 def sse_app(server: Server[Any, Any], settings: Settings) -> Starlette:
     """The SSE app: the event stream at ``/sse``, client messages posted to ``/messages/``."""
     transport = SseServerTransport(MESSAGES_PATH, security_settings=security(settings))
 
     async def stream(request: Request) -> Response:
-        async with transport.connect_sse(
-            request.scope,
-            request.receive,
-            request._send,  # the SSE transport writes the response itself
-        ) as (read, write):
-            await server.run(read, write, server.create_initialization_options())
-        return Response()
+        try:
+            async with transport.connect_sse(
+                request.scope,
+                request.receive,
+                request._send,  # the SSE transport writes the response itself
+            ) as (read, write):
+                await server.run(read, write, server.create_initialization_options())
+        except ValueError as exc:
+            # the DNS-rebinding check already answered 421/403 (and logged a warning); the
+            # transport then raises, which would log a traceback per refused request
+            if str(exc) != "Request validation failed":
+                raise
+        return _AlreadySent()
 
     return Starlette(
         routes=[

@@ -127,6 +127,7 @@ class RoomExecution:
         self._worker: asyncio.Task[None] | None = None
         self._turn: asyncio.Task[None] | None = None
         self._tools: Any = None  # the running turn's tools
+        self._working: WorkingState | None = None  # the last turn's indicator
         self._spawn_control: asyncio.Future[None] | None = None
         self._interrupt_mode: str | None = None
         self._held: list[dict[str, Any]] = []  # hub turns that arrived while stopped
@@ -335,6 +336,9 @@ class RoomExecution:
         if verdict == "pending":
             await self.delivery.flush(self.room_id, mid)
             return
+        if verdict == "completed" and delivery_status(row, self.agent_id) == "processing":
+            await self._close_reopened(mid)
+            return
         if verdict != "runnable":
             log.debug("room %s: message %s not run (%s)", self.room_id, mid, verdict)
             return
@@ -344,6 +348,21 @@ class RoomExecution:
         finally:
             claims.release(self.room_id, mid)
             self._idle.set()
+
+    async def _close_reopened(self, mid: str) -> None:
+        """Mark processed again a message we answered that a stray processing mark re-opened.
+
+        A processing mark that timed out on our side may reach the platform after the turn was
+        answered and marked processed; re-marking re-opens the message, which would then stay
+        ``processing`` forever (its turn is never run twice).
+        """
+        log.info(
+            "room %s: answered message %s was re-opened; marking it processed", self.room_id, mid
+        )
+        with contextlib.suppress(BandError):
+            await self.rest.request(
+                "POST", path("/agent/chats/{}/messages/{}/processed", self.room_id, mid), retries=0
+            )
 
     async def _claimed(self, row: dict[str, Any], mid: str) -> None:
         retries = self.delivery.retries
@@ -376,6 +395,9 @@ class RoomExecution:
         else:
             self.delivery.record_failed(self.room_id, mid, error, retry=retry)
         await self.delivery.flush(self.room_id, mid)
+        if self._working is not None:  # its end report went out alongside the mark
+            await self._working.closed()
+            self._working = None
         pending = self.delivery.claims.pending_settlement(self.room_id, mid)
         if not ok and retry and pending is None and not retries.is_permanently_failed(mid):
             self.request_drain()  # the failed message is served again by /next
@@ -413,6 +435,8 @@ class RoomExecution:
             if synthetic or self.context.is_hub_room
             else WorkingState(self.rest, self.room_id, self.config, self._platform_stopped)
         )
+        if isinstance(working, WorkingState):
+            self._working = working  # its end report goes out alongside the processed mark
         try:
             limit = self.config.max_cycle_seconds
             async with working:

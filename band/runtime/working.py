@@ -16,6 +16,15 @@ __all__ = ["WorkingState"]
 
 log = logging.getLogger("band.runtime.working")
 
+#: Reports in flight (the loop keeps only weak references to tasks).
+_pending: set[asyncio.Task[None]] = set()
+
+
+def _track(task: asyncio.Task[None]) -> asyncio.Task[None]:
+    _pending.add(task)
+    task.add_done_callback(_pending.discard)
+    return task
+
 
 class WorkingState:
     """``async with WorkingState(...)`` around a turn; best effort, never raises.
@@ -36,10 +45,13 @@ class WorkingState:
         self.config = config
         self.on_stopped = on_stopped
         self._keepalive: asyncio.Task[None] | None = None
+        self._opening: asyncio.Task[None] | None = None
+        self._closing: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> WorkingState:
         if self.config.enable_working_state:
-            await self._report(True)
+            # reported alongside the turn, not before it: the reply does not wait on the indicator
+            self._opening = _track(asyncio.create_task(self._report(True)))
             self._keepalive = asyncio.create_task(self._keep_alive())
         return self
 
@@ -54,9 +66,20 @@ class WorkingState:
             # wait() never raises the task's own CancelledError, only ours (if we are cancelled)
             await asyncio.wait({self._keepalive})
             self._keepalive = None
+            opening, self._opening = self._opening, None
             task = asyncio.current_task()
             if task is None or not task.cancelling():  # not while this task is shutting down
-                await self._report(False)
+                if opening is not None:
+                    await asyncio.wait({opening})  # true lands before false
+                # sent alongside the delivery mark; ``closed()`` waits for it
+                self._closing = _track(asyncio.create_task(self._report(False)))
+            elif opening is not None:
+                opening.cancel()
+
+    async def closed(self) -> None:
+        """Wait until the end-of-turn report is done (it never raises)."""
+        if self._closing is not None:
+            await asyncio.wait({self._closing})
 
     async def _keep_alive(self) -> None:
         started = time.monotonic()

@@ -1,0 +1,248 @@
+"""The e2e bench's moving parts: a ``band dev`` subprocess, echo agent processes, a person.
+
+The person drives the platform the way a user does: rooms, participants and messages through
+the human API with the local user key, and a Phoenix socket joined to every room's
+``chat_room`` topic, so each agent reply is seen the moment the platform pushes it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+HERE = Path(__file__).resolve().parent
+AGENT_SCRIPT = HERE / "echo_agent.py"
+TOKEN = re.compile(r"e2e-[0-9a-f]+-\d+")
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def rss_kib(pid: int) -> int:
+    """Resident set size of ``pid`` in KiB (Linux /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for {pid}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time ``pid`` has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def stop(proc: subprocess.Popen[Any], timeout: float = 10.0) -> None:
+    """SIGTERM ``proc``; SIGKILL it when it has not exited within ``timeout``."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+class DevPlatform:
+    """``band dev`` in a subprocess on 127.0.0.1 with a file DB in ``workdir``."""
+
+    def __init__(self, workdir: Path, band: str | None = None) -> None:
+        self.workdir = workdir
+        self.port = free_port()
+        self.user_key = "band_u_" + secrets.token_hex(16)
+        self.rest = f"http://127.0.0.1:{self.port}"
+        self.ws = f"ws://127.0.0.1:{self.port}/api/v1/socket/websocket"
+        self.band = band or str(Path(sys.executable).with_name("band"))
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 20.0) -> None:
+        """Start the platform and wait until it serves."""
+        log = (self.workdir / "platform.log").open("wb")
+        cmd = [self.band, "dev", "--port", str(self.port), "--user-key", self.user_key]
+        cmd += ["--db", str(self.workdir / "dev.sqlite3")]
+        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=self.workdir)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("band dev exited: " + self.log_tail())
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.rest + "/openapi.json", timeout=1).status_code == 200:
+                    return
+            time.sleep(0.05)
+        raise RuntimeError("band dev did not start: " + self.log_tail())
+
+    def log_tail(self, size: int = 2000) -> str:
+        """The end of the platform's log."""
+        return (self.workdir / "platform.log").read_text(errors="replace")[-size:]
+
+    def close(self) -> None:
+        """Stop the platform."""
+        if self.proc is not None:
+            stop(self.proc)
+
+
+@dataclass
+class AgentProc:
+    """One echo agent process."""
+
+    agent_id: str
+    handle: str
+    key: str
+    proc: subprocess.Popen[bytes] | None = None
+    rooms: list[str] = field(default_factory=list)
+
+
+def start_agent(
+    python: str, agent: AgentProc, platform: DevPlatform, workdir: Path, pure: bool
+) -> None:
+    """Start ``agent`` under ``python`` (ours or another SDK's interpreter)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("BAND_", "PYTHON"))}
+    env.update(
+        BAND_REST_URL=platform.rest,
+        BAND_WS_URL=platform.ws,
+        BAND_E2E_AGENT_ID=agent.agent_id,
+        BAND_E2E_AGENT_KEY=agent.key,
+    )
+    if pure:
+        env["BAND_SDK_CORE_NO_EXTENSIONS"] = "1"
+    log = (workdir / f"agent-{agent.agent_id}.log").open("wb")
+    # run from the work dir: a checkout on sys.path must not shadow the interpreter's own band
+    agent.proc = subprocess.Popen(
+        [python, str(AGENT_SCRIPT)], env=env, cwd=workdir, stdout=log, stderr=subprocess.STDOUT
+    )
+
+
+class Person:
+    """The local user: human API calls and a socket that sees every reply in their rooms."""
+
+    def __init__(self, platform: DevPlatform) -> None:
+        self.platform = platform
+        self.http = httpx.AsyncClient(
+            base_url=platform.rest, headers={"X-API-Key": platform.user_key}, timeout=30
+        )
+        self.sock: Any = None
+        self.me = ""
+        self.waiters: dict[str, asyncio.Future[float]] = {}
+        self.replies: dict[str, int] = {}
+        self._ref = 0
+        self._joined: dict[str, asyncio.Future[None]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def open(self) -> None:
+        """Read the person's id and open the socket."""
+        r = await self.http.get("/api/v1/me/profile")
+        r.raise_for_status()
+        self.me = r.json()["data"]["id"]
+        url = f"{self.platform.ws}?vsn=2.0.0&api_key={self.platform.user_key}"
+        self.sock = await websockets.connect(url, max_size=None)
+        self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._beat())]
+
+    async def close(self) -> None:
+        """Close the socket and the HTTP client."""
+        for task in self._tasks:
+            task.cancel()
+        if self.sock is not None:
+            await self.sock.close()
+        await self.http.aclose()
+
+    async def _send(self, topic: str, event: str, payload: dict[str, Any]) -> str:
+        self._ref += 1
+        ref = str(self._ref)
+        await self.sock.send(json.dumps([ref, ref, topic, event, payload]))
+        return ref
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(20)
+            await self._send("phoenix", "heartbeat", {})
+
+    async def _read(self) -> None:
+        async for raw in self.sock:
+            _join_ref, ref, _topic, event, payload = json.loads(raw)
+            if event == "phx_reply" and ref in self._joined:
+                self._joined.pop(ref).set_result(None)
+            elif event == "message_created" and payload.get("sender_id") != self.me:
+                now = time.perf_counter()
+                match = TOKEN.search(str(payload.get("content", "")))
+                if match is None:
+                    continue
+                token = match.group(0)
+                self.replies[token] = self.replies.get(token, 0) + 1
+                waiter = self.waiters.get(token)
+                if waiter is not None and not waiter.done():
+                    waiter.set_result(now)
+
+    async def register(self, name: str) -> AgentProc:
+        """Register an agent owned by the person."""
+        body = {"agent": {"name": name, "description": "e2e echo agent"}}
+        r = await self.http.post("/api/v1/me/agents/register", json=body)
+        r.raise_for_status()
+        d = r.json()["data"]
+        return AgentProc(d["agent"]["id"], d["agent"]["handle"], d["credentials"]["api_key"])
+
+    async def room_with(self, agent: AgentProc) -> str:
+        """Create a room with ``agent`` in it and join its topic."""
+        r = await self.http.post("/api/v1/me/chats", json={"chat": {"title": "e2e"}})
+        r.raise_for_status()
+        rid = str(r.json()["data"]["id"])
+        joined: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        ref = await self._send(f"chat_room:{rid}", "phx_join", {})
+        self._joined[ref] = joined
+        await asyncio.wait_for(joined, 10)
+        body = {"participant": {"participant_id": agent.agent_id}}
+        r = await self.http.post(f"/api/v1/me/chats/{rid}/participants", json=body)
+        r.raise_for_status()
+        agent.rooms.append(rid)
+        return rid
+
+    async def ask(self, rid: str, agent: AgentProc, token: str, timeout: float) -> float:
+        """Send ``token`` mentioning ``agent``; return seconds from send to its reply."""
+        waiter: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self.waiters[token] = waiter
+        body = {"message": {"content": f"{token} ping", "mentions": [{"id": agent.agent_id}]}}
+        t0 = time.perf_counter()
+        r = await self.http.post(f"/api/v1/me/chats/{rid}/messages", json=body)
+        r.raise_for_status()
+        try:
+            return await asyncio.wait_for(waiter, timeout) - t0
+        finally:
+            self.waiters.pop(token, None)
+
+    async def agent_replies(self, rid: str, agent_id: str) -> list[str]:
+        """Texts the agent posted in ``rid`` (from the platform, not the socket)."""
+        texts: list[str] = []
+        cursor: int | None = None
+        while True:
+            params: dict[str, Any] = {"limit": 100}
+            if cursor is not None:
+                params["cursor"] = cursor
+            r = await self.http.get(f"/api/v1/me/chats/{rid}/messages", params=params)
+            r.raise_for_status()
+            body = r.json()
+            texts += [
+                m["content"]
+                for m in body["data"]
+                if m["sender_id"] == agent_id and m["message_type"] == "text"
+            ]
+            cursor = body.get("metadata", {}).get("next_cursor")
+            if not body.get("metadata", {}).get("has_more") or cursor is None:
+                return texts

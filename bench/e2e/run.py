@@ -1,0 +1,298 @@
+"""End-to-end bench: N echo agents x M rooms x K messages through ``band dev`` over real sockets.
+
+Each run starts a fresh ``band dev`` (file DB in a temp dir, 127.0.0.1), registers N agents,
+starts each as its own process running bench/e2e/echo_agent.py, and has the local person talk
+to them through the human API:
+
+1. one warm-up room per agent: the first answer proves the agent is up; then its RSS is the
+   idle agent's memory;
+2. M more rooms per agent, one message each; the RSS growth over M is the memory per room;
+3. K messages per room, every room in parallel, each room waiting for the answer before its next
+   message (closed loop): answered messages per second over the phase, send-to-reply latency
+   (the person's socket sees the reply push), and the CPU time the agent processes and the
+   platform spent per answered message (from /proc; unlike wall-clock figures it barely moves
+   with the machine's other load).
+
+Afterwards every room must hold exactly one answer per message (read back through the human
+API): ``lost`` and ``dup`` count the misses. Variants ``c`` (our SDK, compiled core), ``py``
+(our SDK, BAND_SDK_CORE_NO_EXTENSIONS=1) and ``ref`` (``--against PYTHON``: the same script under
+another interpreter's band-sdk) alternate round by round in one run; medians over rounds.
+
+    python bench/e2e/run.py --against /tmp/band-refsdk-venv/bin/python --json e2e.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform as pyplatform
+import secrets
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from harness import AgentProc, DevPlatform, Person, cpu_seconds, rss_kib, start_agent, stop
+
+
+@dataclass
+class Result:
+    """One variant's figures for one round."""
+
+    variant: str
+    msgs_per_s: float
+    p50_ms: float
+    p99_ms: float
+    idle_agent_kib: float
+    per_room_kib: float
+    ready_s: float
+    agent_cpu_ms: float  # agent processes' CPU per answered message (load phase)
+    platform_cpu_ms: float  # the platform's CPU per answered message (load phase)
+    answered: int
+    lost: int
+    dup: int
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) by nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
+
+
+async def _answered(
+    person: Person, pairs: list[tuple[str, AgentProc, str]], timeout: float
+) -> None:
+    """Ask every (room, agent, token) at once; raise when any answer misses ``timeout``."""
+    await asyncio.gather(*(person.ask(rid, a, tok, timeout) for rid, a, tok in pairs))
+
+
+async def one_run(
+    variant: str, python: str, pure: bool, args: argparse.Namespace, workdir: Path
+) -> tuple[Result, list[float]]:
+    """Measure one variant on a fresh platform; return its result and raw latencies."""
+    plat = DevPlatform(workdir)
+    plat.start()
+    person = Person(plat)
+    agents: list[AgentProc] = []
+    tag = secrets.token_hex(3)
+    seq = iter(range(10**9))
+
+    def token() -> str:
+        return f"e2e-{tag}-{next(seq)}"
+
+    try:
+        await person.open()
+        for i in range(args.agents):
+            agent = await person.register(f"Echo{i}")
+            await person.room_with(agent)
+            agents.append(agent)
+        t0 = time.perf_counter()
+        for agent in agents:
+            start_agent(python, agent, plat, workdir, pure)
+        warm = [(a.rooms[0], a, token()) for a in agents]
+        await _answered(person, warm, args.timeout)
+        ready = time.perf_counter() - t0
+        await asyncio.sleep(args.settle)
+        idle = [rss_kib(a.proc.pid) for a in agents if a.proc]
+        for agent in agents:
+            for _ in range(args.rooms):
+                await person.room_with(agent)
+        opened = [(rid, a, token()) for a in agents for rid in a.rooms[1:]]
+        await _answered(person, opened, args.timeout)
+        await asyncio.sleep(args.settle)
+        with_rooms = [rss_kib(a.proc.pid) for a in agents if a.proc]
+        per_room = statistics.mean(
+            (r - i) / args.rooms for r, i in zip(with_rooms, idle, strict=True)
+        )
+
+        async def room_loop(rid: str, agent: AgentProc) -> list[float]:
+            return [
+                await person.ask(rid, agent, token(), args.timeout) for _ in range(args.messages)
+            ]
+
+        pids = [a.proc.pid for a in agents if a.proc]
+        assert plat.proc is not None
+        cpu0 = sum(cpu_seconds(pid) for pid in pids), cpu_seconds(plat.proc.pid)
+        start = time.perf_counter()
+        per_room_lat = await asyncio.gather(
+            *(room_loop(rid, a) for a in agents for rid in a.rooms[1:])
+        )
+        elapsed = time.perf_counter() - start
+        cpu1 = sum(cpu_seconds(pid) for pid in pids), cpu_seconds(plat.proc.pid)
+        latencies = [x for room in per_room_lat for x in room]
+        await asyncio.sleep(args.settle)  # a duplicate answer would land here
+        expected = 1 + args.rooms + args.rooms * args.messages
+        lost = dup = 0
+        for agent in agents:
+            texts = []
+            for rid in agent.rooms:
+                texts += await person.agent_replies(rid, agent.agent_id)
+            lost += max(0, expected - len(set(texts)))
+            dup += len(texts) - len(set(texts))
+        result = Result(
+            variant=variant,
+            msgs_per_s=len(latencies) / elapsed,
+            p50_ms=1000 * percentile(latencies, 0.50),
+            p99_ms=1000 * percentile(latencies, 0.99),
+            idle_agent_kib=statistics.mean(idle),
+            per_room_kib=per_room,
+            ready_s=ready,
+            agent_cpu_ms=1000 * (cpu1[0] - cpu0[0]) / len(latencies),
+            platform_cpu_ms=1000 * (cpu1[1] - cpu0[1]) / len(latencies),
+            answered=len(latencies),
+            lost=lost,
+            dup=dup,
+        )
+        return result, latencies
+    except Exception:
+        for agent in agents:
+            log = workdir / f"agent-{agent.agent_id}.log"
+            if log.exists():
+                print(f"--- {variant} {agent.handle} log tail ---", file=sys.stderr)
+                print(log.read_text(errors="replace")[-3000:], file=sys.stderr)
+        print(f"--- platform log tail ---\n{plat.log_tail()}", file=sys.stderr)
+        raise
+    finally:
+        for agent in agents:
+            if agent.proc is not None:
+                stop(agent.proc)
+        await person.close()
+        plat.close()
+
+
+def summarize(runs: dict[str, list[Result]], lat: dict[str, list[float]]) -> list[dict[str, Any]]:
+    """Medians over rounds; latency percentiles over every round's answers."""
+    rows = []
+    for variant, results in runs.items():
+        rows.append(
+            {
+                "variant": variant,
+                "msgs_per_s": statistics.median(r.msgs_per_s for r in results),
+                "p50_ms": 1000 * percentile(lat[variant], 0.50),
+                "p99_ms": 1000 * percentile(lat[variant], 0.99),
+                "idle_agent_kib": statistics.median(r.idle_agent_kib for r in results),
+                "per_room_kib": statistics.median(r.per_room_kib for r in results),
+                "ready_s": statistics.median(r.ready_s for r in results),
+                "agent_cpu_ms": statistics.median(r.agent_cpu_ms for r in results),
+                "platform_cpu_ms": statistics.median(r.platform_cpu_ms for r in results),
+                "answered": sum(r.answered for r in results),
+                "lost": sum(r.lost for r in results),
+                "dup": sum(r.dup for r in results),
+            }
+        )
+    return rows
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    """A markdown table, with ratios against ``ref`` when it ran."""
+    ref = next((r for r in rows if r["variant"] == "ref"), None)
+    head = "| SDK | msgs/s | p50 ms | p99 ms | agent CPU ms/msg | platform CPU ms/msg"
+    head += " | idle agent RSS MiB | RSS per room KiB | ready s | lost | dup |"
+    if ref:
+        head += " msgs/s vs ref | p99 vs ref | agent CPU vs ref |"
+    lines = [head, "|" + " --- |" * (head.count("|") - 1)]
+    for r in rows:
+        line = (
+            f"| {LABELS.get(r['variant'], r['variant'])} | {r['msgs_per_s']:.1f} "
+            f"| {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['agent_cpu_ms']:.2f} "
+            f"| {r['platform_cpu_ms']:.2f} | {r['idle_agent_kib'] / 1024:.1f} "
+            f"| {r['per_room_kib']:.0f} | {r['ready_s']:.2f} | {r['lost']} | {r['dup']} |"
+        )
+        if ref:
+            line += (
+                f" {r['msgs_per_s'] / ref['msgs_per_s']:.2f}x "
+                f"| {r['p99_ms'] / ref['p99_ms']:.2f}x "
+                f"| {r['agent_cpu_ms'] / ref['agent_cpu_ms']:.2f}x |"
+            )
+        lines.append(line)
+    return "\n".join(lines)
+
+
+DEFAULT_TMP = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+LABELS = {"c": "ours, compiled core", "py": "ours, pure core", "ref": "official band-sdk"}
+
+
+def _interpreter_sdk(python: str) -> str:
+    """The band-sdk version another interpreter has, for the record."""
+    code = "import importlib.metadata as m; print(m.version('band-sdk'))"
+    try:
+        out = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=30)
+        return out.stdout.strip() or "unknown"
+    except OSError:
+        return "unknown"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse arguments, run the rounds interleaved, print the table."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--agents", "-n", type=int, default=2, help="agent processes (N)")
+    p.add_argument("--rooms", "-m", type=int, default=5, help="rooms per agent (M)")
+    p.add_argument("--messages", "-k", type=int, default=10, help="messages per room (K)")
+    p.add_argument("--rounds", type=int, default=2, help="rounds; variants alternate per round")
+    p.add_argument("--against", metavar="PYTHON", help="interpreter with another Band SDK")
+    p.add_argument("--only", default="c,py,ref", help="variants to run (c, py, ref)")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for one answer")
+    p.add_argument("--settle", type=float, default=1.0, help="seconds of quiet before RSS reads")
+    p.add_argument(
+        "--tmpdir",
+        default=DEFAULT_TMP,
+        help="where each run's platform DB lives (default: /dev/shm when there is one, so the\n"
+        "platform's SQLite fsyncs do not hide the SDKs' costs)",
+    )
+    p.add_argument("--keep-logs", metavar="DIR", help="copy each run's platform and agent logs")
+    p.add_argument("--json", metavar="PATH", help="write the results here")
+    args = p.parse_args(argv)
+    wanted = args.only.split(",")
+    variants = [(v, sys.executable, v == "py") for v in ("c", "py") if v in wanted]
+    if args.against and "ref" in wanted:
+        variants.append(("ref", args.against, False))
+    runs: dict[str, list[Result]] = {v: [] for v, _, _ in variants}
+    lat: dict[str, list[float]] = {v: [] for v, _, _ in variants}
+    for rnd in range(args.rounds):
+        order = variants if rnd % 2 == 0 else variants[::-1]
+        for variant, python, pure in order:
+            with tempfile.TemporaryDirectory(prefix="band-e2e-", dir=args.tmpdir) as tmp:
+                try:
+                    result, latencies = asyncio.run(one_run(variant, python, pure, args, Path(tmp)))
+                finally:
+                    if args.keep_logs:
+                        dest = Path(args.keep_logs) / f"round{rnd + 1}-{variant}"
+                        shutil.copytree(tmp, dest, ignore=shutil.ignore_patterns("*.sqlite3*"))
+            runs[variant].append(result)
+            lat[variant] += latencies
+            print(
+                f"round {rnd + 1} {variant}: {result.msgs_per_s:.1f} msgs/s, "
+                f"p50 {result.p50_ms:.1f} ms, p99 {result.p99_ms:.1f} ms, "
+                f"agent CPU {result.agent_cpu_ms:.2f} ms/msg",
+                file=sys.stderr,
+                flush=True,
+            )
+    rows = summarize(runs, lat)
+    print(
+        f"N={args.agents} agents x M={args.rooms} rooms x K={args.messages} messages, "
+        f"{args.rounds} rounds, Python {pyplatform.python_version()}, DB in {args.tmpdir or 'tmp'}"
+    )
+    print(table(rows))
+    if args.json:
+        record = {
+            "params": vars(args),
+            "python": pyplatform.python_version(),
+            "machine": pyplatform.machine(),
+            "against_sdk": _interpreter_sdk(args.against) if args.against else None,
+            "rows": rows,
+            "rounds": {v: [asdict(r) for r in rs] for v, rs in runs.items()},
+        }
+        Path(args.json).write_text(json.dumps(record, indent=2))
+    failed = any(r["lost"] or r["dup"] for r in rows)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,176 @@
+"""Fault tests: real agents, the real local platform, real sockets; faults injected around them."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from bandtest.platform import Live, RestartablePlatform
+
+from band import Agent
+from band.core import SimpleAdapter
+from band.runtime.agentconfig import AgentConfig
+from band.runtime.sessionconfig import SessionConfig
+from band_sdk_core import SessionPolicy
+
+from .faultproxy import FaultProxy
+
+_MENTION = re.compile(r"@\[\[[^\]]+\]\]\s*")
+
+#: Reconnects and heartbeats in tenths of a second, so the fault tests stay fast.
+FAST_POLICY = {
+    "base_delay_s": 0.05,
+    "factor": 2.0,
+    "max_delay_s": 0.4,
+    "stable_reset_s": 60.0,
+    "rapid_disconnect_uptime_s": 0.5,
+    "rapid_window_s": 300.0,
+    "rapid_first_min_delay_s": 0.05,
+    "rapid_second_min_delay_s": 0.1,
+    "rapid_cooldown_base_s": 0.2,
+    "rapid_cooldown_step_s": 0.1,
+    "rapid_cooldown_max_s": 0.4,
+    "rapid_threshold": 200,
+    "heartbeat_interval_s": 0.5,
+    "dead_threshold_s": 2.0,
+}
+
+
+def plain(content: str) -> str:
+    """Message text without the ``@[[id]]`` mention tokens."""
+    return _MENTION.sub("", content).strip()
+
+
+def agent_on(
+    live: Live,
+    adapter: SimpleAdapter[Any],
+    aid: str,
+    key: str,
+    *,
+    rest: str | None = None,
+    **kw: Any,
+) -> Agent:
+    """An agent on ``live`` (REST through ``rest`` when given) with fast reconnects and resyncs."""
+    kw.setdefault("idle_resync_seconds", 0.3)
+    kw.setdefault("idle_resync_max_seconds", 0.6)
+    return Agent.create(
+        adapter=adapter,
+        agent_id=aid,
+        api_key=key,
+        rest_url=rest or live.rest,
+        ws_url=live.ws,
+        config=AgentConfig(session_policy=SessionPolicy(FAST_POLICY)),
+        session_config=SessionConfig(**kw),
+    )
+
+
+class Echo(SimpleAdapter[Any]):
+    """Answers ``echo: <content>``; with ``gate`` set, its first turn waits for it."""
+
+    def __init__(self, gated: bool = False) -> None:
+        super().__init__()
+        self.seen: list[str] = []
+        self.gate = asyncio.Event()
+        self.entered = asyncio.Event()
+        if not gated:
+            self.gate.set()
+
+    async def on_message(
+        self, msg, tools, history, participants_msg, contacts_msg, *, is_session_bootstrap, room_id
+    ):  # type: ignore[no-untyped-def]
+        self.seen.append(msg.id)
+        self.entered.set()
+        await self.gate.wait()
+        await tools.send_message(f"echo: {msg.content}", mentions=[msg.sender_id])
+
+
+class Human:
+    """The local person over the human API (async, so the agent's loop keeps running)."""
+
+    def __init__(self, live: Live) -> None:
+        self.http = httpx.AsyncClient(
+            base_url=live.rest, headers={"X-API-Key": live.user_key}, timeout=10
+        )
+
+    async def aclose(self) -> None:
+        await self.http.aclose()
+
+    async def send(self, rid: str, aid: str, text: str) -> str:
+        body = {"message": {"content": text, "mentions": [{"id": aid}]}}
+        r = await self.http.post(f"/api/v1/me/chats/{rid}/messages", json=body)
+        assert r.status_code == 201, r.text
+        return str(r.json()["data"]["id"])
+
+    async def messages(self, rid: str) -> list[dict[str, Any]]:
+        r = await self.http.get(f"/api/v1/me/chats/{rid}/messages", params={"limit": 100})
+        assert r.status_code == 200, r.text
+        return list(r.json()["data"])
+
+    async def replies(self, rid: str, aid: str, kind: str = "text") -> list[str]:
+        """Plain texts of the agent's messages of type ``kind``."""
+        return [
+            plain(m["content"])
+            for m in await self.messages(rid)
+            if m["sender_id"] == aid and m["message_type"] == kind
+        ]
+
+    async def statuses(self, rid: str, aid: str, mids: list[str]) -> list[str | None]:
+        rows = {m["id"]: m for m in await self.messages(rid)}
+        return [
+            ((rows.get(mid) or {}).get("metadata") or {})
+            .get("delivery_status", {})
+            .get(aid, {})
+            .get("status")
+            for mid in mids
+        ]
+
+    async def settled(self, rid: str, aid: str, mids: list[str], status: str = "processed") -> bool:
+        return all(s == status for s in await self.statuses(rid, aid, mids))
+
+
+async def wait_for(
+    check: Callable[[], Awaitable[Any]], *, timeout: float = 15.0, interval: float = 0.05
+) -> Any:
+    """Poll ``check`` until truthy; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = await check()
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            raise AssertionError(f"condition not met within {timeout}s (last: {result!r})")
+        await asyncio.sleep(interval)
+
+
+async def answered_once(human: Human, rid: str, aid: str, texts: list[str]) -> None:
+    """After a quiet moment (a duplicate would land in it): exactly one echo per text."""
+    await asyncio.sleep(0.6)
+    assert sorted(await human.replies(rid, aid)) == sorted(f"echo: {t}" for t in texts)
+
+
+@pytest.fixture
+def platform(tmp_path: Path) -> Iterator[RestartablePlatform]:
+    """A restartable local platform on a SQLite file."""
+    plat = RestartablePlatform(str(tmp_path / "band.sqlite3"))
+    plat.start()
+    try:
+        yield plat
+    finally:
+        plat.close()
+
+
+@pytest.fixture
+def proxy(platform: RestartablePlatform) -> Iterator[FaultProxy]:
+    """A fault-injecting proxy in front of the platform's REST API."""
+    assert platform.live is not None
+    fp = FaultProxy(platform.live.rest).start()
+    try:
+        yield fp
+    finally:
+        fp.close()
