@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -184,3 +185,13 @@ class RestartablePlatform:
         """Stop the server and release the HTTP client."""
         self.stop()
         self.client.close()
+
+
+def restartable_platform(tmp_path: Path) -> Iterator[RestartablePlatform]:
+    """A started ``RestartablePlatform`` on a SQLite file in ``tmp_path``, closed afterwards."""
+    plat = RestartablePlatform(str(tmp_path / "band.sqlite3"))
+    plat.start()
+    try:
+        yield plat
+    finally:
+        plat.close()

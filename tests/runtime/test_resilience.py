@@ -6,7 +6,7 @@ import asyncio
 
 from bandtest.platform import RestartablePlatform
 
-from .conftest import Echo, Human, fast_agent, plain, room_with, wait_for
+from .conftest import Echo, Human, agent_in_room, fast_agent, plain, wait_for
 
 
 async def _all_processed(human: Human, rid: str, aid: str, mids: list[str]) -> bool:
@@ -20,10 +20,7 @@ async def _assert_each_answered_once(human: Human, rid: str, aid: str, texts: li
 
 def test_socket_closed_by_the_server(platform: RestartablePlatform) -> None:
     """Messages sent while the socket is down are recovered after the reconnect, once each."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Echo")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Echo")
 
     async def scenario() -> None:
         human = Human(live)
@@ -34,7 +31,7 @@ def test_socket_closed_by_the_server(platform: RestartablePlatform) -> None:
             await wait_for(lambda: _all_processed(human, rid, aid, [first]))
             assert await asyncio.to_thread(platform.close_socket, aid, 1011)
             gap = await human.send(rid, aid, "during")  # not pushed: no socket right now
-            await wait_for(lambda: _true(phoenix.connections >= 2))
+            await wait_for(lambda: phoenix.connections >= 2)
             after = await human.send(rid, aid, "after")
             mids = [first, gap, after]
             await wait_for(lambda: _all_processed(human, rid, aid, mids))
@@ -48,10 +45,7 @@ def test_socket_closed_by_the_server(platform: RestartablePlatform) -> None:
 
 def test_platform_restarted_mid_run(platform: RestartablePlatform) -> None:
     """uvicorn stops and a new one serves the same SQLite file on the same port."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Echo")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Echo")
 
     async def scenario() -> None:
         human = Human(live)
@@ -63,7 +57,7 @@ def test_platform_restarted_mid_run(platform: RestartablePlatform) -> None:
             await asyncio.to_thread(platform.restart)
             # sent as soon as the platform is back, possibly before the agent reconnected
             gap = await human.send(rid, aid, "right after restart")
-            await wait_for(lambda: _true(phoenix.connections >= 2), timeout=15)
+            await wait_for(lambda: phoenix.connections >= 2, timeout=15)
             after = await human.send(rid, aid, "after reconnect")
             mids = [first, gap, after]
             await wait_for(lambda: _all_processed(human, rid, aid, mids), timeout=15)
@@ -75,10 +69,6 @@ def test_platform_restarted_mid_run(platform: RestartablePlatform) -> None:
         await human.aclose()
 
     asyncio.run(scenario())
-
-
-async def _true(value: bool) -> bool:
-    return value
 
 
 class GatedEcho(Echo):
@@ -103,10 +93,7 @@ class GatedEcho(Echo):
 
 def test_platform_down_during_a_turn(platform: RestartablePlatform) -> None:
     """A reply that cannot reach the platform is not a failure: the turn is replayed once up."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Echo")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Echo")
 
     async def scenario() -> None:
         human = Human(live)
@@ -116,7 +103,7 @@ def test_platform_down_during_a_turn(platform: RestartablePlatform) -> None:
             await asyncio.wait_for(adapter.entered.wait(), 10)
             await asyncio.to_thread(platform.stop)
             adapter.gate.set()
-            await wait_for(lambda: _true(bool(adapter.errors)))
+            await wait_for(lambda: bool(adapter.errors))
             await asyncio.to_thread(platform.start)
             await wait_for(lambda: _all_processed(human, rid, aid, [mid]), timeout=15)
             await asyncio.sleep(0.5)
