@@ -83,9 +83,9 @@ def expect_error(r: httpx.Response, status: int, code: str) -> dict[str, Any]:
     return dict(err)
 
 
-def room_with(live: Live, *agent_ids: str) -> str:
-    """Create a room as the local person with ``agent_ids`` in it; return its id."""
-    r = live.human("POST", "/api/v1/me/chats", json={"chat": {"title": "t"}})
+def room_with(live: Live, *agent_ids: str, title: str = "t") -> str:
+    """Create room ``title`` as the local person with ``agent_ids`` in it; return its id."""
+    r = live.human("POST", "/api/v1/me/chats", json={"chat": {"title": title}})
     assert r.status_code == 201, r.text
     rid = str(r.json()["data"]["id"])
     for aid in agent_ids:
