@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -82,9 +83,9 @@ def expect_error(r: httpx.Response, status: int, code: str) -> dict[str, Any]:
     return dict(err)
 
 
-def room_with(live: Live, *agent_ids: str) -> str:
-    """Create a room as the local person with ``agent_ids`` in it; return its id."""
-    r = live.human("POST", "/api/v1/me/chats", json={"chat": {"title": "t"}})
+def room_with(live: Live, *agent_ids: str, title: str = "t") -> str:
+    """Create room ``title`` as the local person with ``agent_ids`` in it; return its id."""
+    r = live.human("POST", "/api/v1/me/chats", json={"chat": {"title": title}})
     assert r.status_code == 201, r.text
     rid = str(r.json()["data"]["id"])
     for aid in agent_ids:
@@ -184,3 +185,13 @@ class RestartablePlatform:
         """Stop the server and release the HTTP client."""
         self.stop()
         self.client.close()
+
+
+def restartable_platform(tmp_path: Path) -> Iterator[RestartablePlatform]:
+    """A started ``RestartablePlatform`` on a SQLite file in ``tmp_path``, closed afterwards."""
+    plat = RestartablePlatform(str(tmp_path / "band.sqlite3"))
+    plat.start()
+    try:
+        yield plat
+    finally:
+        plat.close()

@@ -1,34 +1,18 @@
 """The dashboard in headless Chromium: its charts render, it loads nothing, a screenshot is kept.
 
-Chromium is Debian's (``apt-get install chromium``, which .ci/run does), driven
-by the playwright package; playwright's own browser downloads are never used.
-``BAND_CHROMIUM`` points at another Chromium binary; without it, a ``chromium``
-or ``google-chrome`` on PATH is used (GitHub's Ubuntu runners ship the latter).
-The screenshot goes to ``$BAND_TEST_ARTIFACTS`` (default: the test's tmp dir).
+Chromium is Debian's, launched by ``bandtest.browser`` (which says how it is found, and fails
+under CI / skips elsewhere when it is missing). The screenshot goes to ``$BAND_TEST_ARTIFACTS``
+(default: the test's tmp dir).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bandtest.browser import artifacts_dir, chromium
 from dashboard_page import Rendered
-from playwright.sync_api import sync_playwright
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 # every chart's drawn geometry, as the browser laid it out
 GEOMETRY = """() => [...document.querySelectorAll('svg.chart')].map(svg => ({
@@ -44,44 +28,20 @@ GEOMETRY = """() => [...document.querySelectorAll('svg.chart')].map(svg => ({
 }))"""
 
 
-def _chromium() -> str:
-    """The browser binary; missing fails in CI (CI=true) and skips elsewhere."""
-    wanted = os.environ.get("BAND_CHROMIUM")
-    found = [wanted] if wanted else [CHROMIUM, *map(shutil.which, ("chromium", "google-chrome"))]
-    for path in found:
-        if path and os.path.exists(path):
-            return path
-    message = f"{wanted or CHROMIUM} not found: apt-get install -y chromium (or set BAND_CHROMIUM)"
-    if os.environ.get("CI", "").strip().lower() in ("1", "true", "yes"):
-        pytest.fail(message)
-    pytest.skip(message)
-
-
-def _artifacts(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("BAND_TEST_ARTIFACTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
 def test_charts_render_in_chromium(
     page: Rendered, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    executable = _chromium()
     requests: list[str] = []
     errors: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=ARGS)
-        try:
-            tab = browser.new_page(viewport={"width": 1100, "height": 900})
-            tab.on("request", lambda request: requests.append(request.url))
-            tab.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-            tab.on("pageerror", lambda exc: errors.append(str(exc)))
-            tab.goto(page.path.as_uri())
-            charts: list[dict[str, Any]] = tab.evaluate(GEOMETRY)
-            shot = _artifacts(tmp_path) / "bench-dashboard.png"
-            tab.screenshot(path=str(shot), full_page=True)
-        finally:
-            browser.close()
+    with chromium() as browser:
+        tab = browser.new_page(viewport={"width": 1100, "height": 900})
+        tab.on("request", lambda request: requests.append(request.url))
+        tab.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        tab.on("pageerror", lambda exc: errors.append(str(exc)))
+        tab.goto(page.path.as_uri())
+        charts: list[dict[str, Any]] = tab.evaluate(GEOMETRY)
+        shot = artifacts_dir(tmp_path) / "bench-dashboard.png"
+        tab.screenshot(path=str(shot), full_page=True)
     with capsys.disabled():
         print(f"\ndashboard screenshot: {shot}")
 

@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from bandtest.platform import Live, RestartablePlatform, room_with
+from bandtest.agents import Human, wait_for
+from bandtest.platform import Live, RestartablePlatform, restartable_platform, room_with
 
 from band.client.phoenix import JoinError, PhoenixClient, SessionEndedError, socket_url
 from band_sdk_core import SessionPolicy, SessionState
@@ -37,12 +37,7 @@ POLICY = SessionPolicy(
 
 @pytest.fixture
 def platform(tmp_path: Path) -> Iterator[RestartablePlatform]:
-    plat = RestartablePlatform(str(tmp_path / "band.sqlite3"))
-    plat.start()
-    try:
-        yield plat
-    finally:
-        plat.close()
+    yield from restartable_platform(tmp_path)
 
 
 class Inbox:
@@ -76,19 +71,12 @@ def client(live: Live, key: str, aid: str, inbox: Inbox, **kw: Any) -> PhoenixCl
     )
 
 
-async def until(check: Callable[[], Any], timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "condition not met in time"
-        await asyncio.sleep(0.02)
-
-
 async def send(live: Live, rid: str, aid: str, text: str) -> str:
-    async with httpx.AsyncClient(headers={"X-API-Key": live.user_key}) as http:
-        body = {"message": {"content": text, "mentions": [{"id": aid}]}}
-        r = await http.post(f"{live.rest}/api/v1/me/chats/{rid}/messages", json=body)
-        assert r.status_code == 201, r.text
-        return str(r.json()["data"]["id"])
+    human = Human(live)
+    try:
+        return await human.send(rid, aid, text)
+    finally:
+        await human.aclose()
 
 
 def test_socket_url_merges_params() -> None:
@@ -108,7 +96,7 @@ def test_join_push_leave(platform: RestartablePlatform) -> None:
         phx = client(live, key, aid, inbox)
         await phx.connect()
         assert phx.connected and phx.state == SessionState.Up
-        await until(lambda: live.app.state.hub.agent_connected(aid))  # registered after accept
+        await wait_for(lambda: live.app.state.hub.agent_connected(aid))  # registered after accept
         conn = live.app.state.hub.agent_connected(aid)
         assert conn.ws.query_params["vsn"] == "2.0.0"
         assert conn.ws.query_params["agent_id"] == aid
@@ -118,7 +106,7 @@ def test_join_push_leave(platform: RestartablePlatform) -> None:
         await phx.join(topic, inbox.handler(topic))
         assert phx.topics == [topic] and conn.topics[topic] is not None
         mid = await send(live, rid, aid, "hi")
-        await until(lambda: inbox.events(topic, "message_created"))
+        await wait_for(lambda: inbox.events(topic, "message_created"))
         assert inbox.events(topic, "message_created")[0]["id"] == mid
         assert await phx.leave(topic) is True
         assert phx.topics == [] and topic not in conn.topics
@@ -160,7 +148,7 @@ def test_heartbeats_are_acknowledged(platform: RestartablePlatform) -> None:
     async def scenario() -> None:
         phx = client(live, key, aid, inbox)
         await phx.connect()
-        await until(lambda: phx.heartbeats_acked >= 3)
+        await wait_for(lambda: phx.heartbeats_acked >= 3)
         assert phx.connections == 1  # the watchdog never fired
         await phx.close()
 
@@ -183,13 +171,13 @@ def test_rejoin_after_server_close(platform: RestartablePlatform) -> None:
             await phx.join(topic, inbox.handler(topic))
         before = dict(live.app.state.hub.agent_connected(aid).topics)
         assert await asyncio.to_thread(platform.close_socket, aid, 1011)
-        await until(lambda: len(inbox.reconnects) == 2)
+        await wait_for(lambda: len(inbox.reconnects) == 2)
         assert inbox.reconnects == [(False, []), (True, [])]
         conn = live.app.state.hub.agent_connected(aid)
         assert sorted(conn.topics) == sorted(topics)
         assert all(conn.topics[t] != before[t] for t in topics)  # new join refs
         mid = await send(live, rid, aid, "after rejoin")
-        await until(lambda: inbox.events(topics[1], "message_created"))
+        await wait_for(lambda: inbox.events(topics[1], "message_created"))
         assert inbox.events(topics[1], "message_created")[0]["id"] == mid
         await phx.close()
 
@@ -208,11 +196,11 @@ def test_rejoin_survives_a_platform_restart(platform: RestartablePlatform) -> No
         topic = f"agent_rooms:{aid}"
         await phx.join(topic, inbox.handler(topic))
         await asyncio.to_thread(platform.restart)
-        await until(lambda: len(inbox.reconnects) == 2)
+        await wait_for(lambda: len(inbox.reconnects) == 2)
         assert inbox.reconnects == [(False, []), (True, [])]
         assert list(live.app.state.hub.agent_connected(aid).topics) == [topic]
         rid = await asyncio.to_thread(room_with, live, aid)  # pushes room_added
-        await until(lambda: inbox.events(topic, "room_added"))
+        await wait_for(lambda: inbox.events(topic, "room_added"))
         assert inbox.events(topic, "room_added")[0]["id"] == rid
         await phx.close()
 
@@ -237,7 +225,7 @@ def test_failed_rejoin_is_reported(platform: RestartablePlatform) -> None:
         )
         assert r.status_code == 200, r.text
         assert await asyncio.to_thread(platform.close_socket, aid, 1011)
-        await until(lambda: len(inbox.reconnects) == 2)
+        await wait_for(lambda: len(inbox.reconnects) == 2)
         assert inbox.reconnects == [(False, []), (True, [topic])]
         assert phx.topics == []
         await phx.close()
@@ -254,7 +242,7 @@ def test_conflict_reject_is_terminal(platform: RestartablePlatform) -> None:
     async def scenario() -> None:
         first = client(live, key, aid, Inbox())
         await first.connect()
-        await until(lambda: live.app.state.hub.agent_connected(aid))
+        await wait_for(lambda: live.app.state.hub.agent_connected(aid))
         second = client(live, key, aid, Inbox(), initial_params={"on_conflict": "reject"})
         with pytest.raises(SessionEndedError):
             await second.connect()
@@ -295,11 +283,11 @@ def test_watchdog_drops_a_silent_socket(platform: RestartablePlatform) -> None:
         await phx.connect()
         topic = f"agent_rooms:{aid}"
         await phx.join(topic, inbox.handler(topic))
-        await until(lambda: phx.heartbeats_acked >= 1)
+        await wait_for(lambda: phx.heartbeats_acked >= 1)
         assert platform.loop is not None
         # the platform stalls (its event loop blocked): the socket stays open, acks stop
         platform.loop.call_soon_threadsafe(time.sleep, POLICY.dead_threshold_s + 0.8)
-        await until(lambda: len(inbox.reconnects) == 2, timeout=15)
+        await wait_for(lambda: len(inbox.reconnects) == 2, timeout=15)
         assert inbox.reconnects == [(False, []), (True, [])]
         assert phx.connections == 2 and phx.topics == [topic]
         await phx.close()

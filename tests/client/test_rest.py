@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from bandtest.platform import Live
+from bandtest.scripted import ScriptedServer, scripted_server
 
 from band.client import (
     BandConnectionError,
@@ -84,69 +82,36 @@ def test_empty_key_rejected() -> None:
         RestClient("", "http://127.0.0.1:1")
 
 
-class Scripted(BaseHTTPRequestHandler):
-    """Answers with the next (status, headers, body) of ``server.script``."""
-
-    def _answer(self) -> None:
-        server = self.server
-        server.seen.append((self.command, self.path))  # type: ignore[attr-defined]
-        status, headers, body = server.script.pop(0)  # type: ignore[attr-defined]
-        raw = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(raw)))
-        for k, v in headers.items():
-            self.send_header(k, v)
-        self.end_headers()
-        self.wfile.write(raw)
-
-    do_GET = do_POST = _answer
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
-def scripted() -> Iterator[ThreadingHTTPServer]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Scripted)
-    server.script = []  # type: ignore[attr-defined]
-    server.seen = []  # type: ignore[attr-defined]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
-
-
-def _url(server: ThreadingHTTPServer) -> str:
-    return f"http://127.0.0.1:{server.server_address[1]}"
+def scripted() -> Iterator[ScriptedServer]:
+    yield from scripted_server()
 
 
 def _err(code: str) -> dict[str, object]:
     return {"error": {"code": code, "message": code, "request_id": "r"}}
 
 
-def test_idempotent_get_retries_on_503_and_429(scripted: ThreadingHTTPServer) -> None:
-    scripted.script += [  # type: ignore[attr-defined]
+def test_idempotent_get_retries_on_503_and_429(scripted: ScriptedServer) -> None:
+    scripted.script += [
         (503, {}, _err("unavailable")),
         (429, {"retry-after-ms": "10"}, _err("rate_limited")),
         (200, {}, {"data": {"ok": True}}),
     ]
 
     async def go() -> None:
-        async with RestClient("k", _url(scripted), backoff_base_s=0.01) as rest:
+        async with RestClient("k", scripted.url, backoff_base_s=0.01) as rest:
             resp = await rest.request("GET", "/agent/me")
             assert resp.data == {"ok": True}
 
     run(go())
-    assert len(scripted.seen) == 3  # type: ignore[attr-defined]
+    assert len(scripted.seen) == 3
 
 
-def test_post_is_not_retried_unless_asked(scripted: ThreadingHTTPServer) -> None:
-    scripted.script += [(503, {}, _err("unavailable")), (200, {}, {"data": 1})]  # type: ignore[attr-defined]
+def test_post_is_not_retried_unless_asked(scripted: ScriptedServer) -> None:
+    scripted.script += [(503, {}, _err("unavailable")), (200, {}, {"data": 1})]
 
     async def go() -> None:
-        async with RestClient("k", _url(scripted), backoff_base_s=0.01) as rest:
+        async with RestClient("k", scripted.url, backoff_base_s=0.01) as rest:
             with pytest.raises(ServiceUnavailableError):
                 await rest.request("POST", "/agent/chats", json={})
             assert (await rest.request("POST", "/agent/chats", json={}, retries=0)).data == 1
@@ -154,16 +119,16 @@ def test_post_is_not_retried_unless_asked(scripted: ThreadingHTTPServer) -> None
     run(go())
 
 
-def test_retries_exhausted_raise_last_error(scripted: ThreadingHTTPServer) -> None:
-    scripted.script += [(429, {"retry-after": "0"}, _err("rate_limited"))] * 2  # type: ignore[attr-defined]
+def test_retries_exhausted_raise_last_error(scripted: ScriptedServer) -> None:
+    scripted.script += [(429, {"retry-after": "0"}, _err("rate_limited"))] * 2
 
     async def go() -> None:
-        async with RestClient("k", _url(scripted), max_retries=1) as rest:
+        async with RestClient("k", scripted.url, max_retries=1) as rest:
             with pytest.raises(RateLimitError):
                 await rest.request("GET", "/agent/me")
 
     run(go())
-    assert len(scripted.seen) == 2  # type: ignore[attr-defined]
+    assert len(scripted.seen) == 2
 
 
 def test_unreachable_platform_is_a_connection_error() -> None:

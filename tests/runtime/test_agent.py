@@ -13,7 +13,7 @@ from band.core import SimpleAdapter
 from band.core.turn import MISSING_REPLY
 from band.runtime.execution import ADAPTER_FAILED
 
-from .conftest import Echo, Human, fast_agent, plain, room_with, wait_for
+from .conftest import Echo, Human, agent_in_room, fast_agent, plain, room_with, wait_for
 
 
 async def _answered(human: Human, rid: str, aid: str, mids: list[str], replies: int) -> bool:
@@ -24,10 +24,7 @@ async def _answered(human: Human, rid: str, aid: str, mids: list[str], replies: 
 
 def test_echo_answers_a_mention(platform: RestartablePlatform) -> None:
     """A mention is answered once, mentioning the sender, and marked processed."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Echo")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Echo")
 
     async def scenario() -> None:
         human = Human(live)
@@ -93,10 +90,7 @@ class Boom(SimpleAdapter[Any]):
 
 def test_raising_adapter_marks_failed_and_retries(platform: RestartablePlatform) -> None:
     """With max_message_retries=2 the adapter runs twice, then the message stays failed."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Boom")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Boom")
 
     async def scenario() -> None:
         human = Human(live)
@@ -104,7 +98,7 @@ def test_raising_adapter_marks_failed_and_retries(platform: RestartablePlatform)
         async with fast_agent(live, adapter, aid, key, max_message_retries=2):
             mid = await human.send(rid, aid, "fail please")
             await wait_for(lambda: _calls_at_least(adapter, 2))
-            await wait_for(lambda: _status_is(human, rid, mid, aid, "failed"))
+            await wait_for(lambda: human.status_is(rid, mid, aid, "failed"))
             await asyncio.sleep(1.0)  # several idle resyncs: no third attempt
             assert adapter.calls == 2
             assert await human.status(rid, mid, aid) == "failed"
@@ -119,17 +113,14 @@ def test_raising_adapter_marks_failed_and_retries(platform: RestartablePlatform)
 
 def test_default_retry_budget_runs_the_adapter_once(platform: RestartablePlatform) -> None:
     """The default SessionConfig allows one attempt: failed after the first raise."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Boom")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Boom")
 
     async def scenario() -> None:
         human = Human(live)
         adapter = Boom()
         async with fast_agent(live, adapter, aid, key, report_turn_failures_to_room=False):
             mid = await human.send(rid, aid, "fail once")
-            await wait_for(lambda: _status_is(human, rid, mid, aid, "failed"))
+            await wait_for(lambda: human.status_is(rid, mid, aid, "failed"))
             await asyncio.sleep(0.8)
             assert adapter.calls == 1
         assert await human.replies(rid, aid, "error") == []
@@ -158,16 +149,13 @@ class Declines(SimpleAdapter[Any]):
 
 def test_turn_without_reply_posts_the_missing_reply_error(platform: RestartablePlatform) -> None:
     """A turn that only observes posts the missing-reply error event and is marked failed."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Silent")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Silent")
 
     async def scenario() -> None:
         human = Human(live)
         async with fast_agent(live, Silent(), aid, key):
             mid = await human.send(rid, aid, "say something")
-            await wait_for(lambda: _status_is(human, rid, mid, aid, "failed"))
+            await wait_for(lambda: human.status_is(rid, mid, aid, "failed"))
             await asyncio.sleep(0.5)
         errors = await human.replies(rid, aid, "error")
         assert [e["content"] for e in errors] == [MISSING_REPLY]
@@ -180,16 +168,13 @@ def test_turn_without_reply_posts_the_missing_reply_error(platform: RestartableP
 
 def test_missing_reply_report_can_be_turned_off(platform: RestartablePlatform) -> None:
     """report_turn_failures_to_room=False keeps the event out; the message is still failed."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Silent")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Silent")
 
     async def scenario() -> None:
         human = Human(live)
         async with fast_agent(live, Silent(), aid, key, report_turn_failures_to_room=False):
             mid = await human.send(rid, aid, "say something")
-            await wait_for(lambda: _status_is(human, rid, mid, aid, "failed"))
+            await wait_for(lambda: human.status_is(rid, mid, aid, "failed"))
         assert await human.replies(rid, aid, "error") == []
         await human.aclose()
 
@@ -198,16 +183,13 @@ def test_missing_reply_report_can_be_turned_off(platform: RestartablePlatform) -
 
 def test_no_reply_completes_the_turn(platform: RestartablePlatform) -> None:
     """band_no_reply settles the turn: processed, nothing posted."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Quiet")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Quiet")
 
     async def scenario() -> None:
         human = Human(live)
         async with fast_agent(live, Declines(), aid, key):
             mid = await human.send(rid, aid, "fyi")
-            await wait_for(lambda: _status_is(human, rid, mid, aid, "processed"))
+            await wait_for(lambda: human.status_is(rid, mid, aid, "processed"))
         rows = [m for m in await human.messages(rid) if m["sender_id"] == aid]
         assert rows == []
         await human.aclose()
@@ -219,10 +201,6 @@ async def _calls_at_least(adapter: Boom, n: int) -> bool:
     return adapter.calls >= n
 
 
-async def _status_is(human: Human, rid: str, mid: str, aid: str, status: str) -> bool:
-    return await human.status(rid, mid, aid) == status
-
-
 class Hangs(SimpleAdapter[Any]):
     """Never answers."""
 
@@ -232,18 +210,15 @@ class Hangs(SimpleAdapter[Any]):
 
 def test_turn_over_max_cycle_seconds_fails(platform: RestartablePlatform) -> None:
     """A turn longer than max_cycle_seconds is cancelled, reported and marked failed."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Slow")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Slow")
 
     async def scenario() -> None:
         human = Human(live)
         async with fast_agent(live, Hangs(), aid, key, max_cycle_seconds=0.3):
             mid = await human.send(rid, aid, "take your time")
-            await wait_for(lambda: _status_is(human, rid, mid, aid, "failed"))
+            await wait_for(lambda: human.status_is(rid, mid, aid, "failed"))
             second = await human.send(rid, aid, "next one")
-            await wait_for(lambda: _status_is(human, rid, second, aid, "failed"))
+            await wait_for(lambda: human.status_is(rid, second, aid, "failed"))
         errors = await human.replies(rid, aid, "error")
         assert [e["content"] for e in errors] == [ADAPTER_FAILED, ADAPTER_FAILED]
         await human.aclose()
@@ -253,10 +228,7 @@ def test_turn_over_max_cycle_seconds_fails(platform: RestartablePlatform) -> Non
 
 def test_working_state_is_reported_around_a_turn(platform: RestartablePlatform) -> None:
     """The agent reports working:true while a turn runs (kept alive) and false at its end."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Slow")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Slow")
 
     class Sleepy(Echo):
         async def on_message(self, msg, tools, *args, **kw):  # type: ignore[no-untyped-def]
@@ -275,7 +247,7 @@ def test_working_state_is_reported_around_a_turn(platform: RestartablePlatform) 
         agent.runtime.rest._http.event_hooks["request"].append(observe)  # observe real traffic
         async with agent:
             mid = await human.send(rid, aid, "work")
-            await wait_for(lambda: _status_is(human, rid, mid, aid, "processed"))
+            await wait_for(lambda: human.status_is(rid, mid, aid, "processed"))
         assert reports[0] is True and reports[-1] is False
         assert reports.count(True) >= 3 and reports.count(False) == 1  # kept alive
         await human.aclose()

@@ -20,7 +20,7 @@ from band.client.phoenix import PhoenixClient
 from band.core import AgentAlreadyRunningError
 from band.runtime.instance import SingleInstanceLock
 
-from .conftest import Echo, Human, fast_agent, plain, room_with, wait_for
+from .conftest import Echo, Human, agent_in_room, fast_agent, plain, wait_for
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "echo_agent.py"
 
@@ -32,10 +32,7 @@ def test_from_config_and_run(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """The seed's form: credentials from ./agent_config.yaml, URLs from the environment."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Echo")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Echo")
     (tmp_path / "agent_config.yaml").write_text(f"my_agent:\n  agent_id: {aid}\n  api_key: {key}\n")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("BAND_REST_URL", live.rest)
@@ -46,9 +43,9 @@ def test_from_config_and_run(
         human = Human(live)
         agent = Agent.from_config("my_agent", adapter=Echo())
         running = asyncio.ensure_future(agent.run())
-        await wait_for(lambda: _true(agent.is_running))
+        await wait_for(lambda: agent.is_running)
         mid = await human.send(rid, aid, "ping")
-        await wait_for(lambda: _status(human, rid, mid, aid, "processed"))
+        await wait_for(lambda: human.status_is(rid, mid, aid, "processed"))
         agent.request_stop()
         await asyncio.wait_for(running, 10)
         assert not agent.is_running
@@ -66,10 +63,7 @@ def test_example_script_stops_cleanly_on_sigterm(
     platform: RestartablePlatform, tmp_path: Path
 ) -> None:
     """examples/echo_agent.py answers, then exits 0 on SIGTERM after closing its socket."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Echo")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Echo")
     (tmp_path / "agent_config.yaml").write_text(f"my_agent:\n  agent_id: {aid}\n  api_key: {key}\n")
     env = {**os.environ, "BAND_REST_URL": live.rest, "BAND_WS_URL": live.ws}
     # the subprocess imports the same band as this test (installed or source tree)
@@ -113,8 +107,8 @@ def test_supersede_ends_run(platform: RestartablePlatform) -> None:
     async def scenario() -> None:
         agent = fast_agent(live, Echo(), aid, key)
         running = asyncio.ensure_future(agent.run())
-        await wait_for(lambda: _true(agent.is_running))
-        await wait_for(lambda: _true(live.app.state.hub.agent_connected(aid) is not None))
+        await wait_for(lambda: agent.is_running)
+        await wait_for(lambda: live.app.state.hub.agent_connected(aid) is not None)
         newer = PhoenixClient(live.ws, api_key=key, params={"agent_id": aid})
         await newer.connect()
         await asyncio.wait_for(running, 10)
@@ -125,14 +119,6 @@ def test_supersede_ends_run(platform: RestartablePlatform) -> None:
         await newer.close()
 
     asyncio.run(scenario())
-
-
-async def _true(value: bool) -> bool:
-    return value
-
-
-async def _status(human: Human, rid: str, mid: str, aid: str, status: str) -> bool:
-    return await human.status(rid, mid, aid) == status
 
 
 def test_one_running_agent_per_id(platform: RestartablePlatform, tmp_path: Path) -> None:
@@ -180,10 +166,7 @@ class Slow(Echo):
 
 def test_stop_waits_for_a_turn_or_cancels_it(platform: RestartablePlatform) -> None:
     """stop(timeout) lets a turn finish; stop() cancels it and the next start answers it."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Echo")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Echo")
 
     async def scenario() -> None:
         human = Human(live)
@@ -207,7 +190,7 @@ def test_stop_waits_for_a_turn_or_cancels_it(platform: RestartablePlatform) -> N
         adapter = Slow()
         adapter.gate.set()
         async with fast_agent(live, adapter, aid, key):
-            await wait_for(lambda: _status(human, rid, second, aid, "processed"))
+            await wait_for(lambda: human.status_is(rid, second, aid, "processed"))
         texts = [plain(r["content"]) for r in await human.replies(rid, aid)]
         assert texts == ["echo: finish me", "echo: cut me off"]
         await human.aclose()

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from bandtest.platform import RestartablePlatform
 
-from .conftest import Echo, Human, fast_agent, plain, room_with, wait_for
+from .conftest import Echo, Human, agent_in_room, fast_agent, plain, wait_for
 
 
 async def _all_processed(human: Human, rid: str, aid: str, mids: list[str]) -> bool:
@@ -18,67 +19,55 @@ async def _assert_each_answered_once(human: Human, rid: str, aid: str, texts: li
     assert replies == sorted(f"echo: {t}" for t in texts)
 
 
-def test_socket_closed_by_the_server(platform: RestartablePlatform) -> None:
-    """Messages sent while the socket is down are recovered after the reconnect, once each."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Echo")
-    rid = room_with(live, aid)
+def _each_message_recovered_once(
+    platform: RestartablePlatform,
+    disrupt: Callable[[str], object],
+    texts: tuple[str, str, str],
+    timeout: float,
+) -> None:
+    """Send one message before ``disrupt(aid)``, one right after it, one after the reconnect.
+
+    Each is processed and answered exactly once, and the adapter saw each once.
+    """
+    live, aid, key, rid = agent_in_room(platform, "Echo")
+    before, gap_text, after_text = texts
 
     async def scenario() -> None:
         human = Human(live)
         adapter = Echo()
         async with fast_agent(live, adapter, aid, key) as agent:
             phoenix = agent.runtime.phoenix
-            first = await human.send(rid, aid, "before")
+            first = await human.send(rid, aid, before)
             await wait_for(lambda: _all_processed(human, rid, aid, [first]))
-            assert await asyncio.to_thread(platform.close_socket, aid, 1011)
-            gap = await human.send(rid, aid, "during")  # not pushed: no socket right now
-            await wait_for(lambda: _true(phoenix.connections >= 2))
-            after = await human.send(rid, aid, "after")
+            await asyncio.to_thread(disrupt, aid)
+            gap = await human.send(rid, aid, gap_text)
+            await wait_for(lambda: phoenix.connections >= 2, timeout=timeout)
+            after = await human.send(rid, aid, after_text)
             mids = [first, gap, after]
-            await wait_for(lambda: _all_processed(human, rid, aid, mids))
+            await wait_for(lambda: _all_processed(human, rid, aid, mids), timeout=timeout)
             await asyncio.sleep(0.5)
-            await _assert_each_answered_once(human, rid, aid, ["before", "during", "after"])
+            await _assert_each_answered_once(human, rid, aid, list(texts))
             assert sorted(adapter.seen) == sorted(mids)
         await human.aclose()
 
     asyncio.run(scenario())
+
+
+def test_socket_closed_by_the_server(platform: RestartablePlatform) -> None:
+    """Messages sent while the socket is down are recovered after the reconnect, once each."""
+
+    def close_socket(aid: str) -> None:
+        assert platform.close_socket(aid, 1011)
+
+    # "during" is not pushed: no socket right then
+    _each_message_recovered_once(platform, close_socket, ("before", "during", "after"), 10.0)
 
 
 def test_platform_restarted_mid_run(platform: RestartablePlatform) -> None:
     """uvicorn stops and a new one serves the same SQLite file on the same port."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Echo")
-    rid = room_with(live, aid)
-
-    async def scenario() -> None:
-        human = Human(live)
-        adapter = Echo()
-        async with fast_agent(live, adapter, aid, key) as agent:
-            phoenix = agent.runtime.phoenix
-            first = await human.send(rid, aid, "before restart")
-            await wait_for(lambda: _all_processed(human, rid, aid, [first]))
-            await asyncio.to_thread(platform.restart)
-            # sent as soon as the platform is back, possibly before the agent reconnected
-            gap = await human.send(rid, aid, "right after restart")
-            await wait_for(lambda: _true(phoenix.connections >= 2), timeout=15)
-            after = await human.send(rid, aid, "after reconnect")
-            mids = [first, gap, after]
-            await wait_for(lambda: _all_processed(human, rid, aid, mids), timeout=15)
-            await asyncio.sleep(0.5)
-            await _assert_each_answered_once(
-                human, rid, aid, ["before restart", "right after restart", "after reconnect"]
-            )
-            assert sorted(adapter.seen) == sorted(mids)
-        await human.aclose()
-
-    asyncio.run(scenario())
-
-
-async def _true(value: bool) -> bool:
-    return value
+    # the second is sent as soon as the platform is back, possibly before the agent reconnected
+    texts = ("before restart", "right after restart", "after reconnect")
+    _each_message_recovered_once(platform, lambda aid: platform.restart(), texts, 15.0)
 
 
 class GatedEcho(Echo):
@@ -103,10 +92,7 @@ class GatedEcho(Echo):
 
 def test_platform_down_during_a_turn(platform: RestartablePlatform) -> None:
     """A reply that cannot reach the platform is not a failure: the turn is replayed once up."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Echo")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Echo")
 
     async def scenario() -> None:
         human = Human(live)
@@ -116,7 +102,7 @@ def test_platform_down_during_a_turn(platform: RestartablePlatform) -> None:
             await asyncio.wait_for(adapter.entered.wait(), 10)
             await asyncio.to_thread(platform.stop)
             adapter.gate.set()
-            await wait_for(lambda: _true(bool(adapter.errors)))
+            await wait_for(lambda: bool(adapter.errors))
             await asyncio.to_thread(platform.start)
             await wait_for(lambda: _all_processed(human, rid, aid, [mid]), timeout=15)
             await asyncio.sleep(0.5)

@@ -10,7 +10,7 @@ from bandtest.platform import RestartablePlatform
 from band.runtime.events import ParticipantAddedEvent, ParticipantRemovedEvent
 from band.runtime.wire import WireStats
 
-from .conftest import Echo, Human, fast_agent, plain, room_with, wait_for
+from .conftest import Echo, Human, agent_in_room, fast_agent, plain, room_with, wait_for
 
 
 class Recorder(Echo):
@@ -55,12 +55,12 @@ def test_room_added_and_removed(platform: RestartablePlatform) -> None:
         async with fast_agent(live, adapter, aid, key) as agent:
             assert agent.runtime.rooms == {}
             rid = await asyncio.to_thread(room_with, live, aid)
-            await wait_for(lambda: _true(rid in agent.runtime.rooms))
+            await wait_for(lambda: rid in agent.runtime.rooms)
             mid = await human.send(rid, aid, "new room")
-            await wait_for(lambda: _status(human, rid, mid, aid, "processed"))
+            await wait_for(lambda: human.status_is(rid, mid, aid, "processed"))
             r = await human.http.delete(f"/api/v1/me/chats/{rid}/participants/{aid}")
             assert r.status_code == 200, r.text
-            await wait_for(lambda: _true(rid not in agent.runtime.rooms))
+            await wait_for(lambda: rid not in agent.runtime.rooms)
             conn = live.app.state.hub.agent_connected(aid)
             assert f"chat_room:{rid}" not in conn.topics
             assert f"room_participants:{rid}" not in conn.topics
@@ -94,18 +94,18 @@ def test_turn_input_participants_and_history(platform: RestartablePlatform) -> N
         callbacks = {"on_participant_added": added, "on_participant_removed": removed}
         async with fast_agent(live, adapter, aid, key, callbacks):
             first = await human.send(rid, aid, "one")
-            await wait_for(lambda: _status(human, rid, first, aid, "processed"))
+            await wait_for(lambda: human.status_is(rid, first, aid, "processed"))
             second = await human.send(rid, aid, "two")
-            await wait_for(lambda: _status(human, rid, second, aid, "processed"))
+            await wait_for(lambda: human.status_is(rid, second, aid, "processed"))
             body = {"participant": {"participant_id": other}}
             r = await human.http.post(f"/api/v1/me/chats/{rid}/participants", json=body)
             assert r.status_code == 201, r.text
             await asyncio.sleep(0.2)  # the participant_added push
             third = await human.send(rid, aid, "three")
-            await wait_for(lambda: _status(human, rid, third, aid, "processed"))
+            await wait_for(lambda: human.status_is(rid, third, aid, "processed"))
             r = await human.http.delete(f"/api/v1/me/chats/{rid}/participants/{other}")
             assert r.status_code == 200, r.text
-            await wait_for(lambda: _true(len(events) == 2))
+            await wait_for(lambda: len(events) == 2)
         assert events == [
             ("participant_added", rid, "Helper"),
             ("participant_removed", rid, "Helper"),
@@ -144,10 +144,7 @@ class Gated(Echo):
 
 def test_stop_parks_the_room_and_play_resumes(platform: RestartablePlatform) -> None:
     """stop cancels the turn and leaves messages for replay; play answers each once."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Echo")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Echo")
 
     async def scenario() -> None:
         human = Human(live)
@@ -156,14 +153,14 @@ def test_stop_parks_the_room_and_play_resumes(platform: RestartablePlatform) -> 
             first = await human.send(rid, aid, "first")
             await asyncio.wait_for(adapter.entered.wait(), 10)
             await human.control(rid, aid, "stop")
-            await wait_for(lambda: _true(adapter.interrupts == [(rid, "stop")]))
+            await wait_for(lambda: adapter.interrupts == [(rid, "stop")])
             second = await human.send(rid, aid, "second")
             await asyncio.sleep(0.8)  # idle resyncs while stopped run nothing
             assert await human.replies(rid, aid) == []
             assert await human.status(rid, first, aid) == "processing"
             await human.control(rid, aid, "play")
-            await wait_for(lambda: _status(human, rid, first, aid, "processed"))
-            await wait_for(lambda: _status(human, rid, second, aid, "processed"))
+            await wait_for(lambda: human.status_is(rid, first, aid, "processed"))
+            await wait_for(lambda: human.status_is(rid, second, aid, "processed"))
             await asyncio.sleep(0.3)
         texts = sorted(plain(r["content"]) for r in await human.replies(rid, aid))
         assert texts == ["echo: first", "echo: second"]
@@ -174,10 +171,7 @@ def test_stop_parks_the_room_and_play_resumes(platform: RestartablePlatform) -> 
 
 def test_interrupt_ends_the_turn(platform: RestartablePlatform) -> None:
     """interrupt cancels the running turn (marked failed) and the room goes on."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Echo")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Echo")
 
     async def scenario() -> None:
         human = Human(live)
@@ -186,10 +180,10 @@ def test_interrupt_ends_the_turn(platform: RestartablePlatform) -> None:
             first = await human.send(rid, aid, "long task")
             await asyncio.wait_for(adapter.entered.wait(), 10)
             await human.control(rid, aid, "interrupt")
-            await wait_for(lambda: _status(human, rid, first, aid, "failed"))
+            await wait_for(lambda: human.status_is(rid, first, aid, "failed"))
             assert adapter.interrupts == [(rid, "interrupt")]
             second = await human.send(rid, aid, "next")
-            await wait_for(lambda: _status(human, rid, second, aid, "processed"))
+            await wait_for(lambda: human.status_is(rid, second, aid, "processed"))
         texts = [plain(r["content"]) for r in await human.replies(rid, aid)]
         assert texts == ["echo: next"]
         await human.aclose()
@@ -197,33 +191,22 @@ def test_interrupt_ends_the_turn(platform: RestartablePlatform) -> None:
     asyncio.run(scenario())
 
 
-async def _true(value: bool) -> bool:
-    return value
-
-
-async def _status(human: Human, rid: str, mid: str, aid: str, status: str) -> bool:
-    return await human.status(rid, mid, aid) == status
-
-
 def test_room_deleted_is_left(platform: RestartablePlatform) -> None:
     """A deleted room (room_deleted / room_removed pushes) is dropped with its topics."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Echo")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Echo")
     keep = room_with(live, aid)
 
     async def scenario() -> None:
         human = Human(live)
         async with fast_agent(live, Echo(), aid, key) as agent:
-            await wait_for(lambda: _true({rid, keep} <= set(agent.runtime.rooms)))
+            await wait_for(lambda: {rid, keep} <= set(agent.runtime.rooms))
             r = await human.http.post("/api/v1/me/chats/bulk-delete", json={"ids": [rid]})
             assert r.status_code == 202, r.text
-            await wait_for(lambda: _true(rid not in agent.runtime.rooms))
+            await wait_for(lambda: rid not in agent.runtime.rooms)
             conn = live.app.state.hub.agent_connected(aid)
             assert f"chat_room:{rid}" not in conn.topics and f"chat_room:{keep}" in conn.topics
             mid = await human.send(keep, aid, "still here")
-            await wait_for(lambda: _status(human, keep, mid, aid, "processed"))
+            await wait_for(lambda: human.status_is(keep, mid, aid, "processed"))
         await human.aclose()
 
     asyncio.run(scenario())
@@ -231,16 +214,13 @@ def test_room_deleted_is_left(platform: RestartablePlatform) -> None:
 
 def test_invalid_pushes_are_dropped(platform: RestartablePlatform) -> None:
     """A push that fails validation is dropped (counted); the room keeps working."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Echo")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Echo")
 
     async def scenario() -> None:
         human = Human(live)
         adapter = Echo()
         async with fast_agent(live, adapter, aid, key) as agent:
-            await wait_for(lambda: _true(rid in agent.runtime.rooms))
+            await wait_for(lambda: rid in agent.runtime.rooms)
             hub = live.app.state.hub
             dropped = WireStats.dropped
             bad = {"id": "x", "content": 5}  # no sender, content not a string
@@ -250,9 +230,9 @@ def test_invalid_pushes_are_dropped(platform: RestartablePlatform) -> None:
             await asyncio.to_thread(
                 platform.call, hub.push(f"agent_rooms:{aid}", "room_added", {"id": 7})
             )
-            await wait_for(lambda: _true(WireStats.dropped == dropped + 2))
+            await wait_for(lambda: WireStats.dropped == dropped + 2)
             mid = await human.send(rid, aid, "fine")
-            await wait_for(lambda: _status(human, rid, mid, aid, "processed"))
+            await wait_for(lambda: human.status_is(rid, mid, aid, "processed"))
             assert adapter.seen == [mid]
         await human.aclose()
 
@@ -288,10 +268,10 @@ def test_turns_serial_in_a_room_parallel_across_rooms(platform: RestartablePlatf
         human = Human(live)
         adapter = Concurrency()
         async with fast_agent(live, adapter, aid, key) as agent:
-            await wait_for(lambda: _true(set(rooms) <= set(agent.runtime.rooms)))
+            await wait_for(lambda: set(rooms) <= set(agent.runtime.rooms))
             sent = [(rid, await human.send(rid, aid, f"m{i}")) for i in range(2) for rid in rooms]
             for rid, mid in sent:
-                await wait_for(lambda rid=rid, mid=mid: _status(human, rid, mid, aid, "processed"))
+                await wait_for(lambda rid=rid, mid=mid: human.status_is(rid, mid, aid, "processed"))
         assert adapter.max_room == 1 and adapter.max_total == 2
         for rid in rooms:
             assert sorted(plain(r["content"]) for r in await human.replies(rid, aid)) == [

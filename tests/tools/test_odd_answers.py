@@ -6,13 +6,11 @@ server that answers each request with a scripted body, over real HTTP.
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Iterator, Mapping
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+from bandtest.scripted import ScriptedServer, scripted_server
 
 from band.client.rest import RestClient
 from band.runtime.tools import AgentTools, MessagePostError, MessagePostKind, ToolContext, run_tool
@@ -23,41 +21,13 @@ from .conftest import run
 PEOPLE = [{"id": "u1", "handle": "@ann", "name": "Ann", "type": "User"}]
 
 
-class Scripted(BaseHTTPRequestHandler):
-    """Answers 200 with ``server.answer`` (a JSON body) to every request."""
-
-    def _answer(self) -> None:
-        length = int(self.headers.get("content-length") or 0)
-        self.rfile.read(length)
-        answer = self.server.answer  # type: ignore[attr-defined]
-        if isinstance(answer, dict) and "by_path" in answer:  # {path fragment: body}
-            answer = next(b for frag, b in answer["by_path"].items() if frag in self.path)
-        body = json.dumps(answer).encode()
-        self.send_response(200)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    do_GET = do_POST = do_PUT = do_DELETE = _answer
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
-def server() -> Iterator[ThreadingHTTPServer]:
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), Scripted)
-    srv.answer = {"data": None}  # type: ignore[attr-defined]
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
+def server() -> Iterator[ScriptedServer]:
+    yield from scripted_server()
 
 
-def _rest(srv: ThreadingHTTPServer) -> RestClient:
-    return RestClient("k", f"http://127.0.0.1:{srv.server_address[1]}", max_retries=0)
+def _rest(srv: ScriptedServer) -> RestClient:
+    return RestClient("k", srv.url, max_retries=0)
 
 
 @pytest.mark.parametrize(
@@ -94,7 +64,7 @@ def _rest(srv: ThreadingHTTPServer) -> RestClient:
     ],
 )
 def test_empty_response_data(
-    server: ThreadingHTTPServer, tool: str, args: dict[str, Any], what: str
+    server: ScriptedServer, tool: str, args: dict[str, Any], what: str
 ) -> None:
     async def go() -> None:
         async with _rest(server) as rest:
@@ -129,8 +99,8 @@ def test_require_data_accepts_real_data() -> None:
         ),
     ],
 )
-def test_unconfirmed_recipient(server: ThreadingHTTPServer, answer: dict, detail: str) -> None:
-    server.answer = answer  # type: ignore[attr-defined]
+def test_unconfirmed_recipient(server: ScriptedServer, answer: dict, detail: str) -> None:
+    server.answer = answer
 
     async def go() -> None:
         async with _rest(server) as rest:
@@ -144,14 +114,13 @@ def test_unconfirmed_recipient(server: ThreadingHTTPServer, answer: dict, detail
     run(go())
 
 
-def test_participant_without_id(server: ThreadingHTTPServer) -> None:
+def test_participant_without_id(server: ScriptedServer) -> None:
     ghost = {"name": "Ghost", "handle": "@ghost", "type": "Agent"}
-    server.answer = {  # type: ignore[attr-defined]
-        "by_path": {
-            "/participants": {"data": [ghost]},
-            "/peers": {"data": [{**ghost, "name": "Shade", "handle": "@shade"}]},
-        }
+    by_path = {
+        "/participants": {"data": [ghost]},
+        "/peers": {"data": [{**ghost, "name": "Shade", "handle": "@shade"}]},
     }
+    server.answer = lambda path: next(b for frag, b in by_path.items() if frag in path)
 
     async def go() -> None:
         async with _rest(server) as rest:
@@ -186,7 +155,7 @@ class Exploding(Mapping[str, Any]):
         return 1
 
 
-def test_validation_crash_is_reported(server: ThreadingHTTPServer) -> None:
+def test_validation_crash_is_reported(server: ScriptedServer) -> None:
     async def go() -> None:
         async with _rest(server) as rest:
             out = await run_tool(ToolContext(rest, "room-1"), "band_get_board", Exploding())

@@ -7,7 +7,7 @@ import threading
 import time
 from typing import Any
 
-from bandtest.platform import Live
+from bandtest.platform import Live, room_with
 
 from .conftest import REMOTE_HOST, screenshot
 
@@ -72,18 +72,6 @@ class ReplyingAgent(threading.Thread):
         self.call("POST", f"/messages/{mid}/processed")
 
 
-def titled_room(live: Live, title: str, *agent_ids: str) -> str:
-    """Create a room called ``title`` as the local person, with ``agent_ids`` in it."""
-    r = live.human("POST", "/api/v1/me/chats", json={"chat": {"title": title}})
-    assert r.status_code == 201, r.text
-    rid = str(r.json()["data"]["id"])
-    for aid in agent_ids:
-        body = {"participant": {"participant_id": aid}}
-        added = live.human("POST", f"/api/v1/me/chats/{rid}/participants", json=body)
-        assert added.status_code == 201, added.text
-    return rid
-
-
 def open_room(page: Any, live: Live, rid: str) -> None:
     page.goto(f"/#/rooms/{rid}")
     expect(page.locator("#connection")).to_have_attribute("data-state", "online")
@@ -92,7 +80,7 @@ def open_room(page: Any, live: Live, rid: str) -> None:
 
 def test_mention_and_live_reply(page: Any, live: Live) -> None:
     aid, handle, key = live.register("Echo")
-    rid = titled_room(live, "Echo demo", aid)
+    rid = room_with(live, aid, title="Echo demo")
     uid = live.human("GET", "/api/v1/me/profile").json()["data"]["id"]
     requests: list[str] = []
     page.on("request", lambda req: requests.append(f"{req.method} {req.url}"))
@@ -150,7 +138,7 @@ def test_mention_and_live_reply(page: Any, live: Live) -> None:
 def test_completion_keyboard_only(page: Any, live: Live) -> None:
     aid, _, _ = live.register("Alpha")
     bid, _, _ = live.register("Beta")
-    rid = titled_room(live, "Keyboard only", aid, bid)
+    rid = room_with(live, aid, bid, title="Keyboard only")
     open_room(page, live, rid)
     expect(page.locator("#participant-list li")).to_have_count(3)
     page.locator("body").focus()
@@ -239,7 +227,7 @@ def test_agents_page_register_copy_and_room(page: Any, live: Live) -> None:
 
 def test_heartbeat_and_rejoin_after_reconnect(page: Any, live: Live) -> None:
     aid, _, key = live.register("Pinger")
-    rid = titled_room(live, "Reconnects", aid)
+    rid = room_with(live, aid, title="Reconnects")
     state = live.app.state
     state.idle_timeout = 1.5  # the page is told to heartbeat every 0.5 s
     requests: list[str] = []
@@ -326,7 +314,7 @@ UNLABELLED = """() => [...document.querySelectorAll("input, select, textarea, bu
 
 def test_accessible_landmarks_labels_contrast_focus(page: Any, live: Live) -> None:
     aid, _, key = live.register("Worker")
-    rid = titled_room(live, "Accessibility", aid)
+    rid = room_with(live, aid, title="Accessibility")
     uid = live.human("GET", "/api/v1/me/profile").json()["data"]["id"]
     agent = ReplyingAgent(live, key, rid)
     for content, kind, meta in (

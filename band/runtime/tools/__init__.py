@@ -24,45 +24,20 @@ from .errors import (
 from .inputs import *  # noqa: F403 -- the input models are part of the public surface
 from .inputs import __all__ as _inputs_all
 from .ops import ToolContext
-from .registry import (
-    ALL_TOOL_NAMES,
-    CHAT_TOOL_NAMES,
-    CONTACT_TOOL_NAMES,
-    DEFAULT_CAPABILITIES,
-    MEMORY_TOOL_NAMES,
-    TASK_TOOL_NAMES,
-    TOOLS,
-    ToolCallOutcome,
-    ToolSpec,
-    run_tool,
-    select_tools,
-    tool_schema,
-    validate_arguments,
-)
+from .registry import *  # noqa: F403 -- the registry's API is part of the public surface
+from .registry import __all__ as _registry_all
 from .schema_types import ToolParam
 
 __all__ = [
-    "ALL_TOOL_NAMES",
-    "CHAT_TOOL_NAMES",
-    "CONTACT_TOOL_NAMES",
-    "DEFAULT_CAPABILITIES",
-    "MEMORY_TOOL_NAMES",
-    "TASK_TOOL_NAMES",
-    "TOOLS",
     "AgentTools",
     "BandToolError",
     "InvalidToolArgumentsError",
     "MessagePostError",
     "MessagePostKind",
     "RoomExecutionStoppedError",
-    "ToolCallOutcome",
     "ToolContext",
     "ToolParam",
-    "ToolSpec",
     "TurnEffect",
-    "run_tool",
-    "select_tools",
-    "tool_schema",
-    "validate_arguments",
+    *_registry_all,
     *_inputs_all,
 ]
