@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
+from bandtest.agents import FAST_POLICY, plain
 from bandtest.platform import Live, RestartablePlatform
 
 from band import Agent
@@ -20,31 +20,6 @@ from band.runtime.sessionconfig import SessionConfig
 from band_sdk_core import SessionPolicy
 
 from .faultproxy import FaultProxy
-
-_MENTION = re.compile(r"@\[\[[^\]]+\]\]\s*")
-
-#: Reconnects and heartbeats in tenths of a second, so the fault tests stay fast.
-FAST_POLICY = {
-    "base_delay_s": 0.05,
-    "factor": 2.0,
-    "max_delay_s": 0.4,
-    "stable_reset_s": 60.0,
-    "rapid_disconnect_uptime_s": 0.5,
-    "rapid_window_s": 300.0,
-    "rapid_first_min_delay_s": 0.05,
-    "rapid_second_min_delay_s": 0.1,
-    "rapid_cooldown_base_s": 0.2,
-    "rapid_cooldown_step_s": 0.1,
-    "rapid_cooldown_max_s": 0.4,
-    "rapid_threshold": 200,
-    "heartbeat_interval_s": 0.5,
-    "dead_threshold_s": 2.0,
-}
-
-
-def plain(content: str) -> str:
-    """Message text without the ``@[[id]]`` mention tokens."""
-    return _MENTION.sub("", content).strip()
 
 
 def agent_on(

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 import pytest
+from bandtest.agents import FAST_POLICY
 from bandtest.platform import Live
 
 from band import Agent
@@ -29,7 +30,7 @@ from band.runtime.contacts import ContactEventConfig, ContactEventStrategy
 from band.runtime.hub import HUB_TITLE
 from band_sdk_core import SessionPolicy
 
-from .conftest import FAST_POLICY, Echo, Human, fast_agent, room_with, wait_for
+from .conftest import Echo, Human, fast_agent, room_with, wait_for
 
 H = "/api/v1/me/contacts"
 REQUEST_ID = re.compile(r"Request ID: (\S+)")
