@@ -1,1 +1,28 @@
-"""What adapters build on: the adapter base classes, tool protocol, message types and the turn."""
+"""What adapters build on: the adapter base class, tool protocol, message types and the turn."""
+
+from .exceptions import AgentAlreadyRunningError, BandConfigError, BandError
+from .protocols import AgentToolsProtocol
+from .simple_adapter import FeatureKwargs, SimpleAdapter
+from .types import (
+    AdapterFeatures,
+    AgentInput,
+    Emit,
+    HistoryConverter,
+    HistoryProvider,
+    PlatformMessage,
+)
+
+__all__ = [
+    "AdapterFeatures",
+    "AgentAlreadyRunningError",
+    "AgentInput",
+    "AgentToolsProtocol",
+    "BandConfigError",
+    "BandError",
+    "Emit",
+    "FeatureKwargs",
+    "HistoryConverter",
+    "HistoryProvider",
+    "PlatformMessage",
+    "SimpleAdapter",
+]

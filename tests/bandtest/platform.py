@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import subprocess
 import threading
@@ -100,3 +101,86 @@ def stop_process(proc: subprocess.Popen[Any]) -> None:
         proc.wait(10)
     except subprocess.TimeoutExpired:
         proc.kill()
+
+
+class RestartablePlatform:
+    """A dev server on a fixed port and SQLite file that can be stopped and started again.
+
+    ``restart()`` stops uvicorn (closing every socket) and serves a new app on the same port
+    over the same database, like a platform deploy; ``close_socket()`` closes an agent's
+    socket from the server side.
+    """
+
+    def __init__(self, db_path: str, *, idle_timeout: float = 45.0) -> None:
+        self.db_path = db_path
+        self.idle_timeout = idle_timeout
+        probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        probe.bind(("127.0.0.1", 0))
+        self.port = probe.getsockname()[1]
+        probe.close()
+        self.user_key: str | None = None
+        self.server: uvicorn.Server | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self.client = httpx.Client(timeout=10)
+        self.live: Live | None = None
+
+    def start(self) -> Live:
+        """Serve a fresh app over the database; return the (same) ``Live`` handle."""
+        app = create_app(self.db_path, self.user_key, idle_timeout=self.idle_timeout)
+        self.user_key = app.state.user_key
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", self.port))
+        config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
+        server = uvicorn.Server(config)
+
+        async def serve() -> None:
+            self.loop = asyncio.get_running_loop()
+            await server.serve(sockets=[sock])
+
+        self._thread = threading.Thread(target=asyncio.run, args=(serve(),), daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 10
+        while not server.started:
+            assert time.monotonic() < deadline, "server did not start"
+            time.sleep(0.01)
+        self.server = server
+        rest = f"http://127.0.0.1:{self.port}"
+        if self.live is None:
+            ws = f"ws://127.0.0.1:{self.port}/api/v1/socket/websocket"
+            self.live = Live(rest, ws, str(self.user_key), self.client, app)
+        self.live.app = app
+        return self.live
+
+    def stop(self) -> None:
+        """Stop serving (open sockets are closed by uvicorn's shutdown)."""
+        if self.server is not None:
+            self.server.should_exit = True
+            assert self._thread is not None
+            self._thread.join(10)
+            self.server = None
+
+    def restart(self) -> Live:
+        """Stop, then serve again on the same port and database."""
+        self.stop()
+        return self.start()
+
+    def call(self, coro: Any) -> Any:
+        """Run ``coro`` on the server's event loop; return its result."""
+        assert self.loop is not None
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(10)
+
+    def close_socket(self, agent_id: str, code: int = 1011) -> bool:
+        """Close ``agent_id``'s live socket from the server side; False when it has none."""
+        assert self.live is not None
+        conn = self.live.app.state.hub.agent_connected(agent_id)
+        if conn is None:
+            return False
+        self.call(conn.ws.close(code=code))
+        return True
+
+    def close(self) -> None:
+        """Stop the server and release the HTTP client."""
+        self.stop()
+        self.client.close()

@@ -1,0 +1,199 @@
+"""``Agent``: the object user code creates, starts and runs."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from band import __version__
+from band.config import PlatformSettings, load_agent_config
+from band.core.exceptions import AgentAlreadyRunningError, BandConfigError
+from band.core.simple_adapter import SimpleAdapter
+from band.runtime.agentconfig import AgentConfig
+from band.runtime.events import ParticipantAddedCallback, ParticipantRemovedCallback
+from band.runtime.instance import SingleInstanceLock
+from band.runtime.runtime import AgentRuntime
+from band.runtime.sessionconfig import SessionConfig
+
+__all__ = ["Agent"]
+
+log = logging.getLogger("band.agent")
+
+#: Agent ids with a started Agent in this process (a second start of the same agent is refused).
+_running: set[str] = set()
+
+
+class Agent:
+    """A Band agent: an adapter connected to the platform. Build it with :meth:`create`."""
+
+    def __init__(self, runtime: AgentRuntime, adapter: SimpleAdapter[Any]) -> None:
+        self._runtime = runtime
+        self._adapter = adapter
+        self._started = False
+        self._stop_requested = asyncio.Event()
+        self._lock = SingleInstanceLock(runtime.agent_id)
+
+    def __repr__(self) -> str:
+        return f"Agent(agent_id={self._runtime.agent_id!r}, running={self._started})"
+
+    @classmethod
+    def create(
+        cls,
+        adapter: SimpleAdapter[Any],
+        agent_id: str,
+        api_key: str,
+        ws_url: str | None = None,
+        rest_url: str | None = None,
+        config: AgentConfig | None = None,
+        session_config: SessionConfig | None = None,
+        contact_config: Any = None,
+        on_participant_added: ParticipantAddedCallback | None = None,
+        on_participant_removed: ParticipantRemovedCallback | None = None,
+        preprocessor: Any = None,
+    ) -> Agent:
+        """An agent for ``adapter`` with these credentials.
+
+        URLs: explicit arguments, else ``BAND_WS_URL`` / ``BAND_REST_URL``, else Band Cloud.
+        """
+        for name, value in (("agent_id", agent_id), ("api_key", api_key)):
+            if not isinstance(value, str) or not value.strip():
+                raise BandConfigError(f"{name} must be a non-empty string")
+        if not callable(getattr(adapter, "on_event", None)):
+            raise BandConfigError(
+                f"adapter must be a SimpleAdapter (or have on_event), not {type(adapter).__name__}"
+            )
+        for name, value in (("contact_config", contact_config), ("preprocessor", preprocessor)):
+            if value is not None:
+                raise BandConfigError(f"Agent.create() does not support {name} yet")
+        urls = PlatformSettings.from_env().resolve(rest_url=rest_url, ws_url=ws_url)
+        runtime = AgentRuntime(
+            agent_id=agent_id,
+            api_key=api_key,
+            rest_url=urls.rest_url,
+            ws_url=urls.ws_url,
+            adapter=adapter,
+            config=config or AgentConfig(),
+            session_config=session_config or SessionConfig(),
+            on_participant_added=on_participant_added,
+            on_participant_removed=on_participant_removed,
+        )
+        return cls(runtime, adapter)
+
+    @classmethod
+    def from_config(
+        cls,
+        name: str,
+        *,
+        adapter: SimpleAdapter[Any],
+        config_path: str | Path | None = None,
+        **kwargs: Any,
+    ) -> Agent:
+        """An agent whose ``agent_id`` and ``api_key`` are under ``name`` in agent_config.yaml."""
+        agent_id, api_key = load_agent_config(name, config_path=config_path)
+        return cls.create(adapter=adapter, agent_id=agent_id, api_key=api_key, **kwargs)
+
+    # --- state --------------------------------------------------------------------------------
+
+    @property
+    def runtime(self) -> AgentRuntime:
+        """The runtime behind this agent (rooms, socket, REST client)."""
+        return self._runtime
+
+    @property
+    def agent_name(self) -> str:
+        """The agent's name on the platform (known once started)."""
+        return self._runtime.agent_name
+
+    @property
+    def agent_description(self) -> str:
+        """The agent's description on the platform (known once started)."""
+        return self._runtime.agent_description
+
+    @property
+    def is_running(self) -> bool:
+        """True between a successful :meth:`start` and :meth:`stop`."""
+        return self._started
+
+    # --- lifecycle ----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Connect to the platform and start serving the agent's rooms."""
+        agent_id = self._runtime.agent_id
+        if self._started or agent_id in _running:
+            raise AgentAlreadyRunningError(f"Agent {agent_id} is already running in this process")
+        if self._runtime.config.single_instance:
+            self._lock.acquire()
+        _running.add(agent_id)
+        try:
+            await self._runtime.start()
+        except BaseException:
+            _running.discard(agent_id)
+            self._lock.release()
+            with contextlib.suppress(Exception):
+                await self._runtime.stop()
+            raise
+        self._started = True
+        log.info("Agent started: %s (band-open-sdk %s)", self.agent_name, __version__)
+
+    async def stop(self, timeout: float | None = None) -> bool:
+        """Stop serving. Running turns get ``timeout`` seconds to finish (None: cancel now).
+
+        Returns True when no turn had to be cancelled. A cancelled turn's message stays
+        unprocessed on the platform and is answered at the next start.
+        """
+        if not self._started:
+            return True
+        self._started = False
+        try:
+            graceful = await self._runtime.stop(grace=timeout)
+        finally:
+            _running.discard(self._runtime.agent_id)
+            self._lock.release()
+        log.info("Agent stopped: %s (graceful=%s)", self.agent_name, graceful)
+        return graceful
+
+    async def run(self) -> None:
+        """Start, serve until SIGINT/SIGTERM, :meth:`request_stop` or the session ends; stop."""
+        await self.start()
+        loop = asyncio.get_running_loop()
+        installed = []
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(sig, self.request_stop)
+                installed.append(sig)
+        try:
+            ended = asyncio.ensure_future(self._runtime.ended.wait())
+            asked = asyncio.ensure_future(self._stop_requested.wait())
+            await asyncio.wait({ended, asked}, return_when=asyncio.FIRST_COMPLETED)
+            for fut in (ended, asked):
+                fut.cancel()
+            if self._runtime.ended.is_set():
+                log.warning("Agent %s disconnected: %s", self.agent_name, self._runtime.end_reason)
+        finally:
+            for sig in installed:
+                loop.remove_signal_handler(sig)
+            await self.stop()
+
+    run_forever = run
+
+    def request_stop(self) -> None:
+        """Ask :meth:`run` to stop (safe from signal handlers and callbacks)."""
+        log.info("stop requested")
+        self._stop_requested.set()
+
+    async def __aenter__(self) -> Agent:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.stop()

@@ -1,0 +1,451 @@
+"""Phoenix Channels V2 client on ``websockets``: joins, pushes, heartbeats and reconnects.
+
+Reconnecting is decided by band_sdk_core's ``Session`` (backoff with jitter, terminal close
+codes and upgrade statuses, rapid-disconnect damping); a heartbeat watchdog force-closes a
+socket whose heartbeats go unanswered for the policy's dead threshold. After a reconnect every
+joined topic is rejoined with fresh refs before ``on_connected`` runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import inspect
+import itertools
+import json
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+
+from band_sdk_core import (
+    Session,
+    SessionOutcome,
+    SessionPolicy,
+    SessionState,
+    classify_close,
+    classify_upgrade,
+)
+
+from .errors import BandConnectionError
+
+__all__ = [
+    "JoinError",
+    "PhoenixClient",
+    "PhoenixError",
+    "PushHandler",
+    "SessionEndedError",
+]
+
+log = logging.getLogger("band.client.phoenix")
+
+#: ``handler(event, payload)`` for pushes on one topic; called in the reader, keep it quick.
+PushHandler = Callable[[str, dict[str, Any]], None]
+#: ``on_connected(reconnected, failed_topics)`` after every successful (re)connect.
+ConnectedHook = Callable[[bool, list[str]], Awaitable[None]]
+#: ``on_dead(reason)`` once the session will not reconnect any more.
+DeadHook = Callable[[str], Awaitable[None] | None]
+
+VSN = "2.0.0"
+JOIN_TIMEOUT_S = 10.0
+LEAVE_TIMEOUT_S = 5.0
+#: Pause before rejoining a channel the server crashed (``phx_error``).
+REJOIN_DELAY_S = 1.0
+
+
+class PhoenixError(BandConnectionError):
+    """The socket is not usable for this call (not connected, closed, timed out)."""
+
+
+class JoinError(PhoenixError):
+    """The server refused to join a topic; ``reason`` is its answer."""
+
+    def __init__(self, topic: str, reason: str) -> None:
+        self.topic = topic
+        self.reason = reason
+        super().__init__(f"join of {topic} refused: {reason}")
+
+
+class SessionEndedError(PhoenixError):
+    """The session is over (terminal close, refused upgrade, supersede or too many drops)."""
+
+
+def socket_url(url: str, params: Mapping[str, str]) -> str:
+    """``url`` with ``params`` merged into its query string (``params`` win)."""
+    parts = urlsplit(url)
+    query = dict(parse_qsl(parts.query))
+    query.update(params)
+    return urlunsplit(parts._replace(query=urlencode(query)))
+
+
+def _upgrade_retry_after(exc: InvalidStatus) -> float | None:
+    """Seconds a refused upgrade asked us to wait (``Retry-After`` or the error body)."""
+    header = exc.response.headers.get("Retry-After")
+    with contextlib.suppress(TypeError, ValueError):
+        if header is not None:
+            return max(0.0, float(header))
+    with contextlib.suppress(ValueError, AttributeError, TypeError):
+        hint = json.loads(exc.response.body or b"{}")["error"].get("retry_after")
+        if isinstance(hint, int | float) and not isinstance(hint, bool):
+            return max(0.0, float(hint))
+    return None
+
+
+class PhoenixClient:
+    """One logical Phoenix session that survives disconnects; topics are rejoined itself."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        api_key: str,
+        params: Mapping[str, str] | None = None,
+        initial_params: Mapping[str, str] | None = None,
+        policy: SessionPolicy | None = None,
+        on_connected: ConnectedHook | None = None,
+        on_dead: DeadHook | None = None,
+        open_timeout: float = 10.0,
+        join_timeout: float = JOIN_TIMEOUT_S,
+    ) -> None:
+        self.url = socket_url(url, {**(params or {}), "vsn": VSN})
+        # e.g. on_conflict=reject: only the first connection; reconnects always take over
+        self._initial_url = socket_url(self.url, initial_params) if initial_params else self.url
+        self._headers = {"x-api-key": api_key}
+        self.policy = policy or SessionPolicy.default()
+        self._session = Session(self.policy)  # type: ignore[call-arg]  # (Cython __cinit__)
+        self._on_connected = on_connected
+        self._on_dead = on_dead
+        self._open_timeout = open_timeout
+        self._join_timeout = join_timeout
+        self._refs = itertools.count(1)
+        self._handlers: dict[str, PushHandler] = {}
+        self._join_refs: dict[str, str] = {}
+        self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._ws: ClientConnection | None = None
+        self._up = asyncio.Event()
+        self._settled = asyncio.Event()  # first connect succeeded or the session died
+        self._runner: asyncio.Task[None] | None = None
+        self._hooks: set[asyncio.Task[Any]] = set()
+        self._closing = False
+        self._supersede: SessionOutcome | None = None
+        self.dead_reason: str | None = None
+        self.connections = 0
+        self.heartbeats_acked = 0
+        self._last_ack = time.monotonic()
+
+    def __repr__(self) -> str:  # the key is a header, never part of the URL or repr
+        return f"PhoenixClient(url={self.url!r}, connected={self.connected})"
+
+    @property
+    def connected(self) -> bool:
+        """True while a socket is open."""
+        return self._up.is_set()
+
+    @property
+    def state(self) -> SessionState:
+        """The reconnect session's state."""
+        return self._session.state
+
+    @property
+    def topics(self) -> list[str]:
+        """Topics currently joined on the open socket."""
+        return list(self._join_refs)
+
+    # --- lifecycle ----------------------------------------------------------------------------
+
+    async def connect(self) -> None:
+        """Start the session and wait for the first connection (raises if the session dies)."""
+        if self._runner is None:
+            self._runner = asyncio.create_task(self._run(), name="band-phoenix")
+        await self._settled.wait()
+        if not self.connected and self.dead_reason is not None:
+            raise SessionEndedError(f"could not connect to {self.url}: {self.dead_reason}")
+
+    async def close(self) -> None:
+        """Leave nothing behind: stop reconnecting and close the socket."""
+        self._closing = True
+        if self._ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._ws.close(), 2.0)
+        if self._runner is not None:
+            self._runner.cancel()
+            # wait() never raises the task's own CancelledError, only ours (if we are cancelled)
+            await asyncio.wait({self._runner})
+        for task in list(self._hooks):
+            task.cancel()
+        self._fail_pending()
+
+    def abort(self) -> None:
+        """Drop the socket without a close handshake (it reconnects like any failure)."""
+        if self._ws is not None:
+            self._ws.transport.abort()
+
+    def supersede(self, *, retryable: bool = False, retry_after_s: float | None = None) -> None:
+        """The platform handed this agent's session to a newer connection."""
+        outcome = self._session.on_supersede(
+            time.monotonic(), retryable, retry_after_s, random.random()
+        )
+        if outcome.stale_reason is None:
+            self._supersede = outcome
+            if outcome.state == SessionState.Dead:
+                self.dead_reason = "superseded"
+            log.warning("session superseded by a newer connection (retryable=%s)", retryable)
+            self.abort()
+
+    # --- topics -------------------------------------------------------------------------------
+
+    async def join(self, topic: str, handler: PushHandler) -> None:
+        """Join ``topic`` and route its pushes to ``handler``; it is rejoined after reconnects."""
+        self._handlers[topic] = handler
+        try:
+            await self._join(topic)
+        except BaseException:
+            self._handlers.pop(topic, None)
+            raise
+
+    async def leave(self, topic: str) -> bool:
+        """Leave ``topic``; True when the server confirmed it."""
+        self._handlers.pop(topic, None)
+        join_ref = self._join_refs.pop(topic, None)
+        if join_ref is None or not self.connected:
+            return join_ref is None
+        try:
+            reply = await self._request(join_ref, topic, "phx_leave", LEAVE_TIMEOUT_S)
+        except PhoenixError:
+            return False
+        return reply.get("status") == "ok"
+
+    async def _join(self, topic: str) -> None:
+        ref = self._next_ref()
+        self._join_refs[topic] = ref  # pushes that follow the reply carry this join_ref
+        try:
+            reply = await self._request(ref, topic, "phx_join", self._join_timeout, ref=ref)
+        except BaseException:
+            if self._join_refs.get(topic) == ref:
+                del self._join_refs[topic]
+            raise
+        if reply.get("status") != "ok":
+            if self._join_refs.get(topic) == ref:
+                del self._join_refs[topic]
+            response = reply.get("response")
+            reason = response.get("reason") if isinstance(response, dict) else None
+            raise JoinError(topic, str(reason or "invalid topic"))
+
+    # --- frames -------------------------------------------------------------------------------
+
+    def _next_ref(self) -> str:
+        return str(next(self._refs))
+
+    async def _request(
+        self,
+        join_ref: str | None,
+        topic: str,
+        event: str,
+        timeout: float,
+        *,
+        ref: str | None = None,
+    ) -> dict[str, Any]:
+        """Send one frame and wait for its ``phx_reply`` payload."""
+        ws = self._ws
+        if ws is None or not self.connected:
+            raise PhoenixError(f"cannot send {event} on {topic}: not connected")
+        ref = ref or self._next_ref()
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[ref] = fut
+        try:
+            await ws.send(json.dumps([join_ref, ref, topic, event, {}]))
+            return await asyncio.wait_for(fut, timeout)
+        except TimeoutError as exc:
+            raise PhoenixError(f"no reply to {event} on {topic} within {timeout}s") from exc
+        except ConnectionClosed as exc:
+            raise PhoenixError(f"socket closed while sending {event} on {topic}") from exc
+        finally:
+            self._pending.pop(ref, None)
+
+    def _dispatch(self, raw: str | bytes) -> None:
+        """Route one server frame: a reply to its waiter, a push to its topic's handler."""
+        try:
+            join_ref, ref, topic, event, payload = json.loads(raw)
+        except (ValueError, TypeError):
+            log.warning("dropping a malformed frame")
+            return
+        payload = payload if isinstance(payload, dict) else {}
+        if event == "phx_reply":
+            fut = self._pending.get(str(ref)) if ref is not None else None
+            if fut is not None and not fut.done():
+                fut.set_result(payload)
+            return
+        current = self._join_refs.get(topic)
+        if current is None or (join_ref is not None and str(join_ref) != current):
+            log.debug("dropping %s on %s: stale or unknown join_ref", event, topic)
+            return
+        if event in ("phx_error", "phx_close"):
+            log.warning("channel %s closed by the server (%s)", topic, event)
+            self._join_refs.pop(topic, None)
+            if event == "phx_error" and topic in self._handlers:
+                self._spawn(self._rejoin_later(topic))
+            return
+        handler = self._handlers.get(topic)
+        if handler is None:
+            return
+        try:
+            handler(event, payload)
+        except Exception:
+            log.exception("handler for %s on %s failed", event, topic)
+
+    async def _rejoin_later(self, topic: str) -> None:
+        """Rejoin a crashed channel after a short pause."""
+        await asyncio.sleep(random.uniform(0.5, 1.0) * REJOIN_DELAY_S)
+        if topic in self._handlers and topic not in self._join_refs and self.connected:
+            with contextlib.suppress(PhoenixError):
+                await self._join(topic)
+
+    # --- the connection loop ------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        try:
+            while not self._closing:
+                epoch = self._session.begin_attempt(time.monotonic())
+                if epoch is None:
+                    break
+                outcome = await self._attempt(epoch)
+                if self._closing:
+                    break
+                if outcome.state == SessionState.Dead:
+                    reason = outcome.dead_reason.value if outcome.dead_reason else "ended"
+                    self.dead_reason = self.dead_reason or reason
+                    break
+                delay = outcome.retry_after_s or 0.0
+                log.info("reconnecting in %.2fs", delay)
+                await asyncio.sleep(delay)
+        except asyncio.CancelledError:
+            self._closing = True  # cancelled from outside: a shutdown, not a dead session
+            raise
+        finally:
+            self._up.clear()
+            if not self._closing:
+                self.dead_reason = self.dead_reason or "ended"
+                log.error("socket session ended: %s", self.dead_reason)
+                if self._on_dead is not None:
+                    result = self._on_dead(self.dead_reason)
+                    if inspect.isawaitable(result):
+                        await result
+            self._settled.set()
+
+    async def _attempt(self, epoch: int) -> SessionOutcome:
+        """One connection attempt and, when it opens, its whole life."""
+        try:
+            ws = await connect(
+                self.url if self.connections else self._initial_url,
+                additional_headers=self._headers,
+                open_timeout=self._open_timeout,
+                ping_interval=None,  # liveness is Phoenix's heartbeat, not WebSocket pings
+                max_size=None,
+            )
+        except InvalidStatus as exc:
+            status = exc.response.status_code
+            terminal, _ = classify_upgrade(status)
+            log.warning("socket upgrade refused with HTTP %s (terminal=%s)", status, terminal)
+            if terminal:
+                self.dead_reason = f"upgrade refused with HTTP {status}"
+            return self._session.on_upgrade_rejected(
+                epoch, time.monotonic(), status, _upgrade_retry_after(exc), random.random()
+            )
+        except (OSError, TimeoutError, InvalidHandshake) as exc:
+            log.info("socket connect failed: %s", exc)
+            return self._session.on_socket_close(epoch, time.monotonic(), None, random.random())
+        return await self._serve(ws, epoch)
+
+    async def _serve(self, ws: ClientConnection, epoch: int) -> SessionOutcome:
+        self._session.on_connected(epoch, time.monotonic())
+        self._ws = ws
+        self._join_refs.clear()
+        self._supersede = None
+        self._last_ack = time.monotonic()
+        self._up.set()
+        reconnected = self.connections > 0
+        self.connections += 1
+        log.info("socket connected (%s)", "reconnect" if reconnected else "first connect")
+        reader = asyncio.create_task(self._read(ws), name="band-phoenix-read")
+        heartbeat = asyncio.create_task(self._heartbeat(ws), name="band-phoenix-heartbeat")
+        self._spawn(self._after_connect(reconnected))
+        try:
+            await reader
+        finally:
+            heartbeat.cancel()
+            self._up.clear()
+            self._ws = None
+            self._join_refs.clear()
+            self._fail_pending()
+        code = ws.close_code if ws.close_code not in (None, 1005, 1006) else None
+        terminal, _ = classify_close(code)
+        log.info("socket closed (code %s, terminal=%s)", code, terminal)
+        if terminal:
+            self.dead_reason = f"closed by the platform with code {code}"
+        if self._supersede is not None:
+            return self._supersede
+        return self._session.on_socket_close(epoch, time.monotonic(), code, random.random())
+
+    async def _read(self, ws: ClientConnection) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            async for raw in ws:
+                self._dispatch(raw)
+
+    async def _after_connect(self, reconnected: bool) -> None:
+        """Rejoin every topic (in parallel), then tell the owner."""
+        failed: list[str] = []
+        if reconnected:
+            topics = list(self._handlers)
+            results = await asyncio.gather(*(self._join(t) for t in topics), return_exceptions=True)
+            for topic, result in zip(topics, results, strict=True):
+                if isinstance(result, BaseException):
+                    log.warning("rejoin of %s failed: %s", topic, result)
+                    self._handlers.pop(topic, None)
+                    failed.append(topic)
+        self._settled.set()
+        if self._on_connected is not None:
+            try:
+                await self._on_connected(reconnected, failed)
+            except Exception:
+                log.exception("on_connected hook failed")
+
+    async def _heartbeat(self, ws: ClientConnection) -> None:
+        """Send heartbeats; force-close the socket when acks stop for the dead threshold."""
+        interval = self.policy.heartbeat_interval_s
+        while True:
+            await asyncio.sleep(interval)
+            if time.monotonic() - self._last_ack > self.policy.dead_threshold_s:
+                log.warning("no heartbeat ack for %.1fs: dropping the socket", interval)
+                ws.transport.abort()
+                return
+            ref = self._next_ref()
+            fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            fut.add_done_callback(functools.partial(self._heartbeat_acked, ref))
+            self._pending[ref] = fut
+            try:
+                await ws.send(json.dumps([None, ref, "phoenix", "heartbeat", {}]))
+            except ConnectionClosed:
+                return
+
+    def _heartbeat_acked(self, ref: str, fut: asyncio.Future[dict[str, Any]]) -> None:
+        self._pending.pop(ref, None)
+        if not fut.cancelled() and fut.exception() is None:
+            self._last_ack = time.monotonic()
+            self.heartbeats_acked += 1
+
+    def _fail_pending(self) -> None:
+        for fut in self._pending.values():
+            if not fut.done():
+                fut.set_exception(PhoenixError("socket closed before the reply"))
+        self._pending.clear()
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._hooks.add(task)
+        task.add_done_callback(self._hooks.discard)

@@ -1,0 +1,70 @@
+"""Read an agent's ``agent_id`` and ``api_key`` from ``agent_config.yaml``."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+__all__ = ["CONFIG_FILE_NAME", "get_config_path", "load_agent_config"]
+
+log = logging.getLogger("band.config")
+
+CONFIG_FILE_NAME = "agent_config.yaml"
+_REQUIRED = ("agent_id", "api_key")
+
+
+def get_config_path(config_path: str | Path | None = None) -> Path:
+    """The file to read: ``config_path``, else ``agent_config.yaml`` in the working directory."""
+    return Path(config_path) if config_path is not None else Path.cwd() / CONFIG_FILE_NAME
+
+
+def load_agent_config(agent_key: str, *, config_path: str | Path | None = None) -> tuple[str, str]:
+    """Return ``(agent_id, api_key)`` of ``agent_key`` (keyed or flat file layout).
+
+    Raises FileNotFoundError when the file is missing, ValueError when the agent or one of
+    its fields is missing, and RuntimeError for anything else (e.g. invalid YAML).
+    """
+    path = get_config_path(config_path)
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"Config file not found at {path}. Copy agent_config.yaml.example to "
+            "agent_config.yaml and configure your agents."
+        )
+    try:
+        entry = _entry(_read(path), agent_key, path)
+    except (FileNotFoundError, ValueError):
+        raise
+    except Exception as exc:
+        raise RuntimeError(f"Error loading agent config: {exc}") from exc
+    missing = [field for field in _REQUIRED if not entry.get(field)]
+    if missing:
+        raise ValueError(
+            f"Missing required fields for agent '{agent_key}': {', '.join(missing)}. "
+            f"Please create a remote agent on the platform and add the credentials to {path}"
+        )
+    log.debug("loaded credentials of agent %r from %s", agent_key, path)
+    return str(entry["agent_id"]), str(entry["api_key"])
+
+
+def _read(path: Path) -> Any:
+    """The parsed file; an empty file is an empty mapping."""
+    with path.open(encoding="utf-8") as fh:
+        doc = yaml.safe_load(fh)
+    # a non-mapping document fails on its first lookup, reported as a loading error
+    return {} if doc is None else doc
+
+
+def _entry(doc: Any, agent_key: str, path: Path) -> Any:
+    """The agent's mapping: under its key, or the flat top level when that has ``agent_id``."""
+    entry = doc.get(agent_key)
+    if not entry and doc.get("agent_id"):
+        return doc
+    if not entry:
+        raise ValueError(
+            f"Agent '{agent_key}' not found in {path}. Please add the agent configuration."
+        )
+    entry.get("agent_id")  # a non-mapping entry fails here, reported as a loading error
+    return entry

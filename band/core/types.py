@@ -1,0 +1,107 @@
+"""The values adapters receive: the platform message, its history and the turn's input."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from .protocols import AgentToolsProtocol
+
+__all__ = [
+    "AdapterFeatures",
+    "AgentInput",
+    "Emit",
+    "HistoryConverter",
+    "HistoryProvider",
+    "PlatformMessage",
+]
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class Emit(enum.StrEnum):
+    """Telemetry an adapter may post to the room besides its replies."""
+
+    TOOL_CALLS = "tool_calls"
+    THOUGHTS = "thoughts"
+    TASK_EVENTS = "task_events"
+    USAGE = "usage"
+
+
+@dataclass(frozen=True, slots=True)
+class PlatformMessage:
+    """One chat message delivered to the agent."""
+
+    id: str
+    room_id: str
+    content: str
+    sender_id: str
+    sender_type: str
+    sender_name: str | None
+    message_type: str
+    metadata: Any
+    created_at: datetime
+
+    def format_for_llm(self) -> str:
+        """The message as one line a model reads: ``[sender]: content``."""
+        return f"[{self.sender_name or self.sender_type}]: {self.content}"
+
+
+class HistoryConverter(Protocol, Generic[T_co]):
+    """Turns raw platform history rows into a framework's message format."""
+
+    def convert(self, raw: list[dict[str, Any]]) -> T_co:
+        """Convert ``raw`` (platform messages, oldest first)."""
+        ...
+
+
+@dataclass(slots=True)
+class HistoryProvider:
+    """The room's history as raw platform rows, converted on demand."""
+
+    raw: list[dict[str, Any]] = field(default_factory=list)
+
+    def convert(self, converter: HistoryConverter[T]) -> T:
+        """The history in ``converter``'s format."""
+        return converter.convert(self.raw)
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+    def __bool__(self) -> bool:
+        return bool(self.raw)
+
+
+@dataclass(frozen=True, slots=True)
+class AgentInput:
+    """Everything one turn gives the adapter."""
+
+    msg: PlatformMessage
+    tools: AgentToolsProtocol
+    history: HistoryProvider
+    participants_msg: str | None
+    contacts_msg: str | None
+    is_session_bootstrap: bool
+    room_id: str
+    commit_context: Callable[[], None] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AdapterFeatures:
+    """The adapter's negotiated feature set (tool groups, telemetry, tool filters)."""
+
+    capabilities: frozenset[Any] = frozenset()
+    emit: frozenset[Emit] = frozenset()
+    include_tools: frozenset[str] | None = None
+    exclude_tools: frozenset[str] | None = None
+    include_categories: frozenset[str] | None = None
+
+    @staticmethod
+    def names(values: Iterable[Any] | None) -> frozenset[str] | None:
+        """A frozen set of tool or category names (None stays None)."""
+        return None if values is None else frozenset(str(v) for v in values)

@@ -1,0 +1,27 @@
+"""``AgentConfig``: process-level options of one agent (room discovery, socket conflicts)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from band_sdk_core import SessionPolicy
+
+__all__ = ["AgentConfig", "ConflictPolicy"]
+
+
+class ConflictPolicy(enum.StrEnum):
+    """What the first connection does when another one of this agent is live."""
+
+    SUPERSEDE = "supersede"
+    REJECT = "reject"
+
+
+@dataclass(frozen=True, slots=True)
+class AgentConfig:
+    """Options of the agent process; ``session_policy`` tunes reconnects and heartbeats."""
+
+    auto_subscribe_existing_rooms: bool = True
+    single_instance: bool = True
+    conflict_policy: ConflictPolicy = ConflictPolicy.SUPERSEDE
+    session_policy: SessionPolicy | None = None

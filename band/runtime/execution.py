@@ -1,0 +1,373 @@
+"""One room's execution: a serial worker for its turns, live pushes and ``/next`` backlog drains.
+
+Turns run one at a time per room (rooms run in parallel, one worker each). Every message,
+from the socket or from ``/next``, passes the same gate: self-echo skip, the claim registry's
+guarded claim (completed, in flight, settlement pending, retries exhausted), the processing
+mark; then the adapter runs and its outcome is settled through fenced processed/failed marks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+from band.client.errors import BandConnectionError, BandError
+from band.client.rest import RestClient, path
+from band.core.simple_adapter import SimpleAdapter
+from band.core.turn import MISSING_REPLY, TURN_FAILURE_PROVIDER, AgentFailure
+from band.core.types import AgentInput, HistoryProvider
+from band.runtime.tools import AgentTools
+from band_sdk_core import evaluate_drain_candidate, is_self_echo
+
+from .delivery import Delivery, RoomStopped
+from .messages import delivery_status, platform_message
+from .participants import RoomParticipants
+from .sessionconfig import SessionConfig
+from .working import WorkingState
+
+__all__ = ["RoomExecution"]
+
+log = logging.getLogger("band.runtime.execution")
+
+_DRAIN = object()
+#: Upper bound of ``/next`` rounds in one drain (a guard against a platform that loops).
+MAX_DRAIN = 500
+#: Generic room text for a turn that raised; the exception itself stays in the logs.
+ADAPTER_FAILED = "The agent hit an error while handling this message and could not answer it."
+
+
+def _candidate(row: dict[str, Any] | None) -> dict[str, str] | None:
+    """The fields a drain decision reads from a ``/next`` row (None when there is none)."""
+    if not row or not isinstance(row.get("id"), str):
+        return None
+    return {
+        "id": row["id"],
+        "sender_id": str(row.get("sender_id") or ""),
+        "sender_type": str(row.get("sender_type") or ""),
+    }
+
+
+def _platform_unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what caused it) is a failure to reach the platform."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, BandConnectionError):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+class RoomExecution:
+    """Serial turns of one room."""
+
+    def __init__(
+        self,
+        room_id: str,
+        *,
+        agent_id: str,
+        rest: RestClient,
+        delivery: Delivery,
+        adapter: SimpleAdapter[Any],
+        config: SessionConfig,
+    ) -> None:
+        self.room_id = room_id
+        self.agent_id = agent_id
+        self.rest = rest
+        self.delivery = delivery
+        self.adapter = adapter
+        self.config = config
+        self.participants = RoomParticipants(rest, room_id, agent_id)
+        self.stopped = False
+        self.turns = 0
+        self._queue: asyncio.Queue[Any] = asyncio.Queue()
+        self._worker: asyncio.Task[None] | None = None
+        self._turn: asyncio.Task[None] | None = None
+        self._tools: AgentTools | None = None  # the running turn's tools
+        self._spawn_control: asyncio.Future[None] | None = None
+        self._interrupt_mode: str | None = None
+        self._history: list[dict[str, Any]] = []
+        self._history_at = 0.0
+        self._bootstrapped = False
+        self._idle = asyncio.Event()  # clear while a claimed message is being handled
+        self._idle.set()
+        self._queue.put_nowait(_DRAIN)  # the backlog goes before any live message
+
+    def __repr__(self) -> str:
+        return f"RoomExecution(room_id={self.room_id!r}, stopped={self.stopped})"
+
+    # --- control from the runtime -------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the worker with a backlog drain before any live message."""
+        if self._worker is None:
+            self._worker = asyncio.create_task(self._run(), name=f"band-room-{self.room_id}")
+
+    def submit(self, payload: dict[str, Any]) -> None:
+        """Queue a validated ``message_created`` payload."""
+        self._queue.put_nowait(payload)
+
+    def request_drain(self) -> None:
+        """Queue a ``/next`` drain (after a reconnect, on play)."""
+        self._queue.put_nowait(_DRAIN)
+
+    async def control(self, mode: str) -> None:
+        """Apply ``agent.control``: interrupt the turn, stop (park) or play (resume) the room."""
+        if mode == "play":
+            self.stopped = False
+            self.request_drain()
+            return
+        if mode == "stop":
+            self.stopped = True
+        if self._turn is not None and not self._turn.done():
+            self._interrupt_mode = mode
+            self._turn.cancel()
+        with contextlib.suppress(Exception):
+            await self.adapter.on_interrupt(self.room_id, mode)
+
+    def _platform_stopped(self) -> None:
+        """The platform stopped this room's execution without a push: park it like ``stop``."""
+        self._spawn_control = asyncio.ensure_future(self.control("stop"))
+
+    def participants_changed(self) -> None:
+        """Hand the running turn's tools the new participant list (for mentions)."""
+        if self._tools is not None:
+            self._tools.set_participants(self.participants.snapshot())
+
+    async def close(self, grace: float | None = None) -> bool:
+        """Stop the worker and let the adapter clean up; False when a turn had to be cancelled.
+
+        ``grace``: seconds a running turn may take to finish first (None: cancel at once).
+        """
+        turn = self._turn
+        graceful = turn is None or turn.done()
+        if not graceful and grace is not None and grace > 0:
+            assert turn is not None
+            done, _ = await asyncio.wait({turn}, timeout=grace)
+            graceful = bool(done)
+            if graceful:  # let the worker settle the finished turn (its marks)
+                await asyncio.sleep(0)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._idle.wait(), grace)
+        if self._worker is not None:
+            self._worker.cancel()
+            # wait() never raises the task's own CancelledError, only ours (if we are cancelled)
+            await asyncio.wait({self._worker})
+            self._worker = None
+        with contextlib.suppress(Exception):
+            await self.adapter.on_cleanup(self.room_id)
+        return graceful
+
+    # --- the worker ---------------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        idle = self.config.idle_resync_seconds
+        while True:
+            try:
+                item = await asyncio.wait_for(self._queue.get(), idle)
+            except TimeoutError:
+                item = _DRAIN
+                idle = min(idle * 2, self.config.idle_resync_max_seconds)
+                # probe a stopped room too: a missed ``play`` must not park it forever (the
+                # platform answers the processing mark with 204 while it is still stopped)
+                self.stopped = False
+            else:
+                idle = self.config.idle_resync_seconds
+            try:
+                if self.stopped:
+                    continue  # left on the platform; ``play`` drains it
+                if item is _DRAIN:
+                    await self._drain()
+                else:
+                    await self._process(item)
+            except asyncio.CancelledError:
+                raise
+            except BandError as exc:
+                log.warning("room %s: platform unavailable (%s); resync later", self.room_id, exc)
+            except Exception:
+                log.exception("room %s: unexpected error", self.room_id)
+
+    async def _drain(self) -> None:
+        """Settle what is pending, then run every message ``/next`` serves until it is empty."""
+        await self.delivery.flush_room(self.room_id)
+        handled: list[str] = []  # ids this drain already took care of
+        for _ in range(MAX_DRAIN):
+            resp = await self.rest.request(
+                "GET", path("/agent/chats/{}/messages/next", self.room_id)
+            )
+            row = resp.data if resp.status_code == 200 and isinstance(resp.data, dict) else None
+            step = evaluate_drain_candidate(_candidate(row), handled, self.agent_id)
+            if step["decision"] == "no_candidate":
+                return
+            if step["decision"] == "drain":
+                # /next serves a message again that is not runnable here (failed for good,
+                # or its mark is pending): look past it in the actionable listing
+                await self._drain_listing()
+                return
+            assert row is not None
+            handled.append(step["message_id"])
+            await self._process(row)
+            if self.stopped:
+                return
+
+    async def _drain_listing(self) -> None:
+        """Run the runnable messages among the actionable page (past a stuck head)."""
+        resp = await self.rest.request(
+            "GET",
+            path("/agent/chats/{}/messages", self.room_id),
+            params={"sort_order": "asc", "limit": 100},
+        )
+        for row in resp.data if isinstance(resp.data, list) else []:
+            if isinstance(row, dict) and isinstance(row.get("id"), str) and not self.stopped:
+                await self._process(row)
+
+    # --- one message --------------------------------------------------------------------------
+
+    async def _process(self, row: dict[str, Any]) -> None:
+        """Gate, claim, mark, run and settle one message."""
+        mid = str(row.get("id") or "")
+        if not mid or row.get("message_type", "text") != "text":
+            return
+        claims, retries = self.delivery.claims, self.delivery.retries
+        self_echo = is_self_echo(
+            str(row.get("sender_id", "")), str(row.get("sender_type", "")), self.agent_id
+        )
+        verdict = claims.guarded_claim(
+            self.room_id,
+            mid,
+            retries,
+            self_echo=self_echo,
+            durably_processed=delivery_status(row, self.agent_id) == "processed",
+        )
+        if verdict == "pending":
+            await self.delivery.flush(self.room_id, mid)
+            return
+        if verdict != "runnable":
+            log.debug("room %s: message %s not run (%s)", self.room_id, mid, verdict)
+            return
+        self._idle.clear()
+        try:
+            await self._claimed(row, mid)
+        finally:
+            claims.release(self.room_id, mid)
+            self._idle.set()
+
+    async def _claimed(self, row: dict[str, Any], mid: str) -> None:
+        retries = self.delivery.retries
+        attempt, exhausted = retries.record_attempt(mid)
+        if exhausted:
+            log.warning("room %s: message %s exhausted its retries", self.room_id, mid)
+            return
+        try:
+            accepted = await self.delivery.mark_processing(self.room_id, mid)
+        except RoomStopped:
+            self.stopped = True
+            accepted = False
+        except BaseException:
+            retries.discard_attempt(mid)
+            raise
+        if not accepted:
+            retries.discard_attempt(mid)
+            return
+        try:
+            ok, error, retry = await self._run_turn(row, final=attempt >= retries.max_retries)
+        except BaseException:
+            # hydration failed or the room is closing: the adapter's answer is still owed
+            retries.discard_attempt(mid)
+            raise
+        if ok is None:  # stopped or cut off mid-turn: the message stays processing for replay
+            retries.discard_attempt(mid)
+            return
+        if ok:
+            self.delivery.record_processed(self.room_id, mid)
+        else:
+            self.delivery.record_failed(self.room_id, mid, error, retry=retry)
+        await self.delivery.flush(self.room_id, mid)
+        pending = self.delivery.claims.pending_settlement(self.room_id, mid)
+        if not ok and retry and pending is None and not retries.is_permanently_failed(mid):
+            self.request_drain()  # the failed message is served again by /next
+
+    async def _run_turn(self, row: dict[str, Any], *, final: bool) -> tuple[bool | None, str, bool]:
+        """Run the adapter; return (succeeded, error label, may retry); None when stopped.
+
+        ``final``: a failure now uses up the message's last attempt (reported to the room).
+        """
+        msg = platform_message(row, self.room_id)
+        if not self.participants.loaded:
+            await self.participants.load()
+        tools = AgentTools(
+            self.room_id, self.rest, self.participants.snapshot(), agent_id=self.agent_id
+        )
+        bootstrap = not self._bootstrapped
+        history = await self._history_for(msg.id, bootstrap)
+        inp = AgentInput(
+            msg=msg,
+            tools=tools,
+            history=HistoryProvider(history),
+            participants_msg=self.participants.message(),
+            contacts_msg=None,
+            is_session_bootstrap=bootstrap,
+            room_id=self.room_id,
+        )
+        self._bootstrapped = True
+        self.turns += 1
+        self._interrupt_mode = None
+        self._tools = tools
+        self._turn = asyncio.create_task(self.adapter.on_event(inp), name=f"band-turn-{msg.id}")
+        try:
+            limit = self.config.max_cycle_seconds
+            async with WorkingState(self.rest, self.room_id, self.config, self._platform_stopped):
+                await (asyncio.wait_for(self._turn, limit) if limit else self._turn)
+        except asyncio.CancelledError:
+            mode, self._interrupt_mode = self._interrupt_mode, None
+            if mode is None:
+                raise  # the worker itself is being cancelled
+            log.info("room %s: turn %s ended by %s", self.room_id, msg.id, mode)
+            return (None, "", False) if mode == "stop" else (False, "interrupted", False)
+        except Exception as exc:
+            if _platform_unreachable(exc):
+                # the platform went away mid-turn: not the message's fault; replay it later
+                log.warning("room %s: platform unreachable during turn %s", self.room_id, msg.id)
+                return None, "", False
+            log.exception("room %s: adapter failed on message %s", self.room_id, msg.id)
+            if final and self.config.report_turn_failures_to_room:
+                failure = AgentFailure(TURN_FAILURE_PROVIDER, ADAPTER_FAILED, "adapter_error")
+                await tools.send_failure(failure)
+            label = f"{type(exc).__name__}: {exc}"
+            if isinstance(exc, TimeoutError) and self._turn.done() and self._turn.cancelled():
+                label = f"turn exceeded max_cycle_seconds ({self.config.max_cycle_seconds}s)"
+            return False, label[:500], True
+        finally:
+            self._turn = None
+            self._tools = None
+        self._remember(row)
+        turn = tools.turn
+        if not self.adapter.judges_turns or turn.detached or turn.complete:
+            return True, "", False
+        log.warning("room %s: turn %s ended without a reply", self.room_id, msg.id)
+        if self.config.report_turn_failures_to_room:
+            failure = AgentFailure(TURN_FAILURE_PROVIDER, MISSING_REPLY, "missing_reply")
+            await tools.send_failure(failure)
+        return False, "missing reply", False
+
+    # --- history ------------------------------------------------------------------------------
+
+    async def _history_for(self, message_id: str, bootstrap: bool) -> list[dict[str, Any]]:
+        """The room's context (cached for the TTL), without the message being handled."""
+        if not self.config.enable_context_hydration:
+            return []
+        fresh = time.monotonic() - self._history_at < self.config.context_cache_ttl_seconds
+        if bootstrap or not self.config.enable_context_cache or not fresh:
+            resp = await self.rest.request("GET", path("/agent/chats/{}/context", self.room_id))
+            rows = resp.data if isinstance(resp.data, list) else []
+            self._history = [r for r in rows if isinstance(r, dict)]
+            self._history_at = time.monotonic()
+        rows = [r for r in self._history if r.get("id") != message_id]
+        return rows[-self.config.max_context_messages :]
+
+    def _remember(self, row: dict[str, Any]) -> None:
+        """Keep a handled message in the cached context."""
+        if all(r.get("id") != row.get("id") for r in self._history):
+            self._history.append(row)

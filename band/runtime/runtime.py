@@ -1,0 +1,317 @@
+"""``AgentRuntime``: the agent's connection to Band, its rooms and their executions."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable
+from typing import Any
+
+from band.client.phoenix import PhoenixClient
+from band.client.rest import RestClient
+from band.core.simple_adapter import SimpleAdapter
+from band_sdk_core import (
+    AgentTopicKind,
+    ClaimRegistry,
+    RetryTracker,
+    RoomRoster,
+    evaluate_delivery_event,
+)
+
+from .agentconfig import AgentConfig, ConflictPolicy
+from .delivery import Delivery
+from .events import (
+    ParticipantAddedCallback,
+    ParticipantAddedEvent,
+    ParticipantPayload,
+    ParticipantRemovedCallback,
+    ParticipantRemovedEvent,
+)
+from .execution import RoomExecution
+from .sessionconfig import SessionConfig
+from .subscriptions import Subscriptions
+from .wire import validated
+
+__all__ = ["AgentRuntime"]
+
+log = logging.getLogger("band.runtime")
+
+ROOM_PAGE_SIZE = 100
+MAX_ROOM_PAGES = 50
+#: How many agent.control correlation ids are remembered to drop duplicates.
+CONTROL_DEDUPE = 256
+
+
+class AgentRuntime:
+    """Connects one agent: identity, socket, room subscriptions and one execution per room."""
+
+    def __init__(
+        self,
+        *,
+        agent_id: str,
+        api_key: str,
+        rest_url: str,
+        ws_url: str,
+        adapter: SimpleAdapter[Any],
+        config: AgentConfig,
+        session_config: SessionConfig,
+        on_participant_added: ParticipantAddedCallback | None = None,
+        on_participant_removed: ParticipantRemovedCallback | None = None,
+    ) -> None:
+        self.agent_id = agent_id
+        self.on_participant_added = on_participant_added
+        self.on_participant_removed = on_participant_removed
+        self.adapter = adapter
+        self.config = config
+        self.session_config = session_config
+        self.agent_name = ""
+        self.agent_description = ""
+        self.rest = RestClient(api_key, rest_url)
+        params = {"agent_id": agent_id}
+        initial = (
+            {"on_conflict": "reject"} if config.conflict_policy == ConflictPolicy.REJECT else {}
+        )
+        self.phoenix = PhoenixClient(
+            ws_url,
+            api_key=api_key,
+            params=params,
+            initial_params=initial,
+            policy=config.session_policy,
+            on_connected=self._on_connected,
+            on_dead=self._on_dead,
+        )
+        self.subscriptions = Subscriptions(self.phoenix)
+        # the budget counts runs of the adapter: 0 would never run a message, so it means 1
+        self.retries = RetryTracker(max(1, session_config.max_message_retries))
+        self.delivery = Delivery(self.rest, ClaimRegistry(), self.retries)
+        self.rooms: dict[str, RoomExecution] = {}
+        self.roster = RoomRoster()
+        self.ended = asyncio.Event()
+        self.end_reason: str | None = None
+        self._controls: OrderedDict[str, None] = OrderedDict()
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def __repr__(self) -> str:
+        return f"AgentRuntime(agent_id={self.agent_id!r}, rooms={len(self.rooms)})"
+
+    # --- start and stop -----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Identify the agent, connect the socket, join its topics and rooms."""
+        me = (await self.rest.request("GET", "/agent/me")).data or {}
+        self.agent_name = str(me.get("name") or self.agent_id)
+        self.agent_description = str(me.get("description") or "")
+        if not self.agent_description:
+            raise ValueError(f"Agent {self.agent_id} has no description")
+        await self.adapter.startup(self.agent_name, self.agent_description)
+        await self.phoenix.connect()
+        await self._join_agent_topics()
+        if self.config.auto_subscribe_existing_rooms:
+            await self._sync_rooms()
+
+    async def stop(self, grace: float | None = None) -> bool:
+        """Stop the rooms' work, close the socket and the REST pool.
+
+        Running turns get ``grace`` seconds to finish (None: cancelled at once); returns False
+        when one had to be cancelled.
+        """
+        rooms, self.rooms = list(self.rooms.values()), {}
+        results = await asyncio.gather(
+            *(room.close(grace) for room in rooms), return_exceptions=True
+        )
+        graceful = all(r is True for r in results)
+        for task in list(self._tasks):
+            task.cancel()
+        await self.phoenix.close()
+        try:
+            await self.adapter.cleanup_all()
+        finally:
+            await self.rest.aclose()
+        return graceful
+
+    async def _join_agent_topics(self) -> None:
+        control = AgentTopicKind.Control.topic(self.agent_id)
+        rooms = AgentTopicKind.Rooms.topic(self.agent_id)
+        contacts = AgentTopicKind.Contacts.topic(self.agent_id)
+        await self.subscriptions.join_agent_topic(control, self._on_control)
+        await self.subscriptions.join_agent_topic(rooms, self._on_rooms)
+        await self.subscriptions.join_agent_topic(contacts, self._on_contacts)
+
+    # --- rooms --------------------------------------------------------------------------------
+
+    async def _room_ids(self) -> list[str]:
+        """Every room of the agent, across all pages (an id may repeat across pages)."""
+        ids: dict[str, None] = {}
+        for page in range(1, MAX_ROOM_PAGES + 1):
+            params = {"page": page, "page_size": ROOM_PAGE_SIZE}
+            resp = await self.rest.request("GET", "/agent/chats", params=params)
+            for row in resp.data if isinstance(resp.data, list) else []:
+                if isinstance(row, dict) and isinstance(row.get("id"), str):
+                    ids[row["id"]] = None
+            total = resp.metadata.get("total_pages")
+            if not isinstance(total, int) or page >= total:
+                break
+        return list(ids)
+
+    async def _sync_rooms(self) -> None:
+        """Join new rooms, drop rooms that are gone, resync the ones that stayed."""
+        plan = self.roster.reconcile(await self._room_ids())
+        for room_id in plan.removed:
+            await self._drop_room(room_id)
+        for room_id in plan.resync:
+            room = self.rooms.get(room_id)
+            if room is not None:
+                room.request_drain()
+        await asyncio.gather(*(self._admit(room_id, t) for room_id, t in plan.admitting))
+
+    async def _add_room(self, room_id: str) -> None:
+        ticket = self.roster.begin_room_admission(room_id, passes_filter=True)
+        if ticket is not None:
+            await self._admit(room_id, ticket)
+
+    async def _admit(self, room_id: str, ticket: int) -> None:
+        """Subscribe to a room and start its execution (unless it was removed meanwhile)."""
+        room = RoomExecution(
+            room_id,
+            agent_id=self.agent_id,
+            rest=self.rest,
+            delivery=self.delivery,
+            adapter=self.adapter,
+            config=self.session_config,
+        )
+        self.rooms[room_id] = room  # live pushes right after the join reach its queue
+        joined = await self.subscriptions.join_room(
+            room_id, self._room_handler(room_id), self._participants_handler(room_id)
+        )
+        admitted = self.roster.record_room_admission(room_id, ticket, succeeded=joined)
+        if not admitted:
+            if self.rooms.get(room_id) is room:
+                del self.rooms[room_id]
+            if joined:
+                await self.subscriptions.leave_room(room_id)
+            return
+        log.info("joined room %s", room_id)
+        room.start()
+
+    async def _drop_room(self, room_id: str) -> None:
+        """Leave a room the agent is no longer in."""
+        self.roster.record_room_removed(room_id)
+        room = self.rooms.pop(room_id, None)
+        await self.subscriptions.leave_room(room_id)
+        if room is not None:
+            log.info("left room %s", room_id)
+            await room.close()
+
+    # --- pushes (called from the socket reader: only validate and dispatch) -------------------
+
+    def _room_handler(self, room_id: str) -> Any:
+        def on_push(event: str, payload: dict[str, Any]) -> None:
+            message = validated(event, payload)
+            if message is None or event != "message_created":
+                return  # message_updated / event_created carry nothing to run
+            try:
+                decision = evaluate_delivery_event(event, room_id, message, self.agent_id)
+            except ValueError as exc:
+                log.warning("dropping message push: %s", exc)
+                return
+            room = self.rooms.get(room_id)
+            if decision["decision"] == "invocation" and room is not None:
+                room.submit(message)
+
+        return on_push
+
+    def _participants_handler(self, room_id: str) -> Any:
+        def on_push(event: str, payload: dict[str, Any]) -> None:
+            data = validated(event, payload)
+            if data is None:
+                return
+            room = self.rooms.get(room_id)
+            if event == "room_deleted":
+                self._spawn(self._drop_room(room_id))
+            elif event == "participant_added" and room is not None:
+                room.participants.added(data)
+                room.participants_changed()
+                if self.on_participant_added is not None:
+                    added = ParticipantAddedEvent(
+                        room_id=room_id, payload=ParticipantPayload.from_wire(data), raw=data
+                    )
+                    self._spawn(self.on_participant_added(room_id, added))
+            elif event == "participant_removed" and room is not None:
+                if data["id"] == self.agent_id:
+                    self._spawn(self._drop_room(room_id))
+                    return
+                room.participants.removed(data)
+                room.participants_changed()
+                if self.on_participant_removed is not None:
+                    removed = ParticipantRemovedEvent(
+                        room_id=room_id, payload=ParticipantPayload.from_wire(data), raw=data
+                    )
+                    self._spawn(self.on_participant_removed(room_id, removed))
+
+        return on_push
+
+    def _on_rooms(self, event: str, payload: dict[str, Any]) -> None:
+        data = validated(event, payload)
+        if data is None:
+            return
+        if event == "room_added":
+            self._spawn(self._add_room(str(data["id"])))
+        elif event == "room_removed":
+            decision = evaluate_delivery_event(event, None, data, self.agent_id)
+            self._spawn(self._drop_room(str(decision.get("room_id"))))
+
+    def _on_contacts(self, event: str, payload: dict[str, Any]) -> None:
+        # validated and logged; contact strategies (hub room, callbacks) are not built yet
+        if validated(event, payload) is not None:
+            log.info("contact event %s", event)
+
+    def _on_control(self, event: str, payload: dict[str, Any]) -> None:
+        data = validated(event, payload)
+        if data is None:
+            return
+        if event == "supersede":
+            retry_after = data.get("retry_after")
+            self.phoenix.supersede(
+                retryable=bool(data.get("retryable")),
+                retry_after_s=float(retry_after) if retry_after is not None else None,
+            )
+        elif event == "agent.control":
+            correlation = str(data["correlation_id"])
+            if correlation in self._controls:
+                return
+            self._controls[correlation] = None
+            if len(self._controls) > CONTROL_DEDUPE:
+                self._controls.popitem(last=False)
+            room_id = data.get("room_id")
+            targets = [self.rooms[room_id]] if room_id in self.rooms else []
+            if room_id is None:
+                targets = list(self.rooms.values())
+            log.info("agent.control %s for %s", data["mode"], room_id or "every room")
+            for room in targets:
+                self._spawn(room.control(str(data["mode"])))
+
+    # --- socket lifecycle ---------------------------------------------------------------------
+
+    async def _on_connected(self, reconnected: bool, failed_topics: list[str]) -> None:
+        """After a reconnect: reconcile rejoin failures, then the room list; resync survivors."""
+        if not reconnected:
+            return
+        for room_id in self.subscriptions.record_rejoin_failures(failed_topics):
+            await self._drop_room(room_id)  # rejoined below when the listing still has it
+        await self._join_agent_topics()
+        await self._sync_rooms()
+
+    async def _on_dead(self, reason: str) -> None:
+        self.end_reason = reason
+        self.ended.set()
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("runtime task failed", exc_info=task.exception())

@@ -1,0 +1,31 @@
+"""``SessionConfig``: how the runtime paces and reports the turns of each room."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["SessionConfig"]
+
+
+class SessionConfig(BaseModel):
+    """Per-room execution settings (context, retries, resync pacing, failure reports)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    enable_context_cache: bool = True
+    context_cache_ttl_seconds: int = 300
+    max_context_messages: int = 100
+    #: How many times one message may run the adapter before it is failed for good.
+    max_message_retries: int = Field(default=1, ge=0)
+    enable_context_hydration: bool = True
+    #: An idle room polls ``/next`` this often (backing off to ``idle_resync_max_seconds``).
+    idle_resync_seconds: float = Field(default=60.0, gt=0, allow_inf_nan=False)
+    enable_working_state: bool = True
+    working_keep_alive_seconds: float = 3.0
+    working_request_timeout_seconds: int = 2
+    max_working_state_seconds: float | None = None
+    max_cycle_seconds: float | None = None
+    #: Post an ``error`` event to the room when a turn fails or ends without a reply.
+    report_turn_failures_to_room: bool = True
+    idle_resync_max_seconds: float = Field(default=120.0, gt=0, allow_inf_nan=False)
+    stopped_resync_seconds: float | None = Field(default=None, gt=0, allow_inf_nan=False)

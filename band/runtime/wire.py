@@ -1,0 +1,31 @@
+"""Every inbound push goes through band_sdk_core's validator; invalid ones are dropped."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from band_sdk_core import validate_event_payload
+
+__all__ = ["WireStats", "validated"]
+
+log = logging.getLogger("band.runtime.wire")
+
+
+class WireStats:
+    """Counts of accepted and dropped pushes."""
+
+    accepted = 0
+    dropped = 0
+
+
+def validated(event: str, payload: Any) -> dict[str, Any] | None:
+    """The normalised payload of ``event``, or None (logged, counted) when it is invalid."""
+    try:
+        result = validate_event_payload(event, payload)
+    except (ValueError, TypeError) as exc:
+        WireStats.dropped += 1
+        log.warning("dropping invalid %s push: %s", event, exc)
+        return None
+    WireStats.accepted += 1
+    return result if isinstance(result, dict) else {}

@@ -1,0 +1,283 @@
+"""The agent end to end: echo, offline backlog, failures and retries, missing replies."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import httpx
+from bandtest.platform import RestartablePlatform
+
+from band.core import SimpleAdapter
+from band.core.turn import MISSING_REPLY
+from band.runtime.execution import ADAPTER_FAILED
+
+from .conftest import Echo, Human, fast_agent, plain, room_with, wait_for
+
+
+async def _answered(human: Human, rid: str, aid: str, mids: list[str], replies: int) -> bool:
+    """True once every message is processed and the agent posted ``replies`` texts."""
+    statuses = [await human.status(rid, mid, aid) for mid in mids]
+    return all(s == "processed" for s in statuses) and len(await human.replies(rid, aid)) >= replies
+
+
+def test_echo_answers_a_mention(platform: RestartablePlatform) -> None:
+    """A mention is answered once, mentioning the sender, and marked processed."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Echo")
+    rid = room_with(live, aid)
+
+    async def scenario() -> None:
+        human = Human(live)
+        adapter = Echo()
+        async with fast_agent(live, adapter, aid, key) as agent:
+            assert agent.is_running and agent.agent_name == "Echo"
+            mid = await human.send(rid, aid, "hello")
+            await wait_for(lambda: _answered(human, rid, aid, [mid], 1))
+            await asyncio.sleep(0.3)  # a second answer would land here
+            replies = await human.replies(rid, aid)
+            assert [plain(r["content"]) for r in replies] == ["echo: hello"]
+            mentions = replies[0]["metadata"]["mentions"]
+            assert [m["id"] for m in mentions] == [live.app.state.user_id]
+            assert adapter.seen == [mid]
+        assert not agent.is_running
+        await human.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_offline_messages_are_answered_once_at_start(platform: RestartablePlatform) -> None:
+    """Messages sent before the agent starts are drained from /next, each answered once."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Echo")
+    rooms = [room_with(live, aid), room_with(live, aid)]
+
+    async def scenario() -> None:
+        human = Human(live)
+        sent = {
+            rid: [await human.send(rid, aid, f"offline {i}") for i in range(3)] for rid in rooms
+        }
+        adapter = Echo()
+        async with fast_agent(live, adapter, aid, key):
+            for rid, mids in sent.items():
+                await wait_for(lambda rid=rid, mids=mids: _answered(human, rid, aid, mids, 3))
+            online = await human.send(rooms[0], aid, "online")
+            await wait_for(lambda: _answered(human, rooms[0], aid, [online], 4))
+            await asyncio.sleep(0.5)  # idle resyncs run meanwhile; nothing runs twice
+        for rid in rooms:
+            texts = [plain(r["content"]) for r in await human.replies(rid, aid)]
+            expected = [f"echo: offline {i}" for i in range(3)]
+            assert texts == ([*expected, "echo: online"] if rid == rooms[0] else expected)
+        assert sorted(adapter.seen) == sorted([*sent[rooms[0]], *sent[rooms[1]], online])
+        await human.aclose()
+
+    asyncio.run(scenario())
+
+
+class Boom(SimpleAdapter[Any]):
+    """Raises on every message."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+
+    async def on_message(
+        self, msg, tools, history, participants_msg, contacts_msg, *, is_session_bootstrap, room_id
+    ):  # type: ignore[no-untyped-def]
+        self.calls += 1
+        raise RuntimeError("secret detail")
+
+
+def test_raising_adapter_marks_failed_and_retries(platform: RestartablePlatform) -> None:
+    """With max_message_retries=2 the adapter runs twice, then the message stays failed."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Boom")
+    rid = room_with(live, aid)
+
+    async def scenario() -> None:
+        human = Human(live)
+        adapter = Boom()
+        async with fast_agent(live, adapter, aid, key, max_message_retries=2):
+            mid = await human.send(rid, aid, "fail please")
+            await wait_for(lambda: _calls_at_least(adapter, 2))
+            await wait_for(lambda: _status_is(human, rid, mid, aid, "failed"))
+            await asyncio.sleep(1.0)  # several idle resyncs: no third attempt
+            assert adapter.calls == 2
+            assert await human.status(rid, mid, aid) == "failed"
+        errors = await human.replies(rid, aid, "error")
+        assert len(errors) == 1  # reported once, on the final attempt
+        assert "secret detail" not in errors[0]["content"]
+        assert await human.replies(rid, aid) == []
+        await human.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_default_retry_budget_runs_the_adapter_once(platform: RestartablePlatform) -> None:
+    """The default SessionConfig allows one attempt: failed after the first raise."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Boom")
+    rid = room_with(live, aid)
+
+    async def scenario() -> None:
+        human = Human(live)
+        adapter = Boom()
+        async with fast_agent(live, adapter, aid, key, report_turn_failures_to_room=False):
+            mid = await human.send(rid, aid, "fail once")
+            await wait_for(lambda: _status_is(human, rid, mid, aid, "failed"))
+            await asyncio.sleep(0.8)
+            assert adapter.calls == 1
+        assert await human.replies(rid, aid, "error") == []
+        await human.aclose()
+
+    asyncio.run(scenario())
+
+
+class Silent(SimpleAdapter[Any]):
+    """Posts a thought event only: that observes, it does not answer."""
+
+    async def on_message(
+        self, msg, tools, history, participants_msg, contacts_msg, *, is_session_bootstrap, room_id
+    ):  # type: ignore[no-untyped-def]
+        await tools.send_event("thinking about it", "thought")
+
+
+class Declines(SimpleAdapter[Any]):
+    """Declines every message with band_no_reply."""
+
+    async def on_message(
+        self, msg, tools, history, participants_msg, contacts_msg, *, is_session_bootstrap, room_id
+    ):  # type: ignore[no-untyped-def]
+        await tools.no_reply("not for me")
+
+
+def test_turn_without_reply_posts_the_missing_reply_error(platform: RestartablePlatform) -> None:
+    """A turn that only observes posts the missing-reply error event and is marked failed."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Silent")
+    rid = room_with(live, aid)
+
+    async def scenario() -> None:
+        human = Human(live)
+        async with fast_agent(live, Silent(), aid, key):
+            mid = await human.send(rid, aid, "say something")
+            await wait_for(lambda: _status_is(human, rid, mid, aid, "failed"))
+            await asyncio.sleep(0.5)
+        errors = await human.replies(rid, aid, "error")
+        assert [e["content"] for e in errors] == [MISSING_REPLY]
+        assert errors[0]["metadata"]["provider"] == "band-runtime"
+        assert len(await human.replies(rid, aid, "thought")) == 1
+        await human.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_missing_reply_report_can_be_turned_off(platform: RestartablePlatform) -> None:
+    """report_turn_failures_to_room=False keeps the event out; the message is still failed."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Silent")
+    rid = room_with(live, aid)
+
+    async def scenario() -> None:
+        human = Human(live)
+        async with fast_agent(live, Silent(), aid, key, report_turn_failures_to_room=False):
+            mid = await human.send(rid, aid, "say something")
+            await wait_for(lambda: _status_is(human, rid, mid, aid, "failed"))
+        assert await human.replies(rid, aid, "error") == []
+        await human.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_no_reply_completes_the_turn(platform: RestartablePlatform) -> None:
+    """band_no_reply settles the turn: processed, nothing posted."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Quiet")
+    rid = room_with(live, aid)
+
+    async def scenario() -> None:
+        human = Human(live)
+        async with fast_agent(live, Declines(), aid, key):
+            mid = await human.send(rid, aid, "fyi")
+            await wait_for(lambda: _status_is(human, rid, mid, aid, "processed"))
+        rows = [m for m in await human.messages(rid) if m["sender_id"] == aid]
+        assert rows == []
+        await human.aclose()
+
+    asyncio.run(scenario())
+
+
+async def _calls_at_least(adapter: Boom, n: int) -> bool:
+    return adapter.calls >= n
+
+
+async def _status_is(human: Human, rid: str, mid: str, aid: str, status: str) -> bool:
+    return await human.status(rid, mid, aid) == status
+
+
+class Hangs(SimpleAdapter[Any]):
+    """Never answers."""
+
+    async def on_message(self, *args: Any, **kwargs: Any) -> None:
+        await asyncio.Event().wait()
+
+
+def test_turn_over_max_cycle_seconds_fails(platform: RestartablePlatform) -> None:
+    """A turn longer than max_cycle_seconds is cancelled, reported and marked failed."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Slow")
+    rid = room_with(live, aid)
+
+    async def scenario() -> None:
+        human = Human(live)
+        async with fast_agent(live, Hangs(), aid, key, max_cycle_seconds=0.3):
+            mid = await human.send(rid, aid, "take your time")
+            await wait_for(lambda: _status_is(human, rid, mid, aid, "failed"))
+            second = await human.send(rid, aid, "next one")
+            await wait_for(lambda: _status_is(human, rid, second, aid, "failed"))
+        errors = await human.replies(rid, aid, "error")
+        assert [e["content"] for e in errors] == [ADAPTER_FAILED, ADAPTER_FAILED]
+        await human.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_working_state_is_reported_around_a_turn(platform: RestartablePlatform) -> None:
+    """The agent reports working:true while a turn runs (kept alive) and false at its end."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Slow")
+    rid = room_with(live, aid)
+
+    class Sleepy(Echo):
+        async def on_message(self, msg, tools, *args, **kw):  # type: ignore[no-untyped-def]
+            await asyncio.sleep(0.35)
+            await super().on_message(msg, tools, *args, **kw)
+
+    async def scenario() -> None:
+        human = Human(live)
+        reports: list[bool] = []
+
+        async def observe(request: httpx.Request) -> None:
+            if request.url.path.endswith(f"/chats/{rid}/activity"):
+                reports.append(json.loads(request.content)["working"])
+
+        agent = fast_agent(live, Sleepy(), aid, key, working_keep_alive_seconds=0.1)
+        agent.runtime.rest._http.event_hooks["request"].append(observe)  # observe real traffic
+        async with agent:
+            mid = await human.send(rid, aid, "work")
+            await wait_for(lambda: _status_is(human, rid, mid, aid, "processed"))
+        assert reports[0] is True and reports[-1] is False
+        assert reports.count(True) >= 3 and reports.count(False) == 1  # kept alive
+        await human.aclose()
+
+    asyncio.run(scenario())

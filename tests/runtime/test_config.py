@@ -1,0 +1,149 @@
+"""agent_config.yaml loading (exact errors), platform settings, Agent.create / from_config."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from band import Agent, AgentConfig, SessionConfig
+from band.config import (
+    DEFAULT_REST_URL,
+    DEFAULT_WS_URL,
+    PlatformSettings,
+    get_config_path,
+    load_agent_config,
+)
+from band.core import BandConfigError, SimpleAdapter
+
+
+class Noop(SimpleAdapter[Any]):
+    async def on_message(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "agent_config.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_keyed_and_flat_layouts(tmp_path: Path) -> None:
+    keyed = write(
+        tmp_path, "a:\n  agent_id: id-a\n  api_key: key-a\nb:\n  agent_id: id-b\n  api_key: key-b\n"
+    )
+    assert load_agent_config("b", config_path=keyed) == ("id-b", "key-b")
+    flat = write(tmp_path, "agent_id: id-f\napi_key: key-f\nrole: worker\n")
+    assert load_agent_config("anything", config_path=flat) == ("id-f", "key-f")
+
+
+def test_default_path_is_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert get_config_path() == tmp_path / "agent_config.yaml"
+    write(tmp_path, "my_agent:\n  agent_id: i\n  api_key: k\n")
+    assert load_agent_config("my_agent") == ("i", "k")
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    path = tmp_path / "nope.yaml"
+    with pytest.raises(FileNotFoundError) as err:
+        load_agent_config("a", config_path=path)
+    assert str(err.value) == (
+        f"Config file not found at {path}. Copy agent_config.yaml.example to "
+        "agent_config.yaml and configure your agents."
+    )
+
+
+@pytest.mark.parametrize("text", ["", "other:\n  agent_id: x\n  api_key: y\n"])
+def test_agent_not_found(tmp_path: Path, text: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(ValueError) as err:
+        load_agent_config("a", config_path=path)
+    assert str(err.value) == f"Agent 'a' not found in {path}. Please add the agent configuration."
+
+
+@pytest.mark.parametrize(
+    ("entry", "missing"),
+    [
+        ("  role: x\n", "agent_id, api_key"),
+        ("  agent_id: x\n", "api_key"),
+        ("  agent_id: ''\n  api_key: k\n", "agent_id"),
+    ],
+)
+def test_missing_fields(tmp_path: Path, entry: str, missing: str) -> None:
+    path = write(tmp_path, "a:\n" + entry)
+    with pytest.raises(ValueError) as err:
+        load_agent_config("a", config_path=path)
+    assert str(err.value) == (
+        f"Missing required fields for agent 'a': {missing}. Please create a remote agent "
+        f"on the platform and add the credentials to {path}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "detail"),
+    [("a: [\n", "while parsing"), ("- 1\n", "'list' object has no attribute 'get'")],
+)
+def test_other_failures(tmp_path: Path, text: str, detail: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(RuntimeError) as err:
+        load_agent_config("a", config_path=path)
+    assert str(err.value).startswith("Error loading agent config: ")
+    assert detail in str(err.value)
+
+
+def test_settings_defaults_env_and_arguments() -> None:
+    assert PlatformSettings.from_env({}) == PlatformSettings(DEFAULT_REST_URL, DEFAULT_WS_URL)
+    assert DEFAULT_REST_URL == "https://app.band.ai"
+    assert DEFAULT_WS_URL == "wss://app.band.ai/api/v1/socket/websocket"
+    env = {"band_rest_url": "http://r", "BAND_WS_URL": ""}  # case-insensitive; empty = unset
+    settings = PlatformSettings.from_env(env)
+    assert settings == PlatformSettings("http://r", DEFAULT_WS_URL)
+    assert settings.resolve(ws_url="ws://w", rest_url=None) == PlatformSettings(
+        "http://r", "ws://w"
+    )
+
+
+def test_create_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BAND_REST_URL", "http://127.0.0.1:1")
+    monkeypatch.setenv("BAND_WS_URL", "")
+    agent = Agent.create(adapter=Noop(), agent_id="a", api_key="k")
+    assert agent.runtime.rest.base_url == "http://127.0.0.1:1"
+    assert agent.runtime.phoenix.url.startswith(DEFAULT_WS_URL + "?")
+    explicit = Agent.create(adapter=Noop(), agent_id="a", api_key="k", rest_url="http://x")
+    assert explicit.runtime.rest.base_url == "http://x"
+
+
+def test_create_rejects_bad_arguments() -> None:
+    with pytest.raises(BandConfigError, match="agent_id must be a non-empty string"):
+        Agent.create(adapter=Noop(), agent_id="", api_key="k")
+    with pytest.raises(BandConfigError, match="api_key must be a non-empty string"):
+        Agent.create(adapter=Noop(), agent_id="a", api_key=" ")
+    with pytest.raises(BandConfigError, match="adapter must be a SimpleAdapter"):
+        Agent.create(adapter=object(), agent_id="a", api_key="k")  # type: ignore[arg-type]
+
+
+def test_from_config_passes_options(tmp_path: Path) -> None:
+    path = write(tmp_path, "my_agent:\n  agent_id: id-1\n  api_key: key-1\n")
+    session = SessionConfig(max_message_retries=3)
+    agent = Agent.from_config(
+        "my_agent", adapter=Noop(), config_path=path, rest_url="http://r", session_config=session
+    )
+    assert agent.runtime.agent_id == "id-1"
+    assert agent.runtime.session_config is session
+    assert agent.runtime.rest.base_url == "http://r"
+    assert isinstance(agent.runtime.config, AgentConfig)
+    with pytest.raises(ValueError, match="Agent 'other' not found"):
+        Agent.from_config("other", adapter=Noop(), config_path=path)
+
+
+def test_session_config_validates() -> None:
+    assert SessionConfig().report_turn_failures_to_room is True
+    assert SessionConfig().max_message_retries == 1
+    with pytest.raises(ValueError):
+        SessionConfig(idle_resync_seconds=0)
+    with pytest.raises(ValueError):
+        SessionConfig(unknown=1)  # type: ignore[call-arg]

@@ -1,0 +1,215 @@
+"""Agent.from_config + run(): in process, as a script stopped by SIGTERM, and superseded."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from bandtest.platform import RestartablePlatform, stop_process
+
+import band
+from band import Agent
+from band.client.phoenix import PhoenixClient
+from band.core import AgentAlreadyRunningError
+from band.runtime.instance import SingleInstanceLock
+
+from .conftest import Echo, Human, fast_agent, plain, room_with, wait_for
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "echo_agent.py"
+
+
+def test_from_config_and_run(
+    platform: RestartablePlatform,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The seed's form: credentials from ./agent_config.yaml, URLs from the environment."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Echo")
+    rid = room_with(live, aid)
+    (tmp_path / "agent_config.yaml").write_text(f"my_agent:\n  agent_id: {aid}\n  api_key: {key}\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BAND_REST_URL", live.rest)
+    monkeypatch.setenv("BAND_WS_URL", live.ws)
+    caplog.set_level(logging.INFO, logger="band.agent")
+
+    async def scenario() -> None:
+        human = Human(live)
+        agent = Agent.from_config("my_agent", adapter=Echo())
+        running = asyncio.ensure_future(agent.run())
+        await wait_for(lambda: _true(agent.is_running))
+        mid = await human.send(rid, aid, "ping")
+        await wait_for(lambda: _status(human, rid, mid, aid, "processed"))
+        agent.request_stop()
+        await asyncio.wait_for(running, 10)
+        assert not agent.is_running
+        assert [plain(r["content"]) for r in await human.replies(rid, aid)] == ["echo: ping"]
+        await human.aclose()
+
+    asyncio.run(scenario())
+    started = [r.getMessage() for r in caplog.records if r.getMessage().startswith("Agent started")]
+    assert started == [f"Agent started: Echo (band-open-sdk {band.__version__})"]
+    assert any(r.getMessage() == "Agent stopped: Echo (graceful=True)" for r in caplog.records)
+    assert key not in caplog.text
+
+
+def test_example_script_stops_cleanly_on_sigterm(
+    platform: RestartablePlatform, tmp_path: Path
+) -> None:
+    """examples/echo_agent.py answers, then exits 0 on SIGTERM after closing its socket."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Echo")
+    rid = room_with(live, aid)
+    (tmp_path / "agent_config.yaml").write_text(f"my_agent:\n  agent_id: {aid}\n  api_key: {key}\n")
+    env = {**os.environ, "BAND_REST_URL": live.rest, "BAND_WS_URL": live.ws}
+    # the subprocess imports the same band as this test (installed or source tree)
+    env["PYTHONPATH"] = str(Path(band.__file__).resolve().parents[1])
+    log_path = tmp_path / "agent.log"
+    with log_path.open("w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, str(EXAMPLE)], cwd=tmp_path, env=env, stdout=log, stderr=log
+        )
+        try:
+            mid = live.human(
+                "POST",
+                f"/api/v1/me/chats/{rid}/messages",
+                json={"message": {"content": "hi", "mentions": [{"id": aid}]}},
+            ).json()["data"]["id"]
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline and proc.poll() is None:
+                rows = live.human("GET", f"/api/v1/me/chats/{rid}/messages").json()["data"]
+                statuses = {m["id"]: m["metadata"].get("delivery_status", {}) for m in rows}
+                if statuses.get(mid, {}).get(aid, {}).get("status") == "processed":
+                    break
+                time.sleep(0.1)
+            assert proc.poll() is None, log_path.read_text()[-2000:]
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(10) == 0, log_path.read_text()[-2000:]
+        finally:
+            if proc.poll() is None:
+                stop_process(proc)
+    text = log_path.read_text()
+    assert "Agent started: Echo" in text and "Agent stopped: Echo" in text
+    assert key not in text
+    assert live.app.state.hub.agent_connected(aid) is None
+
+
+def test_supersede_ends_run(platform: RestartablePlatform) -> None:
+    """A newer connection of the same agent supersedes the running one: run() returns."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Echo")
+
+    async def scenario() -> None:
+        agent = fast_agent(live, Echo(), aid, key)
+        running = asyncio.ensure_future(agent.run())
+        await wait_for(lambda: _true(agent.is_running))
+        await wait_for(lambda: _true(live.app.state.hub.agent_connected(aid) is not None))
+        newer = PhoenixClient(live.ws, api_key=key, params={"agent_id": aid})
+        await newer.connect()
+        await asyncio.wait_for(running, 10)
+        assert agent.runtime.end_reason == "superseded"
+        assert newer.connected  # the old session did not fight back
+        await asyncio.sleep(0.3)
+        assert newer.connections == 1
+        await newer.close()
+
+    asyncio.run(scenario())
+
+
+async def _true(value: bool) -> bool:
+    return value
+
+
+async def _status(human: Human, rid: str, mid: str, aid: str, status: str) -> bool:
+    return await human.status(rid, mid, aid) == status
+
+
+def test_one_running_agent_per_id(platform: RestartablePlatform, tmp_path: Path) -> None:
+    """A second start of the same agent is refused: in this process and on this host."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Echo")
+
+    async def scenario() -> None:
+        async with fast_agent(live, Echo(), aid, key):
+            twin = fast_agent(live, Echo(), aid, key)
+            with pytest.raises(AgentAlreadyRunningError, match="already running in this process"):
+                await twin.start()
+            assert not twin.is_running
+        other_process = SingleInstanceLock(aid)  # what another process on this host would hold
+        other_process.acquire()
+        try:
+            agent = fast_agent(live, Echo(), aid, key)
+            with pytest.raises(AgentAlreadyRunningError, match="already running on this host"):
+                await agent.start()
+            assert live.app.state.hub.agent_connected(aid) is None
+        finally:
+            other_process.release()
+        async with fast_agent(live, Echo(), aid, key) as agent:  # free again
+            assert agent.is_running
+        lock = SingleInstanceLock("../../etc/x", tmp_path)
+        assert lock.path.parent == tmp_path and lock.path.name.startswith("band-agent-")
+
+    asyncio.run(scenario())
+
+
+class Slow(Echo):
+    """Echo that waits for ``gate`` in every turn."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.entered = asyncio.Event()
+
+    async def on_message(self, msg, tools, *args, **kw):  # type: ignore[no-untyped-def]
+        self.entered.set()
+        await self.gate.wait()
+        await super().on_message(msg, tools, *args, **kw)
+
+
+def test_stop_waits_for_a_turn_or_cancels_it(platform: RestartablePlatform) -> None:
+    """stop(timeout) lets a turn finish; stop() cancels it and the next start answers it."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Echo")
+    rid = room_with(live, aid)
+
+    async def scenario() -> None:
+        human = Human(live)
+        adapter = Slow()
+        agent = fast_agent(live, adapter, aid, key)
+        await agent.start()
+        first = await human.send(rid, aid, "finish me")
+        await asyncio.wait_for(adapter.entered.wait(), 10)
+        asyncio.get_running_loop().call_later(0.2, adapter.gate.set)
+        assert await agent.stop(timeout=5) is True
+        assert await human.status(rid, first, aid) == "processed"
+
+        adapter = Slow()
+        agent = fast_agent(live, adapter, aid, key)
+        await agent.start()
+        second = await human.send(rid, aid, "cut me off")
+        await asyncio.wait_for(adapter.entered.wait(), 10)
+        assert await agent.stop() is False
+        assert await human.status(rid, second, aid) == "processing"
+
+        adapter = Slow()
+        adapter.gate.set()
+        async with fast_agent(live, adapter, aid, key):
+            await wait_for(lambda: _status(human, rid, second, aid, "processed"))
+        texts = [plain(r["content"]) for r in await human.replies(rid, aid)]
+        assert texts == ["echo: finish me", "echo: cut me off"]
+        await human.aclose()
+
+    asyncio.run(scenario())

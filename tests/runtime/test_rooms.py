@@ -1,0 +1,259 @@
+"""Rooms and control: room_added / room_removed, participant events, agent.control."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bandtest.platform import RestartablePlatform
+
+from band.runtime.events import ParticipantAddedEvent, ParticipantRemovedEvent
+from band.runtime.wire import WireStats
+
+from .conftest import Echo, Human, fast_agent, plain, room_with, wait_for
+
+
+class Recorder(Echo):
+    """Echo that keeps what each turn was given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inputs: list[dict[str, Any]] = []
+
+    async def on_message(
+        self, msg, tools, history, participants_msg, contacts_msg, *, is_session_bootstrap, room_id
+    ):  # type: ignore[no-untyped-def]
+        self.inputs.append(
+            {
+                "participants_msg": participants_msg,
+                "bootstrap": is_session_bootstrap,
+                "history": [m["id"] for m in history.raw],
+                "room_id": room_id,
+                "sender_name": msg.sender_name,
+            }
+        )
+        await super().on_message(
+            msg,
+            tools,
+            history,
+            participants_msg,
+            contacts_msg,
+            is_session_bootstrap=is_session_bootstrap,
+            room_id=room_id,
+        )
+
+
+def test_room_added_and_removed(platform: RestartablePlatform) -> None:
+    """A room the agent is added to while running is joined; removal leaves it."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Echo")
+
+    async def scenario() -> None:
+        human = Human(live)
+        adapter = Echo()
+        async with fast_agent(live, adapter, aid, key) as agent:
+            assert agent.runtime.rooms == {}
+            rid = await asyncio.to_thread(room_with, live, aid)
+            await wait_for(lambda: _true(rid in agent.runtime.rooms))
+            mid = await human.send(rid, aid, "new room")
+            await wait_for(lambda: _status(human, rid, mid, aid, "processed"))
+            r = await human.http.delete(f"/api/v1/me/chats/{rid}/participants/{aid}")
+            assert r.status_code == 200, r.text
+            await wait_for(lambda: _true(rid not in agent.runtime.rooms))
+            conn = live.app.state.hub.agent_connected(aid)
+            assert f"chat_room:{rid}" not in conn.topics
+            assert f"room_participants:{rid}" not in conn.topics
+        assert [plain(r["content"]) for r in await human.replies(rid, aid)] == ["echo: new room"]
+        await human.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_turn_input_participants_and_history(platform: RestartablePlatform) -> None:
+    """First turn: bootstrap with the participant list; later turns: history, list on change."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Echo")
+    other, _, _ = live.register("Helper")
+    rid = room_with(live, aid)
+
+    async def scenario() -> None:
+        human = Human(live)
+        adapter = Recorder()
+        events: list[tuple[str, str, str]] = []
+
+        async def added(room_id: str, event: ParticipantAddedEvent) -> None:
+            assert event.payload is not None
+            events.append((event.type, room_id, event.payload.name))
+
+        async def removed(room_id: str, event: ParticipantRemovedEvent) -> None:
+            assert event.payload is not None
+            events.append((event.type, room_id, event.payload.name))
+
+        callbacks = {"on_participant_added": added, "on_participant_removed": removed}
+        async with fast_agent(live, adapter, aid, key, callbacks):
+            first = await human.send(rid, aid, "one")
+            await wait_for(lambda: _status(human, rid, first, aid, "processed"))
+            second = await human.send(rid, aid, "two")
+            await wait_for(lambda: _status(human, rid, second, aid, "processed"))
+            body = {"participant": {"participant_id": other}}
+            r = await human.http.post(f"/api/v1/me/chats/{rid}/participants", json=body)
+            assert r.status_code == 201, r.text
+            await asyncio.sleep(0.2)  # the participant_added push
+            third = await human.send(rid, aid, "three")
+            await wait_for(lambda: _status(human, rid, third, aid, "processed"))
+            r = await human.http.delete(f"/api/v1/me/chats/{rid}/participants/{other}")
+            assert r.status_code == 200, r.text
+            await wait_for(lambda: _true(len(events) == 2))
+        assert events == [
+            ("participant_added", rid, "Helper"),
+            ("participant_removed", rid, "Helper"),
+        ]
+        one, two, three = adapter.inputs
+        assert one["bootstrap"] and not two["bootstrap"] and not three["bootstrap"]
+        assert one["participants_msg"] and "Echo" in one["participants_msg"]
+        assert "Helper" not in one["participants_msg"]
+        assert two["participants_msg"] is None  # unchanged since it was sent
+        assert "Helper" in three["participants_msg"]
+        assert first not in one["history"] and first in two["history"]
+        assert {one["room_id"], two["room_id"]} == {rid}
+        await human.aclose()
+
+    asyncio.run(scenario())
+
+
+class Gated(Echo):
+    """Echo whose first turn blocks until cancelled or released."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.entered = asyncio.Event()
+        self.interrupts: list[tuple[str, str]] = []
+
+    async def on_message(self, msg, tools, *args, **kw):  # type: ignore[no-untyped-def]
+        if not self.entered.is_set():
+            self.entered.set()
+            await self.gate.wait()
+        await super().on_message(msg, tools, *args, **kw)
+
+    async def on_interrupt(self, room_id: str, mode: str) -> None:
+        self.interrupts.append((room_id, mode))
+
+
+def test_stop_parks_the_room_and_play_resumes(platform: RestartablePlatform) -> None:
+    """stop cancels the turn and leaves messages for replay; play answers each once."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Echo")
+    rid = room_with(live, aid)
+
+    async def scenario() -> None:
+        human = Human(live)
+        adapter = Gated()
+        async with fast_agent(live, adapter, aid, key):
+            first = await human.send(rid, aid, "first")
+            await asyncio.wait_for(adapter.entered.wait(), 10)
+            await human.control(rid, aid, "stop")
+            await wait_for(lambda: _true(adapter.interrupts == [(rid, "stop")]))
+            second = await human.send(rid, aid, "second")
+            await asyncio.sleep(0.8)  # idle resyncs while stopped run nothing
+            assert await human.replies(rid, aid) == []
+            assert await human.status(rid, first, aid) == "processing"
+            await human.control(rid, aid, "play")
+            await wait_for(lambda: _status(human, rid, first, aid, "processed"))
+            await wait_for(lambda: _status(human, rid, second, aid, "processed"))
+            await asyncio.sleep(0.3)
+        texts = sorted(plain(r["content"]) for r in await human.replies(rid, aid))
+        assert texts == ["echo: first", "echo: second"]
+        await human.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_interrupt_ends_the_turn(platform: RestartablePlatform) -> None:
+    """interrupt cancels the running turn (marked failed) and the room goes on."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Echo")
+    rid = room_with(live, aid)
+
+    async def scenario() -> None:
+        human = Human(live)
+        adapter = Gated()
+        async with fast_agent(live, adapter, aid, key):
+            first = await human.send(rid, aid, "long task")
+            await asyncio.wait_for(adapter.entered.wait(), 10)
+            await human.control(rid, aid, "interrupt")
+            await wait_for(lambda: _status(human, rid, first, aid, "failed"))
+            assert adapter.interrupts == [(rid, "interrupt")]
+            second = await human.send(rid, aid, "next")
+            await wait_for(lambda: _status(human, rid, second, aid, "processed"))
+        texts = [plain(r["content"]) for r in await human.replies(rid, aid)]
+        assert texts == ["echo: next"]
+        await human.aclose()
+
+    asyncio.run(scenario())
+
+
+async def _true(value: bool) -> bool:
+    return value
+
+
+async def _status(human: Human, rid: str, mid: str, aid: str, status: str) -> bool:
+    return await human.status(rid, mid, aid) == status
+
+
+def test_room_deleted_is_left(platform: RestartablePlatform) -> None:
+    """A deleted room (room_deleted / room_removed pushes) is dropped with its topics."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Echo")
+    rid = room_with(live, aid)
+    keep = room_with(live, aid)
+
+    async def scenario() -> None:
+        human = Human(live)
+        async with fast_agent(live, Echo(), aid, key) as agent:
+            await wait_for(lambda: _true({rid, keep} <= set(agent.runtime.rooms)))
+            r = await human.http.post("/api/v1/me/chats/bulk-delete", json={"ids": [rid]})
+            assert r.status_code == 202, r.text
+            await wait_for(lambda: _true(rid not in agent.runtime.rooms))
+            conn = live.app.state.hub.agent_connected(aid)
+            assert f"chat_room:{rid}" not in conn.topics and f"chat_room:{keep}" in conn.topics
+            mid = await human.send(keep, aid, "still here")
+            await wait_for(lambda: _status(human, keep, mid, aid, "processed"))
+        await human.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_invalid_pushes_are_dropped(platform: RestartablePlatform) -> None:
+    """A push that fails validation is dropped (counted); the room keeps working."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Echo")
+    rid = room_with(live, aid)
+
+    async def scenario() -> None:
+        human = Human(live)
+        adapter = Echo()
+        async with fast_agent(live, adapter, aid, key) as agent:
+            await wait_for(lambda: _true(rid in agent.runtime.rooms))
+            hub = live.app.state.hub
+            dropped = WireStats.dropped
+            bad = {"id": "x", "content": 5}  # no sender, content not a string
+            await asyncio.to_thread(
+                platform.call, hub.push(f"chat_room:{rid}", "message_created", bad)
+            )
+            await asyncio.to_thread(
+                platform.call, hub.push(f"agent_rooms:{aid}", "room_added", {"id": 7})
+            )
+            await wait_for(lambda: _true(WireStats.dropped == dropped + 2))
+            mid = await human.send(rid, aid, "fine")
+            await wait_for(lambda: _status(human, rid, mid, aid, "processed"))
+            assert adapter.seen == [mid]
+        await human.aclose()
+
+    asyncio.run(scenario())
