@@ -1,0 +1,1 @@
+"""Bridges between Band and other agent protocols."""

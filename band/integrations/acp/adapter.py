@@ -1,0 +1,327 @@
+"""ACPClientAdapter: any ACP agent in Band rooms, one process per room, Band tools over MCP."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any, Unpack
+
+from acp.schema import HttpMcpServer, SseMcpServer
+
+from band.core.exceptions import BandConfigError
+from band.core.protocols import AgentToolsProtocol
+from band.core.simple_adapter import FeatureKwargs, SimpleAdapter
+from band.core.types import Emit, HistoryProvider, PlatformMessage
+from band.runtime.capabilities import Capability
+from band.runtime.custom_tools import (
+    CustomToolDef,
+    execute_custom_tool,
+    get_custom_tool_name,
+    is_failed_tool_output,
+    reject_conflicting_tool_names,
+)
+from band.runtime.tools import TOOLS, InvalidToolArgumentsError, select_tools
+from band.runtime.tools.registry import clean_schema
+from band.workspaces import RoomWorkspaces, WorkspaceResolver, resolver_for
+
+from .config import ACPClientAdapterConfig, ConfigResolver, PermissionResolver
+from .mcp_server import SERVER_NAME, BandMCPServer, ToolResult, ToolSpecView
+from .narration import SESSION_EVENT
+from .rooms import ACPRooms, ACPSessionBusyError, TurnRequest
+
+__all__ = [
+    "ACPClientAdapter",
+    "BandConfigError",
+    "CustomToolDef",
+]
+
+log = logging.getLogger("band.acp")
+
+#: How far back the adapter reads a room's context for its session event and replay.
+CONTEXT_PAGES = 10
+CONTEXT_PAGE_SIZE = 100
+
+TURN_RULES = (
+    "Messages reach the room only through the Band tools. End every turn with exactly one of: "
+    "band_send_message (your answer, mentioning whom it is for) or band_no_reply (when no "
+    "answer is needed). Text you write outside a tool call is never posted to the room."
+)
+
+
+class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
+    """Bridges Band rooms to the ACP agent that ``config.command`` launches, one per room."""
+
+    SUPPORTED_EMIT = frozenset({Emit.TOOL_CALLS, Emit.THOUGHTS, Emit.TASK_EVENTS})
+    SUPPORTED_CAPABILITIES = frozenset(
+        {Capability.MEMORY, Capability.CONTACTS, Capability.TASKS, Capability.FILES}
+    )
+
+    def __init__(
+        self,
+        config: ACPClientAdapterConfig,
+        *,
+        additional_tools: Sequence[CustomToolDef] | None = None,
+        workspace_for_room: WorkspaceResolver | None = None,
+        resolve_session_config: ConfigResolver | None = None,
+        resolve_permission: PermissionResolver | None = None,
+        **features: Unpack[FeatureKwargs],
+    ) -> None:
+        super().__init__(**features)
+        if resolve_session_config is not None and (
+            config.model is not None or config.reasoning_effort is not None
+        ):
+            raise ValueError(
+                "set either model/reasoning_effort or resolve_session_config, not both"
+            )
+        self.config = config
+        self._custom = self._register_custom(additional_tools or ())
+        self._workspaces = RoomWorkspaces(resolver_for(config.cwd, workspace_for_room))
+        self._mcp = BandMCPServer(self._tool_views, self._call_tool)
+        self._room_tools: dict[str, Any] = {}
+        self._looked_up: set[str] = set()
+        self._stopped = False
+        self.rooms = ACPRooms(
+            config,
+            workspaces=self._workspaces,
+            servers_for=self._servers_for,
+            resolve_permission=resolve_permission,
+            resolve_session_config=resolve_session_config,
+            emit=self._emit_kinds(),
+            canonical=self._canonical,
+        )
+
+    def _emit_kinds(self) -> frozenset[str]:
+        return frozenset(str(e.value) for e in self.features.emit)
+
+    @property
+    def _band_tools(self) -> dict[str, Any]:
+        """The Band tools the adapter serves: the chat tools and its capabilities' groups."""
+        return {s.name: s for s in select_tools(self.capabilities)}
+
+    # -- tools ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def _register_custom(tools: Sequence[CustomToolDef]) -> dict[str, CustomToolDef]:
+        names = [get_custom_tool_name(model) for model, _ in tools]
+        reject_conflicting_tool_names(names)
+        return dict(zip(names, tools, strict=True))
+
+    def _tool_views(self) -> list[ToolSpecView]:
+        views = [
+            ToolSpecView(s.name, s.description, s.json_schema()) for s in self._band_tools.values()
+        ]
+        for name, (model, _) in self._custom.items():
+            doc = inspect.cleandoc(model.__doc__ or "")
+            views.append(ToolSpecView(name, doc, clean_schema(model.model_json_schema())))
+        return views
+
+    def _canonical(self, name: str) -> str:
+        """Strip an MCP server prefix (``mcp__band__x``, ``band-x``, ``band.x``) off our tools."""
+        own = self._band_tools.keys() | self._custom.keys() | TOOLS.keys()
+        if name in own:
+            return name
+        for sep in ("__", "-", ".", "/", ":"):
+            head, _, tail = name.rpartition(sep)
+            if head and tail in own and SERVER_NAME in head:
+                return tail
+        return name
+
+    async def _call_tool(self, room_id: str, name: str, arguments: dict[str, Any]) -> ToolResult:
+        tools = self._room_tools.get(room_id)
+        if tools is None:
+            return ToolResult(None, False, "No turn is running in this room")
+        if name in self._custom:
+            return await self._call_custom(tools, name, arguments)
+        if name not in self._band_tools:
+            return ToolResult(None, False, f"Unknown tool: {name}")
+        outcome = await tools.execute_tool_call_structured(name, arguments)
+        return ToolResult(outcome.value, outcome.ok, outcome.error_message)
+
+    async def _call_custom(self, tools: Any, name: str, arguments: dict[str, Any]) -> ToolResult:
+        try:  # records the handler's declared effect on success only
+            value = await execute_custom_tool(self._custom[name], arguments, turn=tools.turn)
+        except InvalidToolArgumentsError as exc:
+            return ToolResult(None, False, str(exc))
+        except Exception as exc:
+            return ToolResult(None, False, f"Error executing {name}: {exc}")
+        if is_failed_tool_output(value):
+            return ToolResult(value, False, str(value))
+        return ToolResult(value, True)
+
+    async def _servers_for(self, room_id: str, transport: str) -> list[Any]:
+        servers: list[Any] = []
+        if self.config.inject_band_tools:
+            if self._stopped:
+                raise RuntimeError("the adapter was stopped")
+            await self._mcp.start()
+            url = self._mcp.url(room_id, transport)
+            if transport == "sse":
+                servers.append(SseMcpServer(type="sse", name=SERVER_NAME, url=url, headers=[]))
+            else:
+                servers.append(HttpMcpServer(type="http", name=SERVER_NAME, url=url, headers=[]))
+        return [*servers, *self.config.mcp_servers]
+
+    # -- context -------------------------------------------------------------------------------
+
+    def system_context(self, room_id: str, sender_name: str, sender_id: str) -> str:
+        """What a new session is told first: who it is, the room rules, and ``custom_section``."""
+        lines = [
+            "[System Context]",
+            f"You are {self.agent_name or 'Agent'}: {self.agent_description or 'An AI assistant'}",
+        ]
+        if self.config.custom_section:
+            lines += ["", self.config.custom_section]
+        lines += ["", "## Room Context", "You are connected to a Band chat room.", TURN_RULES, ""]
+        if not self.config.inject_band_tools:
+            # an external Band MCP server is not bound to a room: the agent must name it
+            lines.append(f"Current chat_id: {room_id}")
+        lines += [f"Current requester name: {sender_name}", f"Current requester id: {sender_id}"]
+        return "\n".join(lines)
+
+    async def _room_history(
+        self, tools: Any, room_id: str, before_id: str | None
+    ) -> list[dict[str, Any]]:
+        rows: list[dict[str, Any]] = []
+        for page in range(1, CONTEXT_PAGES + 1):
+            try:
+                body = await tools.fetch_room_context(
+                    room_id=room_id, page=page, page_size=CONTEXT_PAGE_SIZE
+                )
+            except Exception:
+                log.warning("room %s: could not read the room context", room_id, exc_info=True)
+                break
+            data = body.get("data") if isinstance(body, dict) else None
+            rows.extend(data or [])
+            meta = (
+                (body.get("metadata") or body.get("meta") or {}) if isinstance(body, dict) else {}
+            )
+            if not data or not meta.get("has_more"):
+                break
+        if before_id is not None:
+            ids = [r.get("id") for r in rows]
+            if before_id in ids:
+                rows = rows[: ids.index(before_id)]
+        return rows
+
+    @staticmethod
+    def last_session_id(rows: Sequence[Mapping[str, Any]], room_id: str) -> str | None:
+        """The session named by the room's last ``ACP client session`` event."""
+        for row in reversed(rows):
+            meta = row.get("metadata") or {}
+            if row.get("message_type") == "task" and row.get("content") == SESSION_EVENT:
+                if meta.get("acp_client_room_id", room_id) == room_id:
+                    sid = meta.get("acp_client_session_id")
+                    if isinstance(sid, str) and sid:
+                        return sid
+        return None
+
+    @staticmethod
+    def replay_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+        """The room's earlier text messages as ``[sender]: content`` lines."""
+        lines = []
+        for row in rows:
+            if row.get("message_type", "text") != "text":
+                continue
+            sender = row.get("sender_name") or row.get("sender_id") or "unknown"
+            lines.append(f"[{sender}]: {row.get('content', '')}")
+        return lines
+
+    # -- lifecycle and turns -------------------------------------------------------------------
+
+    async def on_started(self, agent_name: str, agent_description: str) -> None:
+        """Remember who the agent is (for the system context) and the negotiated emit kinds."""
+        await super().on_started(agent_name, agent_description)
+        self.rooms.emit = self._emit_kinds()
+        if self._mcp.closed:  # started again after a stop: serve Band tools on a new server
+            self._mcp = BandMCPServer(self._tool_views, self._call_tool)
+            self._looked_up.clear()
+        self._stopped = False
+
+    async def on_message(
+        self,
+        msg: PlatformMessage,
+        tools: AgentToolsProtocol,
+        history: HistoryProvider,
+        participants_msg: str | None,
+        contacts_msg: str | None,
+        *,
+        is_session_bootstrap: bool,
+        room_id: str,
+    ) -> None:
+        """Prompt the room's ACP session with ``msg``; the turn posts through ``tools``."""
+        if self._stopped:
+            raise RuntimeError("the ACP client adapter was stopped")
+        sender_name = msg.sender_name or msg.sender_id or "Unknown"
+        sender_id = msg.sender_id or "unknown"
+        text = msg.format_for_llm()
+        rows: list[dict[str, Any]] | None = None
+
+        async def load_history() -> list[dict[str, Any]]:
+            # read here, not from ``history``: the runtime's copy is one page, and the session
+            # event to resume from is the room's latest
+            nonlocal rows
+            if rows is None:
+                rows = await self._room_history(tools, room_id, msg.id)
+            return rows
+
+        resume: str | None = None
+        if room_id not in self._looked_up:
+            # first message since start: the room's last session event names its session
+            self._looked_up.add(room_id)
+            state = self.rooms.rooms.get(room_id)
+            if state is None or state.session_id is None:
+                resume = self.last_session_id(await load_history(), room_id)
+
+        async def replay() -> list[str]:
+            return self.replay_lines(await load_history())
+
+        request = TurnRequest(
+            message=text,
+            system_context=self.system_context(room_id, sender_name, sender_id),
+            updates=[u for u in (participants_msg, contacts_msg) if u],
+            resume_session_id=resume,
+            replay=replay,
+        )
+        self._room_tools[room_id] = tools
+        try:
+            await self.rooms.run_turn(room_id, tools, request)
+        except ACPSessionBusyError:
+            log.info("room %s: ACP session busy; the message stays pending", room_id)
+            raise
+
+    async def stop_turn(self, room_id: str) -> None:
+        """Stop the room's running turn: ``session/cancel``, waiting at most 5 s."""
+        await self.rooms.stop_turn(room_id)
+
+    async def on_interrupt(self, room_id: str, mode: str) -> None:
+        """The platform interrupted or stopped the room's turn: cancel the agent's prompt."""
+        await self.stop_turn(room_id)
+
+    async def on_cleanup(self, room_id: str) -> None:
+        """The room is gone: stop its process and unbind its MCP URL."""
+        await self.rooms.close_room(room_id)
+        self._mcp.unbind(room_id)
+        self._room_tools.pop(room_id, None)
+        self._looked_up.discard(room_id)
+
+    async def cleanup_all(self) -> None:
+        """Stop every room's process, then the MCP server."""
+        self._stopped = True
+        await self.rooms.close_all()
+        await self._mcp.stop()
+
+    async def stop(self) -> None:
+        """Adapter shutdown."""
+        await self.cleanup_all()
+
+    @property
+    def mcp_server(self) -> BandMCPServer:
+        """The local Band MCP server (started on the first session that needs it)."""
+        return self._mcp
+
+    async def wait_idle(self) -> None:
+        """Wait until no room runs a turn (for orderly shutdowns and tests)."""
+        while any(r.running for r in self.rooms.rooms.values()):
+            await asyncio.sleep(0.01)

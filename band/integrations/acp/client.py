@@ -1,0 +1,116 @@
+"""The ACP client side one room's agent process talks to: session updates and permissions."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from acp import RequestError
+from acp.schema import (
+    AllowedOutcome,
+    DeniedOutcome,
+    PermissionOption,
+    RequestPermissionResponse,
+    ToolCallUpdate,
+)
+
+from .config import ACPPermissionRequest, PermissionResolver
+from .narration import TurnNarrator
+
+__all__ = ["RoomClient", "default_permission_choice"]
+
+log = logging.getLogger("band.acp")
+
+
+def default_permission_choice(options: Sequence[PermissionOption]) -> str | None:
+    """Least privilege: the first ``allow_once``, else the first ``allow_always``, else cancel."""
+    for kind in ("allow_once", "allow_always"):
+        for option in options:
+            if option.kind == kind:
+                return option.option_id
+    return None
+
+
+class RoomClient:
+    """Answers one room's agent: updates go to the running turn's narrator, none while loading."""
+
+    def __init__(self, room_id: str, resolver: PermissionResolver | None = None) -> None:
+        self.room_id = room_id
+        self._resolver = resolver
+        self.narrator: TurnNarrator | None = None
+        #: a resolver error raised during the current turn; it is the turn's failure
+        self.resolver_error: Exception | None = None
+
+    async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
+        """Feed the running turn; updates outside a turn (a session/load replay) are dropped."""
+        narrator = self.narrator
+        if narrator is None or narrator.session_id != session_id:
+            return
+        narrator.feed(update)  # before any await: keeps wire order
+        await narrator.drain()
+
+    async def request_permission(
+        self,
+        options: list[PermissionOption],
+        session_id: str,
+        tool_call: ToolCallUpdate,
+        **kwargs: Any,
+    ) -> RequestPermissionResponse:
+        """Pick an offered option (resolver or least-privilege default), or cancel."""
+        offered = tuple(options)
+        if self._resolver is None:
+            choice = default_permission_choice(offered)
+        else:
+            request = ACPPermissionRequest(self.room_id, session_id, tool_call, offered)
+            try:
+                choice = await self._resolver(request)
+                if choice is not None and choice not in {o.option_id for o in offered}:
+                    raise ValueError(
+                        f'ACP permission resolver selected unavailable option "{choice}".'
+                    )
+            except Exception as exc:
+                self.resolver_error = exc
+                raise
+        if choice is not None:
+            return RequestPermissionResponse(
+                outcome=AllowedOutcome(outcome="selected", option_id=choice)
+            )
+        narrator = self.narrator
+        if narrator is not None and narrator.session_id == session_id:
+            narrator.permission_cancelled(tool_call)
+            await narrator.drain()
+        return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
+
+    # The adapter advertises no fs or terminal capability; refuse explicitly instead of
+    # answering null (what the SDK's protocol stubs would do).
+    async def read_text_file(self, **kwargs: Any) -> Any:
+        raise RequestError.method_not_found("fs/read_text_file")
+
+    async def write_text_file(self, **kwargs: Any) -> Any:
+        raise RequestError.method_not_found("fs/write_text_file")
+
+    async def create_terminal(self, **kwargs: Any) -> Any:
+        raise RequestError.method_not_found("terminal/create")
+
+    async def terminal_output(self, **kwargs: Any) -> Any:
+        raise RequestError.method_not_found("terminal/output")
+
+    async def release_terminal(self, **kwargs: Any) -> Any:
+        raise RequestError.method_not_found("terminal/release")
+
+    async def wait_for_terminal_exit(self, **kwargs: Any) -> Any:
+        raise RequestError.method_not_found("terminal/wait_for_exit")
+
+    async def kill_terminal(self, **kwargs: Any) -> Any:
+        raise RequestError.method_not_found("terminal/kill")
+
+    async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        log.debug("room %s: ACP extension request %s ignored", self.room_id, method)
+        return {}
+
+    async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
+        log.debug("room %s: ACP extension notification %s ignored", self.room_id, method)
+
+    def on_connect(self, conn: Any) -> None:
+        """Nothing to keep: the room process holds the connection."""

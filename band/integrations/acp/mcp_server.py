@@ -1,0 +1,249 @@
+"""The local MCP server named ``band``: Band tools for each room on its own loopback URL.
+
+One uvicorn on 127.0.0.1 serves every room under ``/rooms/<key>/``, where ``<key>`` is an
+unguessable per-room token: the server has no other authentication, so the URL is the
+capability. Streamable HTTP at ``.../mcp``; legacy HTTP+SSE at ``.../sse`` + ``.../messages/``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import socket
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import mcp.types as types
+import uvicorn
+from mcp.server.lowlevel import Server
+from mcp.server.sse import SseServerTransport
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.applications import Starlette
+from starlette.responses import PlainTextResponse
+from starlette.types import Receive, Scope, Send
+
+__all__ = ["SERVER_NAME", "BandMCPServer", "ToolResult", "ToolSpecView"]
+
+log = logging.getLogger("band.acp.mcp")
+
+SERVER_NAME = "band"
+START_TIMEOUT_S = 10.0
+SHUTDOWN_TIMEOUT_S = 5.0
+
+
+@dataclass(frozen=True)
+class ToolSpecView:
+    """One tool as the MCP server lists it."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """A call's value, or its error text."""
+
+    value: Any
+    ok: bool
+    error: str | None = None
+
+
+#: (room_id, tool name, arguments) -> result of the call in that room
+CallTool = Callable[[str, str, dict[str, Any]], Awaitable[ToolResult]]
+
+
+class _QuietServer(uvicorn.Server):
+    # the host process owns SIGINT/SIGTERM, not this embedded server
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+def _security() -> TransportSecuritySettings:
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=["127.0.0.1:*", "localhost:*"],
+        allowed_origins=["http://127.0.0.1:*", "http://localhost:*"],
+    )
+
+
+class BandMCPServer:
+    """Serves ``tools`` to every bound room; a call runs in the room its URL names."""
+
+    def __init__(self, tools: Callable[[], list[ToolSpecView]], call: CallTool) -> None:
+        self._tools = tools
+        self._call = call
+        self._rooms: dict[str, str] = {}  # key -> room id
+        self._keys: dict[str, str] = {}  # room id -> key
+        self._server: _QuietServer | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+        self._closed = False
+        self._sse: dict[str, SseServerTransport] = {}
+        self.port: int | None = None
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`stop` ran (a stopped server is replaced, not restarted)."""
+        return self._closed
+
+    # -- rooms --
+
+    def bind(self, room_id: str) -> str:
+        """The room's unguessable key (stable while the server runs)."""
+        key = self._keys.get(room_id)
+        if key is None:
+            key = secrets.token_urlsafe(24)
+            self._keys[room_id], self._rooms[key] = key, room_id
+        return key
+
+    def unbind(self, room_id: str) -> None:
+        """Forget the room: its URL answers 404 from now on."""
+        key = self._keys.pop(room_id, None)
+        if key is not None:
+            self._rooms.pop(key, None)
+            self._sse.pop(key, None)
+
+    def url(self, room_id: str, transport: str = "http") -> str:
+        """The room's endpoint for ``transport`` (``http`` or ``sse``)."""
+        assert self.port is not None, "server not started"
+        path = "mcp" if transport == "http" else "sse"
+        return f"http://127.0.0.1:{self.port}/rooms/{self.bind(room_id)}/{path}"
+
+    # -- MCP --
+
+    def _mcp(self) -> Server[Any, Any]:
+        server: Server[Any, Any] = Server(SERVER_NAME)
+
+        @server.list_tools()
+        async def list_tools() -> list[types.Tool]:
+            return [
+                types.Tool(name=t.name, description=t.description, inputSchema=t.input_schema)
+                for t in self._tools()
+            ]
+
+        @server.call_tool(validate_input=False)
+        async def call_tool(name: str, arguments: dict[str, Any] | None) -> Any:
+            request = server.request_context.request
+            key = request.path_params.get("room_key") if request is not None else None
+            room_id = self._rooms.get(key or "")
+            if room_id is None:
+                raise ValueError("This Band MCP URL is not bound to a room")
+            result = await self._call(room_id, name, dict(arguments or {}))
+            if not result.ok:
+                return types.CallToolResult(
+                    content=[
+                        types.TextContent(type="text", text=str(result.error or result.value))
+                    ],
+                    isError=True,
+                )
+            value = result.value
+            if isinstance(value, dict):
+                return value
+            text = value if isinstance(value, str) else json.dumps(value, default=str, indent=2)
+            return [types.TextContent(type="text", text=text)]
+
+        return server
+
+    def _app(self) -> Starlette:
+        server = self._mcp()
+        security = _security()
+        manager = StreamableHTTPSessionManager(
+            app=server, stateless=True, security_settings=security
+        )
+        rooms = self._rooms
+
+        async def app(scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] == "lifespan":
+                await lifespan_app(scope, receive, send)
+                return
+            parts = scope.get("path", "").split("/")
+            # /rooms/<key>/<endpoint>[/...]
+            if (
+                scope["type"] != "http"
+                or len(parts) < 4
+                or parts[1] != "rooms"
+                or parts[2] not in rooms
+            ):
+                await PlainTextResponse("Not Found", status_code=404)(scope, receive, send)
+                return
+            key, endpoint = parts[2], parts[3]
+            root = f"/rooms/{key}"
+            sub = {
+                **scope,
+                "root_path": scope.get("root_path", "") + root,
+                "path_params": {"room_key": key},
+            }
+            if endpoint == "mcp" and len(parts) == 4:
+                await manager.handle_request(sub, receive, send)
+            elif endpoint == "sse" and len(parts) == 4 and scope["method"] == "GET":
+                sse = self._sse.get(key)
+                if sse is None:  # one transport per room: it keeps that room's SSE sessions
+                    sse = self._sse[key] = SseServerTransport(
+                        "/messages/", security_settings=security
+                    )
+                async with sse.connect_sse(sub, receive, send) as (read, write):
+                    await server.run(read, write, server.create_initialization_options())
+            elif endpoint == "messages" and scope["method"] == "POST" and key in self._sse:
+                await self._sse[key].handle_post_message(sub, receive, send)
+            else:
+                await PlainTextResponse("Not Found", status_code=404)(scope, receive, send)
+
+        @contextlib.asynccontextmanager
+        async def lifespan(_: Starlette) -> AsyncIterator[None]:
+            async with manager.run():
+                yield
+
+        lifespan_app = Starlette(lifespan=lifespan)
+        return app  # type: ignore[return-value]
+
+    # -- lifecycle --
+
+    async def start(self) -> None:
+        """Serve on a free 127.0.0.1 port (idempotent)."""
+        async with self._lock:
+            if self._closed:
+                raise RuntimeError("the Band MCP server was stopped")
+            if self._server is not None:
+                return
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+            config = uvicorn.Config(
+                self._app(),
+                lifespan="on",
+                log_level="warning",
+                access_log=False,
+                timeout_graceful_shutdown=int(SHUTDOWN_TIMEOUT_S),
+            )
+            server = _QuietServer(config)
+            self._task = asyncio.create_task(server.serve(sockets=[sock]))
+            self._server = server
+            async with asyncio.timeout(START_TIMEOUT_S):
+                while not server.started:
+                    if self._task.done():
+                        await self._task
+                        raise RuntimeError("the Band MCP server did not start")
+                    await asyncio.sleep(0.01)
+            log.info("Band MCP server on 127.0.0.1:%s", self.port)
+
+    async def stop(self) -> None:
+        """Stop serving; a stopped server cannot start again."""
+        async with self._lock:
+            self._closed = True
+            server, task, self._server, self._task = self._server, self._task, None, None
+            if server is None or task is None:
+                return
+            server.should_exit = True
+            try:
+                await asyncio.wait_for(task, SHUTDOWN_TIMEOUT_S + 2)
+            except Exception:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task

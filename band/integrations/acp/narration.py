@@ -1,0 +1,272 @@
+"""One ACP turn's output posted to its room, in stream order (thoughts, tools, plans, held text)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from acp.schema import (
+    AgentMessageChunk,
+    AgentPlanUpdate,
+    AgentThoughtChunk,
+    ToolCallProgress,
+    ToolCallStart,
+    ToolCallUpdate,
+)
+
+from band.core.turn import AgentFailure, Turn
+
+__all__ = [
+    "EMIT_KINDS",
+    "SESSION_EVENT",
+    "RoomSink",
+    "ToolCallState",
+    "TurnNarrator",
+    "tool_call_of",
+]
+
+log = logging.getLogger("band.acp")
+
+#: The closing ``task`` event of every completed turn; its metadata names the session.
+SESSION_EVENT = "ACP client session"
+#: The narration kinds this adapter can post (``Emit`` values).
+EMIT_KINDS = frozenset({"thoughts", "tool_calls", "task_events"})
+
+
+class RoomSink(Protocol):
+    """What the narrator needs from the room's tools."""
+
+    @property
+    def turn(self) -> Turn: ...
+
+    async def send_event(
+        self, content: str, message_type: str, metadata: dict[str, Any] | None = None
+    ) -> Any: ...
+
+    async def send_failure(self, failure: AgentFailure) -> Any: ...
+
+
+@dataclass
+class ToolCallState:
+    """One tool call folded over all its frames."""
+
+    tool_call_id: str
+    name: str
+    args: dict[str, Any]
+    status: str | None = None
+    output: str = ""
+    raw_output: Any = None
+    reported: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _text_of(content: Any) -> str:
+    return content.text if getattr(content, "type", None) == "text" else ""
+
+
+def tool_call_of(
+    update: ToolCallStart | ToolCallUpdate, canonical: Callable[[str], str]
+) -> ToolCallState:
+    """Name and arguments of a reported call: the MCP tool when ``raw_input`` names one."""
+    raw = update.raw_input
+    name = update.title or "tool"
+    args: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    # agents report MCP calls as {server, tool, arguments} (codex) or Cursor's spelling
+    for server_key, tool_key, args_key in (
+        ("server", "tool", "arguments"),
+        ("providerIdentifier", "toolName", "args"),
+    ):
+        if isinstance(raw, dict) and isinstance(raw.get(tool_key), str) and server_key in raw:
+            name = raw[tool_key]
+            inner = raw.get(args_key)
+            args = inner if isinstance(inner, dict) else {}
+            break
+    return ToolCallState(update.tool_call_id, canonical(name), args)
+
+
+def _output_of(update: ToolCallStart | ToolCallProgress) -> str | None:
+    texts = [
+        _text_of(item.content)
+        for item in update.content or []
+        if getattr(item, "type", None) == "content"
+    ]
+    if texts:
+        return "\n".join(t for t in texts if t)
+    if update.raw_output is not None:
+        raw = update.raw_output
+        return raw if isinstance(raw, str) else json.dumps(raw, default=str)
+    return None
+
+
+class TurnNarrator:
+    """Turns the session updates of one prompt into room events, posted in arrival order."""
+
+    def __init__(
+        self,
+        sink: RoomSink,
+        *,
+        room_id: str,
+        session_id: str,
+        emit: Iterable[str] = EMIT_KINDS,
+        canonical: Callable[[str], str] = lambda name: name,
+        judge_from_stream: bool = False,
+    ) -> None:
+        self._sink = sink
+        self.room_id = room_id
+        self.session_id = session_id
+        self._emit = frozenset(emit)
+        self._canonical = canonical
+        # with an external Band MCP server, completed Band calls are only known from the stream
+        self._judge_from_stream = judge_from_stream
+        self._staged: list[str] = []
+        self._calls: dict[str, ToolCallState] = {}
+        self._held: list[str] = []
+        self._text_run = False
+        self._thoughts: list[str] = []
+        self._queue: list[tuple[str, str, dict[str, Any]]] = []
+        self._lock = asyncio.Lock()
+
+    # -- intake (synchronous, so wire order is kept whatever the SDK's task scheduling) --
+
+    def feed(self, update: Any) -> None:
+        """Convert one session update; the events it produces are queued in order."""
+        if isinstance(update, AgentThoughtChunk):
+            self._text_run = False
+            text = _text_of(update.content)
+            if text:
+                self._thoughts.append(text)
+            return
+        self._flush_thoughts()
+        if isinstance(update, AgentMessageChunk):
+            text = _text_of(update.content)
+            if not text:
+                return
+            if self._text_run and self._held:
+                self._held[-1] += text
+            else:
+                self._held.append(text)
+            self._text_run = True
+            return
+        self._text_run = False
+        if isinstance(update, ToolCallStart):
+            self._start(update)
+        elif isinstance(update, ToolCallProgress):
+            self._progress(update)
+        elif isinstance(update, AgentPlanUpdate):
+            self._plan(update)
+        else:
+            log.debug("room %s: ACP update %s not posted", self.room_id, type(update).__name__)
+
+    def _event(self, kind: str, content: str, message_type: str, metadata: dict[str, Any]) -> None:
+        if kind in self._emit:
+            self._queue.append((content, message_type, metadata))
+
+    def _flush_thoughts(self) -> None:
+        if self._thoughts:
+            text = "".join(self._thoughts)
+            self._thoughts = []
+            if text.strip():
+                self._event("thoughts", text, "thought", {"acp_session_id": self.session_id})
+
+    def _start(self, update: ToolCallStart) -> None:
+        call = tool_call_of(update, self._canonical)
+        self._calls[call.tool_call_id] = call
+        self._post_call(call)
+        self._fold(call, update)
+
+    def _progress(self, update: ToolCallProgress) -> None:
+        call = self._calls.get(update.tool_call_id)
+        if call is None:
+            # an update for a call never started: announce it from what this frame says
+            call = tool_call_of(update, self._canonical)
+            self._calls[call.tool_call_id] = call
+            self._post_call(call)
+        elif update.raw_input is not None and not call.args:
+            call.args = tool_call_of(update, self._canonical).args
+        self._fold(call, update)
+
+    def _post_call(self, call: ToolCallState) -> None:
+        payload = {"name": call.name, "args": call.args, "tool_call_id": call.tool_call_id}
+        self._event("tool_calls", json.dumps(payload), "tool_call", dict(payload))
+
+    def _fold(self, call: ToolCallState, update: ToolCallStart | ToolCallProgress) -> None:
+        output = _output_of(update)
+        if output is not None:
+            call.output = output
+        if update.status is not None:  # a frame without status keeps the recorded one
+            call.status = update.status
+        if call.status in ("completed", "failed") and not call.reported:
+            call.reported = True
+            self._post_result(call, call.output, is_error=call.status == "failed")
+            if call.status == "completed" and self._judge_from_stream:
+                self._staged.append(call.name)
+
+    def _post_result(self, call: ToolCallState, output: str, *, is_error: bool) -> None:
+        payload = {
+            "name": call.name,
+            "output": output,
+            "tool_call_id": call.tool_call_id,
+            "is_error": is_error,
+        }
+        self._event("tool_calls", json.dumps(payload), "tool_result", dict(payload))
+
+    def _plan(self, update: AgentPlanUpdate) -> None:
+        entries = [
+            {"content": e.content, "status": e.status, "priority": e.priority}
+            for e in update.entries
+        ]
+        text = "\n".join(f"[{e['status']}] {e['content']}" for e in entries) or "(empty plan)"
+        self._event(
+            "task_events", text, "task", {"plan": entries, "acp_session_id": self.session_id}
+        )
+
+    def permission_cancelled(self, tool_call: ToolCallUpdate) -> None:
+        """The synthetic pair for a permission the adapter cancelled: the tool never ran."""
+        self._flush_thoughts()
+        call = tool_call_of(tool_call, self._canonical)
+        meta = {"permission_request": True, "acp_session_id": self.session_id}
+        payload = {"name": call.name, "args": call.args, "tool_call_id": call.tool_call_id}
+        self._event("tool_calls", json.dumps(payload), "tool_call", {**payload, **meta})
+        result = {**payload, "output": "Permission cancelled", "is_error": True}
+        del result["args"]
+        self._event("tool_calls", json.dumps(result), "tool_result", {**result, **meta})
+
+    # -- posting --
+
+    async def drain(self) -> None:
+        """Post every queued event, in order (one poster at a time)."""
+        async with self._lock:
+            while self._queue:
+                content, message_type, metadata = self._queue.pop(0)
+                try:
+                    await self._sink.send_event(content, message_type, metadata)
+                except Exception:  # narration is best effort; the turn's outcome is not
+                    log.exception("room %s: posting a %s event failed", self.room_id, message_type)
+
+    @property
+    def held_text(self) -> str:
+        """The agent's text outside tool calls, held until the turn ends."""
+        return "\n\n".join(self._held)
+
+    async def close(self) -> None:
+        """End of a completed prompt: held text as a thought unless replied, then the session."""
+        self._flush_thoughts()
+        await self.drain()
+        for name in self._staged:
+            self._sink.turn.record_tool(name)
+        text = self.held_text
+        if not self._sink.turn.replied and text.strip():
+            self._event("thoughts", text, "thought", {"acp_session_id": self.session_id})
+        # session bookkeeping is state, not narration: posted whatever ``emit`` says
+        self._queue.append(
+            (
+                SESSION_EVENT,
+                "task",
+                {"acp_client_session_id": self.session_id, "acp_client_room_id": self.room_id},
+            )
+        )
+        await self.drain()

@@ -1,0 +1,149 @@
+"""One room's ACP agent process over stdio: spawn, handshake, stderr drain, bounded stop."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import shutil
+from collections.abc import Mapping, Sequence
+from contextlib import AsyncExitStack
+from typing import Any, cast
+
+from acp import PROTOCOL_VERSION, spawn_agent_process
+from acp.schema import ClientCapabilities, Implementation, InitializeResponse
+
+from band import __version__
+
+from .client import RoomClient
+
+__all__ = ["CANCEL_TIMEOUT_S", "ACPRoomProcess"]
+
+log = logging.getLogger("band.acp")
+
+#: How long ``session/cancel`` may take to write before the stop gives up on it.
+CANCEL_TIMEOUT_S = 5.0
+#: asyncio's default 64 KiB line limit is too small for large tool outputs.
+STREAM_LIMIT = 16 * 1024 * 1024
+#: Bound of the whole process shutdown (the SDK waits 2 s, terminates, waits, kills).
+SHUTDOWN_TIMEOUT_S = 10.0
+STDERR_TAIL_LINES = 20
+
+
+def _launcher(command: Sequence[str]) -> list[str]:
+    # create_subprocess_exec applies no PATHEXT (npx is npx.cmd on Windows); a name
+    # that cannot be resolved is kept so a missing binary still fails loudly
+    found = shutil.which(command[0])
+    return [found or command[0], *command[1:]]
+
+
+class ACPRoomProcess:
+    """The agent process of one room and its ACP connection."""
+
+    def __init__(
+        self,
+        room_id: str,
+        command: Sequence[str],
+        *,
+        client: RoomClient,
+        workspace: str,
+        env: Mapping[str, str] | None = None,
+        use_unstable_protocol: bool = False,
+    ) -> None:
+        self.room_id = room_id
+        self.client = client
+        self._argv = _launcher(command)
+        self._workspace = workspace
+        self._env = dict(env or {})
+        self._unstable = use_unstable_protocol
+        self._stack = AsyncExitStack()
+        self.conn: Any = None
+        self.proc: asyncio.subprocess.Process | None = None
+        self.init: InitializeResponse | None = None
+        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
+        self._drain: asyncio.Task[None] | None = None
+        self.stopped = False
+
+    async def start(self, auth_method: str | None = None) -> InitializeResponse:
+        """Spawn the agent in the room's workspace, ``initialize`` and maybe ``authenticate``."""
+        try:
+            spawn = spawn_agent_process(
+                cast(Any, self.client),  # answers by name; fs/terminal refused explicitly
+                *self._argv,
+                env=self._env,  # merged over the SDK's HOME/LOGNAME/PATH/SHELL/TERM/USER
+                cwd=self._workspace,
+                transport_kwargs={"limit": STREAM_LIMIT},
+                use_unstable_protocol=self._unstable,
+            )
+            self.conn, self.proc = await self._stack.enter_async_context(spawn)
+            assert self.proc is not None and self.proc.stderr is not None
+            self._drain = asyncio.create_task(self._drain_stderr(self.proc.stderr))
+            self.init = await self.conn.initialize(
+                protocol_version=PROTOCOL_VERSION,
+                client_capabilities=ClientCapabilities(),
+                client_info=Implementation(name="band-sdk", version=__version__),
+            )
+            if auth_method is not None:
+                await self.conn.authenticate(method_id=auth_method)
+        except BaseException:
+            await self.stop()
+            raise
+        log.info("room %s: ACP agent started (pid %s)", self.room_id, self.proc.pid)
+        return self.init
+
+    async def _drain_stderr(self, stream: asyncio.StreamReader) -> None:
+        # an unread pipe blocks the agent once the OS buffer fills
+        with contextlib.suppress(Exception):
+            while line := await stream.readline():
+                text = line.decode("utf-8", "replace").rstrip()
+                self.stderr_tail.append(text)
+                log.debug("room %s agent stderr: %s", self.room_id, text)
+
+    @property
+    def alive(self) -> bool:
+        """True while the process runs and was not stopped."""
+        return not self.stopped and self.proc is not None and self.proc.returncode is None
+
+    @property
+    def load_session(self) -> bool:
+        """Whether the agent advertised ``session/load``."""
+        caps = self.init.agent_capabilities if self.init else None
+        return bool(caps and caps.load_session)
+
+    @property
+    def mcp_transport(self) -> str:
+        """``http`` when advertised, else ``sse`` when advertised, else ``http`` anyway."""
+        caps = self.init.agent_capabilities if self.init else None
+        mcp = caps.mcp_capabilities if caps else None
+        if mcp is not None and not mcp.http and mcp.sse:
+            return "sse"
+        return "http"
+
+    async def cancel(self, session_id: str) -> None:
+        """Send ``session/cancel``, waiting at most 5 s for the write."""
+        if self.conn is None or not self.alive:
+            return
+        try:
+            await asyncio.wait_for(self.conn.cancel(session_id=session_id), CANCEL_TIMEOUT_S)
+        except Exception as exc:  # TimeoutError or a closed pipe: the process goes anyway
+            log.warning("room %s: session/cancel not delivered: %r", self.room_id, exc)
+
+    async def stop(self) -> None:
+        """Close the connection and the process (stdin EOF, then terminate, then kill)."""
+        if self.stopped:
+            return
+        self.stopped = True
+        try:
+            await asyncio.wait_for(asyncio.shield(self._stack.aclose()), SHUTDOWN_TIMEOUT_S)
+        except Exception as exc:
+            log.warning("room %s: ACP agent stop: %r", self.room_id, exc)
+        finally:
+            if self.proc is not None and self.proc.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    self.proc.kill()
+            if self._drain is not None:
+                self._drain.cancel()
+                with contextlib.suppress(BaseException):
+                    await self._drain
+        log.info("room %s: ACP agent stopped", self.room_id)

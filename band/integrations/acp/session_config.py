@@ -1,0 +1,143 @@
+"""Session configuration: pick model / reasoning effort (or a resolver's values) per session."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from acp.schema import (
+    SessionConfigOptionBoolean,
+    SessionConfigOptionSelect,
+    SessionConfigSelectGroup,
+    SessionConfigSelectOption,
+)
+
+from .config import ACPConfigRequest, ConfigResolver, SessionConfigOption
+
+__all__ = [
+    "CONFIG_FAILURE_PREFIX",
+    "CONFIG_TIMEOUT_S",
+    "ACPSessionConfigError",
+    "apply_session_config",
+    "flatten_select_options",
+]
+
+CONFIG_FAILURE_PREFIX = "ACP session configuration failed: "
+#: Bound of each session/set_config_option call.
+CONFIG_TIMEOUT_S = 10.0
+
+#: (session_id, option_id, value) -> the refreshed catalog (None when the agent sent none).
+ConfigSetter = Callable[[str, str, str | bool], Awaitable[Sequence[SessionConfigOption] | None]]
+
+
+class ACPSessionConfigError(RuntimeError):
+    """A requested session option could not be applied; the message is posted to the room."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(CONFIG_FAILURE_PREFIX + detail)
+
+
+def flatten_select_options(
+    options: Iterable[SessionConfigSelectOption | SessionConfigSelectGroup],
+) -> tuple[SessionConfigSelectOption, ...]:
+    """The values of a select option, with named groups expanded in order."""
+    flat: list[SessionConfigSelectOption] = []
+    for entry in options:
+        if isinstance(entry, SessionConfigSelectGroup):
+            flat.extend(entry.options)
+        else:
+            flat.append(entry)
+    return tuple(flat)
+
+
+def _by_category(catalog: Sequence[Any], category: str) -> SessionConfigOptionSelect | None:
+    for option in catalog:
+        if isinstance(option, SessionConfigOptionSelect) and option.category == category:
+            return option
+    return None
+
+
+def _by_id(catalog: Sequence[Any], option_id: str) -> Any:
+    for option in catalog:
+        if getattr(option, "id", None) == option_id:
+            return option
+    return None
+
+
+def _check_value(option: Any, value: str) -> str | bool:
+    """The wire value to set ``option`` to, or an error if the option does not offer it."""
+    if isinstance(option, SessionConfigOptionBoolean):
+        if value.lower() not in ("true", "false"):
+            raise ACPSessionConfigError(f"option {option.id!r} takes true or false, not {value!r}")
+        return value.lower() == "true"
+    offered = [entry.value for entry in flatten_select_options(option.options)]
+    if value not in offered:
+        raise ACPSessionConfigError(
+            f"{value!r} is not offered for {option.id!r} (offered: {', '.join(offered)})"
+        )
+    return value
+
+
+async def _set(
+    setter: ConfigSetter, session_id: str, option_id: str, value: str | bool
+) -> list[Any]:
+    try:
+        catalog = await asyncio.wait_for(setter(session_id, option_id, value), CONFIG_TIMEOUT_S)
+    except TimeoutError:
+        raise ACPSessionConfigError(
+            f"setting {option_id!r} got no answer within {CONFIG_TIMEOUT_S:g}s"
+        ) from None
+    except ACPSessionConfigError:
+        raise
+    except Exception as exc:
+        raise ACPSessionConfigError(f"setting {option_id!r} failed: {exc}") from exc
+    if catalog is None:
+        raise ACPSessionConfigError(f"setting {option_id!r} returned no configuration")
+    return list(catalog)
+
+
+async def apply_session_config(
+    *,
+    room_id: str,
+    session_id: str,
+    catalog: Sequence[SessionConfigOption] | None,
+    setter: ConfigSetter,
+    model: str | None = None,
+    reasoning_effort: str | None = None,
+    resolver: ConfigResolver | None = None,
+) -> list[Any]:
+    """Apply the configured choices to a fresh session; return the final catalog."""
+    current: list[Any] = list(catalog or [])
+    if resolver is not None:
+        request = ACPConfigRequest(room_id, session_id, tuple(current))
+        try:
+            chosen: Mapping[str, str | None] = await asyncio.wait_for(
+                resolver(request), CONFIG_TIMEOUT_S
+            )
+        except TimeoutError:
+            raise ACPSessionConfigError(
+                f"resolve_session_config did not answer within {CONFIG_TIMEOUT_S:g}s"
+            ) from None
+        for option_id, value in dict(chosen or {}).items():
+            if value is None:
+                continue
+            if not isinstance(value, str):
+                raise ACPSessionConfigError(f"value for {option_id!r} must be a string")
+            option = _by_id(current, option_id)
+            if option is None:
+                raise ACPSessionConfigError(f"the session offers no option {option_id!r}")
+            current = await _set(setter, session_id, option_id, _check_value(option, value))
+        return current
+    # the model goes first: changing it can add, replace or remove the effort option
+    for category, value, label in (
+        ("model", model, "model"),
+        ("thought_level", reasoning_effort, "reasoning effort"),
+    ):
+        if value is None:
+            continue
+        option = _by_category(current, category)
+        if option is None:
+            raise ACPSessionConfigError(f"the session offers no {label} option")
+        current = await _set(setter, session_id, option.id, _check_value(option, value))
+    return current
