@@ -1,0 +1,5 @@
+"""``python -m band.mcp``."""
+
+from band.mcp.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,508 @@
+"""The human-scope tools: Band's human API (``/me/...``) as the person who owns the user key."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from band.client.rest import RestClient, path
+
+from .config import Scope, ToolGroup
+from .tooldef import ToolDef
+
+Page = Field(default=None, ge=1, description="Page number, from 1 (optional).")
+PageSize = Field(default=None, ge=1, le=100, description="Items per page, 1-100 (optional).")
+ChatId = Field(description="ID of the chat room.")
+MemoryId = Field(description="ID of the memory.")
+RequestId = Field(description="ID of the contact request.")
+
+
+class _Input(BaseModel):
+    """Base of the human tool inputs: arguments the tool does not know are ignored."""
+
+    model_config = ConfigDict(extra="ignore")
+
+
+class Paged(_Input):
+    """List the page of your choice."""
+
+    page: int | None = Page
+    page_size: int | None = PageSize
+
+
+class ListMyAgents(Paged):
+    """List the agents you own."""
+
+
+class RegisterMyAgent(_Input):
+    """Register a new agent you own; the answer holds its API key, shown only this once."""
+
+    name: str = Field(min_length=1, description="Name of the new agent.")
+    description: str = Field(description="What the agent does.")
+
+
+class ListMyChats(Paged):
+    """List the chat rooms you take part in."""
+
+
+class CreateMyChatRoom(_Input):
+    """Create a chat room owned by you."""
+
+    task_id: str | None = Field(default=None, description="Task to link the room to (optional).")
+
+
+class GetMyChatRoom(_Input):
+    """Get one chat room by ID."""
+
+    chat_id: str = ChatId
+
+
+class ListMyChatMessages(_Input):
+    """List the messages of a chat room."""
+
+    chat_id: str = ChatId
+    page: int | None = Page
+    page_size: int | None = PageSize
+    message_type: str | None = Field(
+        default=None, description="Only this message type, e.g. 'text' or 'tool_call' (optional)."
+    )
+    since: datetime | None = Field(
+        default=None, description="Only messages after this ISO 8601 timestamp (optional)."
+    )
+
+
+class SendMyChatMessage(_Input):
+    """Send a message as yourself, mentioning at least one participant by name."""
+
+    chat_id: str = ChatId
+    content: str = Field(description="Text of the message.")
+    recipients: str = Field(
+        description="Comma-separated names of the participants to mention (at least one)."
+    )
+
+
+class ListMyChatParticipants(_Input):
+    """List the participants of a chat room."""
+
+    chat_id: str = ChatId
+    participant_type: Literal["User", "Agent"] | None = Field(
+        default=None, description="Only users or only agents (optional)."
+    )
+
+
+class AddMyChatParticipant(_Input):
+    """Add a user or agent to a chat room by ID."""
+
+    chat_id: str = ChatId
+    participant_id: str = Field(description="ID of the user or agent to add.")
+    role: Literal["owner", "admin", "member"] = Field(
+        default="member", description="Role in the room."
+    )
+
+
+class RemoveMyChatParticipant(_Input):
+    """Remove a participant from a chat room by ID."""
+
+    chat_id: str = ChatId
+    participant_id: str = Field(description="ID of the participant to remove.")
+
+
+class GetMyProfile(_Input):
+    """Get your profile: name, email, handle and role."""
+
+
+class UpdateMyProfile(_Input):
+    """Change your first or last name."""
+
+    first_name: str | None = Field(default=None, description="New first name (optional).")
+    last_name: str | None = Field(default=None, description="New last name (optional).")
+
+
+class ListMyPeers(_Input):
+    """List everyone you can add to a room: organization members, contacts and agents."""
+
+    not_in_chat: str | None = Field(
+        default=None, description="Leave out the participants of this room (optional)."
+    )
+    peer_type: Literal["User", "Agent"] | None = Field(
+        default=None, description="Only users or only agents (optional)."
+    )
+    page: int | None = Page
+    page_size: int | None = PageSize
+
+
+class ListMyContacts(Paged):
+    """List your active contacts with their handle, email and type."""
+
+
+class CreateContactRequest(_Input):
+    """Ask someone to become your contact."""
+
+    recipient_handle: str = Field(
+        min_length=1, description="Handle of the person or agent, with or without '@'."
+    )
+    message: str | None = Field(
+        default=None, max_length=500, description="A note with the request (optional)."
+    )
+
+
+class ListReceivedContactRequests(Paged):
+    """List the pending contact requests you received."""
+
+
+class ListSentContactRequests(_Input):
+    """List the contact requests you sent."""
+
+    status: Literal["pending", "approved", "rejected", "cancelled", "all"] | None = Field(
+        default=None, description="Only requests in this status (optional)."
+    )
+    page: int | None = Page
+    page_size: int | None = PageSize
+
+
+class ApproveContactRequest(_Input):
+    """Approve a contact request you received."""
+
+    request_id: str = RequestId
+
+
+class RejectContactRequest(_Input):
+    """Reject a contact request you received."""
+
+    request_id: str = RequestId
+
+
+class CancelContactRequest(_Input):
+    """Cancel a contact request you sent."""
+
+    request_id: str = RequestId
+
+
+class ResolveHandle(_Input):
+    """Look up who or what a handle belongs to."""
+
+    handle: str = Field(min_length=1, description="The handle, with or without '@'.")
+
+
+class RemoveMyContact(_Input):
+    """Remove a contact by contact ID or handle (the ID wins when both are given)."""
+
+    contact_id: str | None = Field(default=None, description="Contact record ID (optional).")
+    handle: str | None = Field(default=None, description="Contact's handle (optional).")
+
+
+class ListUserMemories(_Input):
+    """List the memories available to you."""
+
+    chat_room_id: str | None = Field(default=None, description="Only this room (optional).")
+    scope: str | None = Field(default=None, description="Only this memory scope (optional).")
+    system: str | None = Field(
+        default=None, description="sensory, working or long_term (optional)."
+    )
+    memory_type: str | None = Field(default=None, description="Only this memory type (optional).")
+    segment: str | None = Field(
+        default=None, description="user, agent, tool or guideline (optional)."
+    )
+    content_query: str | None = Field(default=None, description="Text to search for (optional).")
+    page_size: int | None = PageSize
+    status: str | None = Field(
+        default=None, description="active, superseded, archived or all (optional)."
+    )
+
+
+class MemoryRef(_Input):
+    """One memory by ID."""
+
+    memory_id: str = MemoryId
+
+
+class GetUserMemory(MemoryRef):
+    """Get one memory by ID."""
+
+
+class SupersedeUserMemory(MemoryRef):
+    """Mark a memory superseded: kept for the record, out of normal lists."""
+
+
+class ArchiveUserMemory(MemoryRef):
+    """Archive a memory; it can be restored later."""
+
+
+class RestoreUserMemory(MemoryRef):
+    """Restore an archived memory."""
+
+
+class DeleteUserMemory(MemoryRef):
+    """Delete a memory for good."""
+
+
+def _paging(args: BaseModel) -> dict[str, Any]:
+    return {"page": getattr(args, "page", None), "page_size": getattr(args, "page_size", None)}
+
+
+class HumanTools:
+    """The human API calls behind the human-scope tools; one instance serves every call."""
+
+    def __init__(self, rest: RestClient) -> None:
+        self.rest = rest
+
+    async def probe(self) -> object:
+        """health_check: list my agents once (raises when the key does not work)."""
+        return await self._body("GET", "me/agents", params={"page_size": 1})
+
+    async def _body(self, method: str, url: str, **kw: Any) -> Any:
+        return (await self.rest.request(method, url, **kw)).body
+
+    async def list_my_agents(self, a: ListMyAgents) -> Any:
+        """GET /me/agents."""
+        return await self._body("GET", "me/agents", params=_paging(a))
+
+    async def register_my_agent(self, a: RegisterMyAgent) -> Any:
+        """POST /me/agents/register."""
+        body = {"agent": {"name": a.name, "description": a.description}}
+        return await self._body("POST", "me/agents/register", json=body)
+
+    async def list_my_chats(self, a: ListMyChats) -> Any:
+        """GET /me/chats."""
+        return await self._body("GET", "me/chats", params=_paging(a))
+
+    async def create_my_chat_room(self, a: CreateMyChatRoom) -> Any:
+        """POST /me/chats."""
+        chat = {"task_id": a.task_id} if a.task_id else {}
+        return await self._body("POST", "me/chats", json={"chat": chat})
+
+    async def get_my_chat_room(self, a: GetMyChatRoom) -> Any:
+        """GET /me/chats/{id}."""
+        return await self._body("GET", path("me/chats/{}", a.chat_id))
+
+    async def list_my_chat_messages(self, a: ListMyChatMessages) -> Any:
+        """GET /me/chats/{id}/messages."""
+        params = {
+            **_paging(a),
+            "message_type": a.message_type,
+            "since": a.since.isoformat() if a.since else None,
+        }
+        return await self._body("GET", path("me/chats/{}/messages", a.chat_id), params=params)
+
+    async def _participants(self, chat_id: str) -> list[dict[str, Any]]:
+        """Every participant of the room, all pages."""
+        out: list[dict[str, Any]] = []
+        page = 1
+        while True:
+            resp = await self.rest.request(
+                "GET",
+                path("me/chats/{}/participants", chat_id),
+                params={"page": page, "page_size": 100},
+            )
+            rows = resp.data if isinstance(resp.data, list) else []
+            out.extend(r for r in rows if isinstance(r, dict))
+            pages = resp.metadata.get("total_pages")
+            if not rows or not isinstance(pages, int) or page >= pages:
+                return out
+            page += 1
+
+    async def send_my_chat_message(self, a: SendMyChatMessage) -> Any:
+        """Resolve ``recipients`` by name, then POST /me/chats/{id}/messages."""
+        names = [n.strip() for n in a.recipients.split(",") if n.strip()]
+        if not names:
+            return "Error: recipients cannot be empty"
+        people = await self._participants(a.chat_id)
+        mentions: list[dict[str, str]] = []
+        missing: list[str] = []
+        for name in names:
+            hit = _match(name, people)
+            if hit is None:
+                if name.lower() not in missing:
+                    missing.append(name.lower())
+            elif all(m["id"] != hit["id"] for m in mentions):
+                mentions.append({"id": str(hit["id"]), "name": str(hit.get("name") or "")})
+        if missing:
+            available = ", ".join(str(p.get("name") or "").lower() for p in people)
+            return f"Error: Not found: {', '.join(missing)}. Available: {available}"
+        body = {"message": {"content": a.content, "mentions": mentions}}
+        return await self._body("POST", path("me/chats/{}/messages", a.chat_id), json=body)
+
+    async def list_my_chat_participants(self, a: ListMyChatParticipants) -> Any:
+        """GET /me/chats/{id}/participants."""
+        params = {"participant_type": a.participant_type}
+        return await self._body("GET", path("me/chats/{}/participants", a.chat_id), params=params)
+
+    async def add_my_chat_participant(self, a: AddMyChatParticipant) -> Any:
+        """POST /me/chats/{id}/participants."""
+        body = {"participant": {"participant_id": a.participant_id, "role": a.role}}
+        await self._body("POST", path("me/chats/{}/participants", a.chat_id), json=body)
+        return f"Added participant: {a.participant_id}"
+
+    async def remove_my_chat_participant(self, a: RemoveMyChatParticipant) -> Any:
+        """DELETE /me/chats/{id}/participants/{participant_id}."""
+        url = path("me/chats/{}/participants/{}", a.chat_id, a.participant_id)
+        await self._body("DELETE", url)
+        return f"Removed participant: {a.participant_id}"
+
+    async def get_my_profile(self, a: GetMyProfile) -> Any:
+        """GET /me/profile."""
+        return await self._body("GET", "me/profile")
+
+    async def update_my_profile(self, a: UpdateMyProfile) -> Any:
+        """PUT /me/profile with only the fields given."""
+        user = {k: v for k, v in a.model_dump().items() if v is not None}
+        if not user:
+            return "Error: At least one field (first_name or last_name) must be provided"
+        return await self._body("PUT", "me/profile", json={"user": user})
+
+    async def list_my_peers(self, a: ListMyPeers) -> Any:
+        """GET /me/peers."""
+        params = {"not_in_chat": a.not_in_chat, "type": a.peer_type, **_paging(a)}
+        return await self._body("GET", "me/peers", params=params)
+
+    async def list_my_contacts(self, a: ListMyContacts) -> Any:
+        """GET /me/contacts."""
+        return await self._body("GET", "me/contacts", params=_paging(a))
+
+    async def create_contact_request(self, a: CreateContactRequest) -> Any:
+        """POST /me/contacts/requests."""
+        req: dict[str, Any] = {"recipient_handle": a.recipient_handle}
+        if a.message is not None:
+            req["message"] = a.message
+        return await self._body("POST", "me/contacts/requests", json={"contact_request": req})
+
+    async def list_received_contact_requests(self, a: ListReceivedContactRequests) -> Any:
+        """GET /me/contacts/requests."""
+        return await self._body("GET", "me/contacts/requests", params=_paging(a))
+
+    async def list_sent_contact_requests(self, a: ListSentContactRequests) -> Any:
+        """GET /me/contacts/requests/sent."""
+        params = {"status": a.status, **_paging(a)}
+        return await self._body("GET", "me/contacts/requests/sent", params=params)
+
+    async def approve_contact_request(self, a: ApproveContactRequest) -> Any:
+        """POST /me/contacts/requests/{id}/approve."""
+        return await self._body("POST", path("me/contacts/requests/{}/approve", a.request_id))
+
+    async def reject_contact_request(self, a: RejectContactRequest) -> Any:
+        """POST /me/contacts/requests/{id}/reject."""
+        return await self._body("POST", path("me/contacts/requests/{}/reject", a.request_id))
+
+    async def cancel_contact_request(self, a: CancelContactRequest) -> Any:
+        """DELETE /me/contacts/requests/{id}."""
+        return await self._body("DELETE", path("me/contacts/requests/{}", a.request_id))
+
+    async def resolve_handle(self, a: ResolveHandle) -> Any:
+        """POST /me/contacts/resolve."""
+        return await self._body("POST", "me/contacts/resolve", json={"handle": a.handle})
+
+    async def remove_my_contact(self, a: RemoveMyContact) -> Any:
+        """POST /me/contacts/remove with the contact ID, else the handle."""
+        if a.contact_id:
+            body = {"contact_id": a.contact_id}
+        elif a.handle:
+            body = {"handle": a.handle}
+        else:
+            return "Error: Either contact_id or handle must be provided"
+        return await self._body("POST", "me/contacts/remove", json=body)
+
+    async def list_user_memories(self, a: ListUserMemories) -> Any:
+        """GET /me/memories with the filters given."""
+        params = {
+            "chat_room_id": a.chat_room_id,
+            "scope": a.scope,
+            "system": a.system,
+            "type": a.memory_type,
+            "segment": a.segment,
+            "content_query": a.content_query,
+            "page_size": a.page_size,
+            "status": a.status,
+        }
+        return await self._body("GET", "me/memories", params=params)
+
+    async def get_user_memory(self, a: GetUserMemory) -> Any:
+        """GET /me/memories/{id}."""
+        return await self._body("GET", path("me/memories/{}", a.memory_id))
+
+    async def supersede_user_memory(self, a: SupersedeUserMemory) -> Any:
+        """POST /me/memories/{id}/supersede."""
+        return await self._body("POST", path("me/memories/{}/supersede", a.memory_id))
+
+    async def archive_user_memory(self, a: ArchiveUserMemory) -> Any:
+        """POST /me/memories/{id}/archive."""
+        return await self._body("POST", path("me/memories/{}/archive", a.memory_id))
+
+    async def restore_user_memory(self, a: RestoreUserMemory) -> Any:
+        """POST /me/memories/{id}/restore."""
+        return await self._body("POST", path("me/memories/{}/restore", a.memory_id))
+
+    async def delete_user_memory(self, a: DeleteUserMemory) -> Any:
+        """DELETE /me/memories/{id}."""
+        body = await self._body("DELETE", path("me/memories/{}", a.memory_id))
+        return body if body is not None else f"Deleted memory: {a.memory_id}"
+
+
+def _match(name: str, people: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The participant whose name, username or first name equals ``name`` (case-insensitive)."""
+    want = name.lower()
+    for person in people:
+        for key in ("name", "username", "first_name"):
+            value = person.get(key)
+            if isinstance(value, str) and value.lower() == want:
+                return person
+    return None
+
+
+#: (tool name, input model, group, room-bound): the order tools are listed in.
+_HUMAN: tuple[tuple[str, type[BaseModel], ToolGroup | None, bool], ...] = (
+    ("band_list_my_agents", ListMyAgents, None, False),
+    ("band_register_my_agent", RegisterMyAgent, None, False),
+    ("band_list_my_chats", ListMyChats, None, False),
+    ("band_create_my_chat_room", CreateMyChatRoom, None, False),
+    ("band_get_my_chat_room", GetMyChatRoom, None, True),
+    ("band_list_my_chat_messages", ListMyChatMessages, None, True),
+    ("band_send_my_chat_message", SendMyChatMessage, None, True),
+    ("band_list_my_chat_participants", ListMyChatParticipants, None, True),
+    ("band_add_my_chat_participant", AddMyChatParticipant, None, True),
+    ("band_remove_my_chat_participant", RemoveMyChatParticipant, None, True),
+    ("band_get_my_profile", GetMyProfile, None, False),
+    ("band_update_my_profile", UpdateMyProfile, None, False),
+    ("band_list_my_peers", ListMyPeers, None, False),
+    ("band_list_my_contacts", ListMyContacts, ToolGroup.CONTACTS, False),
+    ("band_create_contact_request", CreateContactRequest, ToolGroup.CONTACTS, False),
+    ("band_list_received_contact_requests", ListReceivedContactRequests, ToolGroup.CONTACTS, False),
+    ("band_list_sent_contact_requests", ListSentContactRequests, ToolGroup.CONTACTS, False),
+    ("band_approve_contact_request", ApproveContactRequest, ToolGroup.CONTACTS, False),
+    ("band_reject_contact_request", RejectContactRequest, ToolGroup.CONTACTS, False),
+    ("band_cancel_contact_request", CancelContactRequest, ToolGroup.CONTACTS, False),
+    ("band_resolve_handle", ResolveHandle, ToolGroup.CONTACTS, False),
+    ("band_remove_my_contact", RemoveMyContact, ToolGroup.CONTACTS, False),
+    ("band_list_user_memories", ListUserMemories, ToolGroup.MEMORY, False),
+    ("band_get_user_memory", GetUserMemory, ToolGroup.MEMORY, False),
+    ("band_supersede_user_memory", SupersedeUserMemory, ToolGroup.MEMORY, False),
+    ("band_archive_user_memory", ArchiveUserMemory, ToolGroup.MEMORY, False),
+    ("band_restore_user_memory", RestoreUserMemory, ToolGroup.MEMORY, False),
+    ("band_delete_user_memory", DeleteUserMemory, ToolGroup.MEMORY, False),
+)
+
+
+def human_tool_defs(tools: HumanTools, groups: tuple[ToolGroup, ...]) -> list[ToolDef]:
+    """The human surface: the 13 base tools plus those of the enabled groups."""
+    out = []
+    for name, model, group, room_bound in _HUMAN:
+        if group is not None and group not in groups:
+            continue
+        method = getattr(tools, name.removeprefix("band_"))
+
+        async def handler(args: BaseModel, room: str | None, _m: Any = method) -> Any:
+            return await _m(args)
+
+        out.append(
+            ToolDef(
+                name=name,
+                description=(model.__doc__ or "").strip(),
+                model=model,
+                handler=handler,
+                scope=Scope.HUMAN,
+                group=group,
+                room="model" if room_bound else None,
+            )
+        )
+    return out

@@ -1,0 +1,204 @@
+"""The band-mcp tool surface on the official ``mcp`` low-level Server: schemas, dispatch, errors."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from mcp import types
+from mcp.server.lowlevel import Server
+from pydantic import BaseModel, Field, ValidationError
+
+from band.client.errors import BandAPIError
+from band.runtime.tools.registry import clean_schema
+
+from . import __version__
+from .config import Config, ConfigError, Scope
+from .tooldef import ToolDef
+
+log = logging.getLogger("band.mcp")
+
+SERVER_NAME = "band-mcp-server"
+HEALTH_CHECK = "health_check"
+ROOM_ID_MAX = 255
+ROOM_DESCRIPTION = (
+    "ID of the chat room the call acts on (the room this conversation belongs to; "
+    "when creating a new room, the room you create it from)."
+)
+
+#: One probe per scope for health_check: returns normally when the scope's key works.
+Probe = Callable[[], Awaitable[object]]
+
+
+class RoomArg(BaseModel):
+    """The room argument the server adds to agent tools (sent as ``chat_id`` or ``room_id``)."""
+
+    chat_id: str = Field(min_length=1, max_length=ROOM_ID_MAX)
+
+
+def describe_error(exc: BaseException) -> str:
+    """Text of a failed call: status and Band error code for API errors, else the exception."""
+    if isinstance(exc, BandAPIError):
+        parts = [
+            f"status_code: {exc.status_code}",
+            f"code={exc.code!r}",
+            f"message={exc.message!r}",
+        ]
+        if exc.request_id:
+            parts.append(f"request_id={exc.request_id!r}")
+        return ", ".join(parts)
+    return str(exc) or type(exc).__name__
+
+
+def validation_text(exc: ValidationError) -> str:
+    """``<loc>: <msg>`` for each problem, comma-separated."""
+    return ", ".join(
+        f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
+    )
+
+
+def serialize(result: Any) -> str:
+    """A str passes through; models and other values become JSON (None becomes ``null``)."""
+    if isinstance(result, str):
+        return result
+    if isinstance(result, BaseModel):
+        return result.model_dump_json()
+    return json.dumps(result, default=str)
+
+
+def input_schema(tool: ToolDef, pinned: str | None) -> dict[str, Any]:
+    """The advertised JSON schema: room argument added, or hidden when the room is pinned."""
+    schema = clean_schema(tool.model.model_json_schema())
+    props: dict[str, Any] = schema.setdefault("properties", {})
+    required: list[str] = list(schema.get("required", []))
+    if tool.room == "added" and pinned is None:
+        props["chat_id"] = {
+            "type": "string",
+            "maxLength": ROOM_ID_MAX,
+            "minLength": 1,
+            "description": ROOM_DESCRIPTION,
+        }
+        required.append("chat_id")
+    elif tool.room == "model" and pinned is not None:
+        props.pop("chat_id", None)
+        required = [r for r in required if r != "chat_id"]
+    if required:
+        schema["required"] = required
+    else:
+        schema.pop("required", None)
+    return schema
+
+
+def check_unique(tools: Sequence[ToolDef]) -> None:
+    """Two surfaces may not register the same tool name."""
+    seen: dict[str, ToolDef] = {}
+    for tool in tools:
+        first = seen.get(tool.name)
+        if first is not None:
+            raise ConfigError(
+                f"Duplicate tool name across enabled surfaces: {tool.name} "
+                f"({first.scope.value}, {tool.scope.value})"
+            )
+        seen[tool.name] = tool
+
+
+class BandToolServer:
+    """The tools of the enabled scopes and groups, served by one ``mcp`` low-level Server."""
+
+    def __init__(
+        self,
+        tools: Sequence[ToolDef],
+        *,
+        config: Config,
+        base_url: str,
+        probes: dict[Scope, Probe] | None = None,
+    ) -> None:
+        check_unique(tools)
+        self.config = config
+        self.base_url = base_url
+        self.pinned = config.room_id
+        self.tools = {t.name: t for t in tools}
+        self.probes = probes or {}
+        self.server: Server[Any, Any] = Server(SERVER_NAME, version=__version__)
+        self._listing = [self._describe(t) for t in tools] + [self._health_tool()]
+        self.server.list_tools()(self._list_tools)
+        self.server.call_tool(validate_input=False)(self._call_tool)
+
+    def _describe(self, tool: ToolDef) -> types.Tool:
+        return types.Tool(
+            name=tool.name,
+            description=tool.description,
+            inputSchema=input_schema(tool, self.pinned),
+        )
+
+    @staticmethod
+    def _health_tool() -> types.Tool:
+        return types.Tool(
+            name=HEALTH_CHECK,
+            description="Check that the server runs and that each configured key reaches Band.",
+            inputSchema={"type": "object", "properties": {}},
+        )
+
+    async def _list_tools(self) -> list[types.Tool]:
+        return list(self._listing)
+
+    async def _call_tool(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+        if name == HEALTH_CHECK:
+            return _text(await self.health_check())
+        tool = self.tools.get(name)
+        if tool is None:
+            return _error(f"Unknown tool: {name}")
+        try:
+            model, room = self.prepare(tool, dict(arguments or {}))
+        except ValidationError as exc:
+            return _error(
+                f"Error executing tool {name}: Invalid arguments for {name}: {validation_text(exc)}"
+            )
+        try:
+            return _text(serialize(await tool.handler(model, room)))
+        except BandAPIError as exc:
+            log.warning("tool %s failed: %s", name, describe_error(exc))
+            return _error(f"Error executing tool {name}: {describe_error(exc)}")
+        except Exception as exc:
+            log.warning("tool %s failed", name, exc_info=True)
+            return _error(f"Error executing tool {name}: {describe_error(exc)}")
+
+    def prepare(self, tool: ToolDef, args: dict[str, Any]) -> tuple[BaseModel, str | None]:
+        """The validated input and room of a call; a pinned room overrides the client's."""
+        room: str | None = None
+        if tool.room == "added":
+            chat_id, room_id = args.pop("chat_id", None), args.pop("room_id", None)
+            if self.pinned is not None:
+                room = self.pinned
+            else:
+                given = chat_id if chat_id is not None else room_id
+                room = RoomArg.model_validate(
+                    {"chat_id": given} if given is not None else {}
+                ).chat_id
+        elif tool.room == "model":
+            if self.pinned is not None:
+                args["chat_id"] = self.pinned
+            room = args.get("chat_id") if isinstance(args.get("chat_id"), str) else None
+        return tool.model.model_validate(args), room
+
+    async def health_check(self) -> str:
+        """``OK | <scopes> | <base url>``, or ``Failed | <scope> | <error>`` (human first)."""
+        if not self.probes:
+            return "Failed | no credential configured"
+        order = [s for s in (Scope.HUMAN, Scope.AGENT) if s in self.probes]
+        results = await asyncio.gather(*(self.probes[s]() for s in order), return_exceptions=True)
+        for scope, result in zip(order, results, strict=True):
+            if isinstance(result, BaseException):
+                return f"Failed | {scope.value} | {describe_error(result)}"
+        return f"OK | {','.join(s.value for s in order)} | {self.base_url}"
+
+
+def _text(text: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
+
+
+def _error(text: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], isError=True)

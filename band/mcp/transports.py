@@ -1,0 +1,106 @@
+"""Serving the tools: stdio, SSE (``/sse`` + ``/messages/``) and streamable HTTP (``/mcp``)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import uvicorn
+from mcp.server.lowlevel import Server
+from mcp.server.sse import SseServerTransport
+from mcp.server.stdio import stdio_server
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount, Route
+from starlette.types import Receive, Scope, Send
+
+from .config import Settings
+
+log = logging.getLogger("band.mcp")
+
+SSE_PATH = "/sse"
+MESSAGES_PATH = "/messages/"
+STREAMABLE_PATH = "/mcp"
+
+
+def security(settings: Settings) -> TransportSecuritySettings:
+    """DNS-rebinding protection exactly as configured (no implicit loopback allowlist)."""
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=settings.enable_dns_rebinding_protection,
+        allowed_hosts=list(settings.allowed_hosts),
+        allowed_origins=list(settings.allowed_origins),
+    )
+
+
+async def run_stdio(server: Server[Any, Any]) -> None:
+    """Serve one client on stdin/stdout until it closes stdin."""
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+def sse_app(server: Server[Any, Any], settings: Settings) -> Starlette:
+    """The SSE app: the event stream at ``/sse``, client messages posted to ``/messages/``."""
+    transport = SseServerTransport(MESSAGES_PATH, security_settings=security(settings))
+
+    async def stream(request: Request) -> Response:
+        async with transport.connect_sse(
+            request.scope,
+            request.receive,
+            request._send,  # the SSE transport writes the response itself
+        ) as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+        return Response()
+
+    return Starlette(
+        routes=[
+            Route(SSE_PATH, endpoint=stream, methods=["GET"]),
+            Mount(MESSAGES_PATH, app=transport.handle_post_message),
+        ]
+    )
+
+
+def streamable_http_app(server: Server[Any, Any], settings: Settings) -> Starlette:
+    """The streamable HTTP app: one endpoint at ``/mcp`` (POST, GET stream, DELETE)."""
+    manager = StreamableHTTPSessionManager(app=server, security_settings=security(settings))
+
+    class Endpoint:
+        async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+            await manager.handle_request(scope, receive, send)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async with manager.run():
+            yield
+
+    return Starlette(
+        routes=[Route(STREAMABLE_PATH, endpoint=Endpoint(), methods=["GET", "POST", "DELETE"])],
+        lifespan=lifespan,
+    )
+
+
+def warn_if_blocked(settings: Settings, what: str) -> None:
+    """Say so at startup when the Host check would refuse every request."""
+    if settings.enable_dns_rebinding_protection and not settings.allowed_hosts:
+        log.warning(
+            "DNS rebinding protection enabled with empty ALLOWED_HOSTS. All %s requests will be "
+            "blocked. Configure ALLOWED_HOSTS to allow connections.",
+            what,
+        )
+
+
+async def serve_http(app: Starlette, settings: Settings, **uvicorn_kw: Any) -> None:
+    """Run ``app`` with uvicorn on the configured host and port."""
+    config = uvicorn.Config(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level=logging.getLevelName(log.getEffectiveLevel()).lower(),
+        lifespan="on",
+        **uvicorn_kw,
+    )
+    await uvicorn.Server(config).serve()
