@@ -48,8 +48,9 @@ bench: $(STAMP)
 		$(BENCH_PYTEST_ARGS) --benchmark-json=$$stem.json && \
 	$(PY) bench/compare.py --json $$stem.compare.json $(BENCH_ARGS)
 
+# band demo: local platform, an SDK agent, a room, a mention, the reply (DEMO_ARGS: --acp, --keep)
 demo: $(STAMP)
-	$(PY) examples/core_demo.py
+	$(VENV)/bin/band demo $(DEMO_ARGS)
 
 clean:
 	rm -rf build dist *.egg-info $(VENV) band_sdk_core/*.c band_sdk_core/*.so

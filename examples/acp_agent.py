@@ -6,7 +6,7 @@ Claude login). Any ACP agent works the same way: ``npx @zed-industries/codex-acp
 Cursor CLI's ``agent acp``, or ``python -m band.demo.acp_agent`` (the demo's scripted one,
 no network, no model: try it with ``--command "python -m band.demo.acp_agent"``).
 
-    band dev agent create Coder --description "A coding agent" --config agent_config.yaml --key coder
+    band dev agent create Coder --description "Codes" --config agent_config.yaml --key coder
     BAND_REST_URL=http://127.0.0.1:8080 BAND_WS_URL=ws://127.0.0.1:8080/api/v1/socket/websocket \
         python examples/acp_agent.py --workspaces ./acp-workspaces
 

@@ -30,7 +30,7 @@ MENTION = re.compile(r"@\[\[[^\]]+\]\]\s*")
 class Echo(SimpleAdapter[Any]):
     """Replies ``echo: <text>`` to the sender of every message that mentions the agent."""
 
-    async def on_message(  # type: ignore[override]
+    async def on_message(
         self,
         msg: PlatformMessage,
         tools: Any,

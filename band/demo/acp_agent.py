@@ -1,4 +1,4 @@
-"""The demo's ACP agent: a deterministic agent process on the official ``agent-client-protocol`` SDK.
+"""The demo's ACP agent: a deterministic process on the official ``agent-client-protocol`` SDK.
 
 ``band demo --acp`` launches it (``python -m band.demo.acp_agent``) through ``ACPClientAdapter``,
 one process per room. Each prompt it thinks aloud, then answers by calling ``band_send_message``

@@ -29,7 +29,7 @@ class DemoAdapter(SimpleAdapter[Any]):
     sender, so the platform delivers it to them.
     """
 
-    async def on_message(  # type: ignore[override]
+    async def on_message(
         self,
         msg: PlatformMessage,
         tools: Any,
@@ -69,7 +69,7 @@ class DemoAdapter(SimpleAdapter[Any]):
 class SilentAdapter(SimpleAdapter[Any]):
     """Never replies (a test aid for the demo's failure path: the runtime reports the turn)."""
 
-    async def on_message(  # type: ignore[override]
+    async def on_message(
         self,
         msg: PlatformMessage,
         tools: Any,

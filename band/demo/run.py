@@ -102,16 +102,13 @@ class Demo:
                 assert platform is not None
                 await self._keep(platform, watcher)
             else:
-                self.note("`band demo --keep` keeps it running to chat in the browser;")
-                self.note("`band dev` runs a lasting local platform (see README.md).")
+                self._next_steps()
             return 0
         finally:
             await self._shutdown(agent, http, platform)
             shutil.rmtree(workdir, ignore_errors=True)
 
-    async def _agent(
-        self, platform: LocalPlatform, http: httpx.AsyncClient, workdir: str
-    ) -> Agent:
+    async def _agent(self, platform: LocalPlatform, http: httpx.AsyncClient, workdir: str) -> Agent:
         """Register the example agent through the human API and start it with the SDK."""
         self.doing = "registering the agent"
         name = "Demo ACP Agent" if self.args.acp else "Demo Agent"
@@ -190,13 +187,18 @@ class Demo:
                     return
             await asyncio.sleep(POLL_S)
 
+    def _next_steps(self) -> None:
+        self.note("next: `band demo --keep` (or `make demo DEMO_ARGS=--keep`) keeps the platform")
+        self.note("running to chat with the agent in the browser; `band dev` runs a lasting one.")
+
     async def _keep(self, platform: LocalPlatform, watcher: RoomWatcher) -> None:
         """Keep serving until Ctrl-C, printing what happens in the demo room."""
         self.doing = "keeping"
-        self.note(f"the platform keeps running: open {platform.rest_url}/#/rooms/{self.room_id}")
-        self.note(f"and mention {self.names[self.agent_id]} there. Ctrl-C stops.")
+        self.note("the platform keeps running; point more agents at it with")
         self.note(f"BAND_REST_URL={platform.rest_url}")
         self.note(f"BAND_WS_URL={platform.ws_url}")
+        self.note(f"open {platform.rest_url}/#/rooms/{self.room_id}")
+        self.note(f"and mention {self.names[self.agent_id]} there. Ctrl-C stops.")
         while True:
             await asyncio.sleep(KEEP_POLL_S)
             with contextlib.suppress(httpx.HTTPError):

@@ -60,7 +60,8 @@ def render(row: dict[str, Any], names: dict[str, str]) -> str:
     if kind == "text":
         return _short(f"{sender}: {content}")
     if kind == "tool_call" and meta.get("name"):
-        content = f"{meta['name']} {json.dumps(_named(meta.get('args', {}), names), ensure_ascii=False)}"
+        args = json.dumps(_named(meta.get("args", {}), names), ensure_ascii=False)
+        content = f"{meta['name']} {args}"
     elif kind == "tool_result" and meta.get("name"):
         status = "failed" if meta.get("is_error") else "ok"
         content = f"{meta['name']} -> {status}: {meta.get('output', content)}"

@@ -35,10 +35,11 @@ def test_demo_prints_the_room_until_the_reply_and_exits_0(tmp_path: Path) -> Non
         assert f"step {n}/6:" in out
     assert "web room view: http://127.0.0.1:" in out and "/#/rooms/" in out
     # the room as it unfolded: the person's mention, the agent's thought, tool call and reply
-    assert "room | Local User: @Demo Agent Hello! What can you do?" in out
+    assert "room | Local Person: @Demo Agent Hello! What can you do?" in out
     assert "room | Demo Agent (thought):" in out
     assert 'room | Demo Agent (tool call): band_send_message {"content":' in out
-    assert "room | Demo Agent: @Local User Hello Local User! You said: Hello! What can you do?" in out
+    reply = "Demo Agent: @Local Person Hello Local Person! You said: Hello! What can you do?"
+    assert f"room | {reply}" in out
     assert "Demo Agent replied" in out
     # nothing was left behind in the working directory
     assert list(tmp_path.iterdir()) == []

@@ -40,7 +40,7 @@ def start_example(live: Live, tmp_path: Path, script: str, *args: str) -> subpro
         cwd=tmp_path,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=open(tmp_path / "stderr.log", "w"),  # noqa: SIM115 -- closed with the process
+        stderr=open(tmp_path / "stderr.log", "w"),  # closed with the process
         text=True,
     )
     proc.aid = aid  # type: ignore[attr-defined]
@@ -75,9 +75,7 @@ def test_echo_example_answers_a_mention(live: Live, tmp_path: Path) -> None:
 
 def test_acp_example_answers_through_an_acp_agent(live: Live, tmp_path: Path) -> None:
     command = f"{sys.executable} -m band.demo.acp_agent"
-    proc = start_example(
-        live, tmp_path, "acp_agent.py", "--command", command, "--workspaces", "ws"
-    )
+    proc = start_example(live, tmp_path, "acp_agent.py", "--command", command, "--workspaces", "ws")
     try:
         reply = reply_to(live, proc, tmp_path, "hello coder")
     finally:
@@ -109,9 +107,7 @@ def test_every_mcp_client_kind_has_a_configuration() -> None:
     }
 
 
-@pytest.mark.parametrize(
-    ("server",), [(s,) for s in mcp_configs()], ids=lambda s: f"{s[0]}:{s[1]}"
-)
+@pytest.mark.parametrize(("server",), [(s,) for s in mcp_configs()], ids=lambda s: f"{s[0]}:{s[1]}")
 def test_mcp_configuration_starts_band_mcp(
     server: tuple[str, str, dict[str, Any]], live: Live, tmp_path: Path
 ) -> None:
