@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from typing import Any
 
 from band.client.errors import BandConnectionError, BandError
@@ -23,6 +22,7 @@ from band.runtime.tools import AgentTools
 from band_sdk_core import evaluate_drain_candidate, is_self_echo
 
 from .delivery import Delivery, RoomStopped
+from .history import RoomHistory
 from .messages import delivery_status, platform_message
 from .participants import RoomParticipants
 from .sessionconfig import SessionConfig
@@ -88,8 +88,7 @@ class RoomExecution:
         self._tools: AgentTools | None = None  # the running turn's tools
         self._spawn_control: asyncio.Future[None] | None = None
         self._interrupt_mode: str | None = None
-        self._history: list[dict[str, Any]] = []
-        self._history_at = 0.0
+        self.history = RoomHistory(rest, room_id, config)
         self._bootstrapped = False
         self._idle = asyncio.Event()  # clear while a claimed message is being handled
         self._idle.set()
@@ -301,7 +300,7 @@ class RoomExecution:
             self.room_id, self.rest, self.participants.snapshot(), agent_id=self.agent_id
         )
         bootstrap = not self._bootstrapped
-        history = await self._history_for(msg.id, bootstrap)
+        history = await self.history.for_turn(msg.id, refresh=bootstrap)
         inp = AgentInput(
             msg=msg,
             tools=tools,
@@ -342,7 +341,7 @@ class RoomExecution:
         finally:
             self._turn = None
             self._tools = None
-        self._remember(row)
+        self.history.remember(row)
         turn = tools.turn
         if not self.adapter.judges_turns or turn.detached or turn.complete:
             return True, "", False
@@ -351,23 +350,3 @@ class RoomExecution:
             failure = AgentFailure(TURN_FAILURE_PROVIDER, MISSING_REPLY, "missing_reply")
             await tools.send_failure(failure)
         return False, "missing reply", False
-
-    # --- history ------------------------------------------------------------------------------
-
-    async def _history_for(self, message_id: str, bootstrap: bool) -> list[dict[str, Any]]:
-        """The room's context (cached for the TTL), without the message being handled."""
-        if not self.config.enable_context_hydration:
-            return []
-        fresh = time.monotonic() - self._history_at < self.config.context_cache_ttl_seconds
-        if bootstrap or not self.config.enable_context_cache or not fresh:
-            resp = await self.rest.request("GET", path("/agent/chats/{}/context", self.room_id))
-            rows = resp.data if isinstance(resp.data, list) else []
-            self._history = [r for r in rows if isinstance(r, dict)]
-            self._history_at = time.monotonic()
-        rows = [r for r in self._history if r.get("id") != message_id]
-        return rows[-self.config.max_context_messages :]
-
-    def _remember(self, row: dict[str, Any]) -> None:
-        """Keep a handled message in the cached context."""
-        if all(r.get("id") != row.get("id") for r in self._history):
-            self._history.append(row)

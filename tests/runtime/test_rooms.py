@@ -257,3 +257,47 @@ def test_invalid_pushes_are_dropped(platform: RestartablePlatform) -> None:
         await human.aclose()
 
     asyncio.run(scenario())
+
+
+class Concurrency(Echo):
+    """Echo that measures how many turns overlap, per room and overall."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.running: dict[str, int] = {}
+        self.max_room = 0
+        self.max_total = 0
+
+    async def on_message(self, msg, tools, *args, **kw):  # type: ignore[no-untyped-def]
+        room = kw["room_id"]
+        self.running[room] = self.running.get(room, 0) + 1
+        self.max_room = max(self.max_room, self.running[room])
+        self.max_total = max(self.max_total, sum(self.running.values()))
+        await asyncio.sleep(0.3)
+        self.running[room] -= 1
+        await super().on_message(msg, tools, *args, **kw)
+
+
+def test_turns_serial_in_a_room_parallel_across_rooms(platform: RestartablePlatform) -> None:
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Echo")
+    rooms = [room_with(live, aid), room_with(live, aid)]
+
+    async def scenario() -> None:
+        human = Human(live)
+        adapter = Concurrency()
+        async with fast_agent(live, adapter, aid, key) as agent:
+            await wait_for(lambda: _true(set(rooms) <= set(agent.runtime.rooms)))
+            sent = [(rid, await human.send(rid, aid, f"m{i}")) for i in range(2) for rid in rooms]
+            for rid, mid in sent:
+                await wait_for(lambda rid=rid, mid=mid: _status(human, rid, mid, aid, "processed"))
+        assert adapter.max_room == 1 and adapter.max_total == 2
+        for rid in rooms:
+            assert sorted(plain(r["content"]) for r in await human.replies(rid, aid)) == [
+                "echo: m0",
+                "echo: m1",
+            ]
+        await human.aclose()
+
+    asyncio.run(scenario())

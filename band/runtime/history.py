@@ -1,0 +1,44 @@
+"""A room's conversation context for adapters: ``/context`` rows, cached for a TTL."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from band.client.rest import RestClient, path
+
+from .sessionconfig import SessionConfig
+
+__all__ = ["RoomHistory"]
+
+
+class RoomHistory:
+    """What the agent sent or was mentioned in, oldest first; refreshed when stale."""
+
+    def __init__(self, rest: RestClient, room_id: str, config: SessionConfig) -> None:
+        self.rest = rest
+        self.room_id = room_id
+        self.config = config
+        self._rows: list[dict[str, Any]] = []
+        self._fetched_at: float | None = None
+
+    async def for_turn(self, message_id: str, *, refresh: bool) -> list[dict[str, Any]]:
+        """The context without ``message_id`` (fetched when ``refresh``, stale or uncached)."""
+        if not self.config.enable_context_hydration:
+            return []
+        stale = (
+            self._fetched_at is None
+            or time.monotonic() - self._fetched_at >= self.config.context_cache_ttl_seconds
+        )
+        if refresh or stale or not self.config.enable_context_cache:
+            resp = await self.rest.request("GET", path("/agent/chats/{}/context", self.room_id))
+            rows = resp.data if isinstance(resp.data, list) else []
+            self._rows = [r for r in rows if isinstance(r, dict)]
+            self._fetched_at = time.monotonic()
+        rows = [r for r in self._rows if r.get("id") != message_id]
+        return rows[-self.config.max_context_messages :]
+
+    def remember(self, row: dict[str, Any]) -> None:
+        """Keep a handled message in the cached context (the next fetch replaces it)."""
+        if all(r.get("id") != row.get("id") for r in self._rows):
+            self._rows.append(row)
