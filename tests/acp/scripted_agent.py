@@ -16,7 +16,7 @@ of the prompt. Steps:
 * ``sleep <s>``: sleep, ending the turn as ``cancelled`` when ``session/cancel`` arrives.
 * ``crash``: exit the process mid-turn. ``error <code> <message>``: answer a JSON-RPC error.
 * ``busy-once <tag>``: answer -32003 ``session_busy`` the first time ``<tag>`` is seen.
-* ``stderr <bytes>``: write that many bytes to stderr first.
+* ``stderr <bytes>``: write that many bytes to stderr (half of them as one line).
 * ``env``: think the sorted names of the process environment as JSON.
 * ``stop <reason>``: end the turn with that stop reason.
 
@@ -300,10 +300,11 @@ class ScriptedAgent:
             if not seen.exists():
                 seen.write_text("1")
                 raise RequestError(-32003, "Session is busy", {"reason": "session_busy"})
-        elif verb == "stderr":
-            chunk = "x" * 1023 + "\n"
-            for _ in range(int(rest) // 1024 + 1):
-                sys.stderr.write(chunk)
+        elif verb == "stderr":  # half as lines, half as one endless line
+            size = int(rest)
+            for _ in range(size // 2048 + 1):
+                sys.stderr.write("x" * 1023 + "\n")
+            sys.stderr.write("y" * (size // 2) + "\n")
             sys.stderr.flush()
         elif verb == "env":
             await self.say(sid, update_agent_thought_text(json.dumps(sorted(os.environ))))

@@ -1,7 +1,7 @@
 """Side by side: the official band-sdk 6.0.1 ACPClientAdapter and ours, on the same scripted
 ACP agent and the same local platform, post the same sequence of room events per turn.
 
-Optional: needs the official band-sdk venv (``BAND_REFSDK_VENV``, default /tmp/band-refsdk-venv);
+Optional: needs the official band-sdk venv (``BAND_REFSDK_PYTHON``, as .ci/run exports it);
 its missing ``acp`` package is borrowed from this environment.
 """
 
@@ -24,8 +24,8 @@ from band import Agent
 from band.adapters import ACPClientAdapter, ACPClientAdapterConfig
 from band.workspaces import create_room_workspace_resolver
 
-REF_VENV = Path(os.environ.get("BAND_REFSDK_VENV", "/tmp/band-refsdk-venv"))
-REF_PYTHON = REF_VENV / "bin" / "python"
+# .ci/run installs the official packages there and exports the interpreter's path
+REF_PYTHON = Path(os.environ.get("BAND_REFSDK_PYTHON", "/tmp/band-refsdk-venv/bin/python"))
 
 REF_AGENT = """
 import asyncio, os, sys

@@ -166,8 +166,9 @@ def test_process_runs_in_the_room_workspace_and_stderr_is_drained(
     live: Live, tmp_path: Path
 ) -> None:
     async def body(rooms: ACPRooms, room: Room) -> None:
-        # 4 MiB of stderr would block an undrained pipe long before the turn ends
-        sink = await room.turn("stderr 4194304; think survived")
+        # 4 MB of stderr (half of it one line) would block an undrained pipe (64 KiB) long
+        # before the turn ends
+        sink = await room.turn("stderr 4000000; think survived")
         assert sink.failures == []
         assert room.events()[0] == ("thought", "survived")
         assert room.workspace == str((tmp_path / "ws" / room.id).resolve())
@@ -699,3 +700,38 @@ def test_config_failure_on_a_loaded_session_keeps_it_for_a_fresh_process(
         assert loads == [session, session]
 
     scenario(live, tmp_path, body, model="smart")
+
+
+def test_stderr_tail_is_kept_for_the_failure_log(live: Live, tmp_path: Path) -> None:
+    async def body(rooms: ACPRooms, room: Room) -> None:
+        await room.turn("stderr 300000; think warm")
+        process = rooms.room(room.id).process
+        assert process is not None
+        await asyncio.sleep(0.2)
+        tail = list(process.stderr_tail)
+        assert 0 < len(tail) <= 20 and set(tail[-1]) == {"y"}
+        assert all(len(line) <= 2000 for line in tail)  # an endless line is cut, not kept whole
+
+    scenario(live, tmp_path, body)
+
+
+def test_stop_answers_a_pending_permission_request_cancelled(live: Live, tmp_path: Path) -> None:
+    asked = asyncio.Event()
+
+    async def undecided(request: ACPPermissionRequest) -> str | None:
+        asked.set()
+        await asyncio.sleep(3600)  # a person who never answers
+        return "once"
+
+    async def body(rooms: ACPRooms, room: Room) -> None:
+        turn = asyncio.create_task(room.turn("permission; say after"))
+        await asyncio.wait_for(asked.wait(), 30)
+        await rooms.stop_turn(room.id)
+        sink = await asyncio.wait_for(turn, 10)
+        assert sink.failures == []
+        events = room.events()
+        assert ("thought", "permission: cancelled") in events
+        assert json.loads(events[1][1])["output"] == "Permission cancelled"
+        assert calls(room.workspace)[-1]["method"] == "cancel"
+
+    scenario(live, tmp_path, body, rooms_kw={"resolve_permission": undecided})

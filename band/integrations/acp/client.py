@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -41,6 +42,33 @@ class RoomClient:
         self.narrator: TurnNarrator | None = None
         #: a resolver error raised during the current turn; it is the turn's failure
         self.resolver_error: Exception | None = None
+        self._cancelled = asyncio.Event()
+
+    def cancel_permissions(self) -> None:
+        """The turn is being cancelled: answer pending permission requests ``cancelled``."""
+        self._cancelled.set()
+
+    def start_turn(self, narrator: TurnNarrator) -> None:
+        """Route updates to ``narrator`` and arm a fresh cancellation for the new turn."""
+        self.narrator, self.resolver_error = narrator, None
+        self._cancelled = asyncio.Event()
+
+    async def _resolve(self, request: ACPPermissionRequest) -> str | None:
+        """The resolver's choice, or None once the turn is cancelled while it decides."""
+        assert self._resolver is not None
+        cancelled = self._cancelled
+        if cancelled.is_set():
+            return None
+        decide = asyncio.ensure_future(self._resolver(request))
+        stop = asyncio.ensure_future(cancelled.wait())
+        try:
+            await asyncio.wait({decide, stop}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+        if not decide.done():  # the turn was cancelled first
+            decide.cancel()
+            return None
+        return decide.result()
 
     async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
         """Feed the running turn; updates outside a turn (a session/load replay) are dropped."""
@@ -59,12 +87,14 @@ class RoomClient:
     ) -> RequestPermissionResponse:
         """Pick an offered option (resolver or least-privilege default), or cancel."""
         offered = tuple(options)
-        if self._resolver is None:
+        if self._cancelled.is_set():  # a cancelled turn grants nothing more
+            choice = None
+        elif self._resolver is None:
             choice = default_permission_choice(offered)
         else:
             request = ACPPermissionRequest(self.room_id, session_id, tool_call, offered)
             try:
-                choice = await self._resolver(request)
+                choice = await self._resolve(request)
                 if choice is not None and choice not in {o.option_id for o in offered}:
                     raise ValueError(
                         f'ACP permission resolver selected unavailable option "{choice}".'

@@ -29,6 +29,7 @@ STREAM_LIMIT = 16 * 1024 * 1024
 #: Bound of the whole process shutdown (the SDK waits 2 s, terminates, waits, kills).
 SHUTDOWN_TIMEOUT_S = 10.0
 STDERR_TAIL_LINES = 20
+STDERR_CHUNK = 64 * 1024
 
 
 def _launcher(command: Sequence[str]) -> list[str]:
@@ -93,12 +94,17 @@ class ACPRoomProcess:
         return self.init
 
     async def _drain_stderr(self, stream: asyncio.StreamReader) -> None:
-        # an unread pipe blocks the agent once the OS buffer fills
+        # an unread pipe blocks the agent once the OS buffer fills; read in chunks, not lines,
+        # so one endless line cannot stop the drain
+        partial = b""
         with contextlib.suppress(Exception):
-            while line := await stream.readline():
-                text = line.decode("utf-8", "replace").rstrip()
-                self.stderr_tail.append(text)
-                log.debug("room %s agent stderr: %s", self.room_id, text)
+            while chunk := await stream.read(STDERR_CHUNK):
+                *lines, partial = (partial + chunk).split(b"\n")
+                partial = partial[-STDERR_CHUNK:]
+                for line in lines[-STDERR_TAIL_LINES:]:
+                    text = line.decode("utf-8", "replace").rstrip()
+                    self.stderr_tail.append(text[:2000])
+                    log.debug("room %s agent stderr: %s", self.room_id, text[:2000])
 
     @property
     def alive(self) -> bool:

@@ -301,10 +301,11 @@ class ACPRooms:
             judge_from_stream=not self.config.inject_band_tools,
         )
         text = await self._prompt_text(room, request)
-        client.narrator, client.resolver_error = narrator, None
+        client.start_turn(narrator)
         try:
             stop_reason = await self._prompt(room, process, session_id, text)
         except asyncio.CancelledError:
+            client.cancel_permissions()
             await asyncio.shield(process.cancel(session_id))
             raise
         except ACPSessionBusyError:
@@ -312,6 +313,7 @@ class ACPRooms:
         except TimeoutError:
             limit = self.config.turn_timeout_s
             log.error("room %s: ACP turn timed out after %ss", room.room_id, limit)
+            client.cancel_permissions()
             await process.cancel(session_id)
             await self._stop_process(room)  # the session id stays the room's
             await narrator.drain()
@@ -359,6 +361,8 @@ class ACPRooms:
         room = self.rooms.get(room_id)
         if room is None or not room.running or room.process is None or room.session_id is None:
             return
+        if room.client is not None:
+            room.client.cancel_permissions()
         await room.process.cancel(room.session_id)
 
     async def close_room(self, room_id: str) -> None:
