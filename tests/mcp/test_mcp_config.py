@@ -242,6 +242,7 @@ def test_cli_stdio_stdout_carries_only_the_protocol(tmp_path: Path) -> None:
     """Logs go to stderr; closing stdin ends the server normally (exit 0)."""
     import json
     import subprocess
+    import threading
 
     from mcp_harness import band_mcp, server_env
 
@@ -259,7 +260,6 @@ def test_cli_stdio_stdout_carries_only_the_protocol(tmp_path: Path) -> None:
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
     ]
-    stdin = "".join(json.dumps(x) + "\n" for x in lines)
     proc = subprocess.Popen(
         band_mcp(),
         env=server_env(BAND_AGENT_KEY="band_a_secret_key", BAND_BASE_URL="http://127.0.0.1:9"),
@@ -269,11 +269,23 @@ def test_cli_stdio_stdout_carries_only_the_protocol(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    out, err = proc.communicate(stdin, timeout=60)
+    assert proc.stdin is not None and proc.stdout is not None
+    watchdog = threading.Timer(60, proc.kill)  # a hung server fails the test, not the run
+    watchdog.start()
+    replies = []
+    try:
+        for message in lines:
+            proc.stdin.write(json.dumps(message) + "\n")
+            proc.stdin.flush()
+            if "id" in message:  # wait for the answer: closing stdin early would cut it off
+                replies.append(json.loads(proc.stdout.readline()))
+    finally:
+        watchdog.cancel()
+    out, err = proc.communicate(timeout=60)  # closes stdin: a normal end
     assert proc.returncode == 0, err
-    replies = [json.loads(line) for line in out.splitlines()]
+    assert out == ""
     assert [r["id"] for r in replies] == [1, 2]
     assert replies[0]["result"]["serverInfo"]["name"] == "band-mcp-server"
     assert len(replies[1]["result"]["tools"]) == 9
     assert "Starting band-mcp-server v2.2.7" in err and "Resolved tools: <none>" in err
-    assert "band_a_secret_key" not in err + out
+    assert "band_a_secret_key" not in err
