@@ -8,6 +8,7 @@ import contextlib
 import logging
 import os
 import shutil
+import sqlite3
 import sys
 import tempfile
 from typing import Any, TextIO
@@ -94,7 +95,7 @@ class Demo:
         except DemoFailed as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 1
-        except (httpx.HTTPError, OSError, RuntimeError, BandError) as exc:
+        except (httpx.HTTPError, OSError, RuntimeError, BandError, sqlite3.Error) as exc:
             print(f"error: {self.doing} failed: {exc}", file=sys.stderr)
             return 1
         else:

@@ -80,6 +80,14 @@ def test_demo_agent_that_never_replies_exits_1_with_the_runtime_report(tmp_path:
     assert "step 5/6" in proc.stdout and "step 6/6" not in proc.stdout
 
 
+def test_demo_db_that_is_not_a_database_exits_1_with_the_reason(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("not a database")
+    proc = band("demo", "--db", "notes.txt", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "error: starting the local platform failed: file is not a database" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
 @pytest.mark.parametrize("value", ["0", "-1", "soon"])
 def test_demo_refuses_a_timeout_that_is_not_a_positive_number(tmp_path: Path, value: str) -> None:
     proc = band("demo", "--timeout", value, cwd=tmp_path)

@@ -1,5 +1,6 @@
-"""The examples/ directory: every script compiles, the agents answer a mention for real, and
-the MCP client configurations start band-mcp with the arguments and variables they declare."""
+"""examples/ and the README's agent: every script compiles, the agents answer a mention on a
+real local platform, and the MCP client configurations start band-mcp with the arguments and
+variables they declare."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ import pytest
 import yaml
 from bandtest.platform import Live, room_with, stop_process
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
 MENTION = re.compile(r"@\[\[[^\]]+\]\]\s*")
 
 
@@ -27,16 +29,18 @@ def test_example_compiles(script: Path, tmp_path: Path) -> None:
     py_compile.compile(str(script), cfile=str(tmp_path / "out.pyc"), doraise=True)
 
 
-def start_example(live: Live, tmp_path: Path, script: str, *args: str) -> subprocess.Popen[str]:
-    """Register an agent, write agent_config.yaml and run ``examples/<script>`` against ``live``."""
-    aid, _, key = live.register(script.removesuffix(".py"))
+def start_example(
+    live: Live, tmp_path: Path, script: Path, *args: str, name: str = "mine"
+) -> subprocess.Popen[str]:
+    """Register an agent, write agent_config.yaml and run ``script`` against ``live``."""
+    aid, _, key = live.register(script.stem)
     (tmp_path / "agent_config.yaml").write_text(
-        yaml.safe_dump({"mine": {"agent_id": aid, "api_key": key}})
+        yaml.safe_dump({name: {"agent_id": aid, "api_key": key}})
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("BAND_")}
     env.update(BAND_REST_URL=live.rest, BAND_WS_URL=live.ws)
     proc = subprocess.Popen(
-        [sys.executable, "-I", str(EXAMPLES / script), "--name", "mine", *args],
+        [sys.executable, "-I", str(script), *args],
         cwd=tmp_path,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -65,7 +69,7 @@ def reply_to(live: Live, proc: subprocess.Popen[str], tmp_path: Path, text: str)
 
 
 def test_echo_example_answers_a_mention(live: Live, tmp_path: Path) -> None:
-    proc = start_example(live, tmp_path, "echo_agent.py")
+    proc = start_example(live, tmp_path, EXAMPLES / "echo_agent.py", "--name", "mine")
     try:
         assert reply_to(live, proc, tmp_path, "hello echo") == "echo: hello echo"
     finally:
@@ -75,13 +79,28 @@ def test_echo_example_answers_a_mention(live: Live, tmp_path: Path) -> None:
 
 def test_acp_example_answers_through_an_acp_agent(live: Live, tmp_path: Path) -> None:
     command = f"{sys.executable} -m band.demo.acp_agent"
-    proc = start_example(live, tmp_path, "acp_agent.py", "--command", command, "--workspaces", "ws")
+    args = ("--name", "mine", "--command", command, "--workspaces", "ws")
+    proc = start_example(live, tmp_path, EXAMPLES / "acp_agent.py", *args)
     try:
         reply = reply_to(live, proc, tmp_path, "hello coder")
     finally:
         stop_process(proc)
     assert reply.endswith("(from an ACP agent) You said: hello coder")
     assert [p.name for p in (tmp_path / "ws").iterdir()]  # one workspace per room
+
+
+def test_readme_agent_answers_a_mention(live: Live, tmp_path: Path) -> None:
+    """The README's 20-line agent, as printed there, run the way the README says."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## A 20-line agent", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    assert len(code.strip().splitlines()) <= 20
+    (tmp_path / "echo.py").write_text(code)
+    proc = start_example(live, tmp_path, tmp_path / "echo.py", name="my_agent")
+    try:
+        assert reply_to(live, proc, tmp_path, "hi readme") == "echo: hi readme"
+    finally:
+        stop_process(proc)
 
 
 def mcp_configs() -> list[tuple[str, str, dict[str, Any]]]:
