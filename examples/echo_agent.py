@@ -3,12 +3,12 @@
 Run it against the local platform (``band dev``) or Band Cloud:
 
     band dev &                                            # prints BAND_REST_URL / BAND_WS_URL
-    band dev agent create Echo --description "Echoes mentions" --config agent_config.yaml --key echo
+    band dev agent create Echo --description "Echoes" --config agent_config.yaml --key my_agent
     BAND_REST_URL=http://127.0.0.1:8080 BAND_WS_URL=ws://127.0.0.1:8080/api/v1/socket/websocket \
         python examples/echo_agent.py
 
 ``agent_config.yaml`` (in the working directory, or ``--config PATH``) holds the agent's
-credentials under a key (``--name``, default ``echo``). Without the two variables the agent
+credentials under a key (``--name``, default ``my_agent``). Without the two variables the agent
 connects to Band Cloud. Ctrl-C stops it.
 """
 
@@ -47,7 +47,7 @@ class Echo(SimpleAdapter[Any]):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--name", default="echo", help="key of the agent in agent_config.yaml")
+    parser.add_argument("--name", default="my_agent", help="key of the agent in agent_config.yaml")
     parser.add_argument("--config", default=None, help="path of agent_config.yaml")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
