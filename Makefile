@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv install test test-pure lint types format bench demo clean
+.PHONY: venv install test test-pure test-wheel lint types format bench demo clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,18 @@ test: $(STAMP)
 
 test-pure: $(STAMP)
 	BAND_SDK_CORE_NO_EXTENSIONS=1 $(PY) -Im pytest tests -q -p no:cacheprovider -m "not compiled"
+
+# the wheel users get: build it, install it alone into a scratch venv, run the core tests against
+# it with no fallback allowed (the wheel CI does the same through cibuildwheel)
+WHEEL_TEST := build/wheel-test
+test-wheel: $(PY)
+	rm -rf $(WHEEL_TEST)
+	BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 $(PY) -m pip wheel . --no-deps --quiet -w $(WHEEL_TEST)/dist
+	$(PYTHON) -m venv $(WHEEL_TEST)/venv
+	$(WHEEL_TEST)/venv/bin/pip install --quiet --no-deps $(WHEEL_TEST)/dist/*.whl
+	$(WHEEL_TEST)/venv/bin/pip install --quiet pytest hypothesis
+	cd $(WHEEL_TEST) && BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 venv/bin/python -Im pytest \
+		$(CURDIR)/tests/core -q -p no:cacheprovider
 
 lint: $(STAMP)
 	$(PY) -m ruff check band_sdk_core band tests bench

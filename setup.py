@@ -21,6 +21,11 @@ ACCELERATED = {
     "_roster_c": "_roster_py.py",
     "_session_c": "_session_py.py",
     "_turn_c": "_turn_py.py",
+    "_json_c": "_json_c.pyx",
+    "_payload_c": "_payload_py.py",
+    "_delivery_c": "_delivery_py.py",
+    "_activity_c": "_activity_py.py",
+    "_subscriptions_c": "_subscriptions_py.py",
 }
 
 
@@ -46,7 +51,12 @@ def extensions():
     except ImportError:
         print("band_sdk_core: Cython not available, installing pure Python", file=sys.stderr)
         return []
-    macros = [("Py_LIMITED_API", "0x030C0000")] if LIMITED else []
+    # heap types (PyType_FromSpec) everywhere: the classes report module "band_sdk_core".
+    # Set here, not per source: a "# distutils: define_macros" line in a source replaces
+    # these macros, Py_LIMITED_API included, and the abi3 build silently uses private API.
+    macros = [("CYTHON_USE_TYPE_SPECS", "1")]
+    if LIMITED:
+        macros.append(("Py_LIMITED_API", "0x030C0000"))
     if TRACE:
         macros.append(("CYTHON_TRACE_NOGIL", "1"))
     modules = [

@@ -25,6 +25,7 @@ _EXPORTS = {
     "AgentAlreadyRunningError": "band.core.exceptions",
     "BandToolError": "band.runtime.tools",
     "RoomExecutionStoppedError": "band.runtime.tools",
+    "create_room_workspace_resolver": "band.workspaces",
 }
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "RoomExecutionStoppedError",
     "SessionConfig",
     "__version__",
+    "create_room_workspace_resolver",
 ]
 
 if TYPE_CHECKING:
@@ -60,6 +62,7 @@ if TYPE_CHECKING:
     from band.runtime.runtime import AgentRuntime
     from band.runtime.sessionconfig import SessionConfig
     from band.runtime.tools import AgentTools, BandToolError, RoomExecutionStoppedError
+    from band.workspaces import create_room_workspace_resolver
 
 
 def __getattr__(name: str) -> Any:

@@ -1,3 +1,4 @@
+# cython: annotation_typing=False
 """Room activity snapshot normalisation (§14) with its own strict converter."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ _MAX_VALUES = 65_536
 _MAX_DEPTH = 65  # nested arrays/objects, root included (observed on the reference)
 _SIMPLE_KINDS = frozenset({"reasoning", "memory", "permission"})
 _EXPECTED_STRING = "expected a string"
+_ABSENT: Any = object()
 
 
 class _Budget:
@@ -23,6 +25,11 @@ class _Budget:
     def __init__(self, size: int) -> None:
         self.size = size
         self.values = 0
+
+
+def _plain(text: str) -> str:
+    """Return ``text`` as an exact str (str subclasses are copied)."""
+    return text if type(text) is str else str.__str__(text)
 
 
 def _utf8_len(text: str) -> int:
@@ -37,10 +44,12 @@ def _utf8_len(text: str) -> int:
 
 def _add_string(text: str, budget: _Budget) -> str:
     """Account for one string and return it as an exact str."""
+    if type(text) is not str:
+        text = str.__str__(text)
     budget.size += _utf8_len(text)
     if budget.size > _MAX_BYTES:
         raise TypeError("room activity input exceeds string byte limit")
-    return text if type(text) is str else "" + text
+    return text
 
 
 def _convert(value: Any, budget: _Budget, depth: int) -> Any:
@@ -48,6 +57,14 @@ def _convert(value: Any, budget: _Budget, depth: int) -> Any:
     budget.values += 1
     if budget.values > _MAX_VALUES:
         raise TypeError("room activity input exceeds value limit")
+    tp = type(value)
+    # exact str, dict and list first: nearly every value of a real snapshot
+    if tp is str:
+        return _add_string(value, budget)
+    if tp is dict:
+        return _convert_dict(value, budget, depth)
+    if tp is list:
+        return _convert_list(value, budget, depth)
     if value is None or value is True or value is False:
         return value
     if isinstance(value, str):
@@ -64,66 +81,89 @@ def _convert(value: Any, budget: _Budget, depth: int) -> Any:
         if real - real != 0.0:
             raise TypeError("nonfinite JSON number")
         return real
-    if isinstance(value, (list, dict)):
-        if depth > _MAX_DEPTH:
-            raise TypeError("room activity input exceeds depth or value limit")
-        if isinstance(value, list):
-            return [_convert(item, budget, depth + 1) for item in value]
-        out = {}
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise TypeError(_EXPECTED_STRING)
-            out[_add_string(key, budget)] = _convert(item, budget, depth + 1)
-        return out
+    if isinstance(value, list):
+        return _convert_list(value, budget, depth)
+    if isinstance(value, dict):
+        return _convert_dict(value, budget, depth)
     raise TypeError("expected JSON-native null, bool, number, string, list or dict")
 
 
-def _check_row(row: dict[str, Any], path: str, issues: list[Issue]) -> dict[str, Any] | None:
+def _convert_list(value: list[Any], budget: _Budget, depth: int) -> list[Any]:
+    """Convert the items of a list one level deeper."""
+    if depth > _MAX_DEPTH:
+        raise TypeError("room activity input exceeds depth or value limit")
+    return [_convert(item, budget, depth + 1) for item in value]
+
+
+def _convert_dict(value: dict[Any, Any], budget: _Budget, depth: int) -> dict[str, Any]:
+    """Convert the entries of a dict one level deeper (keys must be strings)."""
+    if depth > _MAX_DEPTH:
+        raise TypeError("room activity input exceeds depth or value limit")
+    out = {}
+    for key, item in value.items():
+        if not isinstance(key, str):
+            raise TypeError(_EXPECTED_STRING)
+        out[_add_string(key, budget)] = _convert(item, budget, depth + 1)
+    return out
+
+
+def _at(index: int, field: str) -> str:
+    """The issue path of ``field`` (e.g. ``".agent_id"``) in row ``index``."""
+    return f"working_agents[{index}]{field}"
+
+
+def _check_row(row: dict[str, Any], index: int, issues: list[Issue]) -> dict[str, Any] | None:
     """Validate one working-agent row; return its peer dict when it is valid."""
     start = len(issues)
     agent_id = row.get("agent_id")
-    if "agent_id" not in row:
-        issues.append((path + ".agent_id", "missing", _EXPECTED_STRING))
-    elif type(agent_id) is not str:
-        issues.append((path + ".agent_id", "wrong_type", _EXPECTED_STRING))
+    if type(agent_id) is not str:
+        if "agent_id" not in row:
+            issues.append((_at(index, ".agent_id"), "missing", _EXPECTED_STRING))
+        else:
+            issues.append((_at(index, ".agent_id"), "wrong_type", _EXPECTED_STRING))
     execution_id = row.get("execution_id")
     if execution_id is not None and type(execution_id) is not str:
-        issues.append((path + ".execution_id", "wrong_type", _EXPECTED_STRING))
+        issues.append((_at(index, ".execution_id"), "wrong_type", _EXPECTED_STRING))
     agent_name = row.get("agent_name")
     if agent_name is not None and type(agent_name) is not str:
-        issues.append((path + ".agent_name", "wrong_type", _EXPECTED_STRING))
-    if "working" not in row:
-        issues.append((path + ".working", "missing", "working must be a boolean true"))
-    elif row["working"] is False:
-        issues.append((path + ".working", "invalid_value", "working must be true"))
-    elif row["working"] is not True:
-        issues.append((path + ".working", "wrong_type", "working must be a boolean true"))
-    activity = _check_activity(row.get("activity"), path + ".activity", issues)
+        issues.append((_at(index, ".agent_name"), "wrong_type", _EXPECTED_STRING))
+    working = row.get("working", _ABSENT)
+    if working is not True:
+        if working is _ABSENT:
+            issues.append((_at(index, ".working"), "missing", "working must be a boolean true"))
+        elif working is False:
+            issues.append((_at(index, ".working"), "invalid_value", "working must be true"))
+        else:
+            issues.append((_at(index, ".working"), "wrong_type", "working must be a boolean true"))
+    activity = _check_activity(row.get("activity"), index, issues)
     if len(issues) > start:
         return None
     return {"agent_id": agent_id, "agent_name": agent_name or "", "activity": activity}
 
 
-def _check_activity(activity: Any, path: str, issues: list[Issue]) -> dict[str, Any]:
+def _check_activity(activity: Any, index: int, issues: list[Issue]) -> dict[str, Any]:
     """Validate and normalise a row's ``activity``."""
     if activity is None:
         return {"kind": "reasoning"}
     if type(activity) is not dict:
-        issues.append((path, "wrong_type", "activity must be an object or null"))
+        issues.append((_at(index, ".activity"), "wrong_type", "activity must be an object or null"))
         return {"kind": "reasoning"}
-    if "kind" not in activity:
+    kind = activity.get("kind", _ABSENT)
+    if kind is _ABSENT:
         return {"kind": "reasoning"}
-    kind = activity["kind"]
     if type(kind) is not str:
-        issues.append((path + ".kind", "wrong_type", "activity kind must be a string"))
+        issues.append(
+            (_at(index, ".activity.kind"), "wrong_type", "activity kind must be a string")
+        )
         return {"kind": "reasoning"}
     if kind == "tool_call":
-        if "name" not in activity:
-            issues.append((path + ".name", "missing", _EXPECTED_STRING))
-        elif type(activity["name"]) is not str:
-            issues.append((path + ".name", "wrong_type", _EXPECTED_STRING))
+        name = activity.get("name", _ABSENT)
+        if type(name) is str:
+            return {"kind": "tool_call", "name": name}
+        if name is _ABSENT:
+            issues.append((_at(index, ".activity.name"), "missing", _EXPECTED_STRING))
         else:
-            return {"kind": "tool_call", "name": activity["name"]}
+            issues.append((_at(index, ".activity.name"), "wrong_type", _EXPECTED_STRING))
         return {"kind": "reasoning"}
     if kind in _SIMPLE_KINDS:
         return {"kind": kind}
@@ -136,13 +176,14 @@ def normalize_room_activity_snapshot(
     """Return the other working agents of a room-activity snapshot, sorted by agent id."""
     if not isinstance(self_agent_id, str):
         raise TypeError(_EXPECTED_STRING)
-    size = _utf8_len(self_agent_id)
+    own = _plain(self_agent_id)
+    size = _utf8_len(own)
     if size > _MAX_BYTES:
         raise TypeError("room activity input exceeds string byte limit")
     if trace_context is not None:
         if not isinstance(trace_context, str):
             raise TypeError(_EXPECTED_STRING)
-        size += _utf8_len(trace_context)
+        size += _utf8_len(_plain(trace_context))
         if size > _MAX_BYTES:
             raise TypeError("room activity input exceeds string byte limit")
     snapshot = _convert(raw, _Budget(size), 1)
@@ -158,11 +199,10 @@ def normalize_room_activity_snapshot(
     # one peer per (agent_id, execution_id); a missing execution id sorts first
     peers: dict[tuple[str, int, str], dict[str, Any]] = {}
     for index, row in enumerate(rows):
-        path = f"working_agents[{index}]"
         if type(row) is not dict:
-            issues.append((path, "wrong_type", "row must be an object"))
+            issues.append((_at(index, ""), "wrong_type", "row must be an object"))
             continue
-        peer = _check_row(row, path, issues)
+        peer = _check_row(row, index, issues)
         if peer is not None:
             execution_id = row.get("execution_id")
             key = (
@@ -173,5 +213,4 @@ def normalize_room_activity_snapshot(
             peers[key] = peer
     if issues:
         raise validation_error(issues, trace_context)
-    own = str.__str__(self_agent_id)
     return [peers[key] for key in sorted(peers) if key[0] != own]

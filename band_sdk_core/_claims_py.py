@@ -1,5 +1,4 @@
 # cython: annotation_typing=False
-# distutils: define_macros=CYTHON_USE_TYPE_SPECS=1
 """ClaimRegistry: in-flight, pending-settlement and completed state per room."""
 
 from __future__ import annotations

@@ -18,7 +18,18 @@ NO_EXTENSIONS = _flag("BAND_SDK_CORE_NO_EXTENSIONS") or sys.implementation.name 
 REQUIRE_EXTENSIONS = _flag("BAND_SDK_CORE_REQUIRE_EXTENSIONS")
 
 #: Every compiled module; the package uses all of them or none (one flag tells the truth).
-COMPILED_MODULES = ("_retry_c", "_claims_c", "_roster_c", "_session_c", "_turn_c")
+COMPILED_MODULES = (
+    "_retry_c",
+    "_claims_c",
+    "_roster_c",
+    "_session_c",
+    "_turn_c",
+    "_json_c",
+    "_payload_c",
+    "_delivery_c",
+    "_activity_c",
+    "_subscriptions_c",
+)
 
 USING_EXTENSIONS = False
 if not NO_EXTENSIONS:

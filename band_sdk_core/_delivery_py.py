@@ -1,14 +1,20 @@
+# cython: annotation_typing=False
 """Stateless one-shot delivery lifecycle decisions (§12)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._base import check_bool, check_str
 from ._errors import check_trace_context, validation_error
-from ._json_py import to_json
-from ._payload_py import validate_converted
+
+if TYPE_CHECKING or __name__ != "band_sdk_core._delivery_c":
+    from ._json_py import to_json
+    from ._payload_py import validate_converted
+else:  # the compiled twin calls the compiled converter and validator
+    from ._json_c import to_json
+    from ._payload_c import validate_converted
 
 __all__ = [
     "evaluate_adapter_result",
@@ -37,7 +43,7 @@ def is_self_echo(sender_id: str, sender_type: str, agent_id: str) -> bool:
 def _resolve_room(room_id: str | None, payload: Any, field: str, trace_context: str | None) -> str:
     """Pick the envelope room id, else the payload's fallback field."""
     if room_id:
-        return str.__str__(room_id)
+        return _plain(room_id)
     value = payload.get(field) if type(payload) is dict else None
     if value is None or value == "":
         raise validation_error([("room_id", "missing", _MISSING)], trace_context)
@@ -55,11 +61,15 @@ def evaluate_delivery_event(
     trace_context: str | None = None,
 ) -> dict[str, Any]:
     """Route one inbound event to ignored / cleanup / skip_self / invocation."""
-    check_str(event_type)
-    if room_id is not None:
+    # exact str arguments are the common case: skip the checking calls
+    if type(event_type) is not str:
+        check_str(event_type)
+    if room_id is not None and type(room_id) is not str:
         check_str(room_id)
-    check_str(agent_id)
-    check_trace_context(trace_context)
+    if type(agent_id) is not str:
+        check_str(agent_id)
+    if trace_context is not None:
+        check_trace_context(trace_context)
     converted = to_json(payload)
     if event_type == "message_created":
         message = validate_converted("message_created", converted, trace_context)

@@ -14,11 +14,6 @@ _I64_MIN = -(2**63)
 _U64_MAX = 2**64 - 1
 
 
-def _first(item: tuple[str, Any]) -> str:
-    """Sort key: the object key."""
-    return item[0]
-
-
 def _check_str(value: str) -> str:
     """Return ``value`` as an exact str, rejecting lone surrogates."""
     if type(value) is not str:
@@ -38,22 +33,46 @@ def _key(key: Any) -> str:
     return _check_str(key)
 
 
-def _object(items: Any) -> dict[str, Any]:
-    """Convert (key, value) pairs into a fresh dict with sorted keys."""
-    pairs = []
-    for key, value in items:
+def _sorted(out: dict[str, Any], keys: list[str]) -> dict[str, Any]:
+    """Return ``out`` re-keyed in code-point order (``keys``: its keys as inserted)."""
+    keys.sort()
+    return {key: out[key] for key in keys}
+
+
+def _object(obj: dict[Any, Any]) -> dict[str, Any]:
+    """Convert an exact dict into a fresh dict with sorted keys."""
+    out: dict[str, Any] = {}
+    keys: list[str] = []
+    for key, value in obj.items():
         if type(key) is not str or not key.isascii():
             key = _key(key)
-        pairs.append((key, to_json(value)))
-    pairs.sort(key=_first)
-    return dict(pairs)
+        # plain ASCII strings are the common leaf: skip the call
+        if type(value) is not str or not value.isascii():
+            value = to_json(value)
+        out[key] = value
+        keys.append(key)
+    return _sorted(out, keys)
+
+
+def _items(items: Any) -> dict[str, Any]:
+    """Convert (key, value) pairs into a fresh dict with sorted keys (the last duplicate wins)."""
+    out: dict[str, Any] = {}
+    keys: list[str] = []
+    for key, value in items:
+        key = _key(key)
+        if key not in out:
+            keys.append(key)
+        out[key] = to_json(value)
+    return _sorted(out, keys)
 
 
 def _array(values: Any) -> list[Any]:
     """Convert an iterable into a fresh list."""
     out = []
     for value in values:
-        out.append(to_json(value))
+        if type(value) is not str or not value.isascii():
+            value = to_json(value)
+        out.append(value)
     return out
 
 
@@ -65,7 +84,7 @@ def to_json(value: Any) -> Any:
             return value
         return _check_str(value)
     if tp is dict:
-        return _object(value.items())
+        return _object(value)
     if tp is list:
         return _array(value)
     if value is None or tp is bool:
@@ -100,9 +119,9 @@ def _slow(value: Any) -> Any:
     if isinstance(value, bytearray):
         raise TypeError("unexpected type: 'bytearray' object is not an instance of 'bytes'")
     if isinstance(value, Mapping):
-        return _object(value.items())
+        return _items(value.items())
     if isinstance(value, (tuple, set, frozenset, Sequence)):
         return _array(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return _object([(f.name, getattr(value, f.name)) for f in dataclasses.fields(value)])
+        return _items([(f.name, getattr(value, f.name)) for f in dataclasses.fields(value)])
     raise TypeError(f"unsupported type {type(value).__name__}")

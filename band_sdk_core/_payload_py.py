@@ -1,3 +1,4 @@
+# cython: annotation_typing=False
 """Inbound event-payload validation (§3) and memory taxonomy checks (§4)."""
 
 from __future__ import annotations
@@ -6,7 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 from . import _enums
 from ._errors import Issue, check_trace_context, validation_error
-from ._json_py import to_json
+
+if TYPE_CHECKING or __name__ != "band_sdk_core._payload_c":
+    from ._json_py import to_json
+else:  # the compiled twin converts with the compiled converter
+    from ._json_c import to_json
 
 if TYPE_CHECKING:
     from ._enums import EventType, MemorySystem, MemoryType
@@ -29,36 +34,39 @@ _B = 4  # boolean
 _BN = 5  # boolean | null
 _A = 6  # array
 
-# (name, kind, required, drop_null)
-_Field = tuple[str, int, bool, bool]
+_MODES = ("interrupt", "stop", "play")
+_SCOPES = ("agent", "room")
+
+# (name, kind, required, drop_null, allowed string values or None)
+_Field = tuple[str, int, bool, bool, tuple[str, ...] | None]
 
 _ROOM: tuple[_Field, ...] = (
-    ("id", _NES, True, False),
-    ("inserted_at", _S, True, False),
-    ("updated_at", _S, True, False),
-    ("title", _SN, False, False),
-    ("task_id", _SN, False, False),
+    ("id", _NES, True, False, None),
+    ("inserted_at", _S, True, False, None),
+    ("updated_at", _S, True, False, None),
+    ("title", _SN, False, False, None),
+    ("task_id", _SN, False, False, None),
 )
-_ID_ONLY: tuple[_Field, ...] = (("id", _NES, True, False),)
+_ID_ONLY: tuple[_Field, ...] = (("id", _NES, True, False, None),)
 _PARTICIPANT: tuple[_Field, ...] = (
-    ("id", _NES, True, False),
-    ("type", _S, True, False),
-    ("name", _S, True, False),
-    ("handle", _S, False, False),
-    ("description", _SN, False, False),
-    ("is_remote", _BN, False, False),
-    ("is_external", _BN, False, False),
+    ("id", _NES, True, False, None),
+    ("type", _S, True, False, None),
+    ("name", _S, True, False, None),
+    ("handle", _S, False, False, None),
+    ("description", _SN, False, False, None),
+    ("is_remote", _BN, False, False, None),
+    ("is_external", _BN, False, False, None),
 )
 _SCHEMAS: dict[str, tuple[_Field, ...]] = {
     "message_created": (
-        ("id", _NES, True, False),
-        ("content", _S, True, False),
-        ("message_type", _S, True, False),
-        ("sender_type", _S, True, False),
-        ("sender_id", _NES, True, False),
-        ("inserted_at", _S, True, False),
-        ("updated_at", _S, True, False),
-        ("sender_name", _SN, False, False),
+        ("id", _NES, True, False, None),
+        ("content", _S, True, False, None),
+        ("message_type", _S, True, False, None),
+        ("sender_type", _S, True, False, None),
+        ("sender_id", _NES, True, False, None),
+        ("inserted_at", _S, True, False, None),
+        ("updated_at", _S, True, False, None),
+        ("sender_name", _SN, False, False, None),
     ),
     "room_added": _ROOM,
     "room_removed": _ROOM,
@@ -66,90 +74,97 @@ _SCHEMAS: dict[str, tuple[_Field, ...]] = {
     "participant_added": _PARTICIPANT,
     "participant_removed": _PARTICIPANT,
     "contact_request_received": (
-        ("id", _NES, True, False),
-        ("status", _S, True, False),
-        ("inserted_at", _S, True, False),
-        ("from_handle", _SN, False, True),
-        ("from_name", _SN, False, True),
-        ("message", _SN, False, True),
+        ("id", _NES, True, False, None),
+        ("status", _S, True, False, None),
+        ("inserted_at", _S, True, False, None),
+        ("from_handle", _SN, False, True, None),
+        ("from_name", _SN, False, True, None),
+        ("message", _SN, False, True, None),
     ),
-    "contact_request_updated": (("id", _NES, True, False), ("status", _S, True, False)),
+    "contact_request_updated": (("id", _NES, True, False, None), ("status", _S, True, False, None)),
     "contact_added": (
-        ("id", _NES, True, False),
-        ("type", _S, True, False),
-        ("inserted_at", _S, True, False),
-        ("handle", _SN, True, False),
-        ("name", _SN, True, False),
-        ("description", _S, False, False),
-        ("listed_in_directory", _B, False, False),
-        ("tags", _A, False, False),
-        ("is_remote", _BN, False, False),
-        ("is_external", _BN, False, False),
+        ("id", _NES, True, False, None),
+        ("type", _S, True, False, None),
+        ("inserted_at", _S, True, False, None),
+        ("handle", _SN, True, False, None),
+        ("name", _SN, True, False, None),
+        ("description", _S, False, False, None),
+        ("listed_in_directory", _B, False, False, None),
+        ("tags", _A, False, False, None),
+        ("is_remote", _BN, False, False, None),
+        ("is_external", _BN, False, False, None),
     ),
     "contact_removed": _ID_ONLY,
     "supersede": (
-        ("reason", _S, True, False),
-        ("message", _S, True, False),
-        ("correlation_id", _SN, True, False),
+        ("reason", _S, True, False, None),
+        ("message", _S, True, False, None),
+        ("correlation_id", _SN, True, False, None),
     ),
     "agent.control": (
-        ("mode", _S, True, False),
-        ("scope", _S, True, False),
-        ("agent_id", _NES, True, False),
-        ("correlation_id", _S, True, False),
-        ("execution_id", _NESN, True, False),
-        ("room_id", _NESN, True, False),
-        ("reason", _S, False, False),
-        ("type", _S, False, False),
+        ("mode", _S, True, False, _MODES),
+        ("scope", _S, True, False, _SCOPES),
+        ("agent_id", _NES, True, False, None),
+        ("correlation_id", _S, True, False, None),
+        ("execution_id", _NESN, True, False, None),
+        ("room_id", _NESN, True, False, None),
+        ("reason", _S, False, False, None),
+        ("type", _S, False, False, None),
     ),
 }
 _SCHEMAS["message_updated"] = _SCHEMAS["message_created"]
-_ENUMS: dict[str, tuple[str, ...]] = {
-    "mode": ("interrupt", "stop", "play"),
-    "scope": ("agent", "room"),
-}
 _MENTION: tuple[_Field, ...] = (
-    ("id", _NES, True, False),
-    ("handle", _SN, False, False),
-    ("name", _SN, False, False),
+    ("id", _NES, True, False, None),
+    ("handle", _SN, False, False, None),
+    ("name", _SN, False, False, None),
 )
 _I64_MIN = -(2**63)
 _I64_MAX = 2**63 - 1
 _F64_LIMIT = 9.223372036854775808e18
 
 
-def _check_field(value: Any, kind: int, path: str, issues: list[Issue]) -> None:
-    """Append the issue (if any) for one present field value."""
+def _valid(value: Any, kind: int) -> bool:
+    """Whether a present field value has the kind's type (and is non-empty where required)."""
+    if type(value) is str:
+        return kind <= _NESN and (value != "" or kind == _S or kind == _SN)
+    if value is None:
+        return kind == _SN or kind == _NESN or kind == _BN
+    if value is True or value is False:
+        return kind == _B or kind == _BN
+    return kind == _A and type(value) is list
+
+
+def _field_issue(value: Any, kind: int, path: str) -> Issue:
+    """The issue of a field value that failed ``_valid``."""
     if kind <= _NESN:
         if type(value) is str:
-            if value == "" and (kind == _NES or kind == _NESN):
-                issues.append((path, "invalid_value", f"`{path}` must be a non-empty string"))
-        elif value is not None or kind <= _NES:
-            issues.append((path, "wrong_type", f"`{path}` must be a string"))
-    elif kind <= _BN:
-        if value is not True and value is not False and (value is not None or kind == _B):
-            issues.append((path, "wrong_type", f"`{path}` must be a boolean"))
-    elif type(value) is not list:
-        issues.append((path, "wrong_type", f"`{path}` must be an array"))
+            return (path, "invalid_value", f"`{path}` must be a non-empty string")
+        return (path, "wrong_type", f"`{path}` must be a string")
+    if kind <= _BN:
+        return (path, "wrong_type", f"`{path}` must be a boolean")
+    return (path, "wrong_type", f"`{path}` must be an array")
+
+
+_ABSENT: Any = object()
 
 
 def _check_fields(
     obj: dict[str, Any], fields: tuple[_Field, ...], prefix: str, issues: list[Issue]
 ) -> None:
     """Check every schema field of ``obj``, dropping nulls where the schema says so."""
-    for name, kind, required, drop_null in fields:
-        path = prefix + name
-        if name not in obj:
+    for name, kind, required, drop_null, allowed in fields:
+        value = obj.get(name, _ABSENT)
+        if value is _ABSENT:
             if required:
+                path = prefix + name
                 issues.append((path, "missing", f"required field `{path}` is missing"))
             continue
-        value = obj[name]
         if value is None and drop_null:
             del obj[name]
             continue
-        _check_field(value, kind, path, issues)
-        allowed = _ENUMS.get(name) if not prefix else None
+        if not _valid(value, kind):
+            issues.append(_field_issue(value, kind, prefix + name))
         if allowed is not None and type(value) is str and value not in allowed:
+            path = prefix + name
             issues.append((path, "invalid_value", f"`{path}` must be one of: {', '.join(allowed)}"))
 
 
@@ -221,7 +236,8 @@ def validate_event_payload(
     event_type: str | EventType, raw: Any, trace_context: str | None = None
 ) -> Any:
     """Normalise one inbound event payload or raise a structured ValueError."""
-    check_trace_context(trace_context)
+    if trace_context is not None:
+        check_trace_context(trace_context)
     if isinstance(event_type, str):
         found = _EVENT_NAMES.get(event_type)
         if found is None:

@@ -16,7 +16,7 @@ cdef class RetryTracker:
     cdef dict _ceilings
     cdef dict _failed
 
-    @cython.locals(attempts=dict, count=Py_ssize_t, exhausted=bint)
+    @cython.locals(attempts=dict, previous=Py_ssize_t, count=Py_ssize_t, exhausted=bint)
     cpdef tuple record_attempt(self, object message_id)
 
     cpdef bint is_permanently_failed(self, object message_id) except -1

@@ -1,5 +1,4 @@
 # cython: annotation_typing=False
-# distutils: define_macros=CYTHON_USE_TYPE_SPECS=1
 """RetryTracker: bounded per-message attempt counts and permanent failures."""
 
 from __future__ import annotations
@@ -81,19 +80,22 @@ class RetryTracker:
 
     def record_attempt(self, message_id: str) -> tuple[int, bool]:
         """Count one attempt; return ``(count, exhausted)``."""
-        _check_message_id(message_id)
+        if type(message_id) is not str:  # exact str is the common case: skip the call
+            _check_message_id(message_id)
         attempts = self._attempts
+        previous: int = attempts.get(message_id, -1)  # counts are never negative
         count: int
-        if message_id in attempts:
-            count = attempts[message_id] + 1
-        else:
+        if previous < 0:
             self._make_room()
             count = 1
-        attempts[message_id] = count
+        else:
+            count = previous + 1
+        number = count  # one int object for the map and the result (compiled: boxed once)
+        attempts[message_id] = number
         exhausted: bool = count > self._ceiling(message_id)
         if exhausted:
             self._add_failed(message_id)
-        return (count, exhausted)
+        return (number, exhausted)
 
     def is_permanently_failed(self, message_id: str) -> bool:
         """Whether the message is in the permanently-failed set."""
@@ -131,6 +133,8 @@ class RetryTracker:
     def _ceiling(self, message_id: str) -> int:
         """The effective retry ceiling: the stricter of ours and a restored one."""
         limit: int = self._max_retries
+        if not self._ceilings:  # no restored ceilings (the common case)
+            return limit
         restored: int = self._ceilings.get(message_id, limit)
         return restored if restored < limit else limit
 

@@ -1,5 +1,4 @@
 # cython: annotation_typing=False
-# distutils: define_macros=CYTHON_USE_TYPE_SPECS=1
 """ParticipantRoster: ordered participant records with change detection."""
 
 from __future__ import annotations

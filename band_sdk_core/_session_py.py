@@ -1,5 +1,4 @@
 # cython: annotation_typing=False
-# distutils: define_macros=CYTHON_USE_TYPE_SPECS=1
 """Pure-Python Session, SessionPolicy, SessionOutcome and the close/upgrade classifiers."""
 
 from __future__ import annotations

@@ -1,9 +1,11 @@
+# cython: annotation_typing=False
 """Pure-Python SubscriptionTracker, RoomRoster and topic naming (spec sections 8 and 9)."""
 
 from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
+from types import GetSetDescriptorType
 from typing import Any, NoReturn
 
 from ._base import check_bool, read_only, refuse_create, refuse_pickle, refuse_subclass
@@ -23,6 +25,9 @@ __all__ = [
     "chat_room_topic",
     "room_participants_topic",
 ]
+
+#: True when this source runs compiled as ``_subscriptions_c`` (C attributes are set directly).
+_COMPILED = __name__ != "band_sdk_core._subscriptions_py"
 
 _U64_MAX = 0xFFFFFFFFFFFFFFFF
 
@@ -84,7 +89,7 @@ def _no_setattr(self: object, name: str, value: object = None) -> NoReturn:
     """Refuse every attribute assignment or deletion with the reference wording."""
     cls = type(self)
     attr = getattr(cls, name, None)
-    if isinstance(attr, property):
+    if isinstance(attr, (property, GetSetDescriptorType)):  # compiled properties are getsets
         read_only(self, name)
     if attr is not None:
         raise AttributeError(
@@ -98,11 +103,6 @@ def _no_getattr(self: object, name: str) -> NoReturn:
     raise AttributeError(f"'band_sdk_core.{type(self).__name__}' object has no attribute '{name}'")
 
 
-def _no_delattr(self: object, name: str) -> NoReturn:
-    """Refuse attribute deletion like assignment."""
-    _no_setattr(self, name)
-
-
 def chat_room_topic(room_id: str) -> str:
     """Return the chat_room channel topic of a room."""
     return "chat_room:" + _text(room_id)
@@ -113,11 +113,10 @@ def room_participants_topic(room_id: str) -> str:
     return "room_participants:" + _text(room_id)
 
 
-class SubscriptionTracker:
-    """Ticketed join/leave decisions for room subscriptions and agent topics."""
+class _Tracker:
+    """The state and transitions of SubscriptionTracker (compiled: a C type)."""
 
     __slots__ = ("_next_ticket", "_rooms", "_topics")
-    __module__ = "band_sdk_core"
 
     _next_ticket: int
     _rooms: dict[str, list[int]]
@@ -125,27 +124,35 @@ class SubscriptionTracker:
 
     def __init__(self) -> None:
         """Create a tracker with every room and topic Absent."""
-        object.__setattr__(self, "_next_ticket", 0)
-        object.__setattr__(self, "_rooms", {})
-        object.__setattr__(self, "_topics", {})
-
-    @classmethod
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Refuse subclassing."""
-        refuse_subclass(SubscriptionTracker)
+        if _COMPILED:
+            self._next_ticket = 0
+            self._rooms = {}
+            self._topics = {}
+        else:
+            object.__setattr__(self, "_next_ticket", 0)
+            object.__setattr__(self, "_rooms", {})
+            object.__setattr__(self, "_topics", {})
 
     def __reduce_ex__(self, protocol: Any) -> NoReturn:
         """Refuse pickling and copying."""
         refuse_pickle(self)
 
-    __setattr__ = _no_setattr
-    __delattr__ = _no_delattr
-    __getattr__ = _no_getattr
+    def __setattr__(self, name: str, value: object) -> None:
+        _no_setattr(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        _no_setattr(self, name)
+
+    def __getattr__(self, name: str) -> NoReturn:
+        _no_getattr(self, name)
 
     def _issue(self) -> int:
         """Consume and return the next ticket."""
         ticket = self._next_ticket
-        object.__setattr__(self, "_next_ticket", ticket + 1)
+        if _COMPILED:
+            self._next_ticket = ticket + 1
+        else:
+            object.__setattr__(self, "_next_ticket", ticket + 1)
         return ticket
 
     # ----- rooms -----
@@ -386,32 +393,43 @@ class SubscriptionTracker:
         return [key for key, entry in self._topics.items() if entry[0] == _ACTIVE]
 
 
-class RoomReconciliation:
-    """The outcome of reconciling a roster against a room snapshot (already applied)."""
+class SubscriptionTracker(_Tracker):
+    """Ticketed join/leave decisions for room subscriptions and agent topics."""
+
+    # the C base cannot refuse subclasses with the reference's message; this class can
+    __slots__ = ()
+    __module__ = "band_sdk_core"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Refuse subclassing."""
+        refuse_subclass(SubscriptionTracker)
+
+
+class _Reconciliation:
+    """The fields of RoomReconciliation (compiled: a C type)."""
 
     __slots__ = ("_admitting", "_removed", "_resync")
-    __module__ = "band_sdk_core"
 
     _removed: list[str]
     _admitting: list[tuple[str, int]]
     _resync: list[str]
 
-    def __new__(cls, *args: object, **kwargs: object) -> RoomReconciliation:
+    def __init__(self, *args: object, **kwargs: object) -> None:
         """Refuse construction from Python."""
         refuse_create(RoomReconciliation)
-
-    @classmethod
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Refuse subclassing."""
-        refuse_subclass(RoomReconciliation)
 
     def __reduce_ex__(self, protocol: Any) -> NoReturn:
         """Refuse pickling and copying."""
         refuse_pickle(self)
 
-    __setattr__ = _no_setattr
-    __delattr__ = _no_delattr
-    __getattr__ = _no_getattr
+    def __setattr__(self, name: str, value: object) -> None:
+        _no_setattr(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        _no_setattr(self, name)
+
+    def __getattr__(self, name: str) -> NoReturn:
+        _no_getattr(self, name)
 
     @property
     def removed(self) -> list[str]:
@@ -429,11 +447,29 @@ class RoomReconciliation:
         return list(self._resync)
 
 
+class RoomReconciliation(_Reconciliation):
+    """The outcome of reconciling a roster against a room snapshot (already applied)."""
+
+    # the C base cannot refuse subclasses with the reference's message; this class can
+    __slots__ = ()
+    __module__ = "band_sdk_core"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Refuse subclassing."""
+        refuse_subclass(RoomReconciliation)
+
+
 def _reconciliation(
     removed: list[str], admitting: list[tuple[str, int]], resync: list[str]
 ) -> RoomReconciliation:
     """Build a RoomReconciliation without going through its constructor."""
-    result = object.__new__(RoomReconciliation)
+    if _COMPILED:
+        out = _Reconciliation.__new__(RoomReconciliation)
+        out._removed = removed
+        out._admitting = admitting
+        out._resync = resync
+        return out
+    result = _Reconciliation.__new__(RoomReconciliation)
     object.__setattr__(result, "_removed", removed)
     object.__setattr__(result, "_admitting", admitting)
     object.__setattr__(result, "_resync", resync)
@@ -449,37 +485,43 @@ def _room_ids(value: Any) -> list[str]:
     return [_text(item) for item in value]
 
 
-class RoomRoster:
-    """Ticketed room admission decisions, separate from the transport subscription."""
+class _Roster:
+    """The state and transitions of RoomRoster (compiled: a C type)."""
 
     __slots__ = ("_next_ticket", "_rooms")
-    __module__ = "band_sdk_core"
 
     _next_ticket: int
     _rooms: dict[str, list[int]]
 
     def __init__(self) -> None:
         """Create a roster with every room Unadmitted."""
-        object.__setattr__(self, "_next_ticket", 0)
-        object.__setattr__(self, "_rooms", {})
-
-    @classmethod
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Refuse subclassing."""
-        refuse_subclass(RoomRoster)
+        if _COMPILED:
+            self._next_ticket = 0
+            self._rooms = {}
+        else:
+            object.__setattr__(self, "_next_ticket", 0)
+            object.__setattr__(self, "_rooms", {})
 
     def __reduce_ex__(self, protocol: Any) -> NoReturn:
         """Refuse pickling and copying."""
         refuse_pickle(self)
 
-    __setattr__ = _no_setattr
-    __delattr__ = _no_delattr
-    __getattr__ = _no_getattr
+    def __setattr__(self, name: str, value: object) -> None:
+        _no_setattr(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        _no_setattr(self, name)
+
+    def __getattr__(self, name: str) -> NoReturn:
+        _no_getattr(self, name)
 
     def _issue(self) -> int:
         """Consume and return the next ticket."""
         ticket = self._next_ticket
-        object.__setattr__(self, "_next_ticket", ticket + 1)
+        if _COMPILED:
+            self._next_ticket = ticket + 1
+        else:
+            object.__setattr__(self, "_next_ticket", ticket + 1)
         return ticket
 
     def room_membership(self, room_id: str) -> RoomMembership:
@@ -560,3 +602,15 @@ class RoomRoster:
         rooms = sorted(self._rooms)
         self._rooms.clear()
         return rooms
+
+
+class RoomRoster(_Roster):
+    """Ticketed room admission decisions, separate from the transport subscription."""
+
+    # the C base cannot refuse subclasses with the reference's message; this class can
+    __slots__ = ()
+    __module__ = "band_sdk_core"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Refuse subclassing."""
+        refuse_subclass(RoomRoster)

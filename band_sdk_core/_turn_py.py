@@ -1,5 +1,4 @@
 # cython: annotation_typing=False
-# distutils: define_macros=CYTHON_USE_TYPE_SPECS=1
 """Pure-Python turn outcome: TurnLedger, the Band tool effect map and band_no_reply."""
 
 from __future__ import annotations

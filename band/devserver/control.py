@@ -5,6 +5,11 @@
 ``agent.control`` event (spec 3.5) on ``agent_control:{agent_id}``. ``GET`` on the same path
 lists the agents currently stopped in the room.
 
+``POST /api/v1/me/agents/{agent_id}/control`` with ``{"mode": ..., "reason"?: ...}`` is the
+agent-wide form for the agent's owner: one ``agent.control`` with ``scope: "agent"`` and
+``room_id: null`` (the SDK fans it out to every room), and ``stop`` / ``play`` apply to every
+room the agent is in at that moment. ``GET`` on it lists the rooms where the agent is stopped.
+
 State is **in memory** on ``app.state.control`` (no migration): a set of stopped
 ``(agent_id, room_id)`` pairs. It resets when the server restarts, like a live execution would.
 While a pair is stopped, the agent's processing marks in that room answer 204 (nothing to
@@ -78,10 +83,8 @@ def control_payload(
     return payload
 
 
-@endpoint("user")
-async def control(ctx: Ctx) -> Response:
-    """POST /me/chats/{chat_id}/control (stop, play or interrupt an agent in the room)."""
-    rid = ctx.params["chat_id"]
+async def _request(ctx: Ctx) -> tuple[dict[str, Any], str, str | None]:
+    """Read the control body (flat or wrapped): return (body, mode, reason)."""
     body = await ctx.body()
     if isinstance(body.get("control"), dict):
         body = body["control"]
@@ -90,8 +93,16 @@ async def control(ctx: Ctx) -> Response:
         raise StoreError(
             422, "validation_error", "mode must be stop, play or interrupt", {"mode": ["invalid"]}
         )
-    aid = require_str(body, "agent_id")
     reason = body.get("reason") if isinstance(body.get("reason"), str) else None
+    return body, mode, reason
+
+
+@endpoint("user")
+async def control(ctx: Ctx) -> Response:
+    """POST /me/chats/{chat_id}/control (stop, play or interrupt an agent in the room)."""
+    rid = ctx.params["chat_id"]
+    body, mode, reason = await _request(ctx)
+    aid = require_str(body, "agent_id")
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     parts = await ctx.db.run(Store.participants, rid)
     if not any(p["id"] == aid and p.get("type") == "Agent" for p in parts):
@@ -117,8 +128,46 @@ async def control_status(ctx: Ctx) -> Response:
     return data({"room_id": rid, "stopped_agent_ids": ids})
 
 
+async def _owned_agent(ctx: Ctx) -> str:
+    """Return the path's agent id when the caller owns that agent, else 404."""
+    aid: str = ctx.params["agent_id"]
+    agent = await ctx.db.run(Store.agent, aid)
+    if agent is None or agent["owner_id"] != ctx.principal.id:
+        raise StoreError(404, "not_found", "agent not found")
+    return aid
+
+
+def _stopped_rooms(st: ControlState, aid: str) -> list[str]:
+    return sorted(r for a, r in st.stopped if a == aid)
+
+
+@endpoint("user")
+async def agent_control(ctx: Ctx) -> Response:
+    """POST /me/agents/{agent_id}/control (stop, play or interrupt the agent in every room)."""
+    aid = await _owned_agent(ctx)
+    _, mode, reason = await _request(ctx)
+    st = state(ctx)
+    if mode == "stop":
+        st.stopped |= {(aid, rid) for rid in await ctx.db.agent_room_ids(aid)}
+    elif mode == "play":
+        st.stopped = {(a, r) for a, r in st.stopped if a != aid}
+    payload = control_payload(mode, aid, None, reason)
+    await ops.push(ctx, f"agent_control:{aid}", "agent.control", payload)
+    return data({**payload, "stopped_room_ids": _stopped_rooms(st, aid)})
+
+
+@endpoint("user")
+async def agent_control_status(ctx: Ctx) -> Response:
+    """GET /me/agents/{agent_id}/control (rooms where the agent's execution is stopped)."""
+    aid = await _owned_agent(ctx)
+    return data({"agent_id": aid, "stopped_room_ids": _stopped_rooms(state(ctx), aid)})
+
+
 C = "/api/v1/me/chats/{chat_id}/control"
+G = "/api/v1/me/agents/{agent_id}/control"
 routes = [
     Route(C, control, methods=["POST"]),
     Route(C, control_status, methods=["GET"]),
+    Route(G, agent_control, methods=["POST"]),
+    Route(G, agent_control_status, methods=["GET"]),
 ]

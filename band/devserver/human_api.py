@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from starlette.responses import Response
 from starlette.routing import Route
 
 from . import ops, shapes
 from .http import Ctx, cursor_meta, data, endpoint, offset_meta, page_slice, require_str
-from .store import Store, StoreError
+from .store import MessageFilter, Store, StoreError
 
 human = endpoint("user")
+MESSAGE_TYPES = (
+    "text", "tool_call", "tool_result", "thought", "error", "task", "attention", "system",
+    "participant", "action", "guidelines",
+)  # fmt: skip
+TYPE_PARAMS = ("message_type", "message_types", "exclude_message_types")
 
 
 @human
@@ -80,15 +87,58 @@ async def get_chat(ctx: Ctx) -> Response:
     return data(await _me_room(ctx, room))
 
 
+def _bad_query(name: str, message: str) -> StoreError:
+    return StoreError(422, "validation_error", message, {name: ["is invalid"]})
+
+
+def _types(name: str, raw: str) -> tuple[str, ...]:
+    """Parse a comma-joined type list; blanks, spaces and unknown types are refused."""
+    values = tuple(raw.split(",")) if name != "message_type" else (raw,)
+    for value in values:
+        if value not in MESSAGE_TYPES:
+            raise _bad_query(name, f"{name}: unknown message type {value!r}")
+    return values
+
+
+def _since(raw: str) -> str:
+    """Parse an ISO 8601 time (naive means UTC) into the store's timestamp form."""
+    try:
+        when = datetime.fromisoformat(raw.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise _bad_query("since", "since must be an ISO 8601 date-time") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def _message_filter(ctx: Ctx) -> MessageFilter:
+    """Read ``message_type`` / ``message_types`` / ``exclude_message_types`` and ``since``."""
+    q = ctx.request.query_params
+    given = [n for n in TYPE_PARAMS if q.get(n)]
+    if len(given) > 1:
+        raise _bad_query(given[1], "use at most one of " + ", ".join(TYPE_PARAMS))
+    since = q.get("since") or None
+    if since is not None and q.get("cursor"):
+        raise _bad_query("since", "since and cursor cannot be combined")
+    exclude = given == ["exclude_message_types"]
+    types = _types(given[0], q[given[0]]) if given else ()
+    return MessageFilter(
+        types=() if exclude else types,
+        exclude=types if exclude else (),
+        since=_since(since) if since else None,
+    )
+
+
 @human
 async def list_messages(ctx: Ctx) -> Response:
-    """GET /me/chats/{chat_id}/messages (every room message)."""
+    """GET /me/chats/{chat_id}/messages (every room message; type and ``since`` filters)."""
     rid = ctx.params["chat_id"]
     limit = ctx.int_q("limit", None, 1, 100) or ctx.int_q("page_size", 20, 1, 100) or 20
     cursor = ctx.int_q("cursor", None, 0)
+    where = _message_filter(ctx)
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
-    items, more = await ctx.db.run(Store.room_messages, rid, cursor, limit)
-    total = await ctx.db.run(Store.count_messages, rid)
+    items, more = await ctx.db.run(Store.room_messages, rid, cursor, limit, where)
+    total = await ctx.db.run(Store.count_messages, rid, where)
     meta = {**cursor_meta(items, more, limit), "total_count": total}
     return data([shapes.message(m) for m in items], metadata=meta)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import shapes
+from . import store_files as sf
 from .contracts import Principal
 from .http import Ctx, opt_str, require_str
 from .store import Store, StoreError
@@ -77,6 +78,21 @@ def _mentions(body: dict[str, Any]) -> list[dict[str, Any]]:
     return raw
 
 
+def _attachment_ids(body: dict[str, Any]) -> list[str]:
+    """Read ``attachment_ids``: absent means none; null or non-string ids are refused."""
+    if "attachment_ids" not in body:
+        return []
+    raw = body["attachment_ids"]
+    if not isinstance(raw, list) or not all(isinstance(i, str) and i for i in raw):
+        raise StoreError(
+            422,
+            "validation_error",
+            "attachment_ids must be a list of file ids",
+            {"attachment_ids": ["must be a list of strings (omit it for no attachments)"]},
+        )
+    return list(dict.fromkeys(raw))
+
+
 async def post_message(ctx: Ctx, rid: str, *, require_mention: bool) -> dict[str, Any]:
     """Store a text message, then push message_created to mentioned agents and the sender."""
     body = await ctx.body("message")
@@ -86,11 +102,21 @@ async def post_message(ctx: Ctx, rid: str, *, require_mention: bool) -> dict[str
         raise StoreError(
             422, "validation_error", "at least one mention is required", {"mentions": ["empty"]}
         )
-    if body.get("attachment_ids"):
-        raise StoreError(422, "unknown_attachment", "attachment not found in this room")
+    attachment_ids = _attachment_ids(body)
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     resolved = await ctx.db.run(Store.resolve_mentions, rid, mentions)
-    msg = await ctx.db.run(Store.create_message, rid, ctx.principal, content, "text", resolved)
+    known = await ctx.db.run(sf.room_file_ids, rid, attachment_ids)
+    missing = [i for i in attachment_ids if i not in known]
+    if missing:
+        raise StoreError(
+            422,
+            "unknown_attachment",
+            "attachment_ids names a file that is not in this chat room",
+            {"attachment_ids": [f"unknown file {i}" for i in missing]},
+        )
+    msg = await ctx.db.run(
+        Store.create_message, rid, ctx.principal, content, "text", resolved, None, attachment_ids
+    )
     targets = frozenset({ctx.principal.id, *(m["id"] for m in resolved)})
     payload = shapes.message(msg)
     await push(ctx, f"chat_room:{rid}", "message_created", payload, agent_ids=targets)
@@ -100,6 +126,12 @@ async def post_message(ctx: Ctx, rid: str, *, require_mention: bool) -> dict[str
         if m["id"] != ctx.principal.id
     ]
     return {"id": msg["id"], "success": True, "recipients": recipients}
+
+
+async def push_task(ctx: Ctx, rid: str, event: str, task: dict[str, Any]) -> None:
+    """Push ``task_created`` / ``task_updated`` on ``tasks:{id}`` of every room participant."""
+    for part in await ctx.db.run(Store.participants, rid):
+        await push(ctx, f"tasks:{part['id']}", event, task)
 
 
 async def push_update(ctx: Ctx, mid: str, agent: Principal) -> None:

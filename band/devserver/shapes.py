@@ -49,6 +49,19 @@ def message(m: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in m.items() if not k.startswith("_")}
 
 
+def attachment(row: Any) -> dict[str, Any]:
+    """Attachment (a room file as listed on a message, spec 2.5)."""
+    return {
+        "id": row["id"],
+        "name": row["name"],
+        "content_type": row["content_type"],
+        "bytes": row["bytes"],
+        "sha256": row["sha256"],
+        "has_thumb": False,
+        "expires_at": None,
+    }
+
+
 def agent_me(a: dict[str, Any]) -> dict[str, Any]:
     """AgentMe."""
     return {
@@ -59,7 +72,7 @@ def agent_me(a: dict[str, Any]) -> dict[str, Any]:
         "owner_uuid": a["owner_id"],
         "inserted_at": a["inserted_at"],
         "updated_at": a["updated_at"],
-        "feature_flags": {"ff_file_transfer": False},
+        "feature_flags": {"ff_file_transfer": True},  # room files + attachments work
         "listed_in_directory": False,
         "tags": [],
     }
@@ -88,7 +101,7 @@ def peer(p: dict[str, Any], online: bool) -> dict[str, Any]:
         "handle": p["handle"],
         "type": p["type"],
         "description": p.get("description"),
-        "is_contact": False,
+        "is_contact": bool(p.get("is_contact", False)),
         "online": online,
         "source": "registry",
     }

@@ -32,6 +32,8 @@ async def authorize_topic(principal: Principal, topic: str, directory: AsyncStor
         return "invalid topic"
     if kind in AGENT_TOPICS:
         return None if principal.kind == "agent" and ident == principal.id else "unauthorized"
+    if kind == "tasks":  # task_created / task_updated of the principal's rooms
+        return None if ident == principal.id else "unauthorized"
     if kind == "user_rooms":
         return None if principal.kind == "user" and ident == principal.id else "unauthorized"
     if kind in ROOM_TOPICS:
@@ -84,11 +86,13 @@ async def websocket_endpoint(ws: WebSocket) -> None:
                 return
             await _supersede(old)
             hub.remove(old)
-    await ws.accept()
+    # register before accepting: once the client sees the upgrade succeed, the hub knows it
+    # (no pushes can reach it early, since it has joined no topic yet)
     conn = Connection(principal, ws)
     hub.add(conn)
-    log.info("socket connected: %s %s", principal.kind, principal.id)
     try:
+        await ws.accept()
+        log.info("socket connected: %s %s", principal.kind, principal.id)
         while True:
             text = await asyncio.wait_for(ws.receive_text(), ws.app.state.idle_timeout)
             await _handle(conn, text, directory)

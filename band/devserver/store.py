@@ -9,11 +9,13 @@ import re
 import secrets
 import sqlite3
 import uuid
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from .contracts import Principal
+from .shapes import attachment
 
 log = logging.getLogger(__name__)
 
@@ -110,8 +112,35 @@ MIGRATIONS: dict[int, str] = {
     CREATE TABLE bulk_deletions (
         id TEXT PRIMARY KEY, owner_id TEXT NOT NULL, body TEXT NOT NULL);
     """,
+    5: """
+    CREATE TABLE message_attachments (
+        message_id TEXT NOT NULL REFERENCES messages(id),
+        file_id TEXT NOT NULL REFERENCES files(id), position INTEGER NOT NULL,
+        PRIMARY KEY (message_id, file_id));
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
+
+
+@dataclass(frozen=True)
+class MessageFilter:
+    """Human message-list filters: message types to keep or drop, and a lower time bound."""
+
+    types: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    since: str | None = None  # same ISO 8601 form as ``now()``, so strings compare as times
+
+    def sql(self) -> tuple[str, list[Any]]:
+        """Return an ``AND ...`` condition over ``messages`` and its arguments."""
+        cond, args = "", []
+        for values, op in ((self.types, "IN"), (self.exclude, "NOT IN")):
+            if values:
+                cond += f" AND message_type {op} ({','.join('?' * len(values))})"
+                args += list(values)
+        if self.since is not None:
+            cond += " AND inserted_at > ?"
+            args.append(self.since)
+        return cond, args
 
 
 class StoreError(Exception):
@@ -379,13 +408,17 @@ class Store:
         return {**ent, "role": role}
 
     def peers(self, pid: str, not_in_chat: str | None) -> list[dict[str, Any]]:
-        """Return every other user and agent, optionally excluding a room's participants."""
+        """Return every other user and agent (flagging ``pid``'s contacts), minus a room's."""
         excluded = {pid}
         if not_in_chat:
             excluded |= {p["id"] for p in self.participants(not_in_chat)}
+        contacts = {
+            r[0]
+            for r in self.db.execute("SELECT contact_id FROM contacts WHERE owner_id=?", (pid,))
+        }
         rows = [{**dict(r), "type": "Agent"} for r in self.db.execute("SELECT * FROM agents")]
         rows += [{**dict(r), "type": "User"} for r in self.db.execute("SELECT * FROM users")]
-        return [r for r in rows if r["id"] not in excluded]
+        return [{**r, "is_contact": r["id"] in contacts} for r in rows if r["id"] not in excluded]
 
     # -- messages ---------------------------------------------------------
 
@@ -425,8 +458,9 @@ class Store:
         message_type: str,
         mentions: list[dict[str, Any]],
         extra_metadata: dict[str, Any] | None = None,
+        attachment_ids: list[str] | None = None,
     ) -> dict[str, Any]:
-        """Persist a message (and its mentions and deliveries) and return it."""
+        """Persist a message (with mentions, deliveries and attachments) and return it."""
         mid, ts = str(uuid.uuid4()), now()
         if mentions:
             prefix = "".join(f"@[[{m['id']}]] " for m in mentions if m["id"] not in content)
@@ -442,6 +476,8 @@ class Store:
                 (mid, rid, content, message_type, sender.id, sender_type, sender.name,
                  json.dumps(metadata), ts, ts),
             )  # fmt: skip
+            for pos, fid in enumerate(dict.fromkeys(attachment_ids or ())):
+                self.db.execute("INSERT INTO message_attachments VALUES (?,?,?)", (mid, fid, pos))
             for m in mentions:
                 self.db.execute("INSERT INTO mentions VALUES (?,?)", (mid, m["id"]))
                 if self.agent(m["id"]) and m["id"] != sender.id:
@@ -466,7 +502,14 @@ class Store:
         seq = msg.pop("seq")
         msg["chat_room_id"] = msg.pop("room_id")
         msg["metadata"] = json.loads(msg["metadata"])
-        msg["attachments"] = []
+        msg["attachments"] = [
+            attachment(a)
+            for a in self.db.execute(
+                "SELECT f.* FROM message_attachments x JOIN files f ON f.id=x.file_id "
+                "WHERE x.message_id=? ORDER BY x.position",
+                (msg["id"],),
+            )
+        ]
         statuses = {}
         for d in self.db.execute("SELECT * FROM deliveries WHERE message_id=?", (msg["id"],)):
             attempts = [
@@ -529,18 +572,22 @@ class Store:
         return [self._shape(r) for r in rows[:limit]], len(rows) > limit
 
     def room_messages(
-        self, rid: str, cursor: int | None, limit: int
+        self, rid: str, cursor: int | None, limit: int, where: MessageFilter | None = None
     ) -> tuple[list[dict[str, Any]], bool]:
-        """Every message of a room, oldest first (human view)."""
+        """Every message of a room passing ``where``, oldest first (human view)."""
+        cond, args = (where or MessageFilter()).sql()
         rows = self.db.execute(
-            "SELECT * FROM messages WHERE room_id=? AND seq > ? ORDER BY seq LIMIT ?",
-            (rid, cursor or 0, limit + 1),
+            f"SELECT * FROM messages WHERE room_id=? AND seq > ? {cond} ORDER BY seq LIMIT ?",
+            (rid, cursor or 0, *args, limit + 1),
         ).fetchall()
         return [self._shape(r) for r in rows[:limit]], len(rows) > limit
 
-    def count_messages(self, rid: str) -> int:
-        """Count the messages in a room."""
-        row = self.db.execute("SELECT COUNT(*) FROM messages WHERE room_id=?", (rid,)).fetchone()
+    def count_messages(self, rid: str, where: MessageFilter | None = None) -> int:
+        """Count the messages in a room passing ``where``."""
+        cond, args = (where or MessageFilter()).sql()
+        row = self.db.execute(
+            f"SELECT COUNT(*) FROM messages WHERE room_id=? {cond}", (rid, *args)
+        ).fetchone()
         return int(row[0])
 
     # -- delivery state machine ------------------------------------------

@@ -6,22 +6,10 @@ import hashlib
 import uuid
 from typing import Any
 
+from .shapes import attachment
 from .store import Store, StoreError, now
 
 MAX_FILE_BYTES = 25 * 1024 * 1024
-
-
-def attachment(row: Any) -> dict[str, Any]:
-    """Attachment shape (spec 2.5)."""
-    return {
-        "id": row["id"],
-        "name": row["name"],
-        "content_type": row["content_type"],
-        "bytes": row["bytes"],
-        "sha256": row["sha256"],
-        "has_thumb": False,
-        "expires_at": None,
-    }
 
 
 def put_file(

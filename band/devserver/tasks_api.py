@@ -7,7 +7,7 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import Route
 
-from . import shapes
+from . import ops, shapes
 from . import store_tasks as st
 from .http import Ctx, data, endpoint, offset_meta, page_slice
 from .store import Store, StoreError
@@ -80,6 +80,10 @@ async def create_task(ctx: Ctx) -> Response:
         fields.get("detail", ""),
         fields.get("supersedes_id") or None,
     )
+    await ops.push_task(ctx, rid, "task_created", task)
+    if fields.get("supersedes_id"):  # the old task changed too (state superseded)
+        old = await ctx.db.run(st.get_task, rid, fields["supersedes_id"])
+        await ops.push_task(ctx, rid, "task_updated", old)
     return data(task, 201)
 
 
@@ -113,6 +117,7 @@ async def update_task(ctx: Ctx) -> Response:
         raise _bad("comment", "comment can't be blank")
     rid = await _room(ctx)
     task = await ctx.db.run(st.update_task, rid, ctx.params["task_id"], ctx.principal.id, fields)
+    await ops.push_task(ctx, rid, "task_updated", task)
     return data(task)
 
 

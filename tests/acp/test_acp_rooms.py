@@ -9,14 +9,14 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from acp.transports import DEFAULT_INHERITED_ENV_VARS
 from acp_helpers import PlatformSink, agent_command, calls, room_events, room_rows, room_with, run
-from bandtest.platform import Live
+from bandtest.platform import Live, live_platform
 
 from band.client import RestClient
 from band.integrations.acp.config import ACPClientAdapterConfig, ACPPermissionRequest
@@ -25,6 +25,12 @@ from band.integrations.acp.rooms import ACPRooms, TurnRequest
 from band.workspaces import RoomWorkspaces, create_room_workspace_resolver
 
 Scenario = Callable[[ACPRooms, "Room"], Awaitable[None]]
+
+
+@pytest.fixture(scope="module")
+def live() -> Iterator[Live]:
+    """One local platform for this module (each test registers its own agent and room)."""
+    yield from live_platform()
 
 
 class Room:

@@ -99,3 +99,11 @@ def test_same_path_for_two_live_rooms_is_refused(tmp_path: Path) -> None:
     assert str(err.value) == f"workspace_for_room assigned '{real}' to both 'room-1' and 'room-2'"
     claims.release("room-1")  # once the first room left, the path is free again
     assert claims.claim("room-2") == real
+
+
+def test_resolver_is_exported_from_band(tmp_path: Path) -> None:
+    import band
+
+    resolve = band.create_room_workspace_resolver(tmp_path)
+    assert "create_room_workspace_resolver" in band.__all__
+    assert resolve("room-1") == str((tmp_path / "room-1").resolve())

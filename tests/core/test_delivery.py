@@ -176,12 +176,22 @@ def test_drain_decisions(delivery_impl: ModuleType) -> None:
     assert evaluate(mapping, ["m"], "a")["decision"] == "drain"
 
 
+# factories: a one-shot iterator must be fresh for each implementation
 @pytest.mark.parametrize(
-    "seen",
-    [["m"], ("m",), {"m"}, frozenset({"m"}), {"m": 1}.keys(), iter(["m"]), (x for x in ["m"])],
+    "make_seen",
+    [
+        lambda: ["m"],
+        lambda: ("m",),
+        lambda: {"m"},
+        lambda: frozenset({"m"}),
+        lambda: {"m": 1}.keys(),
+        lambda: iter(["m"]),
+        lambda: (x for x in ["m"]),
+    ],
+    ids=["list", "tuple", "set", "frozenset", "keys", "iterator", "generator"],
 )
-def test_drain_seen_iterables(delivery_impl: ModuleType, seen: Any) -> None:
-    assert delivery_impl.evaluate_drain_candidate(cand(), seen, "a")["decision"] == "drain"
+def test_drain_seen_iterables(delivery_impl: ModuleType, make_seen: Any) -> None:
+    assert delivery_impl.evaluate_drain_candidate(cand(), make_seen(), "a")["decision"] == "drain"
 
 
 def test_drain_validation(delivery_impl: ModuleType) -> None:

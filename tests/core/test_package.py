@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import os
+
+import pytest
 
 import band_sdk_core as core
 from band_sdk_core import _compat
@@ -75,3 +78,18 @@ def test_using_extensions_matches_environment() -> None:
         from band_sdk_core import _retry_c
 
         assert core.RetryTracker is _retry_c.RetryTracker
+
+
+@pytest.mark.compiled
+def test_every_hot_module_is_compiled() -> None:
+    if not core.USING_EXTENSIONS:  # REQUIRE_EXTENSIONS=1 fails at import instead
+        pytest.skip("the compiled modules are not built")
+    for name in _compat.COMPILED_MODULES:
+        module = importlib.import_module(f"band_sdk_core.{name}")
+        assert module.__file__ is not None
+        assert not module.__file__.endswith(".py"), name
+    from band_sdk_core import _activity_c, _delivery_c, _payload_c
+
+    assert core.validate_event_payload is _payload_c.validate_event_payload
+    assert core.evaluate_delivery_event is _delivery_c.evaluate_delivery_event
+    assert core.normalize_room_activity_snapshot is _activity_c.normalize_room_activity_snapshot

@@ -22,6 +22,7 @@ def test_agent_me(live: Live) -> None:
     d = r.json()["data"]
     assert d["id"] == aid and d["handle"] == handle and d["description"] == "Echo agent"
     assert isinstance(d["feature_flags"], dict) and d["owner_uuid"]
+    assert d["feature_flags"]["ff_file_transfer"] is True  # room files and attachments work
 
 
 def test_auth_errors(live: Live) -> None:
