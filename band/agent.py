@@ -13,8 +13,10 @@ from typing import Any
 from band import __version__
 from band.config import PlatformSettings, load_agent_config
 from band.core.exceptions import AgentAlreadyRunningError, BandConfigError
+from band.core.preprocessor import Preprocessor
 from band.core.simple_adapter import SimpleAdapter
 from band.runtime.agentconfig import AgentConfig
+from band.runtime.contacts import ContactEventConfig
 from band.runtime.events import ParticipantAddedCallback, ParticipantRemovedCallback
 from band.runtime.instance import SingleInstanceLock
 from band.runtime.runtime import AgentRuntime
@@ -51,14 +53,16 @@ class Agent:
         rest_url: str | None = None,
         config: AgentConfig | None = None,
         session_config: SessionConfig | None = None,
-        contact_config: Any = None,
+        contact_config: ContactEventConfig | None = None,
         on_participant_added: ParticipantAddedCallback | None = None,
         on_participant_removed: ParticipantRemovedCallback | None = None,
-        preprocessor: Any = None,
+        preprocessor: Preprocessor | None = None,
     ) -> Agent:
         """An agent for ``adapter`` with these credentials.
 
         URLs: explicit arguments, else ``BAND_WS_URL`` / ``BAND_REST_URL``, else Band Cloud.
+        ``contact_config``: what happens with contact events (ignored by default).
+        ``preprocessor``: builds each turn's input (``band.preprocessing.DefaultPreprocessor``).
         """
         for name, value in (("agent_id", agent_id), ("api_key", api_key)):
             if not isinstance(value, str) or not value.strip():
@@ -67,9 +71,14 @@ class Agent:
             raise BandConfigError(
                 f"adapter must be a SimpleAdapter (or have on_event), not {type(adapter).__name__}"
             )
-        for name, value in (("contact_config", contact_config), ("preprocessor", preprocessor)):
-            if value is not None:
-                raise BandConfigError(f"Agent.create() does not support {name} yet")
+        if contact_config is not None and not isinstance(contact_config, ContactEventConfig):
+            raise BandConfigError(
+                f"contact_config must be a ContactEventConfig, not {type(contact_config).__name__}"
+            )
+        if preprocessor is not None and not callable(getattr(preprocessor, "process", None)):
+            raise BandConfigError(
+                f"preprocessor must have a process() method, not {type(preprocessor).__name__}"
+            )
         urls = PlatformSettings.from_env().resolve(rest_url=rest_url, ws_url=ws_url)
         runtime = AgentRuntime(
             agent_id=agent_id,
@@ -81,6 +90,8 @@ class Agent:
             session_config=session_config or SessionConfig(),
             on_participant_added=on_participant_added,
             on_participant_removed=on_participant_removed,
+            contact_config=contact_config,
+            preprocessor=preprocessor,
         )
         return cls(runtime, adapter)
 
@@ -103,6 +114,11 @@ class Agent:
     def runtime(self) -> AgentRuntime:
         """The runtime behind this agent (rooms, socket, REST client)."""
         return self._runtime
+
+    @property
+    def contact_config(self) -> ContactEventConfig:
+        """How this agent handles contact events."""
+        return self._runtime.contact_config
 
     @property
     def agent_name(self) -> str:

@@ -1,6 +1,7 @@
 """What adapters build on: the adapter base class, tool protocol, message types and the turn."""
 
 from .exceptions import AgentAlreadyRunningError, BandConfigError, BandError
+from .preprocessor import Preprocessor
 from .protocols import AgentToolsProtocol
 from .simple_adapter import FeatureKwargs, SimpleAdapter
 from .types import (
@@ -24,5 +25,6 @@ __all__ = [
     "HistoryConverter",
     "HistoryProvider",
     "PlatformMessage",
+    "Preprocessor",
     "SimpleAdapter",
 ]

@@ -11,20 +11,29 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import uuid
+from datetime import UTC, datetime
 from typing import Any
 
 from band.client.errors import BandConnectionError, BandError
 from band.client.rest import RestClient, path
+from band.core.preprocessor import Preprocessor
 from band.core.simple_adapter import SimpleAdapter
 from band.core.turn import MISSING_REPLY, TURN_FAILURE_PROVIDER, AgentFailure
-from band.core.types import AgentInput, HistoryProvider
-from band.runtime.tools import AgentTools
+from band.core.types import AgentInput
+from band.preprocessing import DefaultPreprocessor
 from band_sdk_core import evaluate_drain_candidate, is_self_echo
 
+from .context import RoomContext
 from .delivery import Delivery, RoomStopped
-from .history import RoomHistory
-from .messages import delivery_status, platform_message
-from .participants import RoomParticipants
+from .events import MessageEvent
+from .hub import (
+    SYNTHETIC_CONTACT_EVENTS_SENDER_ID,
+    SYNTHETIC_CONTACT_EVENTS_SENDER_NAME,
+    SYNTHETIC_SENDER_TYPE,
+    is_contact_hub_turn,
+)
+from .messages import delivery_status
 from .sessionconfig import SessionConfig
 from .working import WorkingState
 
@@ -33,6 +42,10 @@ __all__ = ["RoomExecution"]
 log = logging.getLogger("band.runtime.execution")
 
 _DRAIN = object()
+#: Seconds between cancellations of a room worker that has not ended yet.
+CANCEL_RETRY = 0.5
+#: Wakes the worker to re-plan its wait (after a stop).
+_WAKE = object()
 #: Upper bound of ``/next`` rounds in one drain (a guard against a platform that loops).
 MAX_DRAIN = 500
 #: Generic room text for a turn that raised; the exception itself stays in the logs.
@@ -48,6 +61,27 @@ def _candidate(row: dict[str, Any] | None) -> dict[str, str] | None:
         "sender_id": str(row.get("sender_id") or ""),
         "sender_type": str(row.get("sender_type") or ""),
     }
+
+
+def _synthetic_row(room_id: str, text: str) -> dict[str, Any]:
+    """A contact event as a message row of the hub room (it exists only in this process)."""
+    now = datetime.now(UTC).isoformat()
+    return {
+        "id": f"contact-event-{uuid.uuid4()}",
+        "content": text,
+        "message_type": "text",
+        "sender_id": SYNTHETIC_CONTACT_EVENTS_SENDER_ID,
+        "sender_type": SYNTHETIC_SENDER_TYPE,
+        "sender_name": SYNTHETIC_CONTACT_EVENTS_SENDER_NAME,
+        "chat_room_id": room_id,
+        "inserted_at": now,
+        "updated_at": now,
+        "metadata": {},
+    }
+
+
+def _is_synthetic(row: dict[str, Any]) -> bool:
+    return is_contact_hub_turn(sender_type=row.get("sender_type"), sender_id=row.get("sender_id"))
 
 
 def _platform_unreachable(exc: BaseException) -> bool:
@@ -72,6 +106,8 @@ class RoomExecution:
         delivery: Delivery,
         adapter: SimpleAdapter[Any],
         config: SessionConfig,
+        preprocessor: Preprocessor | None = None,
+        hub_room_id: str | None = None,
     ) -> None:
         self.room_id = room_id
         self.agent_id = agent_id
@@ -79,17 +115,21 @@ class RoomExecution:
         self.delivery = delivery
         self.adapter = adapter
         self.config = config
-        self.participants = RoomParticipants(rest, room_id, agent_id)
+        self.preprocessor: Preprocessor = preprocessor or DefaultPreprocessor()
+        self.context = RoomContext(
+            room_id, agent_id=agent_id, rest=rest, config=config, hub_room_id=hub_room_id
+        )
+        self.participants = self.context.roster
+        self.history = self.context.history
         self.stopped = False
         self.turns = 0
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
         self._turn: asyncio.Task[None] | None = None
-        self._tools: AgentTools | None = None  # the running turn's tools
+        self._tools: Any = None  # the running turn's tools
         self._spawn_control: asyncio.Future[None] | None = None
         self._interrupt_mode: str | None = None
-        self.history = RoomHistory(rest, room_id, config)
-        self._bootstrapped = False
+        self._held: list[dict[str, Any]] = []  # hub turns that arrived while stopped
         self._idle = asyncio.Event()  # clear while a claimed message is being handled
         self._idle.set()
         self._queue.put_nowait(_DRAIN)  # the backlog goes before any live message
@@ -104,6 +144,11 @@ class RoomExecution:
         if self._worker is None:
             self._worker = asyncio.create_task(self._run(), name=f"band-room-{self.room_id}")
 
+    @property
+    def running(self) -> bool:
+        """Whether the worker was started."""
+        return self._worker is not None
+
     def submit(self, payload: dict[str, Any]) -> None:
         """Queue a validated ``message_created`` payload."""
         self._queue.put_nowait(payload)
@@ -112,14 +157,35 @@ class RoomExecution:
         """Queue a ``/next`` drain (after a reconnect, on play)."""
         self._queue.put_nowait(_DRAIN)
 
+    @property
+    def hub_room_id(self) -> str | None:
+        """The agent's contacts hub room (its tools always include the contact tools)."""
+        return self.context.hub_room_id
+
+    @hub_room_id.setter
+    def hub_room_id(self, value: str | None) -> None:
+        self.context.hub_room_id = value
+
+    def inject_system_message(self, message: str) -> None:
+        """Hand ``message`` to the next turn of this room (in ``contacts_msg``)."""
+        self.context.inject_system_message(message)
+
+    def submit_synthetic(self, text: str) -> None:
+        """Queue a contact event as a turn of this (hub) room; it is no platform message."""
+        self._queue.put_nowait(_synthetic_row(self.room_id, text))
+
     async def control(self, mode: str) -> None:
         """Apply ``agent.control``: interrupt the turn, stop (park) or play (resume) the room."""
         if mode == "play":
             self.stopped = False
+            held, self._held = self._held, []
+            for row in held:
+                self._queue.put_nowait(row)
             self.request_drain()
             return
         if mode == "stop":
             self.stopped = True
+            self._queue.put_nowait(_WAKE)  # from now on probe at the stopped interval
         if self._turn is not None and not self._turn.done():
             self._interrupt_mode = mode
             self._turn.cancel()
@@ -132,8 +198,9 @@ class RoomExecution:
 
     def participants_changed(self) -> None:
         """Hand the running turn's tools the new participant list (for mentions)."""
-        if self._tools is not None:
-            self._tools.set_participants(self.participants.snapshot())
+        set_participants = getattr(self._tools, "set_participants", None)
+        if callable(set_participants):
+            set_participants(self.participants.snapshot())
 
     async def close(self, grace: float | None = None) -> bool:
         """Stop the worker and let the adapter clean up; False when a turn had to be cancelled.
@@ -151,9 +218,12 @@ class RoomExecution:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._idle.wait(), grace)
         if self._worker is not None:
-            self._worker.cancel()
-            # wait() never raises the task's own CancelledError, only ours (if we are cancelled)
-            await asyncio.wait({self._worker})
+            # cancelled again until it ends: a cancellation landing in an HTTP call can be
+            # swallowed on its way out (the worker then waits on its queue for ever); wait()
+            # never raises the task's own CancelledError, only ours (if we are cancelled)
+            while not self._worker.done():
+                self._worker.cancel()
+                await asyncio.wait({self._worker}, timeout=CANCEL_RETRY)
             self._worker = None
         with contextlib.suppress(Exception):
             await self.adapter.on_cleanup(self.room_id)
@@ -161,21 +231,40 @@ class RoomExecution:
 
     # --- the worker ---------------------------------------------------------------------------
 
+    def _stopped_interval(self) -> float:
+        """Seconds between ``/next`` probes of a stopped room (fixed: they never back off)."""
+        return self.config.stopped_resync_seconds or self.config.idle_resync_seconds
+
     async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
         idle = self.config.idle_resync_seconds
+        probe_at: float | None = None  # next probe of a stopped room; traffic never delays it
         while True:
+            if self.stopped:
+                if probe_at is None:
+                    probe_at = loop.time() + self._stopped_interval()
+                wait = max(0.0, probe_at - loop.time())
+            else:
+                probe_at, wait = None, idle
             try:
-                item = await asyncio.wait_for(self._queue.get(), idle)
+                item = await asyncio.wait_for(self._queue.get(), wait)
             except TimeoutError:
                 item = _DRAIN
-                idle = min(idle * 2, self.config.idle_resync_max_seconds)
-                # probe a stopped room too: a missed ``play`` must not park it forever (the
-                # platform answers the processing mark with 204 while it is still stopped)
-                self.stopped = False
-            else:
-                idle = self.config.idle_resync_seconds
-            try:
                 if self.stopped:
+                    # probe a stopped room: a missed ``play`` must not park it forever (the
+                    # platform answers the processing mark with 204 while it is still stopped)
+                    probe_at, self.stopped = None, False
+                else:
+                    idle = min(idle * 2, self.config.idle_resync_max_seconds)
+            else:
+                if not self.stopped:
+                    idle = self.config.idle_resync_seconds
+            try:
+                if item is _WAKE:
+                    continue
+                if self.stopped:
+                    if isinstance(item, dict) and _is_synthetic(item):
+                        self._held.append(item)  # runs on ``play``
                     continue  # left on the platform; ``play`` drains it
                 if item is _DRAIN:
                     await self._drain()
@@ -226,6 +315,9 @@ class RoomExecution:
 
     async def _process(self, row: dict[str, Any]) -> None:
         """Gate, claim, mark, run and settle one message."""
+        if _is_synthetic(row):
+            await self._synthetic(row)
+            return
         mid = str(row.get("id") or "")
         if not mid or row.get("message_type", "text") != "text":
             return
@@ -288,36 +380,42 @@ class RoomExecution:
         if not ok and retry and pending is None and not retries.is_permanently_failed(mid):
             self.request_drain()  # the failed message is served again by /next
 
-    async def _run_turn(self, row: dict[str, Any], *, final: bool) -> tuple[bool | None, str, bool]:
+    async def _synthetic(self, row: dict[str, Any]) -> None:
+        """A contact event in the hub room: a turn without claims, marks or a verdict."""
+        self._idle.clear()
+        try:
+            ok, _, _ = await self._run_turn(row, final=False, synthetic=True)
+        finally:
+            self._idle.set()
+        if ok is None:
+            self._held.append(row)  # stopped mid-turn: run it again on ``play``
+
+    async def _run_turn(
+        self, row: dict[str, Any], *, final: bool, synthetic: bool = False
+    ) -> tuple[bool | None, str, bool]:
         """Run the adapter; return (succeeded, error label, may retry); None when stopped.
 
         ``final``: a failure now uses up the message's last attempt (reported to the room).
+        ``synthetic``: an injected hub-room contact event (not judged, no working state).
         """
-        msg = platform_message(row, self.room_id)
-        if not self.participants.loaded:
-            await self.participants.load()
-        tools = AgentTools(
-            self.room_id, self.rest, self.participants.snapshot(), agent_id=self.agent_id
-        )
-        bootstrap = not self._bootstrapped
-        history = await self.history.for_turn(msg.id, refresh=bootstrap)
-        inp = AgentInput(
-            msg=msg,
-            tools=tools,
-            history=HistoryProvider(history),
-            participants_msg=self.participants.message(),
-            contacts_msg=None,
-            is_session_bootstrap=bootstrap,
-            room_id=self.room_id,
-        )
-        self._bootstrapped = True
+        event = MessageEvent.from_row(row, self.room_id)
+        inp = await self.preprocessor.process(ctx=self.context, event=event, agent_id=self.agent_id)
+        if inp is None:
+            log.debug("room %s: message %s skipped by the preprocessor", self.room_id, row["id"])
+            return True, "", False
+        msg, tools = inp.msg, inp.tools
         self.turns += 1
         self._interrupt_mode = None
         self._tools = tools
         self._turn = asyncio.create_task(self.adapter.on_event(inp), name=f"band-turn-{msg.id}")
+        working = (
+            contextlib.nullcontext()
+            if synthetic or self.context.is_hub_room
+            else WorkingState(self.rest, self.room_id, self.config, self._platform_stopped)
+        )
         try:
             limit = self.config.max_cycle_seconds
-            async with WorkingState(self.rest, self.room_id, self.config, self._platform_stopped):
+            async with working:
                 await (asyncio.wait_for(self._turn, limit) if limit else self._turn)
         except asyncio.CancelledError:
             mode, self._interrupt_mode = self._interrupt_mode, None
@@ -330,6 +428,7 @@ class RoomExecution:
                 # the platform went away mid-turn: not the message's fault; replay it later
                 log.warning("room %s: platform unreachable during turn %s", self.room_id, msg.id)
                 return None, "", False
+            _commit(inp)
             log.exception("room %s: adapter failed on message %s", self.room_id, msg.id)
             if final and self.config.report_turn_failures_to_room:
                 failure = AgentFailure(TURN_FAILURE_PROVIDER, ADAPTER_FAILED, "adapter_error")
@@ -341,12 +440,21 @@ class RoomExecution:
         finally:
             self._turn = None
             self._tools = None
+        _commit(inp)
+        if synthetic:
+            return True, "", False  # a contact event owes the room nothing
         self.history.remember(row)
-        turn = tools.turn
-        if not self.adapter.judges_turns or turn.detached or turn.complete:
+        turn = getattr(tools, "turn", None)
+        if turn is None or not self.adapter.judges_turns or turn.detached or turn.complete:
             return True, "", False
         log.warning("room %s: turn %s ended without a reply", self.room_id, msg.id)
         if self.config.report_turn_failures_to_room:
             failure = AgentFailure(TURN_FAILURE_PROVIDER, MISSING_REPLY, "missing_reply")
             await tools.send_failure(failure)
         return False, "missing reply", False
+
+
+def _commit(inp: AgentInput) -> None:
+    """The adapter had the input: the context it carried is no longer owed."""
+    if inp.commit_context is not None:
+        inp.commit_context()

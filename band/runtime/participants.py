@@ -24,7 +24,7 @@ def participants_message(participants: list[dict[str, Any]], agent_id: str) -> s
 
 
 class RoomParticipants:
-    """Who is in the room; ``message()`` returns text only when it changed since last sent."""
+    """Who is in the room (``roster.changed()`` tells whether the model still has to hear it)."""
 
     def __init__(self, rest: RestClient, room_id: str, agent_id: str) -> None:
         self.rest = rest
@@ -53,10 +53,3 @@ class RoomParticipants:
     def snapshot(self) -> list[dict[str, Any]]:
         """The participants as dicts (``id``, ``name``, ``type``, ``handle``, ``description``)."""
         return [dict(p) for p in self.roster.list()]
-
-    def message(self) -> str | None:
-        """The participant text when the roster changed since it was last sent, else None."""
-        if not self.roster.changed():
-            return None
-        self.roster.mark_sent()
-        return participants_message(self.snapshot(), self.agent_id)

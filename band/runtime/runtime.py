@@ -10,6 +10,7 @@ from typing import Any
 
 from band.client.phoenix import PhoenixClient
 from band.client.rest import RestClient
+from band.core.preprocessor import Preprocessor
 from band.core.simple_adapter import SimpleAdapter
 from band_sdk_core import (
     AgentTopicKind,
@@ -20,6 +21,9 @@ from band_sdk_core import (
 )
 
 from .agentconfig import AgentConfig, ConflictPolicy
+from .contact_events import contact_event
+from .contact_handler import ContactEventHandler
+from .contacts import ContactEventConfig, ContactEventStrategy
 from .delivery import Delivery
 from .events import (
     ParticipantAddedCallback,
@@ -29,6 +33,7 @@ from .events import (
     ParticipantRemovedEvent,
 )
 from .execution import RoomExecution
+from .hub import ContactsHub
 from .sessionconfig import SessionConfig
 from .subscriptions import Subscriptions
 from .wire import validated
@@ -58,8 +63,12 @@ class AgentRuntime:
         session_config: SessionConfig,
         on_participant_added: ParticipantAddedCallback | None = None,
         on_participant_removed: ParticipantRemovedCallback | None = None,
+        contact_config: ContactEventConfig | None = None,
+        preprocessor: Preprocessor | None = None,
     ) -> None:
         self.agent_id = agent_id
+        self.contact_config = contact_config or ContactEventConfig()
+        self.preprocessor = preprocessor
         self.on_participant_added = on_participant_added
         self.on_participant_removed = on_participant_removed
         self.adapter = adapter
@@ -86,6 +95,18 @@ class AgentRuntime:
         self.retries = RetryTracker(max(1, session_config.max_message_retries))
         self.delivery = Delivery(self.rest, ClaimRegistry(), self.retries)
         self.rooms: dict[str, RoomExecution] = {}
+        self._listing: dict[str, dict[str, Any]] = {}  # the last room listing, by id
+        self.hub: ContactsHub | None = None
+        if self.contact_config.strategy == ContactEventStrategy.HUB_ROOM:
+            self.hub = ContactsHub(self.rest, self.contact_config.hub_task_id, self)
+        self.contacts: ContactEventHandler | None = None
+        if self.contact_config.enabled:
+            self.contacts = ContactEventHandler(
+                self.contact_config,
+                self.rest,
+                on_broadcast=self._broadcast,
+                hub_turn=self.hub.turn if self.hub is not None else None,
+            )
         self.roster = RoomRoster()
         self.ended = asyncio.Event()
         self.end_reason: str | None = None
@@ -109,6 +130,8 @@ class AgentRuntime:
         await self._join_agent_topics()
         if self.config.auto_subscribe_existing_rooms:
             await self._sync_rooms()
+        if self.hub is not None:
+            await self.hub.setup((self._listing or await self._room_listing()).values())
 
     async def stop(self, grace: float | None = None) -> bool:
         """Stop the rooms' work, close the socket and the REST pool.
@@ -123,6 +146,8 @@ class AgentRuntime:
         graceful = all(r is True for r in results)
         for task in list(self._tasks):
             task.cancel()
+        if self.contacts is not None:
+            await self.contacts.close()
         await self.phoenix.close()
         try:
             await self.adapter.cleanup_all()
@@ -136,23 +161,35 @@ class AgentRuntime:
         contacts = AgentTopicKind.Contacts.topic(self.agent_id)
         await self.subscriptions.join_agent_topic(control, self._on_control)
         await self.subscriptions.join_agent_topic(rooms, self._on_rooms)
-        await self.subscriptions.join_agent_topic(contacts, self._on_contacts)
+        if self.contacts is not None:  # nothing to do with contact events otherwise
+            await self.subscriptions.join_agent_topic(contacts, self._on_contacts)
 
     # --- rooms --------------------------------------------------------------------------------
 
     async def _room_ids(self) -> list[str]:
         """Every room of the agent, across all pages (an id may repeat across pages)."""
-        ids: dict[str, None] = {}
+        rooms: dict[str, dict[str, Any]] = {}
         for page in range(1, MAX_ROOM_PAGES + 1):
             params = {"page": page, "page_size": ROOM_PAGE_SIZE}
             resp = await self.rest.request("GET", "/agent/chats", params=params)
             for row in resp.data if isinstance(resp.data, list) else []:
                 if isinstance(row, dict) and isinstance(row.get("id"), str):
-                    ids[row["id"]] = None
+                    rooms[row["id"]] = row
             total = resp.metadata.get("total_pages")
             if not isinstance(total, int) or page >= total:
                 break
-        return list(ids)
+        self._listing = rooms
+        return list(rooms)
+
+    async def _room_listing(self) -> dict[str, dict[str, Any]]:
+        """The agent's rooms by id, as listed by the platform."""
+        await self._room_ids()
+        return self._listing
+
+    @property
+    def hub_room_id(self) -> str | None:
+        """The contacts hub room (HUB_ROOM strategy, once started)."""
+        return self.hub.room_id if self.hub is not None else None
 
     async def _sync_rooms(self) -> None:
         """Join new rooms, drop rooms that are gone, resync the ones that stayed."""
@@ -179,6 +216,8 @@ class AgentRuntime:
             delivery=self.delivery,
             adapter=self.adapter,
             config=self.session_config,
+            preprocessor=self.preprocessor,
+            hub_room_id=self.hub_room_id,
         )
         self.rooms[room_id] = room  # live pushes right after the join reach its queue
         joined = await self.subscriptions.join_room(
@@ -193,15 +232,26 @@ class AgentRuntime:
             return
         log.info("joined room %s", room_id)
         room.start()
+        if self.hub is not None:
+            self.hub.joined(room_id)
 
     async def _drop_room(self, room_id: str) -> None:
         """Leave a room the agent is no longer in."""
         self.roster.record_room_removed(room_id)
+        if self.hub is not None:
+            self.hub.left(room_id)
         room = self.rooms.pop(room_id, None)
         await self.subscriptions.leave_room(room_id)
         if room is not None:
             log.info("left room %s", room_id)
             await room.close()
+
+    # --- contacts ------------------------------------------------------------------------------
+
+    def _broadcast(self, text: str) -> None:
+        """Tell every room's next turn about a contact change."""
+        for room in self.rooms.values():
+            room.inject_system_message(text)
 
     # --- pushes (called from the socket reader: only validate and dispatch) -------------------
 
@@ -262,9 +312,11 @@ class AgentRuntime:
             self._spawn(self._drop_room(str(decision.get("room_id"))))
 
     def _on_contacts(self, event: str, payload: dict[str, Any]) -> None:
-        # validated and logged; contact strategies (hub room, callbacks) are not built yet
-        if validated(event, payload) is not None:
+        data = validated(event, payload)
+        typed = contact_event(event, data) if data is not None else None
+        if typed is not None and self.contacts is not None:
             log.info("contact event %s", event)
+            self.contacts.submit(typed)
 
     def _on_control(self, event: str, payload: dict[str, Any]) -> None:
         data = validated(event, payload)
