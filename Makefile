@@ -68,8 +68,9 @@ E2E_ARGS ?=
 bench-e2e: $(STAMP)
 	$(PY) bench/e2e/run.py $(if $(E2E_AGAINST),--against $(E2E_AGAINST)) $(E2E_ARGS)
 
+# band demo: local platform, an SDK agent, a room, a mention, the reply (DEMO_ARGS: --acp, --keep)
 demo: $(STAMP)
-	$(PY) examples/core_demo.py
+	$(VENV)/bin/band demo $(DEMO_ARGS)
 
 clean:
 	rm -rf build dist *.egg-info $(VENV) band_sdk_core/*.c band_sdk_core/*.so

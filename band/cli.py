@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 
 import httpx
 
+from band.demo.cli import add_demo
+
 DEFAULT_DB = ".band/dev.sqlite3"
 DEFAULT_URL = "http://127.0.0.1:8080"
 
@@ -116,7 +118,7 @@ def _add_dev(sub: argparse._SubParsersAction) -> None:
     create.set_defaults(func=_agent_create)
 
 
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_dev]
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_dev, add_demo]
 
 
 def build_parser() -> argparse.ArgumentParser:

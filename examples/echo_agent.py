@@ -1,19 +1,59 @@
-"""An echo agent: answers every mention with its text. Credentials: agent_config.yaml."""
+"""An echo agent: answers every message that mentions it with the same text, mentioning the sender.
 
+Run it against the local platform (``band dev``) or Band Cloud:
+
+    band dev &                                            # prints BAND_REST_URL / BAND_WS_URL
+    band dev agent create Echo --description "Echoes" --config agent_config.yaml --key my_agent
+    BAND_REST_URL=http://127.0.0.1:8080 BAND_WS_URL=ws://127.0.0.1:8080/api/v1/socket/websocket \
+        python examples/echo_agent.py
+
+``agent_config.yaml`` (in the working directory, or ``--config PATH``) holds the agent's
+credentials under a key (``--name``, default ``my_agent``). Without the two variables the agent
+connects to Band Cloud. Ctrl-C stops it.
+"""
+
+from __future__ import annotations
+
+import argparse
 import asyncio
 import logging
+import re
+from typing import Any
 
-from band import Agent
+from band import Agent, PlatformMessage
 from band.core import SimpleAdapter
 
+# the platform writes each mention into the text as @[[participant id]]
+MENTION = re.compile(r"@\[\[[^\]]+\]\]\s*")
 
-class Echo(SimpleAdapter[object]):
+
+class Echo(SimpleAdapter[Any]):
+    """Replies ``echo: <text>`` to the sender of every message that mentions the agent."""
+
     async def on_message(
-        self, msg, tools, history, participants_msg, contacts_msg, *, is_session_bootstrap, room_id
-    ):
-        await tools.send_message(f"echo: {msg.content}", mentions=[msg.sender_id])
+        self,
+        msg: PlatformMessage,
+        tools: Any,
+        history: Any,
+        participants_msg: str | None,
+        contacts_msg: str | None,
+        *,
+        is_session_bootstrap: bool,
+        room_id: str,
+    ) -> None:
+        text = MENTION.sub("", msg.content).strip()
+        await tools.send_message(f"echo: {text}", mentions=[msg.sender_id])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--name", default="my_agent", help="key of the agent in agent_config.yaml")
+    parser.add_argument("--config", default=None, help="path of agent_config.yaml")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    agent = Agent.from_config(args.name, adapter=Echo(), config_path=args.config)
+    asyncio.run(agent.run())
 
 
 if __name__ == "__main__":
-    logging.basicConfig(level=logging.INFO)
-    asyncio.run(Agent.from_config("my_agent", adapter=Echo()).run())
+    main()

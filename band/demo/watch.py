@@ -1,0 +1,108 @@
+"""Print a room as it unfolds: messages and events, read through the human API."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+
+__all__ = ["Clock", "RoomWatcher", "render"]
+
+_MENTION_TOKEN = re.compile(r"@\[\[([^\]]+)\]\]")
+_LABELS = {
+    "thought": "thought",
+    "tool_call": "tool call",
+    "tool_result": "tool result",
+    "error": "error",
+    "task": "task",
+    "attention": "attention",
+}
+MAX_LINE = 160
+
+
+class Clock:
+    """Seconds since the demo started, as the ``[  1.23s]`` prefix of every line."""
+
+    def __init__(self) -> None:
+        self.t0 = time.monotonic()
+
+    def stamp(self) -> str:
+        return f"[{time.monotonic() - self.t0:6.2f}s]"
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_LINE else text[: MAX_LINE - 1] + "…"
+
+
+def _named(value: Any, names: dict[str, str]) -> Any:
+    """``value`` with every participant id shown as ``@name`` (for display only)."""
+    if isinstance(value, str):
+        return f"@{names[value]}" if value in names else value
+    if isinstance(value, list):
+        return [_named(v, names) for v in value]
+    if isinstance(value, dict):
+        return {k: _named(v, names) for k, v in value.items()}
+    return value
+
+
+def render(row: dict[str, Any], names: dict[str, str]) -> str:
+    """One room row as a line: ``Sender: text`` or ``Sender (tool call): name {args}``."""
+    sender = row.get("sender_name") or names.get(row.get("sender_id", ""), "?")
+    content = str(row.get("content") or "")
+    content = _MENTION_TOKEN.sub(lambda m: "@" + names.get(m.group(1), m.group(1)), content)
+    kind = row.get("message_type", "text")
+    meta = row.get("metadata") or {}
+    if kind == "text":
+        return _short(f"{sender}: {content}")
+    if kind == "tool_call" and meta.get("name"):
+        args = json.dumps(_named(meta.get("args", {}), names), ensure_ascii=False)
+        content = f"{meta['name']} {args}"
+    elif kind == "tool_result" and meta.get("name"):
+        status = "failed" if meta.get("is_error") else "ok"
+        content = f"{meta['name']} -> {status}: {meta.get('output', content)}"
+    return _short(f"{sender} ({_LABELS.get(kind, kind)}): {content}")
+
+
+class RoomWatcher:
+    """Polls a room's messages as the local person and hands each new row to ``on_row``."""
+
+    def __init__(
+        self,
+        http: httpx.AsyncClient,
+        room_id: str,
+        names: dict[str, str],
+        on_row: Callable[[dict[str, Any]], None],
+    ) -> None:
+        self.http = http
+        self.room_id = room_id
+        self.names = names
+        self.on_row = on_row
+        self.seen: set[str] = set()
+
+    async def poll(self) -> list[dict[str, Any]]:
+        """Fetch the rows not seen yet (every page), report them, and return them."""
+        fresh: list[dict[str, Any]] = []
+        cursor: str | None = None
+        while True:
+            params: dict[str, Any] = {"limit": 100}
+            if cursor:
+                params["cursor"] = cursor
+            r = await self.http.get(f"/api/v1/me/chats/{self.room_id}/messages", params=params)
+            r.raise_for_status()
+            body = r.json()
+            for row in body["data"]:
+                if row["id"] not in self.seen:
+                    self.seen.add(row["id"])
+                    fresh.append(row)
+            meta = body.get("metadata") or {}
+            cursor = meta.get("next_cursor") if meta.get("has_more") else None
+            if not cursor:
+                break
+        for row in fresh:
+            self.on_row(row)
+        return fresh
