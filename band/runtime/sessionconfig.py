@@ -21,6 +21,12 @@ class SessionConfig(BaseModel):
     #: An idle room polls ``/next`` this often (backing off to ``idle_resync_max_seconds``).
     idle_resync_seconds: float = Field(default=60.0, gt=0, allow_inf_nan=False)
     enable_working_state: bool = True
+    #: The room's "working" indicator starts only once a turn has run this long (0: at once).
+    #: A faster turn's reply is its own signal: it then costs no ``activity`` calls, only the
+    #: processing mark, the reply and the processed mark. Stop detection does not depend on it
+    #: (the ``agent.control`` push is the primary path); a long turn is still refreshed every
+    #: ``working_keep_alive_seconds``.
+    working_indicator_delay_s: float = Field(default=0.5, ge=0, allow_inf_nan=False)
     working_keep_alive_seconds: float = 3.0
     working_request_timeout_seconds: int = 2
     max_working_state_seconds: float | None = None

@@ -1,4 +1,4 @@
-"""The room's "working" indicator while a turn runs: reported, kept alive, cleared at the end."""
+"""The room's "working" indicator while a turn runs: reported after a grace, kept alive, cleared."""
 
 from __future__ import annotations
 
@@ -29,8 +29,10 @@ def _track(task: asyncio.Task[None]) -> asyncio.Task[None]:
 class WorkingState:
     """``async with WorkingState(...)`` around a turn; best effort, never raises.
 
-    When the platform answers ``working: false`` to our ``true``, the room's execution was
-    stopped on the platform side: ``on_stopped`` is called once.
+    ``working: true`` goes out only once the turn has run ``working_indicator_delay_s`` (a fast
+    turn's reply is its own signal and costs no indicator calls); ``working: false`` only if
+    ``true`` was sent. When the platform answers ``working: false`` to our ``true``, the room's
+    execution was stopped on the platform side: ``on_stopped`` is called once.
     """
 
     def __init__(
@@ -50,10 +52,14 @@ class WorkingState:
 
     async def __aenter__(self) -> WorkingState:
         if self.config.enable_working_state:
-            # reported alongside the turn, not before it: the reply does not wait on the indicator
-            self._opening = _track(asyncio.create_task(self._report(True)))
+            if self.config.working_indicator_delay_s <= 0:
+                self._open()
             self._keepalive = asyncio.create_task(self._keep_alive())
         return self
+
+    def _open(self) -> None:
+        # reported alongside the turn, not before it: the reply does not wait on the indicator
+        self._opening = _track(asyncio.create_task(self._report(True)))
 
     async def __aexit__(
         self,
@@ -67,13 +73,14 @@ class WorkingState:
             await asyncio.wait({self._keepalive})
             self._keepalive = None
             opening, self._opening = self._opening, None
+            if opening is None:  # a fast turn: nothing was shown, nothing to clear
+                return
             task = asyncio.current_task()
             if task is None or not task.cancelling():  # not while this task is shutting down
-                if opening is not None:
-                    await asyncio.wait({opening})  # true lands before false
+                await asyncio.wait({opening})  # true lands before false
                 # sent alongside the delivery mark; ``closed()`` waits for it
                 self._closing = _track(asyncio.create_task(self._report(False)))
-            elif opening is not None:
+            else:
                 opening.cancel()
 
     async def closed(self) -> None:
@@ -83,6 +90,9 @@ class WorkingState:
 
     async def _keep_alive(self) -> None:
         started = time.monotonic()
+        if self._opening is None:
+            await asyncio.sleep(self.config.working_indicator_delay_s)
+            self._open()
         limit = self.config.max_working_state_seconds
         while limit is None or time.monotonic() - started < limit:
             await asyncio.sleep(self.config.working_keep_alive_seconds)

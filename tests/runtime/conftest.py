@@ -7,12 +7,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bandtest.agents import Human, fast_agent, plain, wait_for
+from bandtest.agents import FAST_POLICY, Human, fast_agent, plain, wait_for
 from bandtest.platform import Live, RestartablePlatform, restartable_platform, room_with
 
 from band.core import SimpleAdapter
 
-__all__ = ["Echo", "agent_in_room", "Human", "fast_agent", "plain", "room_with", "wait_for"]
+__all__ = [
+    "Echo",
+    "FAST_POLICY",
+    "agent_in_room",
+    "Human",
+    "fast_agent",
+    "plain",
+    "room_with",
+    "wait_for",
+]
 
 
 class Echo(SimpleAdapter[Any]):

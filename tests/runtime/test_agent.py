@@ -226,30 +226,45 @@ def test_turn_over_max_cycle_seconds_fails(platform: RestartablePlatform) -> Non
     asyncio.run(scenario())
 
 
-def test_working_state_is_reported_around_a_turn(platform: RestartablePlatform) -> None:
-    """The agent reports working:true while a turn runs (kept alive) and false at its end."""
-    live, aid, key, rid = agent_in_room(platform, "Slow")
+class Sleepy(Echo):
+    """Echoes after a pause longer than the default working-indicator grace."""
 
-    class Sleepy(Echo):
-        async def on_message(self, msg, tools, *args, **kw):  # type: ignore[no-untyped-def]
-            await asyncio.sleep(0.35)
-            await super().on_message(msg, tools, *args, **kw)
+    async def on_message(self, msg, tools, *args, **kw):  # type: ignore[no-untyped-def]
+        await asyncio.sleep(0.9)
+        await super().on_message(msg, tools, *args, **kw)
+
+
+def _activity_reports(platform: RestartablePlatform, adapter: Any) -> list[bool]:
+    """The ``working`` values the agent posts while it answers one message."""
+    live, aid, key, rid = agent_in_room(platform, "Slow")
+    reports: list[bool] = []
 
     async def scenario() -> None:
         human = Human(live)
-        reports: list[bool] = []
 
         async def observe(request: httpx.Request) -> None:
             if request.url.path.endswith(f"/chats/{rid}/activity"):
                 reports.append(json.loads(request.content)["working"])
 
-        agent = fast_agent(live, Sleepy(), aid, key, working_keep_alive_seconds=0.1)
+        agent = fast_agent(live, adapter, aid, key, working_keep_alive_seconds=0.1)
         agent.runtime.rest._http.event_hooks["request"].append(observe)  # observe real traffic
         async with agent:
             mid = await human.send(rid, aid, "work")
             await wait_for(lambda: human.status_is(rid, mid, aid, "processed"))
-        assert reports[0] is True and reports[-1] is False
-        assert reports.count(True) >= 3 and reports.count(False) == 1  # kept alive
+        assert await human.replies(rid, aid)  # the turn did answer
         await human.aclose()
 
     asyncio.run(scenario())
+    return reports
+
+
+def test_working_state_is_reported_around_a_slow_turn(platform: RestartablePlatform) -> None:
+    """A turn past the grace reports working:true (kept alive) and false at its end."""
+    reports = _activity_reports(platform, Sleepy())
+    assert reports[0] is True and reports[-1] is False
+    assert reports.count(True) >= 3 and reports.count(False) == 1  # kept alive
+
+
+def test_fast_turn_sends_no_working_state(platform: RestartablePlatform) -> None:
+    """A turn done within working_indicator_delay_s posts no activity at all."""
+    assert _activity_reports(platform, Echo()) == []
