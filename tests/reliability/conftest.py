@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
+from bandtest import agents
 from bandtest.agents import FAST_POLICY, plain
-from bandtest.platform import Live, RestartablePlatform
+from bandtest.platform import Live, RestartablePlatform, restartable_platform
 
 from band import Agent
 from band.core import SimpleAdapter
@@ -65,37 +64,15 @@ class Echo(SimpleAdapter[Any]):
         await tools.send_message(f"echo: {msg.content}", mentions=[msg.sender_id])
 
 
-class Human:
-    """The local person over the human API (async, so the agent's loop keeps running)."""
+class Human(agents.Human):
+    """The local person, with the batch checks the fault tests use."""
 
-    def __init__(self, live: Live) -> None:
-        self.http = httpx.AsyncClient(
-            base_url=live.rest, headers={"X-API-Key": live.user_key}, timeout=10
-        )
-
-    async def aclose(self) -> None:
-        await self.http.aclose()
-
-    async def send(self, rid: str, aid: str, text: str) -> str:
-        body = {"message": {"content": text, "mentions": [{"id": aid}]}}
-        r = await self.http.post(f"/api/v1/me/chats/{rid}/messages", json=body)
-        assert r.status_code == 201, r.text
-        return str(r.json()["data"]["id"])
-
-    async def messages(self, rid: str) -> list[dict[str, Any]]:
-        r = await self.http.get(f"/api/v1/me/chats/{rid}/messages", params={"limit": 100})
-        assert r.status_code == 200, r.text
-        return list(r.json()["data"])
-
-    async def replies(self, rid: str, aid: str, kind: str = "text") -> list[str]:
+    async def reply_texts(self, rid: str, aid: str, kind: str = "text") -> list[str]:
         """Plain texts of the agent's messages of type ``kind``."""
-        return [
-            plain(m["content"])
-            for m in await self.messages(rid)
-            if m["sender_id"] == aid and m["message_type"] == kind
-        ]
+        return [plain(m["content"]) for m in await self.replies(rid, aid, kind)]
 
     async def statuses(self, rid: str, aid: str, mids: list[str]) -> list[str | None]:
+        """The agent's delivery status of each of ``mids``."""
         rows = {m["id"]: m for m in await self.messages(rid)}
         return [
             ((rows.get(mid) or {}).get("metadata") or {})
@@ -106,38 +83,27 @@ class Human:
         ]
 
     async def settled(self, rid: str, aid: str, mids: list[str], status: str = "processed") -> bool:
+        """Whether every one of ``mids`` has reached ``status``."""
         return all(s == status for s in await self.statuses(rid, aid, mids))
 
 
 async def wait_for(
-    check: Callable[[], Awaitable[Any]], *, timeout: float = 15.0, interval: float = 0.05
+    check: Callable[[], Awaitable[Any] | Any], *, timeout: float = 15.0, interval: float = 0.05
 ) -> Any:
-    """Poll ``check`` until truthy; fail after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        result = await check()
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            raise AssertionError(f"condition not met within {timeout}s (last: {result!r})")
-        await asyncio.sleep(interval)
+    """``bandtest.agents.wait_for`` with the longer default a fault needs to clear."""
+    return await agents.wait_for(check, timeout=timeout, interval=interval)
 
 
 async def answered_once(human: Human, rid: str, aid: str, texts: list[str]) -> None:
     """After a quiet moment (a duplicate would land in it): exactly one echo per text."""
     await asyncio.sleep(0.6)
-    assert sorted(await human.replies(rid, aid)) == sorted(f"echo: {t}" for t in texts)
+    assert sorted(await human.reply_texts(rid, aid)) == sorted(f"echo: {t}" for t in texts)
 
 
 @pytest.fixture
 def platform(tmp_path: Path) -> Iterator[RestartablePlatform]:
     """A restartable local platform on a SQLite file."""
-    plat = RestartablePlatform(str(tmp_path / "band.sqlite3"))
-    plat.start()
-    try:
-        yield plat
-    finally:
-        plat.close()
+    yield from restartable_platform(tmp_path)
 
 
 @pytest.fixture
