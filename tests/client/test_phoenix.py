@@ -60,6 +60,14 @@ class Inbox:
         return [p for t, e, p in self.pushes if t == topic and e == event]
 
 
+def registered(platform: RestartablePlatform) -> tuple[Live, str, str]:
+    """The running platform with a newly registered agent: (live, agent id, agent key)."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Socket")
+    return live, aid, key
+
+
 def client(live: Live, key: str, aid: str, inbox: Inbox, **kw: Any) -> PhoenixClient:
     return PhoenixClient(
         live.ws,
@@ -86,9 +94,7 @@ def test_socket_url_merges_params() -> None:
 
 def test_join_push_leave(platform: RestartablePlatform) -> None:
     """Joined topics get their pushes; after a leave they stop; the key travels as a header."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Socket")
+    live, aid, key = registered(platform)
     rid = room_with(live, aid)
     inbox = Inbox()
 
@@ -121,9 +127,7 @@ def test_join_push_leave(platform: RestartablePlatform) -> None:
 
 def test_join_refused(platform: RestartablePlatform) -> None:
     """A topic the key may not see is refused with the server's reason and not kept."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Socket")
+    live, aid, key = registered(platform)
     other, _, _ = live.register("Other")
     inbox = Inbox()
 
@@ -140,9 +144,7 @@ def test_join_refused(platform: RestartablePlatform) -> None:
 
 
 def test_heartbeats_are_acknowledged(platform: RestartablePlatform) -> None:
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Socket")
+    live, aid, key = registered(platform)
     inbox = Inbox()
 
     async def scenario() -> None:
@@ -157,9 +159,7 @@ def test_heartbeats_are_acknowledged(platform: RestartablePlatform) -> None:
 
 def test_rejoin_after_server_close(platform: RestartablePlatform) -> None:
     """Every topic is rejoined with fresh refs after the server closed the socket."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Socket")
+    live, aid, key = registered(platform)
     rid = room_with(live, aid)
     inbox = Inbox()
 
@@ -185,9 +185,7 @@ def test_rejoin_after_server_close(platform: RestartablePlatform) -> None:
 
 
 def test_rejoin_survives_a_platform_restart(platform: RestartablePlatform) -> None:
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Socket")
+    live, aid, key = registered(platform)
     inbox = Inbox()
 
     async def scenario() -> None:
@@ -209,9 +207,7 @@ def test_rejoin_survives_a_platform_restart(platform: RestartablePlatform) -> No
 
 def test_failed_rejoin_is_reported(platform: RestartablePlatform) -> None:
     """A topic that cannot be rejoined (agent removed from the room) is named in the hook."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Socket")
+    live, aid, key = registered(platform)
     rid = room_with(live, aid)
     inbox = Inbox()
 
@@ -235,9 +231,7 @@ def test_failed_rejoin_is_reported(platform: RestartablePlatform) -> None:
 
 def test_conflict_reject_is_terminal(platform: RestartablePlatform) -> None:
     """on_conflict=reject while another connection is live: HTTP 409 ends the session."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Socket")
+    live, aid, key = registered(platform)
 
     async def scenario() -> None:
         first = client(live, key, aid, Inbox())
@@ -273,9 +267,7 @@ def test_bad_key_keeps_retrying_until_closed(platform: RestartablePlatform) -> N
 
 def test_watchdog_drops_a_silent_socket(platform: RestartablePlatform) -> None:
     """Heartbeats unanswered for the dead threshold: the socket is dropped and rejoined."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Socket")
+    live, aid, key = registered(platform)
     inbox = Inbox()
 
     async def scenario() -> None:
