@@ -1,9 +1,11 @@
-"""Band's REST API over one pooled ``httpx.AsyncClient``: auth, envelopes, retries, typed errors."""
+"""Band's REST API over pooled keep-alive connections: auth, envelopes, retries, typed errors."""
 
 from __future__ import annotations
 
 import asyncio
+import json as jsonlib
 import logging
+import os
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -11,9 +13,11 @@ from typing import Any
 from urllib.parse import quote
 
 import httpx
+import msgspec
 
 from band import __version__
 
+from . import http11
 from .errors import BandConnectionError, BandTimeoutError, api_error
 
 log = logging.getLogger("band.client.rest")
@@ -24,6 +28,15 @@ DEFAULT_MAX_RETRIES = 3
 #: Retrying these can only help: the platform did not act, or asked us to come back later.
 RETRYABLE_STATUS = frozenset({408, 429, 500, 502, 503, 504})
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+#: Methods the lean client sends; anything else (HEAD, OPTIONS) goes through httpx.
+_LEAN_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE"})
+#: Set to 1 to send every call through httpx (e.g. to compare, or to use httpx's event hooks).
+FORCE_HTTPX_ENV = "BAND_REST_HTTPX"
+_encode_json = msgspec.json.Encoder().encode
+
+
+#: An answer from either HTTP stack (both have status_code, headers and content).
+_Answer = http11.Response | httpx.Response
 
 
 def path(template: str, *ids: str) -> str:
@@ -57,7 +70,12 @@ class RestResponse:
 
 
 class RestClient:
-    """One API key, one connection pool; every call goes through :meth:`request`."""
+    """One API key, one connection pool; every call goes through :meth:`request`.
+
+    Plain calls go through a lean keep-alive HTTP/1.1 client (:mod:`band.client.http11`);
+    httpx carries the rest: a custom ``transport``, a proxy from the environment, multipart
+    uploads, or every call when ``BAND_REST_HTTPX=1``.
+    """
 
     def __init__(
         self,
@@ -76,13 +94,28 @@ class RestClient:
         self.max_retries = max_retries
         self.backoff_base_s = backoff_base_s
         self.backoff_max_s = backoff_max_s
+        headers = {"X-API-Key": api_key, "User-Agent": f"band-open-sdk/{__version__}"}
+        connect_timeout = min(timeout, 10.0)
         self._http = httpx.AsyncClient(
             base_url=f"{self.base_url}/api/v1",
-            headers={"X-API-Key": api_key, "User-Agent": f"band-open-sdk/{__version__}"},
-            timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)),
+            headers=headers,
+            timeout=httpx.Timeout(timeout, connect=connect_timeout),
             limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
             transport=transport,
         )
+        self._lean: http11.Http11Pool | None = None
+        if (
+            transport is None
+            and http11.available()
+            and os.environ.get(FORCE_HTTPX_ENV, "") in ("", "0")
+            and not http11.uses_proxy(self.base_url)
+        ):
+            self._lean = http11.Http11Pool(
+                f"{self.base_url}/api/v1",
+                headers,
+                timeout=timeout,
+                connect_timeout=connect_timeout,
+            )
 
     def __repr__(self) -> str:  # the key never appears here
         return f"RestClient(base_url={self.base_url!r})"
@@ -94,13 +127,28 @@ class RestClient:
         await self.aclose()
 
     async def aclose(self) -> None:
-        """Close the connection pool."""
+        """Close the connection pools."""
+        if self._lean is not None:
+            await self._lean.aclose()
         await self._http.aclose()
 
     @property
     def closed(self) -> bool:
         """True once :meth:`aclose` ran."""
         return self._http.is_closed
+
+    @property
+    def timeout(self) -> float:
+        """Seconds a call may wait for its answer."""
+        read = self._http.timeout.read
+        return read if read is not None else DEFAULT_TIMEOUT_S
+
+    @timeout.setter
+    def timeout(self, seconds: float) -> None:
+        self._http.timeout = httpx.Timeout(seconds, connect=min(seconds, 10.0))
+        if self._lean is not None:
+            self._lean.timeout = seconds
+            self._lean.connect_timeout = min(seconds, 10.0)
 
     async def request(
         self,
@@ -124,18 +172,18 @@ class RestClient:
         if retries is None:
             retries = self.max_retries if method in IDEMPOTENT_METHODS else 0
         query = {k: v for k, v in (params or {}).items() if v is not None}
+        send = self._send_lean
+        if (
+            self._lean is None
+            or files is not None
+            or method not in _LEAN_METHODS
+            or url.startswith(("http://", "https://"))
+        ):
+            send = self._send_httpx
         attempt = 0
         while True:
             try:
-                resp = await self._http.request(
-                    method,
-                    url,
-                    params=query or None,
-                    json=json,
-                    content=content,
-                    files=files,
-                    headers=headers,
-                )
+                resp = await send(method, url, query, json, content, files, headers)
             except httpx.TimeoutException as exc:
                 # a timed-out POST may have been applied: only idempotent calls repeat
                 if attempt >= retries:
@@ -156,7 +204,47 @@ class RestClient:
             log.debug("retrying %s %s in %.2fs (attempt %d)", method, url, delay, attempt + 1)
             await asyncio.sleep(delay)
 
-    def _backoff(self, attempt: int, resp: httpx.Response | None) -> float:
+    async def _send_lean(
+        self,
+        method: str,
+        url: str,
+        query: dict[str, Any],
+        json: Any,
+        content: bytes | None,
+        files: Any,
+        headers: Mapping[str, str] | None,
+    ) -> _Answer:
+        """One call through the lean HTTP/1.1 client."""
+        assert self._lean is not None
+        body = content
+        if json is not None and content is None:
+            body = _encode_json(json)
+            headers = {"Content-Type": "application/json", **(headers or {})}
+        target = self._lean.target(url, query)
+        return await self._lean.request(method, target, body=body, headers=headers)
+
+    async def _send_httpx(
+        self,
+        method: str,
+        url: str,
+        query: dict[str, Any],
+        json: Any,
+        content: bytes | None,
+        files: Any,
+        headers: Mapping[str, str] | None,
+    ) -> _Answer:
+        """One call through httpx."""
+        return await self._http.request(
+            method,
+            url,
+            params=query or None,
+            json=json,
+            content=content,
+            files=files,
+            headers=headers,
+        )
+
+    def _backoff(self, attempt: int, resp: _Answer | None) -> float:
         """Honour Retry-After / retry-after-ms, else exponential backoff with full jitter."""
         if resp is not None:
             hinted = _retry_after(resp)
@@ -178,7 +266,7 @@ def _reraise_swallowed_cancel() -> None:
         raise asyncio.CancelledError
 
 
-def _retry_after(resp: httpx.Response) -> float | None:
+def _retry_after(resp: _Answer) -> float | None:
     """Seconds the platform asked us to wait, from headers or the error body."""
     ms = resp.headers.get("retry-after-ms")
     secs = resp.headers.get("retry-after")
@@ -197,13 +285,14 @@ def _retry_after(resp: httpx.Response) -> float | None:
     return None
 
 
-def _decode(resp: httpx.Response) -> Any:
+def _decode(resp: _Answer) -> Any:
     """JSON body when there is one; raw bytes for other content; None when empty."""
-    if not resp.content:
+    content = resp.content
+    if not content:
         return None
-    if "json" in resp.headers.get("content-type", "") or resp.content[:1] in (b"{", b"["):
+    if "json" in resp.headers.get("content-type", "") or content[:1] in (b"{", b"["):
         try:
-            return resp.json()
+            return jsonlib.loads(content)
         except ValueError:
-            return resp.text
-    return resp.content
+            return content.decode("utf-8", errors="replace")
+    return content

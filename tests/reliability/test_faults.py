@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 
-import httpx
 import pytest
 from bandtest.platform import RestartablePlatform, room_with
 
@@ -156,7 +155,7 @@ def test_processed_mark_timeout(platform: RestartablePlatform, proxy: FaultProxy
         human, adapter = Human(live), Echo()
         agent = agent_on(live, adapter, aid, key, rest=proxy.url)
         # a short client timeout, so the held mark times out on our side
-        agent.runtime.rest._http.timeout = httpx.Timeout(0.5)
+        agent.runtime.rest.timeout = 0.5
         async with agent:
             mid = await human.send(rid, aid, "slow ack")
             await wait_for(lambda: human.settled(rid, aid, [mid]))
@@ -181,7 +180,7 @@ def test_processing_mark_timeout(platform: RestartablePlatform, proxy: FaultProx
     async def scenario() -> None:
         human, adapter = Human(live), Echo()
         agent = agent_on(live, adapter, aid, key, rest=proxy.url)
-        agent.runtime.rest._http.timeout = httpx.Timeout(0.4)
+        agent.runtime.rest.timeout = 0.4
         async with agent:
             mid = await human.send(rid, aid, "slow processing")
             await wait_for(lambda: human.settled(rid, aid, [mid]))

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
-import httpx
 from bandtest.platform import RestartablePlatform
 
 from band.core import SimpleAdapter
-from band.core.turn import MISSING_REPLY
+from band.core.turn import MISSING_REPLY, AgentFailure
 from band.runtime.execution import ADAPTER_FAILED
 
 from .conftest import Echo, Human, agent_in_room, fast_agent, plain, room_with, wait_for
@@ -181,6 +179,42 @@ def test_missing_reply_report_can_be_turned_off(platform: RestartablePlatform) -
     asyncio.run(scenario())
 
 
+class ReportsAndFails(SimpleAdapter[Any]):
+    """Reports its own failure, then fails the turn (as the ACP adapter does on a crash)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+
+    async def on_message(
+        self, msg, tools, history, participants_msg, contacts_msg, *, is_session_bootstrap, room_id
+    ):  # type: ignore[no-untyped-def]
+        self.calls += 1
+        await tools.send_failure(AgentFailure("my-provider", "the backend fell over"))
+        tools.turn.fail("backend down")
+
+
+def test_turn_failed_by_the_adapter_is_marked_failed_once(platform: RestartablePlatform) -> None:
+    """turn.fail(): the adapter's error event only, the message failed, never run again."""
+    live, aid, key, rid = agent_in_room(platform, "Fails")
+
+    async def scenario() -> None:
+        human = Human(live)
+        adapter = ReportsAndFails()
+        async with fast_agent(live, adapter, aid, key, max_message_retries=3):
+            mid = await human.send(rid, aid, "try it")
+            await wait_for(lambda: human.status_is(rid, mid, aid, "failed"))
+            await asyncio.sleep(0.8)  # idle resyncs: the budget would allow more attempts
+            assert adapter.calls == 1
+        errors = await human.replies(rid, aid, "error")
+        assert [(e["content"], e["metadata"]["provider"]) for e in errors] == [
+            ("the backend fell over", "my-provider")
+        ]
+        await human.aclose()
+
+    asyncio.run(scenario())
+
+
 def test_no_reply_completes_the_turn(platform: RestartablePlatform) -> None:
     """band_no_reply settles the turn: processed, nothing posted."""
     live, aid, key, rid = agent_in_room(platform, "Quiet")
@@ -242,12 +276,16 @@ def _activity_reports(platform: RestartablePlatform, adapter: Any) -> list[bool]
     async def scenario() -> None:
         human = Human(live)
 
-        async def observe(request: httpx.Request) -> None:
-            if request.url.path.endswith(f"/chats/{rid}/activity"):
-                reports.append(json.loads(request.content)["working"])
-
         agent = fast_agent(live, adapter, aid, key, working_keep_alive_seconds=0.1)
-        agent.runtime.rest._http.event_hooks["request"].append(observe)  # observe real traffic
+        rest = agent.runtime.rest
+        send = rest.request
+
+        async def observe(method: str, url: str, **kw: Any) -> Any:  # every call the SDK makes
+            if url.endswith(f"/chats/{rid}/activity"):
+                reports.append(kw["json"]["working"])
+            return await send(method, url, **kw)
+
+        rest.request = observe  # type: ignore[method-assign]
         async with agent:
             mid = await human.send(rid, aid, "work")
             await wait_for(lambda: human.status_is(rid, mid, aid, "processed"))

@@ -1,0 +1,320 @@
+"""A lean HTTP/1.1 client for the REST hot path: keep-alive connections on asyncio + httptools.
+
+An agent turn makes a few small JSON calls to one host; through httpx most of the agent's CPU
+went to the generic machinery around each of them (URL and header models, the connection pool's
+bookkeeping, h11's state machine). This client does only what those calls need: one origin,
+pooled keep-alive connections, one request in flight per connection, bodies framed by
+Content-Length, chunked encoding or the connection's close, parsed by httptools (the C parser
+uvicorn uses). It raises httpx's own exception classes, so callers handle both stacks alike.
+:class:`~band.client.rest.RestClient` falls back to httpx for what it does not cover (proxies,
+multipart uploads, a custom transport).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+import time
+import urllib.request
+import zlib
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import SplitResult, quote, urlencode, urlsplit
+
+import httpx
+
+httptools: Any
+try:
+    import httptools
+except ImportError:  # pragma: no cover - every supported platform has a wheel
+    httptools = None
+
+#: Characters a path or query may carry as they are (RFC 3986 pchar plus "/" and "%" escapes).
+_PATH_SAFE = "/%:@!$&'()*+,;=~-._"
+_QUERY_SAFE = _PATH_SAFE + "?"
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+
+
+def available() -> bool:
+    """True when the C parser this client needs is installed."""
+    return httptools is not None
+
+
+def uses_proxy(url: str) -> bool:
+    """True when the environment routes ``url`` through a proxy (httpx honours those)."""
+    parts = urlsplit(url)
+    proxies = urllib.request.getproxies()
+    if not (proxies.get(parts.scheme) or proxies.get("all")):
+        return False
+    return not urllib.request.proxy_bypass(parts.hostname or "")
+
+
+class Response:
+    """A complete answer: status, headers (lower-case names) and the body."""
+
+    __slots__ = ("content", "headers", "status_code")
+
+    def __init__(self, status_code: int, headers: dict[str, str], content: bytes) -> None:
+        self.status_code = status_code
+        self.headers = headers
+        self.content = content
+
+
+class _Connection(asyncio.Protocol):
+    """One keep-alive connection; parses the answer to the request in flight."""
+
+    def __init__(self) -> None:
+        self.transport: asyncio.Transport | None = None
+        self.usable = False  # idle, open and in step with the server
+        self.idle_since = 0.0
+        self._parser = httptools.HttpResponseParser(self)
+        self._waiter: asyncio.Future[Response] | None = None
+        self._headers: dict[str, str] = {}
+        self._body: list[bytes] = []
+        self._headers_done = False
+        self._framed = False  # Content-Length or chunked: the body's end is in the stream
+
+    # asyncio.Protocol
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        self.usable = True
+
+    def data_received(self, data: bytes) -> None:
+        if self._waiter is None:  # bytes nobody asked for: the stream is out of step
+            self.close()
+            return
+        try:
+            self._parser.feed_data(data)
+        except httptools.HttpParserError as exc:
+            self._fail(httpx.RemoteProtocolError(f"malformed response: {exc}"))
+            self.close()
+
+    def eof_received(self) -> bool:
+        self.usable = False
+        return False  # let the transport close
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.usable = False
+        if self._waiter is None or self._waiter.done():
+            return
+        if self._headers_done and not self._framed:  # a body that ends where the stream does
+            self.on_message_complete()
+        else:
+            self._fail(httpx.RemoteProtocolError("server disconnected without a full response"))
+
+    # httptools callbacks
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        key = name.decode("latin-1").lower()
+        text = value.decode("latin-1")
+        self._headers[key] = f"{self._headers[key]}, {text}" if key in self._headers else text
+
+    def on_headers_complete(self) -> None:
+        self._headers_done = True
+        self._framed = "content-length" in self._headers or "chunked" in self._headers.get(
+            "transfer-encoding", ""
+        )
+
+    def on_body(self, body: bytes) -> None:
+        self._body.append(body)
+
+    def on_message_complete(self) -> None:
+        waiter = self._waiter
+        if waiter is None or waiter.done():
+            return
+        status = self._parser.get_status_code()
+        if status < 200:  # an interim answer (100 Continue): the real one follows
+            self._headers, self._body, self._headers_done = {}, [], False
+            return
+        keep = self._parser.should_keep_alive() and self._framed
+        content = b"".join(self._body)
+        encoding = self._headers.get("content-encoding", "")
+        if encoding in ("gzip", "deflate"):  # not asked for, but decode it if a proxy does
+            try:
+                content = zlib.decompress(content, 47 if encoding == "gzip" else 15)
+            except zlib.error as exc:
+                self._fail(httpx.DecodingError(f"bad {encoding} body: {exc}"))
+                self.close()
+                return
+        waiter.set_result(Response(status, self._headers, content))
+        self._waiter = None
+        if not keep:
+            self.close()
+
+    # our side
+
+    def send(self, data: bytes) -> asyncio.Future[Response]:
+        """Write one request; the future resolves with its answer."""
+        assert self.transport is not None and self.usable
+        self.usable = False
+        self._waiter = asyncio.get_running_loop().create_future()
+        self._headers, self._body, self._headers_done, self._framed = {}, [], False, False
+        self.transport.write(data)
+        return self._waiter
+
+    def release(self) -> bool:
+        """Mark the connection idle after a complete answer; False when it cannot be reused."""
+        if self.transport is None or self.transport.is_closing() or self._waiter is not None:
+            return False
+        self.usable = True
+        self.idle_since = time.monotonic()
+        return True
+
+    def close(self) -> None:
+        """Close the connection; it is never reused."""
+        self.usable = False
+        if self.transport is not None:
+            self.transport.close()
+
+    def _fail(self, exc: Exception) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_exception(exc)
+        self._waiter = None
+
+
+class Http11Pool:
+    """Keep-alive HTTP/1.1 connections to the one origin of ``base_url``."""
+
+    def __init__(
+        self,
+        base_url: str,
+        headers: Mapping[str, str],
+        *,
+        timeout: float,
+        connect_timeout: float,
+        max_connections: int = 100,
+        max_idle: int = 20,
+        keepalive_expiry_s: float = 5.0,
+    ) -> None:
+        if httptools is None:  # pragma: no cover
+            raise RuntimeError("httptools is not installed")
+        parts: SplitResult = urlsplit(base_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"not an http(s) URL: {base_url!r}")
+        self.timeout = timeout
+        self.connect_timeout = connect_timeout
+        self._host = parts.hostname
+        self._port = parts.port or (443 if parts.scheme == "https" else 80)
+        self._ssl: ssl.SSLContext | None = None
+        if parts.scheme == "https":
+            self._ssl = httpx.create_ssl_context(trust_env=True)  # the trust httpx would use
+        self._prefix = parts.path.rstrip("/") + "/"
+        netloc = parts.netloc.rpartition("@")[2]
+        self._fixed = _header_block({"Host": netloc, **headers})
+        self._idle: list[_Connection] = []
+        self._max_idle = max_idle
+        self._expiry = keepalive_expiry_s
+        self._slots = asyncio.Semaphore(max_connections)
+        self._closed = False
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`aclose` ran."""
+        return self._closed
+
+    async def aclose(self) -> None:
+        """Close every idle connection; the pool takes no more requests."""
+        self._closed = True
+        idle, self._idle = self._idle, []
+        for conn in idle:
+            conn.close()
+
+    def target(self, url: str, params: Mapping[str, Any] | None) -> str:
+        """The request target for ``url`` (relative to the base path) and query ``params``."""
+        path, _, query = url.partition("?")
+        # as httpx merges a relative URL with base_url: "x", "/x" both land under the base path
+        target = quote(self._prefix + path.lstrip("/"), safe=_PATH_SAFE)
+        # as httpx does, ``params`` replace a query written into ``url``
+        query = _encode_query(params) if params else quote(query, safe=_QUERY_SAFE)
+        return f"{target}?{query}" if query else target
+
+    async def request(
+        self,
+        method: str,
+        target: str,
+        *,
+        body: bytes | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Response:
+        """Send one request and read its whole answer."""
+        if self._closed:
+            raise RuntimeError("the HTTP client is closed")
+        head = f"{method} {target} HTTP/1.1\r\n{self._fixed}"
+        if headers:
+            head += _header_block(headers)
+        if body is not None or method in _BODY_METHODS:
+            head += f"Content-Length: {len(body or b'')}\r\n"
+        if any(c in target for c in " \r\n"):
+            raise ValueError(f"invalid request target: {target!r}")
+        data = (head + "\r\n").encode("latin-1") + (body or b"")
+        async with self._slots:
+            conn = await self._connection()
+            try:
+                async with asyncio.timeout(self.timeout):
+                    resp = await conn.send(data)
+            except TimeoutError as exc:
+                conn.close()
+                raise httpx.ReadTimeout(f"no answer within {self.timeout}s") from exc
+            except BaseException:  # cancelled or failed mid-request: the stream is out of step
+                conn.close()
+                raise
+            if conn.release():
+                if len(self._idle) < self._max_idle and not self._closed:
+                    self._idle.append(conn)
+                else:
+                    conn.close()
+            return resp
+
+    async def _connection(self) -> _Connection:
+        """An idle connection that is still good, or a new one."""
+        now = time.monotonic()
+        while self._idle:
+            conn = self._idle.pop()
+            if conn.usable and now - conn.idle_since < self._expiry:
+                return conn
+            conn.close()
+        loop = asyncio.get_running_loop()
+        try:
+            async with asyncio.timeout(self.connect_timeout):
+                _, conn = await loop.create_connection(
+                    _Connection,
+                    self._host,
+                    self._port,
+                    ssl=self._ssl,
+                    server_hostname=self._host if self._ssl else None,
+                )
+        except TimeoutError as exc:
+            raise httpx.ConnectTimeout(f"connect timed out after {self.connect_timeout}s") from exc
+        except OSError as exc:
+            raise httpx.ConnectError(str(exc) or type(exc).__name__) from exc
+        return conn
+
+
+def _header_block(headers: Mapping[str, str]) -> str:
+    """``Name: value`` lines; a CR or LF in either would split the request, so it is refused."""
+    lines = []
+    for name, value in headers.items():
+        if any(c in name or c in value for c in "\r\n") or ":" in name:
+            raise ValueError(f"invalid header {name!r}")
+        lines.append(f"{name}: {value}\r\n")
+    return "".join(lines)
+
+
+def _encode_query(params: Mapping[str, Any]) -> str:
+    """Form-encode ``params`` as httpx does: lists repeat the key, booleans are lower-case."""
+    pairs: list[tuple[str, str]] = []
+    for key, value in params.items():
+        for item in value if isinstance(value, list | tuple) else (value,):
+            pairs.append((key, _primitive(item)))
+    return urlencode(pairs)
+
+
+def _primitive(value: Any) -> str:
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return ""
+    return str(value)
