@@ -31,7 +31,16 @@ def _dev_run(args: argparse.Namespace) -> int:
     print(f"BAND_REST_URL={rest}")
     print(f"BAND_WS_URL=ws://{args.host}:{args.port}/api/v1/socket/websocket")
     print(f"Web room view: {rest}/", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="info", ws="websockets-sansio")
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="info",
+        access_log=args.access_log,
+        ws="websockets-sansio",
+        # pushes are small JSON frames: deflating them costs more CPU than the bytes it saves
+        ws_per_message_deflate=False,
+    )
     return 0
 
 
@@ -103,6 +112,9 @@ def _add_dev(sub: argparse._SubParsersAction) -> None:
     dev.add_argument("--port", type=int, default=8080)
     dev.add_argument("--db", default=DEFAULT_DB, help="SQLite file or :memory:")
     dev.add_argument("--user-key", default=None, help="key of the local person")
+    dev.add_argument(
+        "--access-log", action="store_true", help="log every HTTP request (keys redacted)"
+    )
     dev.set_defaults(func=_dev_run)
     dev_sub = dev.add_subparsers(dest="dev_command")
     agent = dev_sub.add_parser("agent", help="manage local agents")

@@ -183,6 +183,12 @@ class Store:
         self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self.db.row_factory = sqlite3.Row
         self.db.execute("PRAGMA foreign_keys = ON")
+        if path != ":memory:":
+            # a write-ahead log: each autocommitted write appends to it instead of rewriting a
+            # rollback journal; NORMAL syncs at checkpoints (a crash may lose the last writes,
+            # never corrupt the file), which is right for a development platform
+            self.db.execute("PRAGMA journal_mode = WAL")
+            self.db.execute("PRAGMA synchronous = NORMAL")
         self.migrate()
 
     def close(self) -> None:

@@ -37,6 +37,7 @@ def test_keys_absent_from_every_log(tmp_path: Path) -> None:
     logs = {name: tmp_path / f"{name}.log" for name in ("platform", "agent", "mcp")}
     try:
         cmd = [str(VENV_BIN / "band"), "dev", "--port", str(port), "--user-key", user_key]
+        cmd.append("--access-log")  # every request line, query strings included
         # band dev prints the local key once on stdout (its banner, for the person); its
         # other output is logs (uvicorn's access log goes to stdout too)
         banner = tmp_path / "banner.txt"
