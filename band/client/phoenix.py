@@ -359,6 +359,9 @@ class PhoenixClient:
                 additional_headers=self._headers,
                 open_timeout=self._open_timeout,
                 ping_interval=None,  # liveness is Phoenix's heartbeat, not WebSocket pings
+                # pushes are small JSON frames: deflating them costs both ends more CPU than
+                # the bytes it saves
+                compression=None,
                 max_size=None,
                 logger=_ws_log,
             )
