@@ -58,11 +58,12 @@ TOOL_EFFECTS: dict[str, TurnEffect] = {
 class Turn:
     """One turn's outcome: what successful tool calls did, and how the adapter ended it."""
 
-    __slots__ = ("_detached", "_ledger")
+    __slots__ = ("_detached", "_failure", "_ledger")
 
     def __init__(self) -> None:
         self._ledger = TurnLedger()
         self._detached = False
+        self._failure: str | None = None
 
     def __repr__(self) -> str:
         verdict = self.verdict().wire_name
@@ -88,6 +89,19 @@ class Turn:
     def note_reported(self) -> None:
         """Mark a turn whose failure was already reported to the room: it is complete."""
         self._ledger.note_reported()
+
+    def fail(self, reason: str) -> None:
+        """End the turn as failed, its failure already reported: the delivery is marked failed.
+
+        For adapters that know the turn broke (an ACP agent that crashed or timed out): the
+        runtime records ``reason`` on the failed mark and does not run the message again.
+        """
+        self._failure = reason or "failed"
+
+    @property
+    def failure(self) -> str | None:
+        """The reason given to :meth:`fail`, or None."""
+        return self._failure
 
     def detach(self) -> None:
         """Release a turn parked on a human decision: the runtime does not judge it now."""

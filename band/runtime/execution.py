@@ -469,6 +469,10 @@ class RoomExecution:
             return True, "", False  # a contact event owes the room nothing
         self.history.remember(row)
         turn = getattr(tools, "turn", None)
+        reason: str | None = getattr(turn, "failure", None)
+        if reason:  # the adapter reported the failure itself: failed, and not run again
+            log.warning("room %s: turn %s failed: %s", self.room_id, msg.id, reason)
+            return False, reason[:500], False
         if turn is None or not self.adapter.judges_turns or turn.detached or turn.complete:
             return True, "", False
         log.warning("room %s: turn %s ended without a reply", self.room_id, msg.id)

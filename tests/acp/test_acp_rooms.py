@@ -259,6 +259,7 @@ def test_jsonrpc_error_is_posted_and_process_restarts(live: Live, tmp_path: Path
         session = state.session_id
         sink = await room.turn("error -32603 Model exploded")
         assert [f.message for f in sink.failures] == ["Model exploded"]
+        assert sink.turn.failure == "Model exploded"  # the runtime marks the message failed
         assert room.events()[-1] == ("error", "Model exploded")
         assert state.process is None  # stopped; the session id is kept
         await room.turn("think again")
@@ -277,6 +278,7 @@ def test_crash_posts_generic_error_then_recovers(live: Live, tmp_path: Path) -> 
         assert [f.message for f in sink.failures] == [
             "Internal error while processing message; see agent logs."
         ]
+        assert sink.turn.failure == sink.failures[0].message
         # the failed turn posts the error and no session event
         assert room.events()[before:] == [
             ("error", "Internal error while processing message; see agent logs.")

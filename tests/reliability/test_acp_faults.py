@@ -1,8 +1,8 @@
 """An ACP agent that crashes or hangs mid-turn, behind a real Agent on the real platform.
 
 Each failure shows in the room as the documented error event (seed 002, "Limits and Errors"),
-exactly once; the message is settled (not left pending, not run again; the adapter reports the
-failure itself, so the runtime records the turn as handled), and the next message gets a fresh
+exactly once; the message is marked failed (spec: the timed-out turn is marked failed; the
+adapter reported the failure itself, so it is not run again), and the next message gets a fresh
 process and one answer.
 """
 
@@ -51,9 +51,9 @@ def _run(
         human = Human(live)
         async with agent_on(live, adapter, aid, key):
             bad = await human.send(rid, aid, f"[[ {first} ]]")
-            # settled once the error is reported (the adapter reports it; the runtime records
-            # the turn as handled): never left pending, never run again
-            await wait_for(lambda: human.settled(rid, aid, [bad]), timeout=30)
+            # settled once the error is reported (the adapter reports it and fails the turn):
+            # never left pending, never run again
+            await wait_for(lambda: human.settled(rid, aid, [bad], "failed"), timeout=30)
             good = await human.send(rid, aid, "[[ reply recovered ]]")
             await wait_for(lambda: human.settled(rid, aid, [good]), timeout=30)
             await asyncio.sleep(0.6)  # a duplicate reply or a rerun would land here
@@ -61,7 +61,7 @@ def _run(
                 ("error", error),
                 ("text", "recovered"),
             ]
-            assert await human.statuses(rid, aid, [bad, good]) == ["processed", "processed"]
+            assert await human.statuses(rid, aid, [bad, good]) == ["failed", "processed"]
         await human.aclose()
 
     asyncio.run(asyncio.wait_for(scenario(), 60))

@@ -268,7 +268,9 @@ class ACPRooms:
         )
         if stop:
             await self._stop_process(room)
-        await sink.send_failure(AgentFailure(PROVIDER, _failure_message(exc)))
+        message = _failure_message(exc)
+        await sink.send_failure(AgentFailure(PROVIDER, message))
+        sink.turn.fail(message)
 
     async def _run(self, room: RoomState, sink: RoomSink, request: TurnRequest) -> None:
         try:
@@ -280,6 +282,7 @@ class ACPRooms:
             )
         except ACPSessionConfigError as exc:
             await sink.send_failure(AgentFailure(PROVIDER, str(exc)))
+            sink.turn.fail(str(exc))
             # a new session left unconfigured is not the room's: open another next time; the
             # room's own (loaded) session stays its identity, reloaded on a fresh process
             if room.owes_context:
@@ -317,9 +320,9 @@ class ACPRooms:
             await process.cancel(session_id)
             await self._stop_process(room)  # the session id stays the room's
             await narrator.drain()
-            await sink.send_failure(
-                AgentFailure(PROVIDER, f"ACP agent response timed out after {limit}s", "timeout")
-            )
+            message = f"ACP agent response timed out after {limit}s"
+            await sink.send_failure(AgentFailure(PROVIDER, message, "timeout"))
+            sink.turn.fail(message)  # spec: the timed-out turn is marked failed
             return
         except Exception as exc:
             await narrator.drain()
