@@ -134,7 +134,7 @@ class _Connection(asyncio.Protocol):
             try:
                 content = zlib.decompress(content, 47 if encoding == "gzip" else 15)
             except zlib.error as exc:
-                self._fail(httpx.DecodingError(f"bad {encoding} body: {exc}"))
+                self._fail(httpx.RemoteProtocolError(f"bad {encoding} body: {exc}"))
                 self.close()
                 return
         waiter.set_result(Response(status, self._headers, content))

@@ -172,18 +172,28 @@ class RestClient:
         if retries is None:
             retries = self.max_retries if method in IDEMPOTENT_METHODS else 0
         query = {k: v for k, v in (params or {}).items() if v is not None}
-        send = self._send_lean
-        if (
-            self._lean is None
-            or files is not None
-            or method not in _LEAN_METHODS
-            or url.startswith(("http://", "https://"))
-        ):
-            send = self._send_httpx
+        lean = (
+            self._lean is not None
+            and files is None
+            and method in _LEAN_METHODS
+            and not url.startswith(("http://", "https://"))
+        )
         attempt = 0
         while True:
             try:
-                resp = await send(method, url, query, json, content, files, headers)
+                resp: _Answer
+                if lean:
+                    resp = await self._send_lean(method, url, query, json, content, headers)
+                else:
+                    resp = await self._http.request(
+                        method,
+                        url,
+                        params=query or None,
+                        json=json,
+                        content=content,
+                        files=files,
+                        headers=headers,
+                    )
             except httpx.TimeoutException as exc:
                 # a timed-out POST may have been applied: only idempotent calls repeat
                 if attempt >= retries:
@@ -211,9 +221,8 @@ class RestClient:
         query: dict[str, Any],
         json: Any,
         content: bytes | None,
-        files: Any,
         headers: Mapping[str, str] | None,
-    ) -> _Answer:
+    ) -> http11.Response:
         """One call through the lean HTTP/1.1 client."""
         assert self._lean is not None
         body = content
@@ -222,27 +231,6 @@ class RestClient:
             headers = {"Content-Type": "application/json", **(headers or {})}
         target = self._lean.target(url, query)
         return await self._lean.request(method, target, body=body, headers=headers)
-
-    async def _send_httpx(
-        self,
-        method: str,
-        url: str,
-        query: dict[str, Any],
-        json: Any,
-        content: bytes | None,
-        files: Any,
-        headers: Mapping[str, str] | None,
-    ) -> _Answer:
-        """One call through httpx."""
-        return await self._http.request(
-            method,
-            url,
-            params=query or None,
-            json=json,
-            content=content,
-            files=files,
-            headers=headers,
-        )
 
     def _backoff(self, attempt: int, resp: _Answer | None) -> float:
         """Honour Retry-After / retry-after-ms, else exponential backoff with full jitter."""

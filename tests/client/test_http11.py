@@ -204,9 +204,10 @@ def test_idle_connection_closed_by_the_server_is_not_reused() -> None:
     [
         (b"HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n{}", "without a full response"),
         (b"NOT HTTP AT ALL\r\n\r\n", "malformed response"),
+        (raw(200, b"not gzip", {"Content-Encoding": "gzip"}), "bad gzip body"),
     ],
 )
-def test_truncated_or_garbled_answers_are_connection_errors(answer: bytes, needle: str) -> None:
+def test_truncated_garbled_or_undecodable_answers_are_connection_errors(answer: bytes, needle: str) -> None:
     """A short body or a garbled head raises BandConnectionError; the next call is clean."""
 
     async def send_and_close(_: bytes, writer: asyncio.StreamWriter) -> None:

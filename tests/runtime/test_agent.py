@@ -179,12 +179,8 @@ def test_missing_reply_report_can_be_turned_off(platform: RestartablePlatform) -
     asyncio.run(scenario())
 
 
-class ReportsAndFails(SimpleAdapter[Any]):
+class ReportsAndFails(Boom):
     """Reports its own failure, then fails the turn (as the ACP adapter does on a crash)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.calls = 0
 
     async def on_message(
         self, msg, tools, history, participants_msg, contacts_msg, *, is_session_bootstrap, room_id
