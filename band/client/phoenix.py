@@ -97,6 +97,18 @@ def socket_url(url: str, params: Mapping[str, str]) -> str:
     return urlunsplit(parts._replace(query=urlencode(query)))
 
 
+def _upgrade_refusal(exc: InvalidStatus) -> str:
+    """``upgrade refused with HTTP <status>``, with the error envelope's code and message."""
+    text = f"upgrade refused with HTTP {exc.response.status_code}"
+    with contextlib.suppress(ValueError, AttributeError, TypeError, KeyError):
+        error = json.loads(exc.response.body or b"{}")["error"]
+        code, message = error.get("code"), error.get("message")
+        if isinstance(code, str) and code:
+            detail = f"{code}: {message}" if isinstance(message, str) and message else code
+            text += f" ({detail})"
+    return text
+
+
 def _upgrade_retry_after(exc: InvalidStatus) -> float | None:
     """Seconds a refused upgrade asked us to wait (``Retry-After`` or the error body)."""
     header = exc.response.headers.get("Retry-After")
@@ -368,9 +380,10 @@ class PhoenixClient:
         except InvalidStatus as exc:
             status = exc.response.status_code
             terminal, _ = classify_upgrade(status)
-            log.warning("socket upgrade refused with HTTP %s (terminal=%s)", status, terminal)
+            refusal = _upgrade_refusal(exc)
+            log.warning("socket %s (terminal=%s)", refusal, terminal)
             if terminal:
-                self.dead_reason = f"upgrade refused with HTTP {status}"
+                self.dead_reason = refusal
             return self._session.on_upgrade_rejected(
                 epoch, time.monotonic(), status, _upgrade_retry_after(exc), random.random()
             )

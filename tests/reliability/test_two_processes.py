@@ -119,7 +119,9 @@ def test_reject_policy_gets_connection_conflict(platform: RestartablePlatform) -
                 config=AgentConfig(conflict_policy=ConflictPolicy.REJECT, single_instance=False),
             )
             started = time.monotonic()
-            with pytest.raises(SessionEndedError, match="409"):
+            with pytest.raises(
+                SessionEndedError, match="HTTP 409 \\(connection_conflict: an active"
+            ):
                 await rejecting.runtime.start()
             assert time.monotonic() - started < 10
             await rejecting.runtime.stop()
