@@ -13,6 +13,7 @@ multipart uploads, a custom transport).
 from __future__ import annotations
 
 import asyncio
+import logging
 import ssl
 import time
 import urllib.request
@@ -30,6 +31,8 @@ except ImportError:  # pragma: no cover - every supported platform has a wheel
     httptools = None
 
 #: Characters a path or query may carry as they are (RFC 3986 pchar plus "/" and "%" escapes).
+log = logging.getLogger("band.client.http11")
+
 _PATH_SAFE = "/%:@!$&'()*+,;=~-._"
 _QUERY_SAFE = _PATH_SAFE + "?"
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
@@ -288,6 +291,7 @@ class Http11Pool:
             raise httpx.ConnectTimeout(f"connect timed out after {self.connect_timeout}s") from exc
         except OSError as exc:
             raise httpx.ConnectError(str(exc) or type(exc).__name__) from exc
+        log.debug("new connection to %s:%s (%d idle)", self._host, self._port, len(self._idle))
         return conn
 
 
