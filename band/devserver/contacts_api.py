@@ -8,7 +8,6 @@ Every change that concerns an agent is pushed on its ``agent_contacts:{agent_id}
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 from starlette.responses import Response
@@ -16,7 +15,7 @@ from starlette.routing import Route
 
 from . import ops
 from . import store_contacts as sc
-from .http import Ctx, Handler, data, endpoint, offset_meta, opt_str, require_str
+from .http import Ctx, Handler, Shape, data, endpoint, offset_meta, opt_str, require_str
 from .store import StoreError
 
 agent = endpoint("agent")
@@ -218,7 +217,7 @@ def _named(handler: Handler, name: str, doc: str) -> Handler:
     return handler
 
 
-def _list_contacts(name: str, doc: str, shape: Callable[[dict[str, Any], bool], Any]) -> Handler:
+def _list_contacts(name: str, doc: str, shape: Shape) -> Handler:
     """A handler listing the principal's contacts (offset pages), each in ``shape``."""
 
     async def handler(ctx: Ctx) -> Response:
