@@ -6,7 +6,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from . import control, ops, shapes
-from .http import Ctx, cursor_meta, data, endpoint, offset_meta, page_slice, require_str
+from .http import Ctx, cursor_meta, data, endpoint, offset_meta, offset_page, require_str
 from .store import Store, StoreError
 
 agent = endpoint("agent")
@@ -185,11 +185,7 @@ async def peers(ctx: Ctx) -> Response:
     rows = await ctx.db.run(
         Store.peers, ctx.principal.id, ctx.request.query_params.get("not_in_chat")
     )
-    chunk = page_slice(rows, page, size)
-    return data(
-        [shapes.peer(p, ctx.hub.online(p["id"])) for p in chunk],
-        metadata=offset_meta(page, size, len(rows)),
-    )
+    return offset_page(ctx, rows, page, size, shapes.peer)
 
 
 @agent

@@ -15,7 +15,7 @@ from starlette.routing import Route
 
 from . import ops
 from . import store_contacts as sc
-from .http import Ctx, data, endpoint, offset_meta, opt_str, require_str
+from .http import Ctx, Handler, Shape, data, endpoint, offset_meta, opt_str, require_str
 from .store import StoreError
 
 agent = endpoint("agent")
@@ -89,32 +89,29 @@ def contact_request(req: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def received_request(req: dict[str, Any]) -> dict[str, Any]:
-    """ReceivedContactRequest (also the contact_request_received payload, nulls dropped)."""
+def _request_summary(req: dict[str, Any], side: str, prefix: str) -> dict[str, Any]:
+    """A request as one side lists it: the other party (``side``) named under ``prefix``."""
+    party = req[side]
     out = {
         "id": req["id"],
         "status": req["status"],
         "inserted_at": req["inserted_at"],
         "message": req["message"],
-        "from_handle": req["requester"].get("handle"),
-        "from_name": req["requester"].get("name"),
-        "from_avatar_url": None,
+        f"{prefix}_handle": party.get("handle"),
+        f"{prefix}_name": party.get("name"),
+        f"{prefix}_avatar_url": None,
     }
     return {k: v for k, v in out.items() if v is not None}
+
+
+def received_request(req: dict[str, Any]) -> dict[str, Any]:
+    """ReceivedContactRequest (also the contact_request_received payload, nulls dropped)."""
+    return _request_summary(req, "requester", "from")
 
 
 def sent_request(req: dict[str, Any]) -> dict[str, Any]:
     """SentContactRequest."""
-    out = {
-        "id": req["id"],
-        "status": req["status"],
-        "inserted_at": req["inserted_at"],
-        "message": req["message"],
-        "to_handle": req["recipient"].get("handle"),
-        "to_name": req["recipient"].get("name"),
-        "to_avatar_url": None,
-    }
-    return {k: v for k, v in out.items() if v is not None}
+    return _request_summary(req, "recipient", "to")
 
 
 def contact_added_payload(other: dict[str, Any], inserted_at: str) -> dict[str, Any]:
@@ -196,32 +193,64 @@ async def _remove(ctx: Ctx) -> Response:
     return data({"status": "removed"})
 
 
-async def _respond(
-    ctx: Ctx, action: str, handle: str | None, request_id: str | None
-) -> dict[str, Any]:
+async def _respond(ctx: Ctx, action: str, handle: str | None, request_id: str | None) -> Response:
     req = await ctx.db.run(sc.respond, ctx.principal.id, action, handle, request_id)
     await push_request(ctx, req, created=False)
-    return req
+    return _id_status(req)
+
+
+def _id_status(req: dict[str, Any]) -> Response:
+    return data({"id": req["id"], "status": req["status"]})
+
+
+def _sent_filter(ctx: Ctx, name: str, default: str | None) -> str | None:
+    """The sent-requests status filter from query parameter ``name`` (422 when unknown)."""
+    status = ctx.request.query_params.get(name) or default
+    if status is not None and status not in sc.SENT_STATUSES:
+        raise StoreError(422, "validation_error", f"invalid {name}", {name: ["is invalid"]})
+    return status
+
+
+def _named(handler: Handler, name: str, doc: str) -> Handler:
+    # the endpoint wrapper copies both; the docstring is the route's OpenAPI summary
+    handler.__name__, handler.__doc__ = name, doc
+    return handler
+
+
+def _list_contacts(name: str, doc: str, shape: Shape) -> Handler:
+    """A handler listing the principal's contacts (offset pages), each in ``shape``."""
+
+    async def handler(ctx: Ctx) -> Response:
+        page, size = ctx.page()
+        rows, total = await ctx.db.run(sc.list_contacts, ctx.principal.id, page, size)
+        items = [shape(r, ctx.hub.online(r["contact_id"])) for r in rows]
+        return data(items, metadata=offset_meta(page, size, total))
+
+    return _named(handler, name, doc)
+
+
+def _me_respond(name: str, doc: str, action: str) -> Handler:
+    """A handler applying ``action`` to the request named in the path."""
+
+    async def handler(ctx: Ctx) -> Response:
+        return await _respond(ctx, action, None, ctx.params["request_id"])
+
+    return _named(handler, name, doc)
 
 
 # -- agent API --------------------------------------------------------------------
 
 
-@agent
-async def agent_list_contacts(ctx: Ctx) -> Response:
-    """GET /agent/contacts."""
-    page, size = ctx.page()
-    rows, total = await ctx.db.run(sc.list_contacts, ctx.principal.id, page, size)
-    items = [agent_contact(r, ctx.hub.online(r["contact_id"])) for r in rows]
-    return data(items, metadata=offset_meta(page, size, total))
+agent_list_contacts = agent(
+    _list_contacts("agent_list_contacts", "GET /agent/contacts.", agent_contact)
+)
 
 
 @agent
 async def agent_add_contact(ctx: Ctx) -> Response:
     """POST /agent/contacts/add (flat body ``{handle, message?}``)."""
     body = await ctx.body()
-    req = await _add(ctx, _handle(body, "handle"), _message(body))
-    return data({"id": req["id"], "status": req["status"]})
+    return _id_status(await _add(ctx, _handle(body, "handle"), _message(body)))
 
 
 @agent
@@ -234,11 +263,7 @@ async def agent_remove_contact(ctx: Ctx) -> Response:
 async def agent_list_requests(ctx: Ctx) -> Response:
     """GET /agent/contacts/requests (received pending + sent filtered by ``sent_status``)."""
     page, size = ctx.page()
-    sent_status = ctx.request.query_params.get("sent_status") or "pending"
-    if sent_status not in sc.SENT_STATUSES:
-        raise StoreError(
-            422, "validation_error", "invalid sent_status", {"sent_status": ["is invalid"]}
-        )
+    sent_status = _sent_filter(ctx, "sent_status", "pending")
     pid = ctx.principal.id
     received, r_total = await ctx.db.run(sc.list_requests, pid, "received", "pending", page, size)
     sent, s_total = await ctx.db.run(sc.list_requests, pid, "sent", sent_status, page, size)
@@ -265,20 +290,13 @@ async def agent_respond(ctx: Ctx) -> Response:
             400, "bad_request", "action must be approve, reject or cancel", {"action": ["invalid"]}
         )
     handle, request_id = opt_str(body, "handle"), opt_str(body, "request_id")
-    req = await _respond(ctx, action, handle, request_id)
-    return data({"id": req["id"], "status": req["status"]})
+    return await _respond(ctx, action, handle, request_id)
 
 
 # -- human API --------------------------------------------------------------------
 
 
-@human
-async def me_list_contacts(ctx: Ctx) -> Response:
-    """GET /me/contacts."""
-    page, size = ctx.page()
-    rows, total = await ctx.db.run(sc.list_contacts, ctx.principal.id, page, size)
-    items = [human_contact(r, ctx.hub.online(r["contact_id"])) for r in rows]
-    return data(items, metadata=offset_meta(page, size, total))
+me_list_contacts = human(_list_contacts("me_list_contacts", "GET /me/contacts.", human_contact))
 
 
 @human
@@ -290,48 +308,28 @@ async def me_create_request(ctx: Ctx) -> Response:
     return data(contact_request(req), 201)
 
 
+async def _me_requests(ctx: Ctx, box: str) -> Response:
+    page, size = ctx.page()
+    status = _sent_filter(ctx, "status", None) if box == "sent" else "pending"
+    rows, total = await ctx.db.run(sc.list_requests, ctx.principal.id, box, status, page, size)
+    return data([contact_request(r) for r in rows], metadata=offset_meta(page, size, total))
+
+
 @human
 async def me_list_received(ctx: Ctx) -> Response:
     """GET /me/contacts/requests (received, pending)."""
-    page, size = ctx.page()
-    rows, total = await ctx.db.run(
-        sc.list_requests, ctx.principal.id, "received", "pending", page, size
-    )
-    return data([contact_request(r) for r in rows], metadata=offset_meta(page, size, total))
+    return await _me_requests(ctx, "received")
 
 
 @human
 async def me_list_sent(ctx: Ctx) -> Response:
     """GET /me/contacts/requests/sent (``status`` filter; all when omitted)."""
-    page, size = ctx.page()
-    status = ctx.request.query_params.get("status") or None
-    if status is not None and status not in sc.SENT_STATUSES:
-        raise StoreError(422, "validation_error", "invalid status", {"status": ["is invalid"]})
-    rows, total = await ctx.db.run(sc.list_requests, ctx.principal.id, "sent", status, page, size)
-    return data([contact_request(r) for r in rows], metadata=offset_meta(page, size, total))
+    return await _me_requests(ctx, "sent")
 
 
-async def _me_respond(ctx: Ctx, action: str) -> Response:
-    req = await _respond(ctx, action, None, ctx.params["request_id"])
-    return data({"id": req["id"], "status": req["status"]})
-
-
-@human
-async def me_approve(ctx: Ctx) -> Response:
-    """POST /me/contacts/requests/{id}/approve."""
-    return await _me_respond(ctx, "approve")
-
-
-@human
-async def me_reject(ctx: Ctx) -> Response:
-    """POST /me/contacts/requests/{id}/reject."""
-    return await _me_respond(ctx, "reject")
-
-
-@human
-async def me_cancel(ctx: Ctx) -> Response:
-    """DELETE /me/contacts/requests/{id}."""
-    return await _me_respond(ctx, "cancel")
+me_approve = human(_me_respond("me_approve", "POST /me/contacts/requests/{id}/approve.", "approve"))
+me_reject = human(_me_respond("me_reject", "POST /me/contacts/requests/{id}/reject.", "reject"))
+me_cancel = human(_me_respond("me_cancel", "DELETE /me/contacts/requests/{id}.", "cancel"))
 
 
 @human

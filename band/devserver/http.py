@@ -18,6 +18,9 @@ from .store import StoreError
 
 log = logging.getLogger(__name__)
 
+#: Builds a response item from a row and whether its entity is online.
+Shape = Callable[[dict[str, Any], bool], dict[str, Any]]
+
 
 def error_response(
     status: int, code: str, message: str, details: dict[str, Any] | None = None
@@ -94,6 +97,17 @@ def offset_meta(page: int, page_size: int, total: int) -> dict[str, int]:
 def page_slice(rows: list[Any], page: int, page_size: int) -> list[Any]:
     """Return the rows of one offset page (1-based)."""
     return rows[(page - 1) * page_size : page * page_size]
+
+
+def offset_page(
+    ctx: Ctx, rows: list[dict[str, Any]], page: int, page_size: int, shape: Shape
+) -> JSONResponse:
+    """Envelope one offset page of ``rows``, each as ``shape(row, online)``, with its metadata."""
+    chunk = page_slice(rows, page, page_size)
+    return data(
+        [shape(r, ctx.hub.online(r["id"])) for r in chunk],
+        metadata=offset_meta(page, page_size, len(rows)),
+    )
 
 
 def cursor_meta(items: list[dict[str, Any]], has_more: bool, limit: int) -> dict[str, Any]:

@@ -8,7 +8,16 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from . import ops, shapes
-from .http import Ctx, cursor_meta, data, endpoint, offset_meta, page_slice, require_str
+from .http import (
+    Ctx,
+    cursor_meta,
+    data,
+    endpoint,
+    offset_meta,
+    offset_page,
+    page_slice,
+    require_str,
+)
 from .store import MessageFilter, Store, StoreError
 
 human = endpoint("user")
@@ -159,11 +168,7 @@ async def list_participants(ctx: Ctx) -> Response:
     kind = ctx.request.query_params.get("participant_type")
     if kind:
         parts = [p for p in parts if p["type"] == kind]
-    chunk = page_slice(parts, page, size)
-    return data(
-        [shapes.participant(p, ctx.hub.online(p["id"])) for p in chunk],
-        metadata=offset_meta(page, size, len(parts)),
-    )
+    return offset_page(ctx, parts, page, size, shapes.participant)
 
 
 @human

@@ -9,7 +9,7 @@ from starlette.routing import Route
 
 from . import ops, shapes
 from . import store_tasks as st
-from .http import Ctx, data, endpoint, offset_meta, page_slice
+from .http import Ctx, data, endpoint, offset_page
 from .store import Store, StoreError
 
 agent = endpoint("agent")
@@ -168,11 +168,7 @@ async def my_peers(ctx: Ctx) -> Response:
     rows = await ctx.db.run(Store.peers, ctx.principal.id, not_in)
     if kind:
         rows = [r for r in rows if r["type"] == kind]
-    chunk = page_slice(rows, page, size)
-    return data(
-        [shapes.peer(p, ctx.hub.online(p["id"])) for p in chunk],
-        metadata=offset_meta(page, size, len(rows)),
-    )
+    return offset_page(ctx, rows, page, size, shapes.peer)
 
 
 C = "/api/v1/agent/chats/{chat_id}"

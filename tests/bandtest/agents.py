@@ -50,16 +50,19 @@ def fast_agent(
     aid: str,
     key: str,
     agent_kw: dict[str, Any] | None = None,
+    *,
+    rest: str | None = None,
     **session: Any,
 ) -> Agent:
-    """An agent on ``live`` with fast reconnects and a short idle resync."""
+    """An agent on ``live`` (REST through ``rest`` when given) with fast reconnects and a short
+    idle resync."""
     session.setdefault("idle_resync_seconds", 0.3)
     session.setdefault("idle_resync_max_seconds", 0.6)
     return Agent.create(
         adapter=adapter,
         agent_id=aid,
         api_key=key,
-        rest_url=live.rest,
+        rest_url=rest or live.rest,
         ws_url=live.ws,
         config=AgentConfig(session_policy=SessionPolicy(FAST_POLICY)),
         session_config=SessionConfig(**session),

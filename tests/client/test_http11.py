@@ -20,8 +20,7 @@ from urllib.parse import parse_qsl, urlsplit
 import httpx
 import pytest
 
-from band.client import BandConnectionError, BandTimeoutError, RestClient
-from band.client import http11
+from band.client import BandConnectionError, BandTimeoutError, RestClient, http11
 from band.client.http11 import Http11Pool
 
 #: One scripted answer: raw bytes, or a coroutine given (request head, writer) that answers.
@@ -207,7 +206,9 @@ def test_idle_connection_closed_by_the_server_is_not_reused() -> None:
         (raw(200, b"not gzip", {"Content-Encoding": "gzip"}), "bad gzip body"),
     ],
 )
-def test_truncated_garbled_or_undecodable_answers_are_connection_errors(answer: bytes, needle: str) -> None:
+def test_truncated_garbled_or_undecodable_answers_are_connection_errors(
+    answer: bytes, needle: str
+) -> None:
     """A short body or a garbled head raises BandConnectionError; the next call is clean."""
 
     async def send_and_close(_: bytes, writer: asyncio.StreamWriter) -> None:

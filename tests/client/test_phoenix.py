@@ -4,29 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from bandtest.agents import Human, wait_for
+from bandtest.agents import FAST_POLICY, Human, wait_for
 from bandtest.platform import Live, RestartablePlatform, restartable_platform, room_with
 
 from band.client.phoenix import JoinError, PhoenixClient, SessionEndedError, socket_url
 from band_sdk_core import SessionPolicy, SessionState
 
+#: The agents' fast policy, faster still: heartbeats and the watchdog in tenths of a second.
 POLICY = SessionPolicy(
     {
-        "base_delay_s": 0.05,
-        "factor": 2.0,
+        **FAST_POLICY,
         "max_delay_s": 0.2,
-        "stable_reset_s": 60.0,
-        "rapid_disconnect_uptime_s": 0.5,
-        "rapid_window_s": 300.0,
-        "rapid_first_min_delay_s": 0.05,
-        "rapid_second_min_delay_s": 0.1,
-        "rapid_cooldown_base_s": 0.2,
-        "rapid_cooldown_step_s": 0.1,
         "rapid_cooldown_max_s": 0.2,
         "rapid_threshold": 100,
         "heartbeat_interval_s": 0.2,
@@ -59,6 +53,17 @@ class Inbox:
     def events(self, topic: str, event: str) -> list[dict[str, Any]]:
         return [p for t, e, p in self.pushes if t == topic and e == event]
 
+    async def first(self, topic: str, event: str) -> dict[str, Any]:
+        """Wait for an ``event`` push on ``topic``; return the first one's payload."""
+        await wait_for(lambda: self.events(topic, event))
+        return self.events(topic, event)[0]
+
+    async def reconnected(self, failed: list[str], timeout: float = 10.0) -> None:
+        """Wait for the reconnect hook's second call; assert it followed a clean first connect
+        and names ``failed`` as the topics it could not rejoin."""
+        await wait_for(lambda: len(self.reconnects) == 2, timeout=timeout)
+        assert self.reconnects == [(False, []), (True, failed)]
+
 
 def registered(platform: RestartablePlatform) -> tuple[Live, str, str]:
     """The running platform with a newly registered agent: (live, agent id, agent key)."""
@@ -77,6 +82,19 @@ def client(live: Live, key: str, aid: str, inbox: Inbox, **kw: Any) -> PhoenixCl
         on_connected=inbox.on_connected,
         **kw,
     )
+
+
+@asynccontextmanager
+async def joined(
+    live: Live, key: str, aid: str, inbox: Inbox, *topics: str
+) -> AsyncIterator[PhoenixClient]:
+    """A connected client that joined ``topics`` (pushes into ``inbox``), closed at the end."""
+    phx = client(live, key, aid, inbox)
+    await phx.connect()
+    for topic in topics:
+        await phx.join(topic, inbox.handler(topic))
+    yield phx
+    await phx.close()
 
 
 async def send(live: Live, rid: str, aid: str, text: str) -> str:
@@ -99,27 +117,26 @@ def test_join_push_leave(platform: RestartablePlatform) -> None:
     inbox = Inbox()
 
     async def scenario() -> None:
-        phx = client(live, key, aid, inbox)
-        await phx.connect()
-        assert phx.connected and phx.state == SessionState.Up
-        await wait_for(lambda: live.app.state.hub.agent_connected(aid))  # registered after accept
-        conn = live.app.state.hub.agent_connected(aid)
-        assert conn.ws.query_params["vsn"] == "2.0.0"
-        assert conn.ws.query_params["agent_id"] == aid
-        assert "api_key" not in conn.ws.query_params
-        assert conn.ws.headers["x-api-key"] == key
-        topic = f"chat_room:{rid}"
-        await phx.join(topic, inbox.handler(topic))
-        assert phx.topics == [topic] and conn.topics[topic] is not None
-        mid = await send(live, rid, aid, "hi")
-        await wait_for(lambda: inbox.events(topic, "message_created"))
-        assert inbox.events(topic, "message_created")[0]["id"] == mid
-        assert await phx.leave(topic) is True
-        assert phx.topics == [] and topic not in conn.topics
-        await send(live, rid, aid, "after leave")
-        await asyncio.sleep(0.3)
-        assert len(inbox.events(topic, "message_created")) == 1
-        await phx.close()
+        async with joined(live, key, aid, inbox) as phx:
+            assert phx.connected and phx.state == SessionState.Up
+            await wait_for(
+                lambda: live.app.state.hub.agent_connected(aid)
+            )  # registered after accept
+            conn = live.app.state.hub.agent_connected(aid)
+            assert conn.ws.query_params["vsn"] == "2.0.0"
+            assert conn.ws.query_params["agent_id"] == aid
+            assert "api_key" not in conn.ws.query_params
+            assert conn.ws.headers["x-api-key"] == key
+            topic = f"chat_room:{rid}"
+            await phx.join(topic, inbox.handler(topic))
+            assert phx.topics == [topic] and conn.topics[topic] is not None
+            mid = await send(live, rid, aid, "hi")
+            assert (await inbox.first(topic, "message_created"))["id"] == mid
+            assert await phx.leave(topic) is True
+            assert phx.topics == [] and topic not in conn.topics
+            await send(live, rid, aid, "after leave")
+            await asyncio.sleep(0.3)
+            assert len(inbox.events(topic, "message_created")) == 1
         assert not phx.connected
 
     asyncio.run(scenario())
@@ -132,13 +149,11 @@ def test_join_refused(platform: RestartablePlatform) -> None:
     inbox = Inbox()
 
     async def scenario() -> None:
-        phx = client(live, key, aid, inbox)
-        await phx.connect()
-        with pytest.raises(JoinError) as err:
-            await phx.join(f"agent_control:{other}", inbox.handler("x"))
-        assert err.value.reason == "unauthorized"
-        assert phx.topics == []
-        await phx.close()
+        async with joined(live, key, aid, inbox) as phx:
+            with pytest.raises(JoinError) as err:
+                await phx.join(f"agent_control:{other}", inbox.handler("x"))
+            assert err.value.reason == "unauthorized"
+            assert phx.topics == []
 
     asyncio.run(scenario())
 
@@ -148,11 +163,9 @@ def test_heartbeats_are_acknowledged(platform: RestartablePlatform) -> None:
     inbox = Inbox()
 
     async def scenario() -> None:
-        phx = client(live, key, aid, inbox)
-        await phx.connect()
-        await wait_for(lambda: phx.heartbeats_acked >= 3)
-        assert phx.connections == 1  # the watchdog never fired
-        await phx.close()
+        async with joined(live, key, aid, inbox) as phx:
+            await wait_for(lambda: phx.heartbeats_acked >= 3)
+            assert phx.connections == 1  # the watchdog never fired
 
     asyncio.run(scenario())
 
@@ -164,22 +177,16 @@ def test_rejoin_after_server_close(platform: RestartablePlatform) -> None:
     inbox = Inbox()
 
     async def scenario() -> None:
-        phx = client(live, key, aid, inbox)
-        await phx.connect()
         topics = [f"agent_rooms:{aid}", f"chat_room:{rid}"]
-        for topic in topics:
-            await phx.join(topic, inbox.handler(topic))
-        before = dict(live.app.state.hub.agent_connected(aid).topics)
-        assert await asyncio.to_thread(platform.close_socket, aid, 1011)
-        await wait_for(lambda: len(inbox.reconnects) == 2)
-        assert inbox.reconnects == [(False, []), (True, [])]
-        conn = live.app.state.hub.agent_connected(aid)
-        assert sorted(conn.topics) == sorted(topics)
-        assert all(conn.topics[t] != before[t] for t in topics)  # new join refs
-        mid = await send(live, rid, aid, "after rejoin")
-        await wait_for(lambda: inbox.events(topics[1], "message_created"))
-        assert inbox.events(topics[1], "message_created")[0]["id"] == mid
-        await phx.close()
+        async with joined(live, key, aid, inbox, *topics):
+            before = dict(live.app.state.hub.agent_connected(aid).topics)
+            assert await asyncio.to_thread(platform.close_socket, aid, 1011)
+            await inbox.reconnected([])
+            conn = live.app.state.hub.agent_connected(aid)
+            assert sorted(conn.topics) == sorted(topics)
+            assert all(conn.topics[t] != before[t] for t in topics)  # new join refs
+            mid = await send(live, rid, aid, "after rejoin")
+            assert (await inbox.first(topics[1], "message_created"))["id"] == mid
 
     asyncio.run(scenario())
 
@@ -189,18 +196,13 @@ def test_rejoin_survives_a_platform_restart(platform: RestartablePlatform) -> No
     inbox = Inbox()
 
     async def scenario() -> None:
-        phx = client(live, key, aid, inbox)
-        await phx.connect()
         topic = f"agent_rooms:{aid}"
-        await phx.join(topic, inbox.handler(topic))
-        await asyncio.to_thread(platform.restart)
-        await wait_for(lambda: len(inbox.reconnects) == 2)
-        assert inbox.reconnects == [(False, []), (True, [])]
-        assert list(live.app.state.hub.agent_connected(aid).topics) == [topic]
-        rid = await asyncio.to_thread(room_with, live, aid)  # pushes room_added
-        await wait_for(lambda: inbox.events(topic, "room_added"))
-        assert inbox.events(topic, "room_added")[0]["id"] == rid
-        await phx.close()
+        async with joined(live, key, aid, inbox, topic):
+            await asyncio.to_thread(platform.restart)
+            await inbox.reconnected([])
+            assert list(live.app.state.hub.agent_connected(aid).topics) == [topic]
+            rid = await asyncio.to_thread(room_with, live, aid)  # pushes room_added
+            assert (await inbox.first(topic, "room_added"))["id"] == rid
 
     asyncio.run(scenario())
 
@@ -212,19 +214,15 @@ def test_failed_rejoin_is_reported(platform: RestartablePlatform) -> None:
     inbox = Inbox()
 
     async def scenario() -> None:
-        phx = client(live, key, aid, inbox)
-        await phx.connect()
         topic = f"chat_room:{rid}"
-        await phx.join(topic, inbox.handler(topic))
-        r = await asyncio.to_thread(
-            live.human, "DELETE", f"/api/v1/me/chats/{rid}/participants/{aid}"
-        )
-        assert r.status_code == 200, r.text
-        assert await asyncio.to_thread(platform.close_socket, aid, 1011)
-        await wait_for(lambda: len(inbox.reconnects) == 2)
-        assert inbox.reconnects == [(False, []), (True, [topic])]
-        assert phx.topics == []
-        await phx.close()
+        async with joined(live, key, aid, inbox, topic) as phx:
+            r = await asyncio.to_thread(
+                live.human, "DELETE", f"/api/v1/me/chats/{rid}/participants/{aid}"
+            )
+            assert r.status_code == 200, r.text
+            assert await asyncio.to_thread(platform.close_socket, aid, 1011)
+            await inbox.reconnected([topic])
+            assert phx.topics == []
 
     asyncio.run(scenario())
 
@@ -271,17 +269,13 @@ def test_watchdog_drops_a_silent_socket(platform: RestartablePlatform) -> None:
     inbox = Inbox()
 
     async def scenario() -> None:
-        phx = client(live, key, aid, inbox)
-        await phx.connect()
         topic = f"agent_rooms:{aid}"
-        await phx.join(topic, inbox.handler(topic))
-        await wait_for(lambda: phx.heartbeats_acked >= 1)
-        assert platform.loop is not None
-        # the platform stalls (its event loop blocked): the socket stays open, acks stop
-        platform.loop.call_soon_threadsafe(time.sleep, POLICY.dead_threshold_s + 0.8)
-        await wait_for(lambda: len(inbox.reconnects) == 2, timeout=15)
-        assert inbox.reconnects == [(False, []), (True, [])]
-        assert phx.connections == 2 and phx.topics == [topic]
-        await phx.close()
+        async with joined(live, key, aid, inbox, topic) as phx:
+            await wait_for(lambda: phx.heartbeats_acked >= 1)
+            assert platform.loop is not None
+            # the platform stalls (its event loop blocked): the socket stays open, acks stop
+            platform.loop.call_soon_threadsafe(time.sleep, POLICY.dead_threshold_s + 0.8)
+            await inbox.reconnected([], timeout=15)
+            assert phx.connections == 2 and phx.topics == [topic]
 
     asyncio.run(scenario())

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bandtest.platform import RestartablePlatform, room_with
+from bandtest.platform import RestartablePlatform, restartable_platform, room_with
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -102,12 +102,7 @@ class AgentThread:
 
 @pytest.fixture
 def platform(tmp_path: Path) -> Iterator[RestartablePlatform]:
-    plat = RestartablePlatform(str(tmp_path / "band.sqlite3"))
-    plat.start()
-    try:
-        yield plat
-    finally:
-        plat.close()
+    yield from restartable_platform(tmp_path)
 
 
 def _answered(live: Any, rid: str, aid: str, text: str) -> None:

@@ -9,14 +9,11 @@ from typing import Any
 
 import pytest
 from bandtest import agents
-from bandtest.agents import FAST_POLICY, plain
+from bandtest.agents import plain
 from bandtest.platform import Live, RestartablePlatform, restartable_platform
 
 from band import Agent
 from band.core import SimpleAdapter
-from band.runtime.agentconfig import AgentConfig
-from band.runtime.sessionconfig import SessionConfig
-from band_sdk_core import SessionPolicy
 
 from .faultproxy import FaultProxy
 
@@ -31,17 +28,7 @@ def agent_on(
     **kw: Any,
 ) -> Agent:
     """An agent on ``live`` (REST through ``rest`` when given) with fast reconnects and resyncs."""
-    kw.setdefault("idle_resync_seconds", 0.3)
-    kw.setdefault("idle_resync_max_seconds", 0.6)
-    return Agent.create(
-        adapter=adapter,
-        agent_id=aid,
-        api_key=key,
-        rest_url=rest or live.rest,
-        ws_url=live.ws,
-        config=AgentConfig(session_policy=SessionPolicy(FAST_POLICY)),
-        session_config=SessionConfig(**kw),
-    )
+    return agents.fast_agent(live, adapter, aid, key, rest=rest, **kw)
 
 
 class Echo(SimpleAdapter[Any]):

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 import pytest
 from bandtest.platform import RestartablePlatform, room_with
+
+from band import Agent
 
 from .conftest import Echo, Human, agent_on, answered_once, wait_for
 from .faultproxy import FaultProxy, Rule
@@ -20,64 +24,102 @@ PROCESSING = r"/messages/[^/]+/processing$"
 PROCESSED = r"/messages/[^/]+/processed$"
 
 
-def _setup(platform: RestartablePlatform) -> tuple[str, str, str]:
+@dataclass
+class Scene:
+    """One echo agent in a room with the person, while a scenario runs."""
+
+    human: Human
+    adapter: Echo
+    agent: Agent
+    rid: str
+    aid: str
+
+    async def send(self, text: str) -> str:
+        """The person posts ``text`` mentioning the agent; return the message id."""
+        return await self.human.send(self.rid, self.aid, text)
+
+    async def settle(self, mids: list[str], timeout: float = 15.0) -> None:
+        """Wait until every one of ``mids`` is processed."""
+        await wait_for(lambda: self.human.settled(self.rid, self.aid, mids), timeout=timeout)
+
+    async def settle_each(self, *texts: str) -> list[str]:
+        """Post each text in turn, waiting for it to be processed before the next one."""
+        mids = []
+        for text in texts:
+            mids.append(await self.send(text))
+            await self.settle(mids[-1:])
+        return mids
+
+    async def answered_once(self, texts: list[str]) -> None:
+        """Exactly one echo per text, after a quiet moment."""
+        await answered_once(self.human, self.rid, self.aid, texts)
+
+
+def _play(
+    platform: RestartablePlatform,
+    body: Callable[[Scene], Awaitable[None]],
+    *,
+    adapter: Callable[[], Echo] = Echo,
+    proxy: FaultProxy | None = None,
+    rest_timeout: float | None = None,
+) -> None:
+    """Run ``body`` with a fresh echo agent (REST through ``proxy`` when given) in a new room."""
     live = platform.live
     assert live is not None
     aid, _, key = live.register("Echo")
-    return aid, key, room_with(live, aid)
+    rid = room_with(live, aid)
+
+    async def scenario() -> None:
+        human, echo = Human(live), adapter()
+        agent = agent_on(live, echo, aid, key, rest=proxy.url if proxy else None)
+        if rest_timeout is not None:
+            # a short client timeout, so a held mark times out on our side
+            agent.runtime.rest.timeout = rest_timeout
+        async with agent:
+            await body(Scene(human, echo, agent, rid, aid))
+        await human.aclose()
+
+    asyncio.run(scenario())
+
+
+def _fault_mid_turn(
+    platform: RestartablePlatform, fault: Callable[[str], object], texts: list[str]
+) -> None:
+    """``fault(agent_id)`` strikes while the first turn runs; each of the three texts is
+    answered once: the one in the turn, one sent during the fault, one after the reconnect."""
+
+    async def body(s: Scene) -> None:
+        first = await s.send(texts[0])
+        await asyncio.wait_for(s.adapter.entered.wait(), 10)
+        await asyncio.to_thread(fault, s.aid)
+        gap = await s.send(texts[1])
+        s.adapter.gate.set()
+        await wait_for(lambda: s.agent.runtime.phoenix.connections >= 2)
+        after = await s.send(texts[2])
+        await s.settle([first, gap, after])
+        await s.answered_once(texts)
+
+    _play(platform, body, adapter=lambda: Echo(gated=True))
 
 
 def test_socket_dropped_mid_turn(platform: RestartablePlatform) -> None:
     """The socket closes while a turn runs: the turn's reply lands once, the gap is recovered."""
-    aid, key, rid = _setup(platform)
-    live = platform.live
-    assert live is not None
 
-    async def scenario() -> None:
-        human, adapter = Human(live), Echo(gated=True)
-        async with agent_on(live, adapter, aid, key) as agent:
-            first = await human.send(rid, aid, "in the turn")
-            await asyncio.wait_for(adapter.entered.wait(), 10)
-            assert await asyncio.to_thread(platform.close_socket, aid, 1011)
-            gap = await human.send(rid, aid, "while the socket is down")
-            adapter.gate.set()
-            await wait_for(lambda: _true(agent.runtime.phoenix.connections >= 2))
-            after = await human.send(rid, aid, "after the reconnect")
-            await wait_for(lambda: human.settled(rid, aid, [first, gap, after]))
-            await answered_once(
-                human, rid, aid, ["in the turn", "while the socket is down", "after the reconnect"]
-            )
-        await human.aclose()
+    def drop(aid: str) -> None:
+        assert platform.close_socket(aid, 1011)
 
-    asyncio.run(scenario())
+    _fault_mid_turn(
+        platform, drop, ["in the turn", "while the socket is down", "after the reconnect"]
+    )
 
 
 def test_platform_restarted_mid_turn(platform: RestartablePlatform) -> None:
     """The platform restarts while a turn runs: that turn is answered once, later ones too."""
-    aid, key, rid = _setup(platform)
-    live = platform.live
-    assert live is not None
-
-    async def scenario() -> None:
-        human, adapter = Human(live), Echo(gated=True)
-        async with agent_on(live, adapter, aid, key) as agent:
-            first = await human.send(rid, aid, "before the restart")
-            await asyncio.wait_for(adapter.entered.wait(), 10)
-            await asyncio.to_thread(platform.restart)
-            gap = await human.send(rid, aid, "right after the restart")
-            adapter.gate.set()
-            await wait_for(lambda: _true(agent.runtime.phoenix.connections >= 2))
-            after = await human.send(rid, aid, "after the reconnect")
-            await wait_for(lambda: human.settled(rid, aid, [first, gap, after]))
-            await answered_once(
-                human,
-                rid,
-                aid,
-                ["before the restart", "right after the restart", "after the reconnect"],
-            )
-        await human.aclose()
-
-    asyncio.run(scenario())
+    _fault_mid_turn(
+        platform,
+        lambda _aid: platform.restart(),
+        ["before the restart", "right after the restart", "after the reconnect"],
+    )
 
 
 @pytest.mark.parametrize("status", [500, 503])
@@ -85,9 +127,6 @@ def test_processing_mark_5xx(
     platform: RestartablePlatform, proxy: FaultProxy, status: int, caplog: pytest.LogCaptureFixture
 ) -> None:
     """5xx on the processing mark: the adapter waits for an accepted mark, then answers once."""
-    aid, key, rid = _setup(platform)
-    live = platform.live
-    assert live is not None
     rule = proxy.add(Rule("POST", PROCESSING, status=status, times=4))
     caplog.set_level(logging.INFO, logger="band")
     refusals_seen_by_turn: list[int] = []
@@ -97,17 +136,13 @@ def test_processing_mark_5xx(
             refusals_seen_by_turn.append(rule.hits)
             await super().on_message(msg, tools, *args, **kw)
 
-    async def scenario() -> None:
-        human, adapter = Human(live), Checked()
-        async with agent_on(live, adapter, aid, key, rest=proxy.url):
-            mid = await human.send(rid, aid, "refused mark")
-            await wait_for(lambda: human.settled(rid, aid, [mid]))
-            await answered_once(human, rid, aid, ["refused mark"])
-            assert adapter.seen == [mid]
-            assert refusals_seen_by_turn == [4]  # ran only once the platform took the mark
-        await human.aclose()
+    async def body(s: Scene) -> None:
+        mids = await s.settle_each("refused mark")
+        await s.answered_once(["refused mark"])
+        assert s.adapter.seen == mids
+        assert refusals_seen_by_turn == [4]  # ran only once the platform took the mark
 
-    asyncio.run(scenario())
+    _play(platform, body, adapter=Checked, proxy=proxy)
     assert proxy.count("POST", PROCESSING, status) == 4
     # the refusal is visible: the room's worker logs the platform error and resyncs later
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
@@ -122,99 +157,59 @@ def test_processed_mark_5xx(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """5xx on the processed mark (applied or not): the ack is posted again, no rerun."""
-    aid, key, rid = _setup(platform)
-    live = platform.live
-    assert live is not None
     proxy.add(Rule("POST", PROCESSED, status=502, times=2, forward_after_status=forwarded))
     caplog.set_level(logging.INFO, logger="band")
 
-    async def scenario() -> None:
-        human, adapter = Human(live), Echo()
-        async with agent_on(live, adapter, aid, key, rest=proxy.url):
-            mid = await human.send(rid, aid, "unacknowledged")
-            await wait_for(lambda: human.settled(rid, aid, [mid]))
-            second = await human.send(rid, aid, "next one")
-            await wait_for(lambda: human.settled(rid, aid, [second]))
-            await answered_once(human, rid, aid, ["unacknowledged", "next one"])
-            assert adapter.seen == [mid, second]
-        await human.aclose()
+    async def body(s: Scene) -> None:
+        mids = await s.settle_each("unacknowledged", "next one")
+        await s.answered_once(["unacknowledged", "next one"])
+        assert s.adapter.seen == mids
 
-    asyncio.run(scenario())
+    _play(platform, body, proxy=proxy)
     assert proxy.count("POST", PROCESSED, 502) == 2
     assert "marking" in caplog.text and "processed failed" in caplog.text, caplog.text
 
 
 def test_processed_mark_timeout(platform: RestartablePlatform, proxy: FaultProxy) -> None:
     """The processed mark outlives the client's timeout (then lands): answered once, settled."""
-    aid, key, rid = _setup(platform)
-    live = platform.live
-    assert live is not None
     proxy.add(Rule("POST", PROCESSED, delay=1.5, times=1))
 
-    async def scenario() -> None:
-        human, adapter = Human(live), Echo()
-        agent = agent_on(live, adapter, aid, key, rest=proxy.url)
-        # a short client timeout, so the held mark times out on our side
-        agent.runtime.rest.timeout = 0.5
-        async with agent:
-            mid = await human.send(rid, aid, "slow ack")
-            await wait_for(lambda: human.settled(rid, aid, [mid]))
-            second = await human.send(rid, aid, "after the slow ack")
-            await wait_for(lambda: human.settled(rid, aid, [second]))
-            await answered_once(human, rid, aid, ["slow ack", "after the slow ack"])
-            assert adapter.seen == [mid, second]
-        await human.aclose()
+    async def body(s: Scene) -> None:
+        mids = await s.settle_each("slow ack", "after the slow ack")
+        await s.answered_once(["slow ack", "after the slow ack"])
+        assert s.adapter.seen == mids
 
-    asyncio.run(scenario())
+    _play(platform, body, proxy=proxy, rest_timeout=0.5)
 
 
 def test_processing_mark_timeout(platform: RestartablePlatform, proxy: FaultProxy) -> None:
     """The processing mark times out on our side and reaches the platform only after the turn
     was answered and marked processed (re-marking re-opens a message): answered once, and the
     message ends processed, not left re-opened."""
-    aid, key, rid = _setup(platform)
-    live = platform.live
-    assert live is not None
     proxy.add(Rule("POST", PROCESSING, delay=2.0, times=1))
 
-    async def scenario() -> None:
-        human, adapter = Human(live), Echo()
-        agent = agent_on(live, adapter, aid, key, rest=proxy.url)
-        agent.runtime.rest.timeout = 0.4
-        async with agent:
-            mid = await human.send(rid, aid, "slow processing")
-            await wait_for(lambda: human.settled(rid, aid, [mid]))
-            await asyncio.sleep(2.0)  # the stray mark has landed by now
-            await wait_for(lambda: human.settled(rid, aid, [mid]))
-            await answered_once(human, rid, aid, ["slow processing"])
-            assert adapter.seen == [mid]
-            assert await human.statuses(rid, aid, [mid]) == ["processed"]
-        await human.aclose()
+    async def body(s: Scene) -> None:
+        mids = await s.settle_each("slow processing")
+        await asyncio.sleep(2.0)  # the stray mark has landed by now
+        await s.settle(mids)
+        await s.answered_once(["slow processing"])
+        assert s.adapter.seen == mids
+        assert await s.human.statuses(s.rid, s.aid, mids) == ["processed"]
 
-    asyncio.run(scenario())
+    _play(platform, body, proxy=proxy, rest_timeout=0.4)
     assert proxy.count("POST", PROCESSING) == 2  # the retry and the late original
 
 
 def test_slow_marks_keep_order_and_count(platform: RestartablePlatform, proxy: FaultProxy) -> None:
     """Every mark slow (within the timeout): a burst is answered once each, in order."""
-    aid, key, rid = _setup(platform)
-    live = platform.live
-    assert live is not None
     proxy.add(Rule("POST", PROCESSING, delay=0.2, times=100))
     proxy.add(Rule("POST", PROCESSED, delay=0.2, times=100))
 
-    async def scenario() -> None:
-        human, adapter = Human(live), Echo()
-        async with agent_on(live, adapter, aid, key, rest=proxy.url):
-            texts = [f"burst {i}" for i in range(5)]
-            mids = [await human.send(rid, aid, t) for t in texts]
-            await wait_for(lambda: human.settled(rid, aid, mids), timeout=20)
-            await answered_once(human, rid, aid, texts)
-            assert adapter.seen == mids
-        await human.aclose()
+    async def body(s: Scene) -> None:
+        texts = [f"burst {i}" for i in range(5)]
+        mids = [await s.send(t) for t in texts]
+        await s.settle(mids, timeout=20)
+        await s.answered_once(texts)
+        assert s.adapter.seen == mids
 
-    asyncio.run(scenario())
-
-
-async def _true(value: bool) -> bool:
-    return value
+    _play(platform, body, proxy=proxy)

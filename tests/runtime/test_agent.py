@@ -11,7 +11,7 @@ from band.core import SimpleAdapter
 from band.core.turn import MISSING_REPLY, AgentFailure
 from band.runtime.execution import ADAPTER_FAILED
 
-from .conftest import Echo, Human, agent_in_room, fast_agent, plain, room_with, wait_for
+from .conftest import Echo, Human, InRoom, agent_in_rooms, fast_agent, in_room, plain, wait_for
 
 
 async def _answered(human: Human, rid: str, aid: str, mids: list[str], replies: int) -> bool:
@@ -22,33 +22,27 @@ async def _answered(human: Human, rid: str, aid: str, mids: list[str], replies: 
 
 def test_echo_answers_a_mention(platform: RestartablePlatform) -> None:
     """A mention is answered once, mentioning the sender, and marked processed."""
-    live, aid, key, rid = agent_in_room(platform, "Echo")
 
-    async def scenario() -> None:
-        human = Human(live)
+    async def scenario(r: InRoom) -> None:
         adapter = Echo()
-        async with fast_agent(live, adapter, aid, key) as agent:
+        async with r.agent(adapter) as agent:
             assert agent.is_running and agent.agent_name == "Echo"
-            mid = await human.send(rid, aid, "hello")
-            await wait_for(lambda: _answered(human, rid, aid, [mid], 1))
+            mid = await r.send("hello")
+            await wait_for(lambda: _answered(r.human, r.rid, r.aid, [mid], 1))
             await asyncio.sleep(0.3)  # a second answer would land here
-            replies = await human.replies(rid, aid)
-            assert [plain(r["content"]) for r in replies] == ["echo: hello"]
+            replies = await r.replies()
+            assert [plain(m["content"]) for m in replies] == ["echo: hello"]
             mentions = replies[0]["metadata"]["mentions"]
-            assert [m["id"] for m in mentions] == [live.app.state.user_id]
+            assert [m["id"] for m in mentions] == [r.live.app.state.user_id]
             assert adapter.seen == [mid]
         assert not agent.is_running
-        await human.aclose()
 
-    asyncio.run(scenario())
+    in_room(platform, "Echo", scenario)
 
 
 def test_offline_messages_are_answered_once_at_start(platform: RestartablePlatform) -> None:
     """Messages sent before the agent starts are drained from /next, each answered once."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Echo")
-    rooms = [room_with(live, aid), room_with(live, aid)]
+    live, aid, key, rooms = agent_in_rooms(platform, "Echo", 2)
 
     async def scenario() -> None:
         human = Human(live)
@@ -88,43 +82,37 @@ class Boom(SimpleAdapter[Any]):
 
 def test_raising_adapter_marks_failed_and_retries(platform: RestartablePlatform) -> None:
     """With max_message_retries=2 the adapter runs twice, then the message stays failed."""
-    live, aid, key, rid = agent_in_room(platform, "Boom")
 
-    async def scenario() -> None:
-        human = Human(live)
+    async def scenario(r: InRoom) -> None:
         adapter = Boom()
-        async with fast_agent(live, adapter, aid, key, max_message_retries=2):
-            mid = await human.send(rid, aid, "fail please")
+        async with r.agent(adapter, max_message_retries=2):
+            mid = await r.send("fail please")
             await wait_for(lambda: _calls_at_least(adapter, 2))
-            await wait_for(lambda: human.status_is(rid, mid, aid, "failed"))
+            await r.reaches(mid, "failed")
             await asyncio.sleep(1.0)  # several idle resyncs: no third attempt
             assert adapter.calls == 2
-            assert await human.status(rid, mid, aid) == "failed"
-        errors = await human.replies(rid, aid, "error")
+            assert await r.human.status(r.rid, mid, r.aid) == "failed"
+        errors = await r.replies("error")
         assert len(errors) == 1  # reported once, on the final attempt
         assert "secret detail" not in errors[0]["content"]
-        assert await human.replies(rid, aid) == []
-        await human.aclose()
+        assert await r.replies() == []
 
-    asyncio.run(scenario())
+    in_room(platform, "Boom", scenario)
 
 
 def test_default_retry_budget_runs_the_adapter_once(platform: RestartablePlatform) -> None:
     """The default SessionConfig allows one attempt: failed after the first raise."""
-    live, aid, key, rid = agent_in_room(platform, "Boom")
 
-    async def scenario() -> None:
-        human = Human(live)
+    async def scenario(r: InRoom) -> None:
         adapter = Boom()
-        async with fast_agent(live, adapter, aid, key, report_turn_failures_to_room=False):
-            mid = await human.send(rid, aid, "fail once")
-            await wait_for(lambda: human.status_is(rid, mid, aid, "failed"))
+        async with r.agent(adapter, report_turn_failures_to_room=False):
+            mid = await r.send("fail once")
+            await r.reaches(mid, "failed")
             await asyncio.sleep(0.8)
             assert adapter.calls == 1
-        assert await human.replies(rid, aid, "error") == []
-        await human.aclose()
+        assert await r.replies("error") == []
 
-    asyncio.run(scenario())
+    in_room(platform, "Boom", scenario)
 
 
 class Silent(SimpleAdapter[Any]):
@@ -147,36 +135,28 @@ class Declines(SimpleAdapter[Any]):
 
 def test_turn_without_reply_posts_the_missing_reply_error(platform: RestartablePlatform) -> None:
     """A turn that only observes posts the missing-reply error event and is marked failed."""
-    live, aid, key, rid = agent_in_room(platform, "Silent")
 
-    async def scenario() -> None:
-        human = Human(live)
-        async with fast_agent(live, Silent(), aid, key):
-            mid = await human.send(rid, aid, "say something")
-            await wait_for(lambda: human.status_is(rid, mid, aid, "failed"))
+    async def scenario(r: InRoom) -> None:
+        async with r.agent(Silent()):
+            await r.reaches(await r.send("say something"), "failed")
             await asyncio.sleep(0.5)
-        errors = await human.replies(rid, aid, "error")
+        errors = await r.replies("error")
         assert [e["content"] for e in errors] == [MISSING_REPLY]
         assert errors[0]["metadata"]["provider"] == "band-runtime"
-        assert len(await human.replies(rid, aid, "thought")) == 1
-        await human.aclose()
+        assert len(await r.replies("thought")) == 1
 
-    asyncio.run(scenario())
+    in_room(platform, "Silent", scenario)
 
 
 def test_missing_reply_report_can_be_turned_off(platform: RestartablePlatform) -> None:
     """report_turn_failures_to_room=False keeps the event out; the message is still failed."""
-    live, aid, key, rid = agent_in_room(platform, "Silent")
 
-    async def scenario() -> None:
-        human = Human(live)
-        async with fast_agent(live, Silent(), aid, key, report_turn_failures_to_room=False):
-            mid = await human.send(rid, aid, "say something")
-            await wait_for(lambda: human.status_is(rid, mid, aid, "failed"))
-        assert await human.replies(rid, aid, "error") == []
-        await human.aclose()
+    async def scenario(r: InRoom) -> None:
+        async with r.agent(Silent(), report_turn_failures_to_room=False):
+            await r.reaches(await r.send("say something"), "failed")
+        assert await r.replies("error") == []
 
-    asyncio.run(scenario())
+    in_room(platform, "Silent", scenario)
 
 
 class ReportsAndFails(Boom):
@@ -192,39 +172,31 @@ class ReportsAndFails(Boom):
 
 def test_turn_failed_by_the_adapter_is_marked_failed_once(platform: RestartablePlatform) -> None:
     """turn.fail(): the adapter's error event only, the message failed, never run again."""
-    live, aid, key, rid = agent_in_room(platform, "Fails")
 
-    async def scenario() -> None:
-        human = Human(live)
+    async def scenario(r: InRoom) -> None:
         adapter = ReportsAndFails()
-        async with fast_agent(live, adapter, aid, key, max_message_retries=3):
-            mid = await human.send(rid, aid, "try it")
-            await wait_for(lambda: human.status_is(rid, mid, aid, "failed"))
+        async with r.agent(adapter, max_message_retries=3):
+            await r.reaches(await r.send("try it"), "failed")
             await asyncio.sleep(0.8)  # idle resyncs: the budget would allow more attempts
             assert adapter.calls == 1
-        errors = await human.replies(rid, aid, "error")
+        errors = await r.replies("error")
         assert [(e["content"], e["metadata"]["provider"]) for e in errors] == [
             ("the backend fell over", "my-provider")
         ]
-        await human.aclose()
 
-    asyncio.run(scenario())
+    in_room(platform, "Fails", scenario)
 
 
 def test_no_reply_completes_the_turn(platform: RestartablePlatform) -> None:
     """band_no_reply settles the turn: processed, nothing posted."""
-    live, aid, key, rid = agent_in_room(platform, "Quiet")
 
-    async def scenario() -> None:
-        human = Human(live)
-        async with fast_agent(live, Declines(), aid, key):
-            mid = await human.send(rid, aid, "fyi")
-            await wait_for(lambda: human.status_is(rid, mid, aid, "processed"))
-        rows = [m for m in await human.messages(rid) if m["sender_id"] == aid]
+    async def scenario(r: InRoom) -> None:
+        async with r.agent(Declines()):
+            await r.reaches(await r.send("fyi"))
+        rows = [m for m in await r.human.messages(r.rid) if m["sender_id"] == r.aid]
         assert rows == []
-        await human.aclose()
 
-    asyncio.run(scenario())
+    in_room(platform, "Quiet", scenario)
 
 
 async def _calls_at_least(adapter: Boom, n: int) -> bool:
@@ -240,20 +212,15 @@ class Hangs(SimpleAdapter[Any]):
 
 def test_turn_over_max_cycle_seconds_fails(platform: RestartablePlatform) -> None:
     """A turn longer than max_cycle_seconds is cancelled, reported and marked failed."""
-    live, aid, key, rid = agent_in_room(platform, "Slow")
 
-    async def scenario() -> None:
-        human = Human(live)
-        async with fast_agent(live, Hangs(), aid, key, max_cycle_seconds=0.3):
-            mid = await human.send(rid, aid, "take your time")
-            await wait_for(lambda: human.status_is(rid, mid, aid, "failed"))
-            second = await human.send(rid, aid, "next one")
-            await wait_for(lambda: human.status_is(rid, second, aid, "failed"))
-        errors = await human.replies(rid, aid, "error")
+    async def scenario(r: InRoom) -> None:
+        async with r.agent(Hangs(), max_cycle_seconds=0.3):
+            await r.reaches(await r.send("take your time"), "failed")
+            await r.reaches(await r.send("next one"), "failed")
+        errors = await r.replies("error")
         assert [e["content"] for e in errors] == [ADAPTER_FAILED, ADAPTER_FAILED]
-        await human.aclose()
 
-    asyncio.run(scenario())
+    in_room(platform, "Slow", scenario)
 
 
 class Sleepy(Echo):
@@ -266,29 +233,24 @@ class Sleepy(Echo):
 
 def _activity_reports(platform: RestartablePlatform, adapter: Any) -> list[bool]:
     """The ``working`` values the agent posts while it answers one message."""
-    live, aid, key, rid = agent_in_room(platform, "Slow")
     reports: list[bool] = []
 
-    async def scenario() -> None:
-        human = Human(live)
-
-        agent = fast_agent(live, adapter, aid, key, working_keep_alive_seconds=0.1)
+    async def scenario(r: InRoom) -> None:
+        agent = r.agent(adapter, working_keep_alive_seconds=0.1)
         rest = agent.runtime.rest
         send = rest.request
 
         async def observe(method: str, url: str, **kw: Any) -> Any:  # every call the SDK makes
-            if url.endswith(f"/chats/{rid}/activity"):
+            if url.endswith(f"/chats/{r.rid}/activity"):
                 reports.append(kw["json"]["working"])
             return await send(method, url, **kw)
 
         rest.request = observe  # type: ignore[method-assign]
         async with agent:
-            mid = await human.send(rid, aid, "work")
-            await wait_for(lambda: human.status_is(rid, mid, aid, "processed"))
-        assert await human.replies(rid, aid)  # the turn did answer
-        await human.aclose()
+            await r.reaches(await r.send("work"))
+        assert await r.replies()  # the turn did answer
 
-    asyncio.run(scenario())
+    in_room(platform, "Slow", scenario)
     return reports
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from bandtest.platform import RestartablePlatform
 
-from .conftest import Echo, Human, agent_in_room, fast_agent, plain, wait_for
+from .conftest import Echo, Human, InRoom, in_room, plain, wait_for
 
 
 async def _all_processed(human: Human, rid: str, aid: str, mids: list[str]) -> bool:
@@ -29,28 +29,25 @@ def _each_message_recovered_once(
 
     Each is processed and answered exactly once, and the adapter saw each once.
     """
-    live, aid, key, rid = agent_in_room(platform, "Echo")
     before, gap_text, after_text = texts
 
-    async def scenario() -> None:
-        human = Human(live)
+    async def scenario(r: InRoom) -> None:
         adapter = Echo()
-        async with fast_agent(live, adapter, aid, key) as agent:
+        async with r.agent(adapter) as agent:
             phoenix = agent.runtime.phoenix
-            first = await human.send(rid, aid, before)
-            await wait_for(lambda: _all_processed(human, rid, aid, [first]))
-            await asyncio.to_thread(disrupt, aid)
-            gap = await human.send(rid, aid, gap_text)
+            first = await r.send(before)
+            await wait_for(lambda: _all_processed(r.human, r.rid, r.aid, [first]))
+            await asyncio.to_thread(disrupt, r.aid)
+            gap = await r.send(gap_text)
             await wait_for(lambda: phoenix.connections >= 2, timeout=timeout)
-            after = await human.send(rid, aid, after_text)
+            after = await r.send(after_text)
             mids = [first, gap, after]
-            await wait_for(lambda: _all_processed(human, rid, aid, mids), timeout=timeout)
+            await wait_for(lambda: _all_processed(r.human, r.rid, r.aid, mids), timeout=timeout)
             await asyncio.sleep(0.5)
-            await _assert_each_answered_once(human, rid, aid, list(texts))
+            await _assert_each_answered_once(r.human, r.rid, r.aid, list(texts))
             assert sorted(adapter.seen) == sorted(mids)
-        await human.aclose()
 
-    asyncio.run(scenario())
+    in_room(platform, "Echo", scenario)
 
 
 def test_socket_closed_by_the_server(platform: RestartablePlatform) -> None:
@@ -92,22 +89,19 @@ class GatedEcho(Echo):
 
 def test_platform_down_during_a_turn(platform: RestartablePlatform) -> None:
     """A reply that cannot reach the platform is not a failure: the turn is replayed once up."""
-    live, aid, key, rid = agent_in_room(platform, "Echo")
 
-    async def scenario() -> None:
-        human = Human(live)
+    async def scenario(r: InRoom) -> None:
         adapter = GatedEcho()
-        async with fast_agent(live, adapter, aid, key):
-            mid = await human.send(rid, aid, "in flight")
+        async with r.agent(adapter):
+            mid = await r.send("in flight")
             await asyncio.wait_for(adapter.entered.wait(), 10)
             await asyncio.to_thread(platform.stop)
             adapter.gate.set()
             await wait_for(lambda: bool(adapter.errors))
             await asyncio.to_thread(platform.start)
-            await wait_for(lambda: _all_processed(human, rid, aid, [mid]), timeout=15)
+            await wait_for(lambda: _all_processed(r.human, r.rid, r.aid, [mid]), timeout=15)
             await asyncio.sleep(0.5)
-            await _assert_each_answered_once(human, rid, aid, ["in flight"])
+            await _assert_each_answered_once(r.human, r.rid, r.aid, ["in flight"])
             assert adapter.seen == [mid, mid]  # cut off once, then answered
-        await human.aclose()
 
-    asyncio.run(scenario())
+    in_room(platform, "Echo", scenario)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bandtest.platform import RestartablePlatform
+from bandtest.platform import RestartablePlatform, room_with
 
 from band.runtime.events import ParticipantAddedEvent, ParticipantRemovedEvent
 from band.runtime.wire import WireStats
 
-from .conftest import Echo, Human, agent_in_room, fast_agent, plain, room_with, wait_for
+from .conftest import Echo, Human, InRoom, agent_in_rooms, fast_agent, in_room, plain, wait_for
 
 
 class Recorder(Echo):
@@ -142,103 +142,93 @@ class Gated(Echo):
         self.interrupts.append((room_id, mode))
 
 
+async def _control_mid_turn(r: InRoom, adapter: Gated, text: str, mode: str) -> str:
+    """Send ``text``; once its turn is running, apply the room control ``mode``."""
+    mid = await r.send(text)
+    await asyncio.wait_for(adapter.entered.wait(), 10)
+    await r.human.control(r.rid, r.aid, mode)
+    return mid
+
+
 def test_stop_parks_the_room_and_play_resumes(platform: RestartablePlatform) -> None:
     """stop cancels the turn and leaves messages for replay; play answers each once."""
-    live, aid, key, rid = agent_in_room(platform, "Echo")
 
-    async def scenario() -> None:
-        human = Human(live)
+    async def scenario(r: InRoom) -> None:
         adapter = Gated()
-        async with fast_agent(live, adapter, aid, key):
-            first = await human.send(rid, aid, "first")
-            await asyncio.wait_for(adapter.entered.wait(), 10)
-            await human.control(rid, aid, "stop")
-            await wait_for(lambda: adapter.interrupts == [(rid, "stop")])
-            second = await human.send(rid, aid, "second")
+        async with r.agent(adapter):
+            first = await _control_mid_turn(r, adapter, "first", "stop")
+            await wait_for(lambda: adapter.interrupts == [(r.rid, "stop")])
+            second = await r.send("second")
             await asyncio.sleep(0.8)  # idle resyncs while stopped run nothing
-            assert await human.replies(rid, aid) == []
-            assert await human.status(rid, first, aid) == "processing"
-            await human.control(rid, aid, "play")
-            await wait_for(lambda: human.status_is(rid, first, aid, "processed"))
-            await wait_for(lambda: human.status_is(rid, second, aid, "processed"))
+            assert await r.replies() == []
+            assert await r.human.status(r.rid, first, r.aid) == "processing"
+            await r.human.control(r.rid, r.aid, "play")
+            await r.reaches(first)
+            await r.reaches(second)
             await asyncio.sleep(0.3)
-        texts = sorted(plain(r["content"]) for r in await human.replies(rid, aid))
-        assert texts == ["echo: first", "echo: second"]
-        await human.aclose()
+        assert sorted(await r.texts()) == ["echo: first", "echo: second"]
 
-    asyncio.run(scenario())
+    in_room(platform, "Echo", scenario)
 
 
 def test_interrupt_ends_the_turn(platform: RestartablePlatform) -> None:
     """interrupt cancels the running turn (marked failed) and the room goes on."""
-    live, aid, key, rid = agent_in_room(platform, "Echo")
 
-    async def scenario() -> None:
-        human = Human(live)
+    async def scenario(r: InRoom) -> None:
         adapter = Gated()
-        async with fast_agent(live, adapter, aid, key):
-            first = await human.send(rid, aid, "long task")
-            await asyncio.wait_for(adapter.entered.wait(), 10)
-            await human.control(rid, aid, "interrupt")
-            await wait_for(lambda: human.status_is(rid, first, aid, "failed"))
-            assert adapter.interrupts == [(rid, "interrupt")]
-            second = await human.send(rid, aid, "next")
-            await wait_for(lambda: human.status_is(rid, second, aid, "processed"))
-        texts = [plain(r["content"]) for r in await human.replies(rid, aid)]
-        assert texts == ["echo: next"]
-        await human.aclose()
+        async with r.agent(adapter):
+            first = await _control_mid_turn(r, adapter, "long task", "interrupt")
+            await r.reaches(first, "failed")
+            assert adapter.interrupts == [(r.rid, "interrupt")]
+            await r.reaches(await r.send("next"))
+        assert await r.texts() == ["echo: next"]
 
-    asyncio.run(scenario())
+    in_room(platform, "Echo", scenario)
 
 
 def test_room_deleted_is_left(platform: RestartablePlatform) -> None:
     """A deleted room (room_deleted / room_removed pushes) is dropped with its topics."""
-    live, aid, key, rid = agent_in_room(platform, "Echo")
-    keep = room_with(live, aid)
 
-    async def scenario() -> None:
-        human = Human(live)
-        async with fast_agent(live, Echo(), aid, key) as agent:
+    async def scenario(r: InRoom) -> None:
+        rid, aid, human = r.rid, r.aid, r.human
+        keep = await asyncio.to_thread(room_with, r.live, aid)
+        async with r.agent(Echo()) as agent:
             await wait_for(lambda: {rid, keep} <= set(agent.runtime.rooms))
-            r = await human.http.post("/api/v1/me/chats/bulk-delete", json={"ids": [rid]})
-            assert r.status_code == 202, r.text
+            resp = await human.http.post("/api/v1/me/chats/bulk-delete", json={"ids": [rid]})
+            assert resp.status_code == 202, resp.text
             await wait_for(lambda: rid not in agent.runtime.rooms)
-            conn = live.app.state.hub.agent_connected(aid)
+            conn = r.live.app.state.hub.agent_connected(aid)
             # the agent's phx_leave reaches the platform just after it drops the room
             await wait_for(lambda: f"chat_room:{rid}" not in conn.topics)
             assert f"chat_room:{keep}" in conn.topics
             mid = await human.send(keep, aid, "still here")
             await wait_for(lambda: human.status_is(keep, mid, aid, "processed"))
-        await human.aclose()
 
-    asyncio.run(scenario())
+    in_room(platform, "Echo", scenario)
 
 
 def test_invalid_pushes_are_dropped(platform: RestartablePlatform) -> None:
     """A push that fails validation is dropped (counted); the room keeps working."""
-    live, aid, key, rid = agent_in_room(platform, "Echo")
 
-    async def scenario() -> None:
-        human = Human(live)
+    async def scenario(r: InRoom) -> None:
         adapter = Echo()
-        async with fast_agent(live, adapter, aid, key) as agent:
-            await wait_for(lambda: rid in agent.runtime.rooms)
-            hub = live.app.state.hub
+        async with r.agent(adapter) as agent:
+            await wait_for(lambda: r.rid in agent.runtime.rooms)
+            hub = r.live.app.state.hub
             dropped = WireStats.dropped
             bad = {"id": "x", "content": 5}  # no sender, content not a string
             await asyncio.to_thread(
-                platform.call, hub.push(f"chat_room:{rid}", "message_created", bad)
+                platform.call, hub.push(f"chat_room:{r.rid}", "message_created", bad)
             )
             await asyncio.to_thread(
-                platform.call, hub.push(f"agent_rooms:{aid}", "room_added", {"id": 7})
+                platform.call, hub.push(f"agent_rooms:{r.aid}", "room_added", {"id": 7})
             )
             await wait_for(lambda: WireStats.dropped == dropped + 2)
-            mid = await human.send(rid, aid, "fine")
-            await wait_for(lambda: human.status_is(rid, mid, aid, "processed"))
+            mid = await r.send("fine")
+            await r.reaches(mid)
             assert adapter.seen == [mid]
-        await human.aclose()
 
-    asyncio.run(scenario())
+    in_room(platform, "Echo", scenario)
 
 
 class Concurrency(Echo):
@@ -261,10 +251,7 @@ class Concurrency(Echo):
 
 
 def test_turns_serial_in_a_room_parallel_across_rooms(platform: RestartablePlatform) -> None:
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Echo")
-    rooms = [room_with(live, aid), room_with(live, aid)]
+    live, aid, key, rooms = agent_in_rooms(platform, "Echo", 2)
 
     async def scenario() -> None:
         human = Human(live)

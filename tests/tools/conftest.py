@@ -85,3 +85,10 @@ async def bound(plat: Live, bot: Bot, room: str, **kw: Any) -> AsyncIterator[Age
     """AgentTools for ``bot`` in ``room`` over a real RestClient."""
     async with RestClient(bot.key, plat.rest, backoff_base_s=0.01, backoff_max_s=0.02) as rest:
         yield AgentTools(room, rest, agent_id=bot.id, **kw)
+
+
+async def assert_tool_errors(tools: AgentTools, *cases: tuple[str, dict[str, Any], str]) -> None:
+    """Each ``(tool, arguments, message)`` call fails with exactly ``message``."""
+    for tool, args, message in cases:
+        out = await tools.execute_tool_call_structured(tool, args)
+        assert out.error_message == message, (tool, args)

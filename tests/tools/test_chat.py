@@ -19,7 +19,7 @@ from band.runtime.tools import (
     RoomExecutionStoppedError,
 )
 
-from .conftest import bound, human_messages, new_bot, new_room, person, run
+from .conftest import assert_tool_errors, bound, human_messages, new_bot, new_room, person, run
 
 
 def _text(plat: Live, room: str) -> list[dict]:
@@ -325,28 +325,31 @@ def test_add_and_remove_participant(plat: Live) -> None:
                 "band_add_participant", {"identifier": by_name.name.lower()}
             )
             assert out.ok and out.value["id"] == by_name.id
-            bad_role = await tools.execute_tool_call_structured(
-                "band_add_participant", {"identifier": "x", "role": "king"}
-            )
-            assert bad_role.error_message == (
-                "Invalid arguments for band_add_participant: role: "
-                "Input should be 'owner', 'admin' or 'member'"
-            )
-            missing = await tools.execute_tool_call_structured(
-                "band_add_participant", {"identifier": "@ghost"}
-            )
-            assert missing.error_message == (
-                "Error executing band_add_participant: Participant '@ghost' not found. "
-                "Use band_lookup_peers to find available peers."
+            await assert_tool_errors(
+                tools,
+                (
+                    "band_add_participant",
+                    {"identifier": "x", "role": "king"},
+                    "Invalid arguments for band_add_participant: role: "
+                    "Input should be 'owner', 'admin' or 'member'",
+                ),
+                (
+                    "band_add_participant",
+                    {"identifier": "@ghost"},
+                    "Error executing band_add_participant: Participant '@ghost' not found. "
+                    "Use band_lookup_peers to find available peers.",
+                ),
             )
             removed = await tools.remove_participant(by_name.handle)
             assert removed == {"id": by_name.id, "name": by_name.name, "status": "removed"}
-            gone = await tools.execute_tool_call_structured(
-                "band_remove_participant", {"identifier": by_name.handle}
-            )
-            assert gone.error_message == (
-                f"Error executing band_remove_participant: Participant '{by_name.handle}' "
-                "not found in this room."
+            await assert_tool_errors(
+                tools,
+                (
+                    "band_remove_participant",
+                    {"identifier": by_name.handle},
+                    f"Error executing band_remove_participant: Participant '{by_name.handle}' "
+                    "not found in this room.",
+                ),
             )
 
     run(go())

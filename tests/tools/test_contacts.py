@@ -11,7 +11,7 @@ from band.core.turn import TurnVerdict
 from band.runtime.contact_tools import ContactTools
 from band.runtime.tools import InvalidToolArgumentsError
 
-from .conftest import bound, new_bot, new_room, run
+from .conftest import assert_tool_errors, bound, new_bot, new_room, run
 
 
 def test_contact_lifecycle_through_tool_calls(plat: Live) -> None:
@@ -63,36 +63,41 @@ def test_contact_tool_errors(plat: Live) -> None:
 
     async def go() -> None:
         async with bound(plat, alice, room) as tools:
-            out = await tools.execute_tool_call_structured("band_remove_contact", {})
-            assert out.error_message == (
-                "Error executing band_remove_contact: Either handle or contact_id must be provided"
-            )
-            out = await tools.execute_tool_call_structured(
-                "band_respond_contact_request", {"action": "approve"}
-            )
-            assert out.error_message == (
-                "Error executing band_respond_contact_request: "
-                "Either handle or request_id must be provided"
-            )
-            out = await tools.execute_tool_call_structured(
-                "band_respond_contact_request", {"action": "accept", "handle": "@x"}
-            )
-            assert out.error_message == (
-                "Invalid arguments for band_respond_contact_request: action: "
-                "Input should be 'approve', 'reject' or 'cancel'"
-            )
-            for tool in ("band_list_contacts", "band_list_contact_requests"):
-                out = await tools.execute_tool_call_structured(tool, {"page_size": 101})
-                assert out.error_message == (
-                    f"Invalid arguments for {tool}: page_size: "
-                    "Input should be less than or equal to 100"
-                )
-            out = await tools.execute_tool_call_structured(
-                "band_list_contact_requests", {"sent_status": "open"}
-            )
-            assert out.error_message == (
-                "Invalid arguments for band_list_contact_requests: sent_status: Input should be "
-                "'pending', 'approved', 'rejected', 'cancelled' or 'all'"
+            await assert_tool_errors(
+                tools,
+                (
+                    "band_remove_contact",
+                    {},
+                    "Error executing band_remove_contact: "
+                    "Either handle or contact_id must be provided",
+                ),
+                (
+                    "band_respond_contact_request",
+                    {"action": "approve"},
+                    "Error executing band_respond_contact_request: "
+                    "Either handle or request_id must be provided",
+                ),
+                (
+                    "band_respond_contact_request",
+                    {"action": "accept", "handle": "@x"},
+                    "Invalid arguments for band_respond_contact_request: action: "
+                    "Input should be 'approve', 'reject' or 'cancel'",
+                ),
+                *(
+                    (
+                        tool,
+                        {"page_size": 101},
+                        f"Invalid arguments for {tool}: page_size: "
+                        "Input should be less than or equal to 100",
+                    )
+                    for tool in ("band_list_contacts", "band_list_contact_requests")
+                ),
+                (
+                    "band_list_contact_requests",
+                    {"sent_status": "open"},
+                    "Invalid arguments for band_list_contact_requests: sent_status: Input should "
+                    "be 'pending', 'approved', 'rejected', 'cancelled' or 'all'",
+                ),
             )
             missing = await tools.execute_tool_call_structured(
                 "band_add_contact", {"handle": "@nobody-here"}

@@ -9,7 +9,7 @@ from band.client.errors import NotFoundError
 from band.core.turn import TurnVerdict
 from band.runtime.tools import InvalidToolArgumentsError
 
-from .conftest import bound, new_bot, new_room, run
+from .conftest import assert_tool_errors, bound, new_bot, new_room, run
 
 NOTE = {
     "content": "Dana prefers short answers",
@@ -97,39 +97,39 @@ def test_memory_errors(plat: Live) -> None:
             with pytest.raises(InvalidToolArgumentsError, match=ID_ERROR):
                 await tools.get_memory("../../agent/me")
 
-            mismatch = await tools.execute_tool_call_structured(
-                "band_store_memory", {**NOTE, "system": "working", "type": "iconic"}
-            )
-            assert mismatch.error_message == (
-                "Invalid arguments for band_store_memory: : Value error, 1 validation issue(s): "
-                "type `iconic` is not valid for system `working`; "
-                "expected one of: episodic, semantic, procedural (type)"
-            )
-            subject = await tools.execute_tool_call_structured(
-                "band_store_memory", {**NOTE, "scope": "subject"}
-            )
-            assert subject.error_message == (
-                f"Invalid arguments for band_store_memory: : Value error, {SUBJECT_ERROR}"
-            )
-            org = await tools.execute_tool_call_structured(
-                "band_store_memory", {**NOTE, "scope": "organization"}
-            )
-            assert org.error_message == (
-                'Error executing band_store_memory: scope="organization" was rejected: the '
-                'agent\'s owner does not belong to an organization. Retry with scope="agent" '
-                "instead."
-            )
-            size = await tools.execute_tool_call_structured("band_list_memories", {"page_size": 51})
-            assert size.error_message == (
-                "Invalid arguments for band_list_memories: page_size: "
-                "Input should be less than or equal to 50"
-            )
-            scope = await tools.execute_tool_call_structured(
-                "band_list_memories", {"scope": "everyone"}
-            )
-            assert scope.error_message == (
-                "Invalid arguments for band_list_memories: scope: "
-                "Input should be 'agent', 'subject', 'organization' or 'all'"
+            await assert_tool_errors(
+                tools,
+                (
+                    "band_store_memory",
+                    {**NOTE, "system": "working", "type": "iconic"},
+                    "Invalid arguments for band_store_memory: : Value error, 1 validation "
+                    "issue(s): type `iconic` is not valid for system `working`; "
+                    "expected one of: episodic, semantic, procedural (type)",
+                ),
+                (
+                    "band_store_memory",
+                    {**NOTE, "scope": "subject"},
+                    f"Invalid arguments for band_store_memory: : Value error, {SUBJECT_ERROR}",
+                ),
+                (
+                    "band_store_memory",
+                    {**NOTE, "scope": "organization"},
+                    'Error executing band_store_memory: scope="organization" was rejected: the '
+                    'agent\'s owner does not belong to an organization. Retry with scope="agent" '
+                    "instead.",
+                ),
+                (
+                    "band_list_memories",
+                    {"page_size": 51},
+                    "Invalid arguments for band_list_memories: page_size: "
+                    "Input should be less than or equal to 50",
+                ),
+                (
+                    "band_list_memories",
+                    {"scope": "everyone"},
+                    "Invalid arguments for band_list_memories: scope: "
+                    "Input should be 'agent', 'subject', 'organization' or 'all'",
+                ),
             )
             missing = await tools.execute_tool_call_structured(
                 "band_get_memory", {"memory_id": "no-such-memory"}

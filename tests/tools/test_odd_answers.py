@@ -16,7 +16,7 @@ from band.client.rest import RestClient
 from band.runtime.tools import AgentTools, MessagePostError, MessagePostKind, ToolContext, run_tool
 from band.runtime.tools.ops import require_data
 
-from .conftest import run
+from .conftest import assert_tool_errors, run
 
 PEOPLE = [{"id": "u1", "handle": "@ann", "name": "Ann", "type": "User"}]
 
@@ -125,17 +125,18 @@ def test_participant_without_id(server: ScriptedServer) -> None:
     async def go() -> None:
         async with _rest(server) as rest:
             tools = AgentTools("room-1", rest)
-            out = await tools.execute_tool_call_structured(
-                "band_remove_participant", {"identifier": "@ghost"}
-            )
-            assert out.error_message == (
-                "Error executing band_remove_participant: Participant '@ghost' has no ID."
-            )
-            out = await tools.execute_tool_call_structured(
-                "band_add_participant", {"identifier": "Shade"}
-            )
-            assert out.error_message == (
-                "Error executing band_add_participant: Participant 'Shade' has no ID."
+            await assert_tool_errors(
+                tools,
+                (
+                    "band_remove_participant",
+                    {"identifier": "@ghost"},
+                    "Error executing band_remove_participant: Participant '@ghost' has no ID.",
+                ),
+                (
+                    "band_add_participant",
+                    {"identifier": "Shade"},
+                    "Error executing band_add_participant: Participant 'Shade' has no ID.",
+                ),
             )
             assert not tools.turn.complete
 
