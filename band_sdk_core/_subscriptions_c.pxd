@@ -41,13 +41,20 @@ cdef list _rejoin_candidates(dict table)
 cdef bint _rejoin_failed(dict table, object key_arg, object ticket_arg) except -1
 
 
-# not final: the public class is a Python subclass (see the source)
-cdef class _Tracker:
+cdef class _Sealed:
+    pass
+
+
+cdef class _Ticketed(_Sealed):
     cdef object _next_ticket
-    cdef dict _rooms
-    cdef dict _topics
 
     cdef object _issue(self)
+
+
+# not final: the public class is a Python subclass (see the source)
+cdef class _Tracker(_Ticketed):
+    cdef dict _rooms
+    cdef dict _topics
 
     @cython.locals(key=str, ticket=object)
     cdef object _claim(self, dict table, object key_arg)
@@ -56,7 +63,7 @@ cdef class _Tracker:
     cdef object _leave(self, dict table, object key_arg)
 
 
-cdef class _Reconciliation:
+cdef class _Reconciliation(_Sealed):
     cdef list _removed
     cdef list _admitting
     cdef list _resync
@@ -66,8 +73,5 @@ cdef class _Reconciliation:
 cdef object _reconciliation(list removed, list admitting, list resync)
 
 
-cdef class _Roster:
-    cdef object _next_ticket
+cdef class _Roster(_Ticketed):
     cdef dict _rooms
-
-    cdef object _issue(self)

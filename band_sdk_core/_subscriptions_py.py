@@ -117,6 +117,42 @@ def room_participants_topic(room_id: str) -> str:
     return "room_participants:" + _text(room_id)
 
 
+class _Sealed:
+    """Refusals shared by this module's C types: no pickling, copying or attribute changes."""
+
+    __slots__ = ()
+
+    def __reduce_ex__(self, protocol: Any) -> NoReturn:
+        """Refuse pickling and copying."""
+        refuse_pickle(self)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        _no_setattr(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        _no_setattr(self, name)
+
+    def __getattr__(self, name: str) -> NoReturn:
+        _no_getattr(self, name)
+
+
+class _Ticketed(_Sealed):
+    """A C type that numbers its claims with one increasing ticket counter."""
+
+    __slots__ = ("_next_ticket",)
+
+    _next_ticket: int
+
+    def _issue(self) -> int:
+        """Consume and return the next ticket."""
+        ticket = self._next_ticket
+        if _COMPILED:
+            self._next_ticket = ticket + 1
+        else:
+            object.__setattr__(self, "_next_ticket", ticket + 1)
+        return ticket
+
+
 def _in_state(table: dict[str, list[int]], key: str, state: int, ticket: int) -> bool:
     """Whether ``key`` is in ``state`` under exactly ``ticket``."""
     entry = table.get(key)
@@ -202,12 +238,11 @@ def _rejoin_failed(table: dict[str, list[int]], key_arg: Any, ticket_arg: Any) -
     return _move(table, key, tk, _ACTIVE, _RECONCILE)
 
 
-class _Tracker:
+class _Tracker(_Ticketed):
     """The state and transitions of SubscriptionTracker (compiled: a C type)."""
 
-    __slots__ = ("_next_ticket", "_rooms", "_topics")
+    __slots__ = ("_rooms", "_topics")
 
-    _next_ticket: int
     _rooms: dict[str, list[int]]
     _topics: dict[str, list[int]]
 
@@ -221,28 +256,6 @@ class _Tracker:
             object.__setattr__(self, "_next_ticket", 0)
             object.__setattr__(self, "_rooms", {})
             object.__setattr__(self, "_topics", {})
-
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        _no_setattr(self, name, value)
-
-    def __delattr__(self, name: str) -> None:
-        _no_setattr(self, name)
-
-    def __getattr__(self, name: str) -> NoReturn:
-        _no_getattr(self, name)
-
-    def _issue(self) -> int:
-        """Consume and return the next ticket."""
-        ticket = self._next_ticket
-        if _COMPILED:
-            self._next_ticket = ticket + 1
-        else:
-            object.__setattr__(self, "_next_ticket", ticket + 1)
-        return ticket
 
     def _claim(self, table: dict[str, list[int]], key_arg: Any) -> int | None:
         """Claim an Absent key: it becomes Pending under a fresh ticket (None if not Absent)."""
@@ -414,7 +427,7 @@ class SubscriptionTracker(_Tracker):
         refuse_subclass(SubscriptionTracker)
 
 
-class _Reconciliation:
+class _Reconciliation(_Sealed):
     """The fields of RoomReconciliation (compiled: a C type)."""
 
     __slots__ = ("_admitting", "_removed", "_resync")
@@ -426,19 +439,6 @@ class _Reconciliation:
     def __init__(self, *args: object, **kwargs: object) -> None:
         """Refuse construction from Python."""
         refuse_create(RoomReconciliation)
-
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        _no_setattr(self, name, value)
-
-    def __delattr__(self, name: str) -> None:
-        _no_setattr(self, name)
-
-    def __getattr__(self, name: str) -> NoReturn:
-        _no_getattr(self, name)
 
     @property
     def removed(self) -> list[str]:
@@ -494,12 +494,11 @@ def _room_ids(value: Any) -> list[str]:
     return [_text(item) for item in value]
 
 
-class _Roster:
+class _Roster(_Ticketed):
     """The state and transitions of RoomRoster (compiled: a C type)."""
 
-    __slots__ = ("_next_ticket", "_rooms")
+    __slots__ = ("_rooms",)
 
-    _next_ticket: int
     _rooms: dict[str, list[int]]
 
     def __init__(self) -> None:
@@ -510,28 +509,6 @@ class _Roster:
         else:
             object.__setattr__(self, "_next_ticket", 0)
             object.__setattr__(self, "_rooms", {})
-
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        _no_setattr(self, name, value)
-
-    def __delattr__(self, name: str) -> None:
-        _no_setattr(self, name)
-
-    def __getattr__(self, name: str) -> NoReturn:
-        _no_getattr(self, name)
-
-    def _issue(self) -> int:
-        """Consume and return the next ticket."""
-        ticket = self._next_ticket
-        if _COMPILED:
-            self._next_ticket = ticket + 1
-        else:
-            object.__setattr__(self, "_next_ticket", ticket + 1)
-        return ticket
 
     def room_membership(self, room_id: str) -> RoomMembership:
         """Return the room's membership (Unadmitted when unknown)."""
