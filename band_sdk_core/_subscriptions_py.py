@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from types import GetSetDescriptorType
 from typing import Any, NoReturn, TypeVar
 
-from ._base import check_bool, read_only, refuse_create, refuse_pickle, refuse_subclass
+from ._base import (
+    check_bool,
+    no_attribute,
+    refuse_create,
+    refuse_pickle,
+    refuse_setattr,
+    refuse_subclass,
+)
 from ._enums import (
     AgentTopicStatus,
     LeaveOutcome,
@@ -89,24 +95,6 @@ def _outcome(value: Any) -> LeaveOutcome:
     return value
 
 
-def _no_setattr(self: object, name: str, value: object = None) -> NoReturn:
-    """Refuse every attribute assignment or deletion with the reference wording."""
-    cls = type(self)
-    attr = getattr(cls, name, None)
-    if isinstance(attr, (property, GetSetDescriptorType)):  # compiled properties are getsets
-        read_only(self, name)
-    if attr is not None:
-        raise AttributeError(
-            f"'band_sdk_core.{cls.__name__}' object attribute '{name}' is read-only"
-        )
-    raise AttributeError(f"'band_sdk_core.{cls.__name__}' object has no attribute '{name}'")
-
-
-def _no_getattr(self: object, name: str) -> NoReturn:
-    """Report a missing attribute with the qualified class name."""
-    raise AttributeError(f"'band_sdk_core.{type(self).__name__}' object has no attribute '{name}'")
-
-
 def chat_room_topic(room_id: str) -> str:
     """Return the chat_room channel topic of a room."""
     return "chat_room:" + _text(room_id)
@@ -127,13 +115,13 @@ class _Sealed:
         refuse_pickle(self)
 
     def __setattr__(self, name: str, value: object) -> None:
-        _no_setattr(self, name, value)
+        refuse_setattr(self, name, value)
 
     def __delattr__(self, name: str) -> None:
-        _no_setattr(self, name)
+        refuse_setattr(self, name)
 
     def __getattr__(self, name: str) -> NoReturn:
-        _no_getattr(self, name)
+        no_attribute(self, name)
 
 
 class _Ticketed(_Sealed):
