@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import GetSetDescriptorType
 from typing import Any, NoReturn
 
 
@@ -25,6 +26,24 @@ def read_only(obj: object, name: str) -> NoReturn:
     raise AttributeError(
         f"attribute '{name}' of 'band_sdk_core.{type(obj).__name__}' objects is not writable"
     )
+
+
+def no_attribute(obj: object, name: str) -> NoReturn:
+    """Raise the error for a missing attribute, with the qualified class name."""
+    raise AttributeError(f"'band_sdk_core.{type(obj).__name__}' object has no attribute '{name}'")
+
+
+def refuse_setattr(obj: object, name: str, value: object = None) -> NoReturn:
+    """Refuse every attribute assignment or deletion with the reference wording."""
+    cls = type(obj)
+    attr = getattr(cls, name, None)
+    if isinstance(attr, (property, GetSetDescriptorType)):  # compiled properties are getsets
+        read_only(obj, name)
+    if attr is not None:
+        raise AttributeError(
+            f"'band_sdk_core.{cls.__name__}' object attribute '{name}' is read-only"
+        )
+    no_attribute(obj, name)
 
 
 def check_str(value: Any, what: str = "str") -> None:

@@ -7,6 +7,9 @@ cpdef _check_tracker(object value)
 
 cpdef _check_reason(object value)
 
+@cython.locals(room=object)
+cdef list _ids(dict table, object room_id)
+
 
 @cython.final
 cdef class _Entry:
@@ -55,10 +58,12 @@ cdef class ClaimRegistry:
     @cython.locals(room=set)
     cpdef bint _is_inflight(self, object room_id, object message_id) except -1
 
+    @cython.locals(room=set)
+    cdef int _add_inflight(self, object room_id, object message_id) except -1
+
     @cython.locals(room=dict)
     cpdef _complete(self, object room_id, object message_id)
 
-    @cython.locals(room=set)
     cpdef bint try_claim(self, object room_id, object message_id) except -1
 
     @cython.locals(room=set)

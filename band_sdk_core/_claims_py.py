@@ -50,6 +50,13 @@ def _check_reason(value: object) -> None:
         raise TypeError(not_instance_message(value, "ParkedReason"))
 
 
+def _ids(table: dict[str, Any], room_id: str) -> list[str]:
+    """The ids the room has in ``table`` (a set or an ordered dict per room)."""
+    _check_str(room_id)
+    room = table.get(room_id)
+    return [] if room is None else list(room)
+
+
 class _Entry:
     """One pending terminal intent."""
 
@@ -200,6 +207,14 @@ class ClaimRegistry:
         room = self._inflight.get(room_id)
         return room is not None and message_id in room
 
+    def _add_inflight(self, room_id: str, message_id: str) -> None:
+        """Put the message in flight."""
+        room = self._inflight.get(room_id)
+        if room is None:
+            room = set()
+            self._inflight[room_id] = room
+        room.add(message_id)
+
     def _complete(self, room_id: str, message_id: str) -> None:
         """Append/refresh in the completed list; drop pending entry and retry counter."""
         room = self._completed.get(room_id)
@@ -222,11 +237,7 @@ class ClaimRegistry:
         _check_str(message_id)
         if self._is_inflight(room_id, message_id):
             return False
-        room = self._inflight.get(room_id)
-        if room is None:
-            room = set()
-            self._inflight[room_id] = room
-        room.add(message_id)
+        self._add_inflight(room_id, message_id)
         return True
 
     def release(self, room_id: str, message_id: str) -> None:
@@ -241,9 +252,7 @@ class ClaimRegistry:
 
     def inflight_ids(self, room_id: str) -> list[str]:
         """In-flight ids of the room (unordered)."""
-        _check_str(room_id)
-        room = self._inflight.get(room_id)
-        return [] if room is None else list(room)
+        return _ids(self._inflight, room_id)
 
     def is_completed(self, room_id: str, message_id: str) -> bool:
         """Whether the message is locally completed (a hit refreshes its LRU position)."""
@@ -253,9 +262,7 @@ class ClaimRegistry:
 
     def completed_ids(self, room_id: str) -> list[str]:
         """Completed ids of the room, oldest first."""
-        _check_str(room_id)
-        room = self._completed.get(room_id)
-        return [] if room is None else list(room)
+        return _ids(self._completed, room_id)
 
     def discard_completed(self, room_id: str) -> None:
         """Forget the room's completed list."""
@@ -329,9 +336,7 @@ class ClaimRegistry:
 
     def pending_ack_ids(self, room_id: str) -> list[str]:
         """Pending ids of the room, creation order."""
-        _check_str(room_id)
-        room = self._pending.get(room_id)
-        return [] if room is None else list(room)
+        return _ids(self._pending, room_id)
 
     def record_ack_retry(self, room_id: str, message_id: str) -> int:
         """Increment and return the ack-retry counter."""
@@ -522,11 +527,7 @@ class ClaimRegistry:
             allow_failed_retry,
         )
         if result == "runnable":
-            room = self._inflight.get(room_id)
-            if room is None:
-                room = set()
-                self._inflight[room_id] = room
-            room.add(message_id)
+            self._add_inflight(room_id, message_id)
         return result
 
 

@@ -6,8 +6,12 @@ import operator
 import os
 from typing import Any, NoReturn
 
-from ._base import read_only, refuse_create, refuse_pickle, refuse_subclass
+from ._base import no_attribute, refuse_create, refuse_pickle, refuse_setattr, refuse_subclass
 from ._enums import ClaimOutcome, not_instance_message
+
+# The id and ticket conversions are the subscriptions' rules; this module is never
+# compiled, so their pure-Python source serves it as is.
+from ._subscriptions_py import _text, _ticket
 
 __all__ = ["CancelledDecisions", "DecisionRegistry", "is_authorized_sender"]
 
@@ -21,50 +25,6 @@ _MIX2 = 0x94D049BB133111EB
 _TICKET = 0
 _ROOM = 1
 _CLAIMED = 2
-
-
-def _text(value: Any) -> str:
-    """Return ``value`` as an exact str, rejecting non-str and unencodable text."""
-    if not isinstance(value, str):
-        raise TypeError(not_instance_message(value, "str"))
-    if not value.isascii():
-        value.encode("utf-8")
-    if type(value) is not str:
-        return str.__str__(value)
-    return value
-
-
-def _ticket(value: Any) -> int:
-    """Convert a ticket argument to an unsigned 64-bit int."""
-    number = operator.index(value)
-    if number < 0:
-        raise OverflowError("can't convert negative int to unsigned")
-    if number > _U64_MAX:
-        raise OverflowError("int too big to convert")
-    return int(number)
-
-
-def _no_setattr(self: object, name: str, value: object = None) -> NoReturn:
-    """Refuse every attribute assignment or deletion with the reference wording."""
-    cls = type(self)
-    attr = getattr(cls, name, None)
-    if isinstance(attr, property):
-        read_only(self, name)
-    if attr is not None:
-        raise AttributeError(
-            f"'band_sdk_core.{cls.__name__}' object attribute '{name}' is read-only"
-        )
-    raise AttributeError(f"'band_sdk_core.{cls.__name__}' object has no attribute '{name}'")
-
-
-def _no_getattr(self: object, name: str) -> NoReturn:
-    """Report a missing attribute with the qualified class name."""
-    raise AttributeError(f"'band_sdk_core.{type(self).__name__}' object has no attribute '{name}'")
-
-
-def _no_delattr(self: object, name: str) -> NoReturn:
-    """Refuse attribute deletion like assignment."""
-    _no_setattr(self, name)
 
 
 def splitmix64(state: int) -> tuple[int, int]:
@@ -98,9 +58,9 @@ class CancelledDecisions:
         """Refuse pickling and copying."""
         refuse_pickle(self)
 
-    __setattr__ = _no_setattr
-    __delattr__ = _no_delattr
-    __getattr__ = _no_getattr
+    __setattr__ = refuse_setattr
+    __delattr__ = refuse_setattr
+    __getattr__ = no_attribute
 
     @property
     def unclaimed(self) -> list[str]:
@@ -162,9 +122,9 @@ class DecisionRegistry:
         """Refuse pickling and copying."""
         refuse_pickle(self)
 
-    __setattr__ = _no_setattr
-    __delattr__ = _no_delattr
-    __getattr__ = _no_getattr
+    __setattr__ = refuse_setattr
+    __delattr__ = refuse_setattr
+    __getattr__ = no_attribute
 
     @property
     def max_pending(self) -> int | None:

@@ -7,7 +7,14 @@ import operator
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
-from ._base import check_bool, read_only, refuse_create, refuse_pickle, refuse_subclass
+from ._base import (
+    check_bool,
+    no_attribute,
+    read_only,
+    refuse_create,
+    refuse_pickle,
+    refuse_subclass,
+)
 from ._enums import DeadReason, SessionState, StaleReason, not_instance_message
 from ._errors import Issue, check_trace_context, format_number, validation_error
 
@@ -58,11 +65,6 @@ _DEFAULTS: dict[str, float] = {
     "heartbeat_interval_s": 30.0,
     "dead_threshold_s": 60.0,
 }
-
-
-def _no_attribute(obj: object, name: str) -> NoReturn:
-    """Raise the error for setting an unknown attribute."""
-    raise AttributeError(f"'band_sdk_core.{type(obj).__name__}' object has no attribute '{name}'")
 
 
 def _to_float(value: Any) -> float:
@@ -303,7 +305,7 @@ class SessionPolicy:
     def __setattr__(self, name: str, value: object) -> None:
         if name in ("heartbeat_interval_s", "dead_threshold_s"):
             read_only(self, name)
-        _no_attribute(self, name)
+        no_attribute(self, name)
 
     def __delattr__(self, name: str) -> None:
         self.__setattr__(name, None)
@@ -361,7 +363,7 @@ class SessionOutcome:
     def __setattr__(self, name: str, value: object) -> None:
         if name in _OUTCOME_FIELDS:
             read_only(self, name)
-        _no_attribute(self, name)
+        no_attribute(self, name)
 
     def __delattr__(self, name: str) -> None:
         self.__setattr__(name, None)
@@ -704,7 +706,7 @@ class Session:
     def __setattr__(self, name: str, value: object) -> None:
         if name == "state":
             read_only(self, name)
-        _no_attribute(self, name)
+        no_attribute(self, name)
 
     def __delattr__(self, name: str) -> None:
         self.__setattr__(name, None)

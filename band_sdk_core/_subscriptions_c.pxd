@@ -3,8 +3,8 @@ import cython
 
 cdef bint _COMPILED
 cdef object _U64_MAX
-cdef long _PENDING, _ACTIVE, _LEAVING, _RECONCILE, _ADMITTING, _ADMITTED
-cdef tuple _ROOM_STATUS, _TOPIC_STATUS
+cdef long _ABSENT, _PENDING, _ACTIVE, _LEAVING, _RECONCILE, _ADMITTING, _ADMITTED
+cdef tuple _ROOM_STATUS, _TOPIC_STATUS, _MEMBERSHIP
 
 cdef str _text(object value)
 
@@ -12,23 +12,58 @@ cdef object _ticket(object value)
 
 cdef object _outcome(object value)
 
+@cython.locals(entry=list)
+cdef bint _in_state(dict table, str key, long state, object ticket) except -1
 
-# not final: the public class is a Python subclass (see the source)
-cdef class _Tracker:
+@cython.locals(entry=list)
+cdef bint _move(dict table, str key, object ticket, long source, long target) except -1
+
+cdef list _keys_in(dict table, long state)
+
+@cython.locals(entry=list)
+cdef bint _is_active(dict table, object key_arg) except -1
+
+@cython.locals(key=str)
+cdef bint _is_claim_current(dict table, object key_arg, object ticket_arg) except -1
+
+@cython.locals(entry=list)
+cdef object _status(dict table, object key_arg, tuple statuses)
+
+@cython.locals(key=str, tk=object, result=object)
+cdef bint _leave_complete(dict table, object key_arg, object ticket_arg, object outcome_arg) except -1
+
+@cython.locals(key=str, entry=list)
+cdef bint _acknowledge(dict table, object key_arg) except -1
+
+cdef list _rejoin_candidates(dict table)
+
+@cython.locals(key=str, tk=object)
+cdef bint _rejoin_failed(dict table, object key_arg, object ticket_arg) except -1
+
+
+cdef class _Sealed:
+    pass
+
+
+cdef class _Ticketed(_Sealed):
     cdef object _next_ticket
-    cdef dict _rooms
-    cdef dict _topics
 
     cdef object _issue(self)
 
-    @cython.locals(entry=list)
-    cdef bint _pending_room(self, str room, object ticket) except -1
 
-    @cython.locals(entry=list)
-    cdef bint _pending_topic(self, str key, object ticket) except -1
+# not final: the public class is a Python subclass (see the source)
+cdef class _Tracker(_Ticketed):
+    cdef dict _rooms
+    cdef dict _topics
+
+    @cython.locals(key=str, ticket=object)
+    cdef object _claim(self, dict table, object key_arg)
+
+    @cython.locals(entry=list, ticket=object)
+    cdef object _leave(self, dict table, object key_arg)
 
 
-cdef class _Reconciliation:
+cdef class _Reconciliation(_Sealed):
     cdef list _removed
     cdef list _admitting
     cdef list _resync
@@ -38,8 +73,5 @@ cdef class _Reconciliation:
 cdef object _reconciliation(list removed, list admitting, list resync)
 
 
-cdef class _Roster:
-    cdef object _next_ticket
+cdef class _Roster(_Ticketed):
     cdef dict _rooms
-
-    cdef object _issue(self)

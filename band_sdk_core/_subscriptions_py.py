@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from types import GetSetDescriptorType
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
-from ._base import check_bool, read_only, refuse_create, refuse_pickle, refuse_subclass
+from ._base import (
+    check_bool,
+    no_attribute,
+    refuse_create,
+    refuse_pickle,
+    refuse_setattr,
+    refuse_subclass,
+)
 from ._enums import (
     AgentTopicStatus,
     LeaveOutcome,
@@ -32,10 +38,13 @@ _COMPILED = __name__ != "band_sdk_core._subscriptions_py"
 _U64_MAX = 0xFFFFFFFFFFFFFFFF
 
 # key states shared by rooms and agent topics (Subscribed and Joined are the same state)
+_ABSENT = 0
 _PENDING = 1
 _ACTIVE = 2
 _LEAVING = 3
 _RECONCILE = 4
+
+_Status = TypeVar("_Status", RoomStatus, AgentTopicStatus, RoomMembership)
 
 _ROOM_STATUS = (
     RoomStatus.Absent,
@@ -52,9 +61,10 @@ _TOPIC_STATUS = (
     AgentTopicStatus.NeedsReconciliation,
 )
 
-# roster states
-_ADMITTING = 1
-_ADMITTED = 2
+# roster states: the key states under the roster's names
+_ADMITTING = _PENDING
+_ADMITTED = _ACTIVE
+_MEMBERSHIP = (RoomMembership.Unadmitted, RoomMembership.Admitting, RoomMembership.Admitted)
 
 
 def _text(value: Any) -> str:
@@ -85,24 +95,6 @@ def _outcome(value: Any) -> LeaveOutcome:
     return value
 
 
-def _no_setattr(self: object, name: str, value: object = None) -> NoReturn:
-    """Refuse every attribute assignment or deletion with the reference wording."""
-    cls = type(self)
-    attr = getattr(cls, name, None)
-    if isinstance(attr, (property, GetSetDescriptorType)):  # compiled properties are getsets
-        read_only(self, name)
-    if attr is not None:
-        raise AttributeError(
-            f"'band_sdk_core.{cls.__name__}' object attribute '{name}' is read-only"
-        )
-    raise AttributeError(f"'band_sdk_core.{cls.__name__}' object has no attribute '{name}'")
-
-
-def _no_getattr(self: object, name: str) -> NoReturn:
-    """Report a missing attribute with the qualified class name."""
-    raise AttributeError(f"'band_sdk_core.{type(self).__name__}' object has no attribute '{name}'")
-
-
 def chat_room_topic(room_id: str) -> str:
     """Return the chat_room channel topic of a room."""
     return "chat_room:" + _text(room_id)
@@ -113,12 +105,132 @@ def room_participants_topic(room_id: str) -> str:
     return "room_participants:" + _text(room_id)
 
 
-class _Tracker:
-    """The state and transitions of SubscriptionTracker (compiled: a C type)."""
+class _Sealed:
+    """Refusals shared by this module's C types: no pickling, copying or attribute changes."""
 
-    __slots__ = ("_next_ticket", "_rooms", "_topics")
+    __slots__ = ()
+
+    def __reduce_ex__(self, protocol: Any) -> NoReturn:
+        """Refuse pickling and copying."""
+        refuse_pickle(self)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        refuse_setattr(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        refuse_setattr(self, name)
+
+    def __getattr__(self, name: str) -> NoReturn:
+        no_attribute(self, name)
+
+
+class _Ticketed(_Sealed):
+    """A C type that numbers its claims with one increasing ticket counter."""
+
+    __slots__ = ("_next_ticket",)
 
     _next_ticket: int
+
+    def _issue(self) -> int:
+        """Consume and return the next ticket."""
+        ticket = self._next_ticket
+        if _COMPILED:
+            self._next_ticket = ticket + 1
+        else:
+            object.__setattr__(self, "_next_ticket", ticket + 1)
+        return ticket
+
+
+def _in_state(table: dict[str, list[int]], key: str, state: int, ticket: int) -> bool:
+    """Whether ``key`` is in ``state`` under exactly ``ticket``."""
+    entry = table.get(key)
+    return entry is not None and entry[0] == state and entry[1] == ticket
+
+
+def _move(table: dict[str, list[int]], key: str, ticket: int, source: int, target: int) -> bool:
+    """Move ``key`` from ``source`` under exactly ``ticket`` to ``target``; False if not there.
+
+    _ABSENT frees the key. A key becoming _ACTIVE goes to the end of the table, so the
+    listings keep the order keys became active; any other target keeps its place.
+    """
+    entry = table.get(key)
+    if entry is None or entry[0] != source or entry[1] != ticket:
+        return False
+    if target == _ABSENT or target == _ACTIVE:
+        del table[key]
+        if target == _ACTIVE:
+            table[key] = [_ACTIVE, ticket]
+    else:
+        entry[0] = target
+    return True
+
+
+def _keys_in(table: dict[str, list[int]], state: int) -> list[str]:
+    """Return the keys in ``state``, in table order."""
+    return [key for key, entry in table.items() if entry[0] == state]
+
+
+# One state machine for rooms and agent topics: each function takes the table
+# (SubscriptionTracker._rooms or ._topics) and checks its arguments in call order.
+
+
+def _is_active(table: dict[str, list[int]], key_arg: Any) -> bool:
+    """Whether the key is Subscribed (a room) or Joined (a topic)."""
+    entry = table.get(_text(key_arg))
+    return entry is not None and entry[0] == _ACTIVE
+
+
+def _is_claim_current(table: dict[str, list[int]], key_arg: Any, ticket_arg: Any) -> bool:
+    """Whether the key is Pending under exactly this ticket."""
+    key = _text(key_arg)
+    return _in_state(table, key, _PENDING, _ticket(ticket_arg))
+
+
+def _status(table: dict[str, list[int]], key_arg: Any, statuses: tuple[_Status, ...]) -> _Status:
+    """Return the key's status from ``statuses`` (indexed by key state; Absent when unknown)."""
+    entry = table.get(_text(key_arg))
+    if entry is None:
+        return statuses[_ABSENT]
+    return statuses[entry[0]]
+
+
+def _leave_complete(
+    table: dict[str, list[int]], key_arg: Any, ticket_arg: Any, outcome_arg: Any
+) -> bool:
+    """Finish a leave: Left frees the key, other outcomes need reconciliation."""
+    key = _text(key_arg)
+    tk = _ticket(ticket_arg)
+    result = _outcome(outcome_arg)
+    return _move(table, key, tk, _LEAVING, _ABSENT if result is LeaveOutcome.Left else _RECONCILE)
+
+
+def _acknowledge(table: dict[str, list[int]], key_arg: Any) -> bool:
+    """Clear a key that needed reconciliation back to Absent."""
+    key = _text(key_arg)
+    entry = table.get(key)
+    if entry is None or entry[0] != _RECONCILE:
+        return False
+    del table[key]
+    return True
+
+
+def _rejoin_candidates(table: dict[str, list[int]]) -> list[tuple[str, int]]:
+    """Return ``(key, ticket)`` for each active key, in the order they became active."""
+    return [(key, entry[1]) for key, entry in table.items() if entry[0] == _ACTIVE]
+
+
+def _rejoin_failed(table: dict[str, list[int]], key_arg: Any, ticket_arg: Any) -> bool:
+    """Record a failed rejoin of an active key; it needs reconciliation."""
+    key = _text(key_arg)
+    tk = _ticket(ticket_arg)
+    return _move(table, key, tk, _ACTIVE, _RECONCILE)
+
+
+class _Tracker(_Ticketed):
+    """The state and transitions of SubscriptionTracker (compiled: a C type)."""
+
+    __slots__ = ("_rooms", "_topics")
+
     _rooms: dict[str, list[int]]
     _topics: dict[str, list[int]]
 
@@ -133,61 +245,45 @@ class _Tracker:
             object.__setattr__(self, "_rooms", {})
             object.__setattr__(self, "_topics", {})
 
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
+    def _claim(self, table: dict[str, list[int]], key_arg: Any) -> int | None:
+        """Claim an Absent key: it becomes Pending under a fresh ticket (None if not Absent)."""
+        key = _text(key_arg)
+        if key in table:
+            return None
+        ticket = self._issue()
+        table[key] = [_PENDING, ticket]
+        return ticket
 
-    def __setattr__(self, name: str, value: object) -> None:
-        _no_setattr(self, name, value)
-
-    def __delattr__(self, name: str) -> None:
-        _no_setattr(self, name)
-
-    def __getattr__(self, name: str) -> NoReturn:
-        _no_getattr(self, name)
-
-    def _issue(self) -> int:
-        """Consume and return the next ticket."""
-        ticket = self._next_ticket
-        if _COMPILED:
-            self._next_ticket = ticket + 1
-        else:
-            object.__setattr__(self, "_next_ticket", ticket + 1)
+    def _leave(self, table: dict[str, list[int]], key_arg: Any) -> int | None:
+        """Start leaving an active key under a fresh ticket (None if not active)."""
+        entry = table.get(_text(key_arg))
+        if entry is None or entry[0] != _ACTIVE:
+            return None
+        ticket = self._issue()
+        entry[0] = _LEAVING
+        entry[1] = ticket
         return ticket
 
     # ----- rooms -----
 
     def begin_room_subscribe(self, room_id: str) -> int | None:
         """Claim an Absent room for subscribing; return its ticket or None."""
-        room = _text(room_id)
-        if room in self._rooms:
-            return None
-        ticket = self._issue()
-        self._rooms[room] = [_PENDING, ticket]
-        return ticket
-
-    def _pending_room(self, room: str, ticket: int) -> bool:
-        """Whether ``room`` is Pending with ``ticket``."""
-        entry = self._rooms.get(room)
-        return entry is not None and entry[0] == _PENDING and entry[1] == ticket
+        return self._claim(self._rooms, room_id)
 
     def record_chat_room_join_failed(self, room_id: str, ticket: int) -> RoomSubscribeResult:
         """Record that the chat_room join failed; the claim is released."""
         room = _text(room_id)
         tk = _ticket(ticket)
-        if not self._pending_room(room, tk):
+        if not _move(self._rooms, room, tk, _PENDING, _ABSENT):
             return RoomSubscribeResult.Stale
-        del self._rooms[room]
         return RoomSubscribeResult.JoinFailed
 
     def record_both_room_topics_joined(self, room_id: str, ticket: int) -> RoomSubscribeResult:
         """Record that both room topics joined; the room becomes Subscribed."""
         room = _text(room_id)
         tk = _ticket(ticket)
-        if not self._pending_room(room, tk):
+        if not _move(self._rooms, room, tk, _PENDING, _ACTIVE):
             return RoomSubscribeResult.Stale
-        del self._rooms[room]
-        self._rooms[room] = [_ACTIVE, tk]
         return RoomSubscribeResult.Subscribed
 
     def record_room_participants_join_failed(
@@ -197,82 +293,47 @@ class _Tracker:
         room = _text(room_id)
         tk = _ticket(ticket)
         check_bool(chat_room_left)
-        if not self._pending_room(room, tk):
+        if not _move(self._rooms, room, tk, _PENDING, _ABSENT if chat_room_left else _RECONCILE):
             return RoomSubscribeResult.Stale
         if chat_room_left:
-            del self._rooms[room]
             return RoomSubscribeResult.RolledBack
-        self._rooms[room] = [_RECONCILE, tk]
         return RoomSubscribeResult.RollbackFailed
 
     def is_room_subscribed(self, room_id: str) -> bool:
         """Whether the room is Subscribed."""
-        entry = self._rooms.get(_text(room_id))
-        return entry is not None and entry[0] == _ACTIVE
+        return _is_active(self._rooms, room_id)
 
     def is_room_claim_current(self, room_id: str, ticket: int) -> bool:
         """Whether the room is Pending under exactly this ticket."""
-        room = _text(room_id)
-        return self._pending_room(room, _ticket(ticket))
+        return _is_claim_current(self._rooms, room_id, ticket)
 
     def room_status(self, room_id: str) -> RoomStatus:
         """Return the room's status (Absent when unknown)."""
-        entry = self._rooms.get(_text(room_id))
-        if entry is None:
-            return RoomStatus.Absent
-        return _ROOM_STATUS[entry[0]]
+        return _status(self._rooms, room_id, _ROOM_STATUS)
 
     def unsubscribe_room(self, room_id: str) -> int | None:
         """Start leaving a Subscribed room; return the leave ticket or None."""
-        room = _text(room_id)
-        entry = self._rooms.get(room)
-        if entry is None or entry[0] != _ACTIVE:
-            return None
-        ticket = self._issue()
-        entry[0] = _LEAVING
-        entry[1] = ticket
-        return ticket
+        return self._leave(self._rooms, room_id)
 
     def mark_room_leave_complete(self, room_id: str, ticket: int, outcome: LeaveOutcome) -> bool:
         """Finish a room leave: Left frees the room, other outcomes need reconciliation."""
-        room = _text(room_id)
-        tk = _ticket(ticket)
-        result = _outcome(outcome)
-        entry = self._rooms.get(room)
-        if entry is None or entry[0] != _LEAVING or entry[1] != tk:
-            return False
-        if result is LeaveOutcome.Left:
-            del self._rooms[room]
-        else:
-            entry[0] = _RECONCILE
-        return True
+        return _leave_complete(self._rooms, room_id, ticket, outcome)
 
     def acknowledge_room_reconciled(self, room_id: str) -> bool:
         """Clear a room that needed reconciliation back to Absent."""
-        room = _text(room_id)
-        entry = self._rooms.get(room)
-        if entry is None or entry[0] != _RECONCILE:
-            return False
-        del self._rooms[room]
-        return True
+        return _acknowledge(self._rooms, room_id)
 
     def room_rejoin_candidates(self) -> list[tuple[str, int]]:
         """Return ``(room, subscribe ticket)`` for each Subscribed room."""
-        return [(room, entry[1]) for room, entry in self._rooms.items() if entry[0] == _ACTIVE]
+        return _rejoin_candidates(self._rooms)
 
     def mark_room_rejoin_failed(self, room_id: str, ticket: int) -> bool:
         """Record a failed rejoin of a Subscribed room; it needs reconciliation."""
-        room = _text(room_id)
-        tk = _ticket(ticket)
-        entry = self._rooms.get(room)
-        if entry is None or entry[0] != _ACTIVE or entry[1] != tk:
-            return False
-        entry[0] = _RECONCILE
-        return True
+        return _rejoin_failed(self._rooms, room_id, ticket)
 
     def subscribed_room_ids(self) -> list[str]:
         """Return the Subscribed rooms in the order they became Subscribed."""
-        return [room for room, entry in self._rooms.items() if entry[0] == _ACTIVE]
+        return _keys_in(self._rooms, _ACTIVE)
 
     def on_reconnected(self) -> None:
         """Note a transport reconnect (no state change)."""
@@ -287,110 +348,59 @@ class _Tracker:
 
     def begin_agent_topic_join(self, topic: str) -> int | None:
         """Claim an Absent agent topic for joining; return its ticket or None."""
-        key = _text(topic)
-        if key in self._topics:
-            return None
-        ticket = self._issue()
-        self._topics[key] = [_PENDING, ticket]
-        return ticket
-
-    def _pending_topic(self, key: str, ticket: int) -> bool:
-        """Whether the topic is Pending with ``ticket``."""
-        entry = self._topics.get(key)
-        return entry is not None and entry[0] == _PENDING and entry[1] == ticket
+        return self._claim(self._topics, topic)
 
     def record_agent_topic_join(self, topic: str, ticket: int, joined: bool) -> bool:
         """Record a join reply: joined makes it Joined, a refusal frees it."""
         key = _text(topic)
         tk = _ticket(ticket)
         check_bool(joined)
-        if not self._pending_topic(key, tk):
-            return False
-        del self._topics[key]
-        if joined:
-            self._topics[key] = [_ACTIVE, tk]
-            return True
-        return False
+        # a refused join frees the topic and reports False, like a stale one
+        return _move(self._topics, key, tk, _PENDING, _ACTIVE if joined else _ABSENT) and joined
 
     def record_agent_topic_join_ambiguous(self, topic: str, ticket: int) -> bool:
         """Record a join with no clear reply; the topic needs reconciliation."""
         key = _text(topic)
         tk = _ticket(ticket)
-        if not self._pending_topic(key, tk):
-            return False
-        self._topics[key][0] = _RECONCILE
-        return True
+        return _move(self._topics, key, tk, _PENDING, _RECONCILE)
 
     def is_agent_topic_joined(self, topic: str) -> bool:
         """Whether the agent topic is Joined."""
-        entry = self._topics.get(_text(topic))
-        return entry is not None and entry[0] == _ACTIVE
+        return _is_active(self._topics, topic)
 
     def is_agent_topic_claim_current(self, topic: str, ticket: int) -> bool:
         """Whether the topic is Pending under exactly this ticket."""
-        key = _text(topic)
-        return self._pending_topic(key, _ticket(ticket))
+        return _is_claim_current(self._topics, topic, ticket)
 
     def agent_topic_status(self, topic: str) -> AgentTopicStatus:
         """Return the topic's status (Absent when unknown)."""
-        entry = self._topics.get(_text(topic))
-        if entry is None:
-            return AgentTopicStatus.Absent
-        return _TOPIC_STATUS[entry[0]]
+        return _status(self._topics, topic, _TOPIC_STATUS)
 
     def leave_agent_topic(self, topic: str) -> int | None:
         """Start leaving a Joined topic; return the leave ticket or None."""
-        key = _text(topic)
-        entry = self._topics.get(key)
-        if entry is None or entry[0] != _ACTIVE:
-            return None
-        ticket = self._issue()
-        entry[0] = _LEAVING
-        entry[1] = ticket
-        return ticket
+        return self._leave(self._topics, topic)
 
     def mark_agent_topic_leave_complete(
         self, topic: str, ticket: int, outcome: LeaveOutcome
     ) -> bool:
         """Finish a topic leave: Left frees the topic, other outcomes need reconciliation."""
-        key = _text(topic)
-        tk = _ticket(ticket)
-        result = _outcome(outcome)
-        entry = self._topics.get(key)
-        if entry is None or entry[0] != _LEAVING or entry[1] != tk:
-            return False
-        if result is LeaveOutcome.Left:
-            del self._topics[key]
-        else:
-            entry[0] = _RECONCILE
-        return True
+        return _leave_complete(self._topics, topic, ticket, outcome)
 
     def acknowledge_agent_topic_reconciled(self, topic: str) -> bool:
         """Clear a topic that needed reconciliation back to Absent."""
-        key = _text(topic)
-        entry = self._topics.get(key)
-        if entry is None or entry[0] != _RECONCILE:
-            return False
-        del self._topics[key]
-        return True
+        return _acknowledge(self._topics, topic)
 
     def agent_topic_rejoin_candidates(self) -> list[tuple[str, int]]:
         """Return ``(topic, join ticket)`` for each Joined topic."""
-        return [(key, entry[1]) for key, entry in self._topics.items() if entry[0] == _ACTIVE]
+        return _rejoin_candidates(self._topics)
 
     def mark_agent_topic_rejoin_failed(self, topic: str, ticket: int) -> bool:
         """Record a failed rejoin of a Joined topic; it needs reconciliation."""
-        key = _text(topic)
-        tk = _ticket(ticket)
-        entry = self._topics.get(key)
-        if entry is None or entry[0] != _ACTIVE or entry[1] != tk:
-            return False
-        entry[0] = _RECONCILE
-        return True
+        return _rejoin_failed(self._topics, topic, ticket)
 
     def joined_agent_topics(self) -> list[str]:
         """Return the Joined topics in the order they became Joined."""
-        return [key for key, entry in self._topics.items() if entry[0] == _ACTIVE]
+        return _keys_in(self._topics, _ACTIVE)
 
 
 class SubscriptionTracker(_Tracker):
@@ -405,7 +415,7 @@ class SubscriptionTracker(_Tracker):
         refuse_subclass(SubscriptionTracker)
 
 
-class _Reconciliation:
+class _Reconciliation(_Sealed):
     """The fields of RoomReconciliation (compiled: a C type)."""
 
     __slots__ = ("_admitting", "_removed", "_resync")
@@ -417,19 +427,6 @@ class _Reconciliation:
     def __init__(self, *args: object, **kwargs: object) -> None:
         """Refuse construction from Python."""
         refuse_create(RoomReconciliation)
-
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        _no_setattr(self, name, value)
-
-    def __delattr__(self, name: str) -> None:
-        _no_setattr(self, name)
-
-    def __getattr__(self, name: str) -> NoReturn:
-        _no_getattr(self, name)
 
     @property
     def removed(self) -> list[str]:
@@ -485,12 +482,11 @@ def _room_ids(value: Any) -> list[str]:
     return [_text(item) for item in value]
 
 
-class _Roster:
+class _Roster(_Ticketed):
     """The state and transitions of RoomRoster (compiled: a C type)."""
 
-    __slots__ = ("_next_ticket", "_rooms")
+    __slots__ = ("_rooms",)
 
-    _next_ticket: int
     _rooms: dict[str, list[int]]
 
     def __init__(self) -> None:
@@ -502,36 +498,9 @@ class _Roster:
             object.__setattr__(self, "_next_ticket", 0)
             object.__setattr__(self, "_rooms", {})
 
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        _no_setattr(self, name, value)
-
-    def __delattr__(self, name: str) -> None:
-        _no_setattr(self, name)
-
-    def __getattr__(self, name: str) -> NoReturn:
-        _no_getattr(self, name)
-
-    def _issue(self) -> int:
-        """Consume and return the next ticket."""
-        ticket = self._next_ticket
-        if _COMPILED:
-            self._next_ticket = ticket + 1
-        else:
-            object.__setattr__(self, "_next_ticket", ticket + 1)
-        return ticket
-
     def room_membership(self, room_id: str) -> RoomMembership:
         """Return the room's membership (Unadmitted when unknown)."""
-        entry = self._rooms.get(_text(room_id))
-        if entry is None:
-            return RoomMembership.Unadmitted
-        if entry[0] == _ADMITTED:
-            return RoomMembership.Admitted
-        return RoomMembership.Admitting
+        return _status(self._rooms, room_id, _MEMBERSHIP)
 
     def begin_room_admission(self, room_id: str, passes_filter: bool) -> int | None:
         """Start admitting an Unadmitted room that passes the filter; return its ticket."""
@@ -548,21 +517,14 @@ class _Roster:
         room = _text(room_id)
         tk = _ticket(ticket)
         check_bool(succeeded)
-        entry = self._rooms.get(room)
-        if entry is None or entry[0] != _ADMITTING or entry[1] != tk:
-            return False
-        del self._rooms[room]
-        if succeeded:
-            self._rooms[room] = [_ADMITTED, tk]
-            return True
-        return False
+        target = _ADMITTED if succeeded else _ABSENT
+        # a failed admission frees the room and reports False, like a stale one
+        return _move(self._rooms, room, tk, _ADMITTING, target) and succeeded
 
     def is_room_admission_current(self, room_id: str, ticket: int) -> bool:
         """Whether the room is Admitting under exactly this ticket."""
         room = _text(room_id)
-        tk = _ticket(ticket)
-        entry = self._rooms.get(room)
-        return entry is not None and entry[0] == _ADMITTING and entry[1] == tk
+        return _in_state(self._rooms, room, _ADMITTING, _ticket(ticket))
 
     def record_room_removed(self, room_id: str) -> bool:
         """Drop a room; True only if it was Admitted (an admission is cancelled)."""
@@ -572,7 +534,7 @@ class _Roster:
 
     def tracked_room_ids(self) -> list[str]:
         """Return the Admitted rooms in the order they became Admitted."""
-        return [room for room, entry in self._rooms.items() if entry[0] == _ADMITTED]
+        return _keys_in(self._rooms, _ADMITTED)
 
     def reconcile(self, current_room_ids: Sequence[str]) -> RoomReconciliation:
         """Reconcile against an authoritative snapshot of current room ids."""
