@@ -36,18 +36,40 @@ class SingleInstanceLock:
         """Take the lock or raise AgentAlreadyRunningError."""
         if self._fd is not None or fcntl is None:
             return
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        while True:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise AgentAlreadyRunningError(
+                    f"Agent {self.agent_id} is already running on this host (lock {self.path})"
+                ) from None
+            # the holder before us may have unlinked the file between our open and our flock:
+            # a lock on an unlinked inode guards nothing, so open the path afresh
+            if self._is_current(fd):
+                self._fd = fd
+                return
             os.close(fd)
-            raise AgentAlreadyRunningError(
-                f"Agent {self.agent_id} is already running on this host (lock {self.path})"
-            ) from None
-        self._fd = fd
 
     def release(self) -> None:
-        """Give the lock up (the file stays; it is reused)."""
+        """Give the lock up and remove its file, so /tmp does not collect one per agent id."""
         if self._fd is not None:
+            # unlink while still holding the flock: whoever opened the old file meanwhile sees
+            # it is no longer at the path (``_is_current``) and retries on a fresh one
+            try:
+                if self._is_current(self._fd):
+                    self.path.unlink()
+            except OSError:
+                pass  # already gone or not ours to remove: the lock itself is released below
             os.close(self._fd)  # closing the descriptor releases the flock
             self._fd = None
+
+    def _is_current(self, fd: int) -> bool:
+        """True when ``fd`` is still the file at ``self.path``."""
+        try:
+            on_disk = os.stat(self.path)
+        except FileNotFoundError:
+            return False
+        held = os.fstat(fd)
+        return (on_disk.st_dev, on_disk.st_ino) == (held.st_dev, held.st_ino)

@@ -196,3 +196,28 @@ def test_stop_waits_for_a_turn_or_cancels_it(platform: RestartablePlatform) -> N
         await human.aclose()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="advisory flock is POSIX-only")
+def test_the_lock_file_goes_with_its_holder_and_a_stale_open_is_not_a_lock(tmp_path: Path) -> None:
+    """Release removes the file; a descriptor opened before that no longer guards the path."""
+    import fcntl
+
+    first = SingleInstanceLock("agent-a", tmp_path)
+    first.acquire()
+    assert first.held and first.path.exists()
+    stale = os.open(first.path, os.O_RDWR)  # a rival that opened the file, not yet flocked
+    try:
+        first.release()
+        assert not first.path.exists() and not first.held
+        # the rival's flock now succeeds, but on an inode no longer at the path
+        fcntl.flock(stale, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        second = SingleInstanceLock("agent-a", tmp_path)
+        assert not second._is_current(stale)
+        second.acquire()  # so the path is free to lock afresh, and is locked
+        with pytest.raises(AgentAlreadyRunningError, match="already running on this host"):
+            SingleInstanceLock("agent-a", tmp_path).acquire()
+        second.release()
+    finally:
+        os.close(stale)
+    assert list(tmp_path.iterdir()) == []
