@@ -43,7 +43,7 @@ async def add_participant(ctx: Ctx, rid: str) -> dict[str, Any]:
     if role not in ROLES:
         raise StoreError(422, "validation_error", "invalid role", {"role": ["is invalid"]})
     room = await ctx.db.run(Store.member_room, rid, ctx.principal.id)
-    part, added = await ctx.db.run(Store.add_participant, rid, pid, role)
+    part, added = await ctx.db.run(Store.add_participant, rid, ctx.principal.id, pid, role)
     payload = shapes.participant(part, ctx.hub.online(pid))
     if added:
         await push(ctx, f"room_participants:{rid}", "participant_added", payload)

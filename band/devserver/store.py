@@ -392,12 +392,16 @@ class Store:
             out.append({**ent, "id": row["participant_id"], "role": row["role"]})
         return out
 
-    def add_participant(self, rid: str, pid: str, role: str) -> tuple[dict, bool]:
-        """Add ``pid`` to the room; return (participant, newly_added)."""
+    def add_participant(self, rid: str, actor: str, pid: str, role: str) -> tuple[dict, bool]:
+        """Add ``pid`` (a peer of ``actor``) to the room; return (participant, newly_added)."""
         ent = self.entity(pid)
         if ent is None:
             raise StoreError(404, "not_found", "participant not found")
         existing = self.role(rid, pid)
+        if existing is None and pid != actor and pid not in self.peer_ids(actor):
+            raise StoreError(
+                403, "forbidden", "participant is not a peer; add them as a contact first"
+            )
         if existing is None:
             self.db.execute(
                 "INSERT INTO participants VALUES (?,?,?,?,?)", (rid, pid, ent["type"], role, now())
@@ -413,18 +417,34 @@ class Store:
         self.db.execute("DELETE FROM participants WHERE room_id=? AND participant_id=?", (rid, pid))
         return {**ent, "role": role}
 
+    def peer_ids(self, pid: str) -> set[str]:
+        """Ids ``pid`` may look up and add to rooms: one owner's agents, that owner, contacts.
+
+        Band Cloud's peers are sibling agents, global and organisation-shared agents and
+        established contacts; the local platform has no organisations or global agents, and
+        counts the owner in, so an agent can bring its person into a room.
+        """
+        agent = self.agent(pid)
+        owner = agent["owner_id"] if agent else pid
+        ids = {r[0] for r in self.db.execute("SELECT id FROM agents WHERE owner_id=?", (owner,))}
+        ids.add(owner)
+        ids |= self._contact_ids(pid)
+        ids.discard(pid)
+        return ids
+
+    def _contact_ids(self, pid: str) -> set[str]:
+        rows = self.db.execute("SELECT contact_id FROM contacts WHERE owner_id=?", (pid,))
+        return {r[0] for r in rows}
+
     def peers(self, pid: str, not_in_chat: str | None) -> list[dict[str, Any]]:
-        """Return every other user and agent (flagging ``pid``'s contacts), minus a room's."""
-        excluded = {pid}
+        """Return ``pid``'s peers (see :meth:`peer_ids`), flagging contacts, minus a room's."""
+        wanted = self.peer_ids(pid)
         if not_in_chat:
-            excluded |= {p["id"] for p in self.participants(not_in_chat)}
-        contacts = {
-            r[0]
-            for r in self.db.execute("SELECT contact_id FROM contacts WHERE owner_id=?", (pid,))
-        }
+            wanted -= {p["id"] for p in self.participants(not_in_chat)}
+        contacts = self._contact_ids(pid)
         rows = [{**dict(r), "type": "Agent"} for r in self.db.execute("SELECT * FROM agents")]
         rows += [{**dict(r), "type": "User"} for r in self.db.execute("SELECT * FROM users")]
-        return [{**r, "is_contact": r["id"] in contacts} for r in rows if r["id"] not in excluded]
+        return [{**r, "is_contact": r["id"] in contacts} for r in rows if r["id"] in wanted]
 
     # -- messages ---------------------------------------------------------
 
