@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
+import anyio
 import uvicorn
 from mcp.server.lowlevel import Server
 from mcp.server.sse import SseServerTransport
@@ -37,10 +40,31 @@ def security(settings: Settings) -> TransportSecuritySettings:
     )
 
 
+# a client that goes away (closes its end of a pipe) ends the session: not a server error
+CLIENT_GONE = (
+    anyio.ClosedResourceError,
+    anyio.BrokenResourceError,
+    BrokenPipeError,
+    ConnectionResetError,
+)
+
+
 async def run_stdio(server: Server[Any, Any]) -> None:
-    """Serve one client on stdin/stdout until it closes stdin."""
-    async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+    """Serve one client on stdin/stdout until it closes stdin or stops reading stdout."""
+    try:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+    except* CLIENT_GONE:
+        log.info("the MCP client closed the stdio pipes; stopping")
+        _discard_stdout()
+
+
+def _discard_stdout() -> None:
+    """Point fd 1 at /dev/null so the interpreter's last flush has nowhere to break."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 class _AlreadySent(Response):

@@ -289,3 +289,39 @@ def test_cli_stdio_stdout_carries_only_the_protocol(tmp_path: Path) -> None:
     assert len(replies[1]["result"]["tools"]) == 9
     assert "Starting band-mcp-server v2.2.7" in err and "Resolved tools: <none>" in err
     assert "band_a_secret_key" not in err
+
+
+def test_cli_stdio_client_that_stops_reading_is_a_normal_end(tmp_path: Path) -> None:
+    """A client that closes its end of stdout ends the session: exit 0, one line, no traceback."""
+    import json
+    import subprocess
+
+    from mcp_harness import band_mcp, server_env
+
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"},
+        },
+    }
+    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+    proc = subprocess.Popen(
+        band_mcp(),
+        env=server_env(BAND_AGENT_KEY="band_a_secret_key", BAND_BASE_URL="http://127.0.0.1:9"),
+        cwd=tmp_path,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdout.close()  # the client is gone before the server can answer
+    _, err = proc.communicate("".join(json.dumps(m) + "\n" for m in (init, listing)), timeout=60)
+    assert proc.returncode == 0, err
+    assert "the MCP client closed the stdio pipes; stopping" in err
+    assert "Traceback" not in err and "Exception ignored" not in err
+    assert "band_a_secret_key" not in err
