@@ -398,7 +398,7 @@ class Store:
         if ent is None:
             raise StoreError(404, "not_found", "participant not found")
         existing = self.role(rid, pid)
-        if existing is None and pid != actor and pid not in self.peer_ids(actor):
+        if existing is None and pid not in self.peer_ids(actor):
             raise StoreError(
                 403, "forbidden", "participant is not a peer; add them as a contact first"
             )

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import threading
 from pathlib import Path
 
 import pytest
-from mcp_harness import run_cli
+from mcp_harness import band_mcp, run_cli, server_env
 
 from band.mcp.config import (
     Config,
@@ -238,43 +241,46 @@ def test_cli_version_help_and_usage_errors(tmp_path: Path) -> None:
     assert r.returncode == 2 and "unrecognized arguments: --bogus" in r.stderr
 
 
-def test_cli_stdio_stdout_carries_only_the_protocol(tmp_path: Path) -> None:
-    """Logs go to stderr; closing stdin ends the server normally (exit 0)."""
-    import json
-    import subprocess
-    import threading
-
-    from mcp_harness import band_mcp, server_env
-
-    lines = [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "raw", "version": "0"},
-            },
+RAW_STDIO_SESSION = [
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"},
         },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-    ]
+    },
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+]
+
+
+def _stdio_server(cwd: Path) -> subprocess.Popen[str]:
+    """band-mcp on stdio with an agent key and an unreachable platform, all pipes ours."""
     proc = subprocess.Popen(
         band_mcp(),
         env=server_env(BAND_AGENT_KEY="band_a_secret_key", BAND_BASE_URL="http://127.0.0.1:9"),
-        cwd=tmp_path,
+        cwd=cwd,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     assert proc.stdin is not None and proc.stdout is not None
+    return proc
+
+
+def test_cli_stdio_stdout_carries_only_the_protocol(tmp_path: Path) -> None:
+    """Logs go to stderr; closing stdin ends the server normally (exit 0)."""
+    proc = _stdio_server(tmp_path)
+    assert proc.stdin is not None and proc.stdout is not None
     watchdog = threading.Timer(60, proc.kill)  # a hung server fails the test, not the run
     watchdog.start()
     replies = []
     try:
-        for message in lines:
+        for message in RAW_STDIO_SESSION:
             proc.stdin.write(json.dumps(message) + "\n")
             proc.stdin.flush()
             if "id" in message:  # wait for the answer: closing stdin early would cut it off
@@ -293,34 +299,11 @@ def test_cli_stdio_stdout_carries_only_the_protocol(tmp_path: Path) -> None:
 
 def test_cli_stdio_client_that_stops_reading_is_a_normal_end(tmp_path: Path) -> None:
     """A client that closes its end of stdout ends the session: exit 0, one line, no traceback."""
-    import json
-    import subprocess
-
-    from mcp_harness import band_mcp, server_env
-
-    init = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "raw", "version": "0"},
-        },
-    }
-    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
-    proc = subprocess.Popen(
-        band_mcp(),
-        env=server_env(BAND_AGENT_KEY="band_a_secret_key", BAND_BASE_URL="http://127.0.0.1:9"),
-        cwd=tmp_path,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stdin is not None and proc.stdout is not None
+    proc = _stdio_server(tmp_path)
+    assert proc.stdout is not None
     proc.stdout.close()  # the client is gone before the server can answer
-    _, err = proc.communicate("".join(json.dumps(m) + "\n" for m in (init, listing)), timeout=60)
+    session = "".join(json.dumps(m) + "\n" for m in RAW_STDIO_SESSION)
+    _, err = proc.communicate(session, timeout=60)
     assert proc.returncode == 0, err
     assert "the MCP client closed the stdio pipes; stopping" in err
     assert "Traceback" not in err and "Exception ignored" not in err
