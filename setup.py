@@ -11,6 +11,7 @@ import sys
 import sysconfig
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 PACKAGE = "band_sdk_core"
 # compiled module -> source. A .py source is compiled in pure-Python mode and
@@ -43,13 +44,57 @@ LIMITED = (
 )
 
 
+REQUIRE = flag("BAND_SDK_CORE_REQUIRE_EXTENSIONS")
+HOW = "install a C compiler (and Cython) and reinstall, or use a published wheel"
+
+
+def fallback(why):
+    """Say once, on one line, that the pure-Python core is being installed instead."""
+    print(
+        f"band_sdk_core: not compiling {', '.join(ACCELERATED)} ({why}); "
+        f"installing the pure-Python core. For the compiled core: {HOW}.",
+        file=sys.stderr,
+    )
+
+
+class optional_build_ext(build_ext):
+    """Build the accelerators, or fall back to pure Python on any build failure.
+
+    setuptools' own ``optional=True`` misses some failures (a missing ``gcc`` is an
+    OSError from spawn on some paths), so every error is caught here, as websockets
+    and aiohttp do; BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 turns the fallback off.
+    """
+
+    def run(self):
+        self.failed = []
+        try:
+            super().run()
+        except Exception as exc:  # noqa: BLE001 - any build failure means "install pure"
+            if REQUIRE:
+                raise
+            fallback(f"{type(exc).__name__}: {exc}")
+            return
+        if self.failed:
+            fallback(self.failed[0])
+
+    def build_extension(self, ext):
+        try:
+            super().build_extension(ext)
+        except Exception as exc:  # noqa: BLE001
+            if REQUIRE:
+                raise
+            self.failed.append(f"{ext.name}: {type(exc).__name__}: {exc}")
+
+
 def extensions():
     if PURE:
         return []
     try:
         from Cython.Build import cythonize
     except ImportError:
-        print("band_sdk_core: Cython not available, installing pure Python", file=sys.stderr)
+        if REQUIRE:
+            raise
+        fallback("Cython is not available")
         return []
     # heap types (PyType_FromSpec) everywhere: the classes report module "band_sdk_core".
     # Set here, not per source: a "# distutils: define_macros" line in a source replaces
@@ -65,7 +110,7 @@ def extensions():
             [f"{PACKAGE}/{src}"],
             define_macros=macros,
             py_limited_api=LIMITED,
-            optional=not flag("BAND_SDK_CORE_REQUIRE_EXTENSIONS"),  # no compiler: pure install
+            optional=not REQUIRE,  # no compiler: pure install
         )
         for name, src in ACCELERATED.items()
     ]
@@ -83,4 +128,4 @@ def extensions():
 
 
 options = {"bdist_wheel": {"py_limited_api": "cp312"}} if LIMITED and not PURE else {}
-setup(ext_modules=extensions(), options=options)
+setup(ext_modules=extensions(), options=options, cmdclass={"build_ext": optional_build_ext})
