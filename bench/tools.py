@@ -5,7 +5,7 @@ its public API, so ``--against PYTHON`` (e.g. the official band-sdk 6.0.1 in a s
 measures the same calls. Rounds alternate between interpreters; the best round counts.
 
     python bench/tools.py
-    python bench/tools.py --against /tmp/band-refsdk-venv/bin/python
+    python bench/tools.py --against "$BAND_REFSDK_PYTHON"
 """
 
 from __future__ import annotations

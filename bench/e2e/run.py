@@ -18,7 +18,7 @@ API): ``lost`` and ``dup`` count the misses. Variants ``c`` (our SDK, compiled c
 (our SDK, BAND_SDK_CORE_NO_EXTENSIONS=1) and ``ref`` (``--against PYTHON``: the same script under
 another interpreter's band-sdk) alternate round by round in one run; medians over rounds.
 
-    python bench/e2e/run.py --against /tmp/band-refsdk-venv/bin/python --json e2e.json
+    python bench/e2e/run.py --against "$BAND_REFSDK_PYTHON" --json e2e.json
 """
 
 from __future__ import annotations

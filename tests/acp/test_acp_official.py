@@ -16,16 +16,16 @@ from pathlib import Path
 from typing import Any
 
 import acp
-import pytest
 from acp_helpers import AGENT, run
 from bandtest.platform import Live, room_with
+from bandtest.refsdk import REFSDK_PYTHON, requires_refsdk
 
 from band import Agent
 from band.adapters import ACPClientAdapter, ACPClientAdapterConfig
 from band.workspaces import create_room_workspace_resolver
 
 # .ci/run installs the official packages there and exports the interpreter's path
-REF_PYTHON = Path(os.environ.get("BAND_REFSDK_PYTHON", "/tmp/band-refsdk-venv/bin/python"))
+REF_PYTHON = REFSDK_PYTHON
 
 REF_AGENT = """
 import asyncio, os, sys
@@ -89,7 +89,7 @@ def _drive(live: Live, room: str, aid: str, alive: Any) -> list[list[str]]:
     return per_turn
 
 
-@pytest.mark.skipif(not REF_PYTHON.exists(), reason="official band-sdk venv not installed")
+@requires_refsdk
 def test_same_room_events_as_the_official_adapter(live: Live, tmp_path: Path) -> None:
     # the official venv lacks the acp package: lend it ours through a directory holding only it
     lend = tmp_path / "acp_only"

@@ -1,20 +1,22 @@
 """Differential check of Session/SessionPolicy against the reference wheel (manual tool).
 
-Usage: ``.venv/bin/python tests/core/diff_session_ref.py [N] [SEED]`` from /work/main; it
-replays N random call sequences here and under /work/refcore/bin/python and compares.
+Usage: ``.venv/bin/python tests/core/diff_session_ref.py [N] [SEED]`` from the repository; it
+replays N random call sequences here and under the band-sdk-core 6.1.1 interpreter named by
+``BAND_REFCORE_PYTHON`` and compares.
 Not collected by pytest (no ``test_`` prefix) and never needed by the test suite.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-REFERENCE_PYTHON = "/work/refcore/bin/python"
+REFERENCE_PYTHON = os.environ.get("BAND_REFCORE_PYTHON", "python3")
 KEYS = (
     "base_delay_s",
     "factor",

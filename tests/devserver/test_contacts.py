@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
+from bandtest.refsdk import REFSDK_PYTHON, requires_refsdk
 
 from .conftest import Live
 from .conftest import expect_error as _err
@@ -259,7 +259,6 @@ def test_human_contact_errors(live: Live) -> None:
     _err(live.human("POST", H + "/remove", json={"handle": bhandle}), 404, "not_found")
 
 
-REFSDK_PYTHON = Path(os.environ.get("BAND_REFSDK_PYTHON", "/work/refsdk/bin/python"))
 CLIENT_SCRIPT = """
 import os
 from band_rest import RestClient
@@ -298,7 +297,7 @@ print("OK")
 """
 
 
-@pytest.mark.skipif(not REFSDK_PYTHON.exists(), reason="official band-client-rest not installed")
+@requires_refsdk
 def test_official_rest_client_parses_responses(live: Live, tmp_path: Path) -> None:
     _, ahandle, akey = live.register("Alpha")
     _, bhandle, bkey = live.register("Beta")

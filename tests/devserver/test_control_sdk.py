@@ -12,10 +12,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
+from bandtest.refsdk import REFSDK_PYTHON, requires_refsdk
 
 from .conftest import Live, stop_process
-from .test_official_sdk import ECHO, REFSDK_PYTHON
+from .test_official_sdk import ECHO
 
 
 def _replies(live: Live, rid: str, aid: str) -> list[dict[str, Any]]:
@@ -32,7 +32,7 @@ def _wait(pred: Any, timeout: float, proc: subprocess.Popen) -> bool:
     return bool(pred())
 
 
-@pytest.mark.skipif(not REFSDK_PYTHON.exists(), reason="official band-sdk venv not installed")
+@requires_refsdk
 def test_sdk_obeys_stop_and_play(live: Live, tmp_path: Path) -> None:
     aid, _, key = live.register("Echo")
     script = tmp_path / "echo.py"

@@ -11,10 +11,9 @@ import os
 import subprocess
 from pathlib import Path
 
-import pytest
+from bandtest.refsdk import REFSDK_PYTHON, requires_refsdk
 
 from .conftest import Live, room_with
-from .test_official_sdk import REFSDK_PYTHON
 
 FILES = """
 import asyncio, json, os
@@ -35,7 +34,7 @@ asyncio.run(main())
 """
 
 
-@pytest.mark.skipif(not REFSDK_PYTHON.exists(), reason="official band-sdk venv not installed")
+@requires_refsdk
 def test_official_room_file_tools(live: Live, tmp_path: Path) -> None:
     aid, _, key = live.register("Filer")
     rid = room_with(live, aid)

@@ -9,21 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from pathlib import Path
 from typing import Any
 
-import pytest
+from bandtest.refsdk import REFSDK_PYTHON, requires_refsdk
 
 from .conftest import Live
 
-REFSDK_PYTHON = Path(os.environ.get("BAND_REFSDK_PYTHON", "/work/refsdk/bin/python"))
 BAND_MCP = REFSDK_PYTHON.parent / "band-mcp"
 
-pytestmark = pytest.mark.skipif(
-    not BAND_MCP.exists(),
-    reason=f"official band-mcp not installed ({BAND_MCP} missing; set BAND_REFSDK_PYTHON)",
-)
+pytestmark = requires_refsdk
 
 
 def _text(result: Any) -> str:

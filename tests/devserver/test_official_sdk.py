@@ -7,11 +7,9 @@ import subprocess
 import time
 from pathlib import Path
 
-import pytest
+from bandtest.refsdk import REFSDK_PYTHON, requires_refsdk
 
 from .conftest import Live, stop_process
-
-REFSDK_PYTHON = Path(os.environ.get("BAND_REFSDK_PYTHON", "/work/refsdk/bin/python"))
 
 ECHO = """
 import asyncio, os
@@ -41,7 +39,7 @@ def _wait_for_reply(live: Live, rid: str, aid: str, mid: str, proc: subprocess.P
     return []
 
 
-@pytest.mark.skipif(not REFSDK_PYTHON.exists(), reason="official band-sdk venv not installed")
+@requires_refsdk
 def test_official_echo_agent(live: Live, tmp_path: Path) -> None:
     """A message sent before the agent starts and one sent while it runs are each answered once."""
     aid, _, key = live.register("Echo")

@@ -7,7 +7,6 @@ import json
 import os
 import re
 import subprocess
-from pathlib import Path
 from typing import Any
 
 import anthropic.types
@@ -15,6 +14,7 @@ import jsonschema
 import openai.types.chat
 import openai.types.shared
 import pytest
+from bandtest.refsdk import REFSDK_PYTHON, requires_refsdk
 from pydantic import TypeAdapter
 
 from band.client.rest import RestClient
@@ -71,7 +71,6 @@ COMBOS = [
     frozenset(c) for n in range(len(ALL_CAPS) + 1) for c in itertools.combinations(ALL_CAPS, n)
 ]
 NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")  # both providers' published tool-name rule
-REFSDK_PYTHON = Path(os.environ.get("BAND_REFSDK_PYTHON", "/tmp/band-refsdk-venv/bin/python"))
 
 
 def _tools(hub: bool = False) -> AgentTools:
@@ -244,7 +243,7 @@ def _facts(schema: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@pytest.mark.skipif(not REFSDK_PYTHON.exists(), reason="official band-sdk venv not installed")
+@requires_refsdk
 def test_same_tools_and_arguments_as_band_sdk_6() -> None:
     out = subprocess.run(
         [str(REFSDK_PYTHON), "-c", REF_DUMP],
