@@ -112,7 +112,7 @@ def test_demo_keep_serves_the_room_until_ctrl_c(tmp_path: Path) -> None:
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("BAND_")}
     proc = subprocess.Popen(
-        [sys.executable, "-I", "-m", "band.cli", "demo", "--keep"],
+        [sys.executable, "-I", "-m", "band.cli", "demo", "--keep", "--timeout", str(RUN_TIMEOUT)],
         cwd=tmp_path,
         env=env,
         stdout=subprocess.PIPE,
@@ -131,17 +131,21 @@ def test_demo_keep_serves_the_room_until_ctrl_c(tmp_path: Path) -> None:
         room = out.split("/#/rooms/", 1)[1].split()[0]
         agent = out.split("(@local/demo-agent, id ", 1)[1].split(")")[0]
         # the local person's key, the way the web room view gets it
-        key = httpx.get(f"{rest}/dev/session").json()["data"]["api_key"]
+        # generous HTTP timeouts: under load (CI on 2 cores) httpx's 5 s default can expire
+        key = httpx.get(f"{rest}/dev/session", timeout=RUN_TIMEOUT).json()["data"]["api_key"]
         body = {"message": {"content": "and again", "mentions": [{"id": agent}]}}
         r = httpx.post(
-            f"{rest}/api/v1/me/chats/{room}/messages", json=body, headers={"X-API-Key": key}
+            f"{rest}/api/v1/me/chats/{room}/messages",
+            json=body,
+            headers={"X-API-Key": key},
+            timeout=RUN_TIMEOUT,
         )
         assert r.status_code == 201
         while "You said: and again" not in lines[-1]:
             assert time.monotonic() < deadline and proc.poll() is None, "".join(lines)
             lines.append(proc.stdout.readline())
         proc.send_signal(signal.SIGINT)
-        tail, _ = proc.communicate(timeout=30)
+        tail, _ = proc.communicate(timeout=RUN_TIMEOUT)
     finally:
         if proc.poll() is None:
             proc.kill()
