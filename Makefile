@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv install test test-pure test-wheel lint types format bench bench-e2e demo clean
+.PHONY: venv install refsdk test test-pure test-wheel test-dist lint types format bench bench-e2e demo clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -18,9 +18,27 @@ $(STAMP): $(PY) pyproject.toml setup.py $(shell find band_sdk_core band -name '*
 venv: $(PY)
 install: $(STAMP)
 
-test: $(STAMP)
-	BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 $(PY) -Im pytest tests -q -p no:cacheprovider
+# The official band-sdk 6.0.1 and band-mcp 2.2.7, in a scratch venv outside the repository: the
+# compatibility peers of the local platform's tests. `make test` creates it when it is missing, so a
+# fresh clone runs every test (under CI an unexpected skip fails, tests/conftest.py).
+REFSDK ?= $(or $(TMPDIR),/tmp)/band-refsdk-venv
+REFSDK_STAMP := $(REFSDK)/.band-refsdk-6.0.1
+$(REFSDK_STAMP):
+	$(PYTHON) -m venv $(REFSDK)
+	$(REFSDK)/bin/python -m pip install --quiet "band-sdk==6.0.1" "band-mcp==2.2.7"
+	$(REFSDK)/bin/python -c "import band, band_mcp"
+	@touch $@
+refsdk: $(REFSDK_STAMP)
+
+test: $(STAMP) $(REFSDK_STAMP)
+	BAND_REFSDK_PYTHON=$(REFSDK)/bin/python BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 \
+		$(PY) -Im pytest tests -q -p no:cacheprovider
 	BAND_SDK_CORE_NO_EXTENSIONS=1 $(PY) -Im pytest tests/core -q -p no:cacheprovider -m "not compiled"
+
+# what each platform gets (tests/dist/run.sh): the sdist without a compiler installs pure Python,
+# the cp312-abi3 wheel built on 3.12 passes tests/core on 3.13, the py3-none-any wheel passes too
+test-dist: $(STAMP)
+	PY=$(PY) bash tests/dist/run.sh
 
 test-pure: $(STAMP)
 	BAND_SDK_CORE_NO_EXTENSIONS=1 $(PY) -Im pytest tests -q -p no:cacheprovider -m "not compiled"
@@ -40,6 +58,7 @@ test-wheel: $(PY)
 lint: $(STAMP)
 	$(PY) -m ruff check band_sdk_core band tests bench
 	$(PY) -m ruff format --check band_sdk_core band tests bench
+	$(VENV)/bin/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
 
 format: $(STAMP)
 	$(PY) -m ruff format band_sdk_core band tests bench
@@ -63,7 +82,7 @@ bench: $(STAMP)
 # end to end through band dev over real sockets (not part of `make test`): ours (compiled and
 # pure core) and, when that interpreter exists, the official band-sdk side by side; E2E_ARGS e.g.
 # "--agents 4 --rooms 10 --messages 20 --json e2e.json"
-E2E_AGAINST ?= $(wildcard /tmp/band-refsdk-venv/bin/python)
+E2E_AGAINST ?= $(wildcard $(REFSDK)/bin/python)
 E2E_ARGS ?=
 bench-e2e: $(STAMP)
 	$(PY) bench/e2e/run.py $(if $(E2E_AGAINST),--against $(E2E_AGAINST)) $(E2E_ARGS)
