@@ -35,10 +35,10 @@ test: $(STAMP) $(REFSDK_STAMP)
 		$(PY) -Im pytest tests -q -p no:cacheprovider
 	BAND_SDK_CORE_NO_EXTENSIONS=1 $(PY) -Im pytest tests/core -q -p no:cacheprovider -m "not compiled"
 
-# what each platform gets (tests/dist/run.sh): the sdist without a compiler installs pure Python,
+# what each platform gets (tests/packaging/run.sh): the sdist without a compiler installs pure Python,
 # the cp312-abi3 wheel built on 3.12 passes tests/core on 3.13, the py3-none-any wheel passes too
 test-dist: $(STAMP)
-	PY=$(PY) bash tests/dist/run.sh
+	PY=$(PY) bash tests/packaging/run.sh
 
 test-pure: $(STAMP)
 	BAND_SDK_CORE_NO_EXTENSIONS=1 $(PY) -Im pytest tests -q -p no:cacheprovider -m "not compiled"
