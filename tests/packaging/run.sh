@@ -12,12 +12,14 @@ WORK="${DIST_WORK:-$ROOT/build/dist-test}"
 rm -rf "$WORK" && mkdir -p "$WORK"
 step() { printf '\n== test-dist: %s\n' "$*"; }
 
-find_python() {  # find_python 3.12 -> path of a CPython 3.12 interpreter
-    local want="$1" var="PYTHON${1/./}" cand
+find_python() {  # find_python 3.12 -> path of a working CPython 3.12 interpreter
+    local want="$1" var="PYTHON${1/./}" cand root
     if [ -n "${!var:-}" ]; then echo "${!var}"; return; fi
-    for cand in "python$want" "$(pyenv root 2>/dev/null)/versions/$want"*/bin/python"$want" \
-        "$HOME/.pyenv/versions/$want"*/bin/python"$want"; do
-        if command -v "$cand" >/dev/null 2>&1; then command -v "$cand"; return; fi
+    root="$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")"
+    # pyenv's own builds first: its shims answer "command not found" for a version not selected
+    for cand in "$root"/versions/"$want"*/bin/python"$want" "$(command -v "python$want" || true)"; do
+        if [ -x "$cand" ] && "$cand" -c "import sys; assert sys.version_info[:2] == (${want/./, })" \
+            2>/dev/null; then echo "$cand"; return; fi
     done
     echo "test-dist: no CPython $want found (set $var)" >&2
     return 1
