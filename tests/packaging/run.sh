@@ -8,6 +8,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 PY="${PY:-$ROOT/.venv/bin/python}"
+case "$PY" in /*) ;; *) PY="$ROOT/$PY" ;; esac  # the steps below run from $WORK
 WORK="${DIST_WORK:-$ROOT/build/dist-test}"
 rm -rf "$WORK" && mkdir -p "$WORK"
 step() { printf '\n== test-dist: %s\n' "$*"; }
