@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from bandtest.agents import plain, wait_for
-from bandtest.platform import Live, room_with, stop_process
+from bandtest.agents import plain
+from bandtest.platform import Live, RestartablePlatform, room_with, stop_process
 
-from .conftest import Human
+from .conftest import Echo, Human, agent_on, answered_once, wait_for
+from .faultproxy import FaultProxy, Rule
 
 ROOMS = 4
 #: The agent's REST timeout: short, so a frozen platform makes its calls fail within a turn.
@@ -273,3 +274,65 @@ def test_recovers_within_seconds_in_room_order(tmp_path: Path) -> None:
     finally:
         procs.close()
         live.client.close()
+
+
+class Reader(Echo):
+    """Echo that reads the room's context before it answers (a call a fault can cut)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started: list[str] = []  # every turn, also one cut off before its reply
+
+    async def on_message(self, msg, tools, *args, **kw):  # type: ignore[no-untyped-def]
+        self.started.append(msg.id)
+        await tools.fetch_room_context(room_id=kw["room_id"], page_size=1)
+        await super().on_message(msg, tools, *args, **kw)
+
+
+def test_owed_message_answered_before_a_later_push(
+    platform: RestartablePlatform, proxy: FaultProxy
+) -> None:
+    """A turn whose read times out leaves its message owed; the next message's push drains
+    ``/next`` first, so the owed one is answered before it (the re-check timer and the idle
+    resync are set far beyond the test, so only the push can bring it back)."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Echo")
+    rid = room_with(live, aid)
+
+    async def scenario() -> None:
+        human, echo = Human(live), Reader()
+        agent = agent_on(
+            live,
+            echo,
+            aid,
+            key,
+            rest=proxy.url,
+            idle_resync_seconds=120.0,
+            idle_resync_max_seconds=120.0,
+            owed_recheck_seconds=120.0,
+            owed_recheck_max_seconds=120.0,
+        )
+        agent.runtime.rest.timeout = 0.5
+        agent.runtime.rest.max_retries = 0
+        async with agent:
+            warm = await human.send(rid, aid, "warm up")  # hydrates the room's context cache
+            await wait_for(lambda: human.settled(rid, aid, [warm]))
+            rule = proxy.add(Rule("GET", r"/context$", delay=1.5, times=1))
+            first = await human.send(rid, aid, "first")
+            await wait_for(lambda: rule.hits == 1 and agent.runtime.rooms[rid].owes)
+            assert await human.status(rid, first, aid) == "processing"
+            second = await human.send(rid, aid, "second")
+            await wait_for(lambda: human.settled(rid, aid, [first, second]))
+            await answered_once(human, rid, aid, ["warm up", "first", "second"])
+            texts = await human.reply_texts(rid, aid)
+            assert texts == ["echo: warm up", "echo: first", "echo: second"]
+            assert echo.started == [warm, first, first, second]
+            assert not agent.runtime.rooms[rid].owes
+            # the agent rejoined the attempt its cut-off turn had opened: one attempt, processed
+            rows = {m["id"]: m for m in await human.messages(rid)}
+            state = rows[first]["metadata"]["delivery_status"][aid]
+            assert (state["status"], state["current_attempt"]) == ("processed", 1)
+        await human.aclose()
+
+    asyncio.run(scenario())
