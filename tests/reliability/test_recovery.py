@@ -233,13 +233,16 @@ def test_recovers_within_seconds_in_room_order(tmp_path: Path) -> None:
             await send(room)
         await all_answered()
 
-        await mid_turn(1)  # the agent dies in the middle of a turn; the platform keeps the mark
+        orphan = await mid_turn(1)  # the agent dies mid-turn; the platform keeps its mark
         procs.kill_agent()
         await send(1)
         await send(3)
         procs.start_agent()
         await send(2)
         await all_answered()
+        # the restarted agent rejoined the dead one's open attempt: no new attempt, no wait
+        rows = {m["id"]: m for m in await human.messages(rids[1])}
+        assert rows[orphan.mid]["metadata"]["delivery_status"][aid]["current_attempt"] == 1
 
         await mid_turn(2)  # the platform freezes in the middle of a turn
         procs.signal_dev(signal.SIGSTOP)
