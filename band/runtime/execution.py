@@ -189,10 +189,12 @@ class RoomExecution:
             self._recheck = loop.call_later(delay, self._recheck_due)
 
     def _recheck_due(self) -> None:
+        """The re-check delay is over: drain ``/next``."""
         self._recheck = None
         self.request_drain()
 
     def _cancel_recheck(self) -> None:
+        """Drop a pending re-check (the room drained, reconnected or closed)."""
         if self._recheck is not None:
             self._recheck.cancel()
             self._recheck = None
