@@ -19,6 +19,8 @@ of the prompt. Steps:
 * ``stderr <bytes>``: write that many bytes to stderr (half of them as one line).
 * ``env``: think the sorted names of the process environment as JSON.
 * ``stop <reason>``: end the turn with that stop reason.
+* ``ext <method> <json params>``: send the client an extension request and think its answer
+  as JSON.
 
 Flags (argv or ``SCRIPTED_AGENT_FLAGS``): ``--no-load`` (no ``loadSession``),
 ``--mcp=http,sse`` / ``--mcp=none`` (advertised MCP transports), ``--auth=<id>``
@@ -151,7 +153,12 @@ class ScriptedAgent:
         self.store.write_text(json.dumps(self.sessions))
 
     async def initialize(self, protocol_version: int, **kw: Any) -> InitializeResponse:
-        log_call("initialize", protocol_version=protocol_version)
+        caps = kw.get("client_capabilities")
+        log_call(
+            "initialize",
+            protocol_version=protocol_version,
+            client_capabilities=caps.model_dump(by_alias=True) if caps is not None else None,
+        )
         mcp = self.flags.get("mcp", "http,sse").split(",")
         auth = self.flags.get("auth")
         return InitializeResponse(
@@ -310,6 +317,10 @@ class ScriptedAgent:
             await self.say(sid, update_agent_thought_text(json.dumps(sorted(os.environ))))
         elif verb == "stop":
             return rest
+        elif verb == "ext":
+            method, _, params = rest.partition(" ")
+            answer = await self.conn.ext_method(method, json.loads(params or "{}"))
+            await self.say(sid, update_agent_thought_text(json.dumps(answer, sort_keys=True)))
         return None
 
     async def report_tool(self, sid: str, name: str, args: dict[str, Any]) -> None:
