@@ -21,6 +21,7 @@ of the prompt. Steps:
 * ``stop <reason>``: end the turn with that stop reason.
 * ``ext <method> <json params>``: send the client an extension request and think its answer
   as JSON.
+* ``tools``: think the names of the ``band`` MCP server's tools as a JSON list.
 
 Flags (argv or ``SCRIPTED_AGENT_FLAGS``): ``--no-load`` (no ``loadSession``),
 ``--mcp=http,sse`` / ``--mcp=none`` (advertised MCP transports), ``--auth=<id>``
@@ -317,6 +318,9 @@ class ScriptedAgent:
             await self.say(sid, update_agent_thought_text(json.dumps(sorted(os.environ))))
         elif verb == "stop":
             return rest
+        elif verb == "tools":
+            names = await self.list_tools(sid)
+            await self.say(sid, update_agent_thought_text(json.dumps(names)))
         elif verb == "ext":
             method, _, params = rest.partition(" ")
             answer = await self.conn.ext_method(method, json.loads(params or "{}"))
@@ -339,6 +343,26 @@ class ScriptedAgent:
                 raw_output={"ok": True},
             ),
         )
+
+    async def list_tools(self, sid: str) -> list[str]:
+        """The tool names the session's ``band`` MCP server lists (official MCP client)."""
+        from mcp import ClientSession
+        from mcp.client.sse import sse_client
+        from mcp.client.streamable_http import streamable_http_client
+
+        server = next(
+            (s for s in self.servers.get(sid, []) if getattr(s, "name", "") == "band"), None
+        )
+        if server is None:
+            return []
+        transport: Any = (
+            streamable_http_client(server.url)
+            if isinstance(server, HttpMcpServer)
+            else sse_client(server.url)
+        )
+        async with transport as streams, ClientSession(streams[0], streams[1]) as session:
+            await session.initialize()
+            return [t.name for t in (await session.list_tools()).tools]
 
     async def call_tool(self, sid: str, name: str, args: dict[str, Any]) -> None:
         """Call a tool on the session's ``band`` MCP server with the official MCP client."""
