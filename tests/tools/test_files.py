@@ -17,6 +17,7 @@ from band.runtime.tools import (
     file_content_placeholder,
     redact_tool_call_args,
 )
+from band.runtime.tools.files import AttachmentCache
 from band.runtime.tools.inputs import ID_ERROR
 
 from .conftest import Bot, bound, human_messages, new_bot, new_room, person, run
@@ -232,3 +233,58 @@ def test_send_room_file_content_is_redacted_for_tool_call_events() -> None:
     }
     assert file_content_placeholder(20) == "<20 byte file content>"
     assert redact_tool_call_args("band_send_message", args) is args
+
+
+def test_attachment_lookups_are_cached_per_client(plat: Live) -> None:
+    bot, me = new_bot(plat), person(plat)
+    room = new_room(plat, bot)
+
+    async def go() -> None:
+        async with bound(plat, bot, room) as tools:
+            sent = await tools.send_room_file("cached\n", "c.txt", "", [me.id])
+            fid = sent["attachment"]["id"]
+            seen: list[str] = []
+            real = tools.rest.request
+
+            async def counting(method: str, url: str, **kw: Any) -> Any:
+                seen.append(url.rsplit("/", 1)[-1])
+                return await real(method, url, **kw)
+
+            tools.rest.request = counting  # type: ignore[method-assign]
+            assert (await tools.read_room_file(fid))["text"] == "cached\n"
+            assert (await tools.read_room_file(fid))["text"] == "cached\n"
+            # the room's context was walked once; the bytes were downloaded each time
+            assert seen == ["context", fid, fid]
+        # another client (another agent's, or a new one) looks it up itself
+        async with bound(plat, bot, room) as other:
+            spied: list[str] = []
+            real2 = other.rest.request
+
+            async def counting2(method: str, url: str, **kw: Any) -> Any:
+                spied.append(url.rsplit("/", 1)[-1])
+                return await real2(method, url, **kw)
+
+            other.rest.request = counting2  # type: ignore[method-assign]
+            await other.read_room_file(fid)
+            assert spied == ["context", fid]
+
+    run(go())
+
+
+def test_attachment_cache_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = AttachmentCache(maxsize=2)
+    for n in range(3):
+        cache.put(("rest", "room", str(n)), {"id": str(n)})
+    assert len(cache) == 2 and cache.get(("rest", "room", "0")) is None
+    cache.get(("rest", "room", "1"))  # now the most recently used
+    cache.put(("rest", "room", "3"), {"id": "3"})
+    assert cache.get(("rest", "room", "1")) == {"id": "1"}
+    assert cache.get(("rest", "room", "2")) is None
+    off = AttachmentCache(maxsize=0)
+    off.put(("r", "r", "x"), {"id": "x"})
+    assert len(off) == 0
+    for raw, want in (("", 1000), ("  ", 1000), ("5", 5), ("-3", 0), ("many", 1000)):
+        monkeypatch.setenv("band_attachment_cache_maxsize", raw)  # case-insensitive
+        assert AttachmentCache().maxsize == want
+    monkeypatch.delenv("band_attachment_cache_maxsize")
+    assert AttachmentCache().maxsize == 1000

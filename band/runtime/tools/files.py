@@ -11,8 +11,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import logging
+import os
 import re
 import unicodedata
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -24,6 +26,7 @@ from .errors import BandToolError
 from .inputs.files import ListRoomFilesInput, ReadRoomFileInput, SendRoomFileInput
 
 __all__ = [
+    "ATTACHMENT_CACHE",
     "DEFAULT_FILE_CAPTION",
     "FILENAME_HEADER_SAFE_PATTERN",
     "FILE_UNAVAILABLE_MESSAGE",
@@ -158,13 +161,96 @@ def _expired(att: Mapping[str, Any]) -> bool:
     return when <= datetime.now(UTC)
 
 
-async def find_attachment(ctx: ops.ToolContext, file_id: str) -> dict[str, Any]:
-    """The room attachment ``file_id`` names; ``BandToolError`` when there is none (or expired)."""
+DEFAULT_ATTACHMENT_CACHE_MAXSIZE = 1000
+
+
+class AttachmentCache:
+    """A process-wide LRU of attachments found by walking a room's context.
+
+    Keyed by the REST client (so one agent never sees what another looked up), the room and
+    the file ID. Its size is ``BAND_ATTACHMENT_CACHE_MAXSIZE`` (default 1000), read on first use
+    so a ``.env`` loaded at startup still counts; 0 turns caching off.
+    """
+
+    def __init__(self, maxsize: int | None = None) -> None:
+        self._maxsize = maxsize
+        self._items: OrderedDict[tuple[Any, str, str], dict[str, Any]] = OrderedDict()
+
+    @property
+    def maxsize(self) -> int:
+        """The number of attachments kept."""
+        if self._maxsize is None:
+            self._maxsize = _env_maxsize()
+        return self._maxsize
+
+    def get(self, key: tuple[Any, str, str]) -> dict[str, Any] | None:
+        """The cached attachment (now the most recently used), or None."""
+        att = self._items.get(key)
+        if att is not None:
+            self._items.move_to_end(key)
+        return att
+
+    def put(self, key: tuple[Any, str, str], att: dict[str, Any]) -> None:
+        """Keep ``att``, dropping the least recently used beyond ``maxsize``."""
+        if self.maxsize <= 0:
+            return
+        self._items[key] = att
+        self._items.move_to_end(key)
+        while len(self._items) > self.maxsize:
+            self._items.popitem(last=False)
+
+    def discard(self, key: tuple[Any, str, str]) -> None:
+        """Forget one attachment."""
+        self._items.pop(key, None)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+def _env_maxsize() -> int:
+    # settings are case-insensitive and an empty value counts as unset
+    raw = next(
+        (v for k, v in os.environ.items() if k.upper() == "BAND_ATTACHMENT_CACHE_MAXSIZE"), ""
+    ).strip()
+    if not raw:
+        return DEFAULT_ATTACHMENT_CACHE_MAXSIZE
+    try:
+        return max(0, int(raw))
+    except ValueError:
+        log.warning(
+            "BAND_ATTACHMENT_CACHE_MAXSIZE=%r is not a number; using %d",
+            raw,
+            DEFAULT_ATTACHMENT_CACHE_MAXSIZE,
+        )
+        return DEFAULT_ATTACHMENT_CACHE_MAXSIZE
+
+
+ATTACHMENT_CACHE = AttachmentCache()
+
+
+async def _lookup(ctx: ops.ToolContext, file_id: str) -> dict[str, Any]:
     async for att in _all_attachments(ctx):
         if att.get("id") == file_id:
-            if _expired(att):
-                break
             return dict(att)
+    raise BandToolError(FILE_UNAVAILABLE_MESSAGE)
+
+
+async def find_attachment(ctx: ops.ToolContext, file_id: str) -> dict[str, Any]:
+    """The room attachment ``file_id`` names; ``BandToolError`` when there is none (or expired).
+
+    A cached attachment past its ``expires_at`` is looked up once more (the platform may have
+    extended it) before it counts as gone.
+    """
+    key = (ctx.rest, ctx.room(), file_id)
+    att = ATTACHMENT_CACHE.get(key)
+    for _ in range(2):
+        if att is None:
+            att = await _lookup(ctx, file_id)
+            ATTACHMENT_CACHE.put(key, att)
+        if not _expired(att):
+            return dict(att)
+        ATTACHMENT_CACHE.discard(key)
+        att = None
     raise BandToolError(FILE_UNAVAILABLE_MESSAGE)
 
 
