@@ -41,6 +41,7 @@ from . import files as f
 from . import inputs as i
 from . import ops
 from .errors import BandToolError, InvalidToolArgumentsError, RoomExecutionStoppedError
+from .files import file_content_placeholder, redact_tool_call_args  # noqa: F401 -- official path
 
 __all__ = [
     "ALL_TOOL_NAMES",
