@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
+import os
+import subprocess
 from typing import Any
 
 import pytest
 from bandtest.platform import Live
+from bandtest.refsdk import REFSDK_PYTHON, requires_refsdk
 
 from band.runtime.tools import (
     DEFAULT_FILE_CAPTION,
@@ -288,3 +292,52 @@ def test_attachment_cache_size(monkeypatch: pytest.MonkeyPatch) -> None:
         assert AttachmentCache().maxsize == want
     monkeypatch.delenv("band_attachment_cache_maxsize")
     assert AttachmentCache().maxsize == 1000
+
+
+REF_FILE_FACTS = """
+import json
+import band.runtime.tools as t
+import band.runtime.tools.agent as a
+import band.runtime.tools.registry as r
+from band.runtime.tools.inputs import files as f
+print(json.dumps({
+    "caption": t.DEFAULT_FILE_CAPTION, "unavailable": t.FILE_UNAVAILABLE_MESSAGE,
+    "pattern": t.FILENAME_HEADER_SAFE_PATTERN.pattern, "names": sorted(r.FILE_TOOL_NAMES),
+    "placeholder": t.file_content_placeholder(7),
+    "limits": [a.MAX_SEND_CONTENT_BYTES, a.MAX_INLINE_TEXT_BYTES, a.MAX_INLINE_IMAGE_BYTES],
+    "images": sorted(a.PREVIEWABLE_IMAGE_CONTENT_TYPES),
+    "models": sorted(n for n in dir(f) if n.endswith("Input")),
+}))
+"""
+
+
+@requires_refsdk
+def test_file_constants_match_band_sdk_6() -> None:
+    out = subprocess.run(
+        [str(REFSDK_PYTHON), "-c", REF_FILE_FACTS],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd="/",
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+        check=True,
+    )
+    from band.runtime.tools import FILE_TOOL_NAMES, files
+    from band.runtime.tools import inputs as ours_inputs
+    from band.runtime.tools.inputs import files as ours_files
+
+    assert json.loads(out.stdout) == {
+        "caption": DEFAULT_FILE_CAPTION,
+        "unavailable": FILE_UNAVAILABLE_MESSAGE,
+        "pattern": FILENAME_HEADER_SAFE_PATTERN.pattern,
+        "names": sorted(FILE_TOOL_NAMES),
+        "placeholder": file_content_placeholder(7),
+        "limits": [
+            files.MAX_SEND_CONTENT_BYTES,
+            files.MAX_INLINE_TEXT_BYTES,
+            files.MAX_INLINE_IMAGE_BYTES,
+        ],
+        "images": sorted(files.PREVIEWABLE_IMAGE_CONTENT_TYPES),
+        "models": sorted(n for n in dir(ours_files) if n.endswith("Input")),
+    }
+    assert ours_inputs.SendRoomFileInput is ours_files.SendRoomFileInput
