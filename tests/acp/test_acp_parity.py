@@ -8,6 +8,7 @@ client) and the real local platform, as in test_acp_adapter.py.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -152,6 +153,47 @@ def test_room_file_tools_over_mcp(plat: Live, tmp_path: Path) -> None:
             [msg] = [r for r in h.rows() if r["attachments"]]
             assert msg["content"].endswith("Shared a file: a.txt")
             assert [a["id"] for a in msg["attachments"]] == [att["id"]]
+
+    run(main())
+
+
+def test_read_room_file_image_is_mcp_image_content(plat: Live, tmp_path: Path) -> None:
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(24))
+
+    async def main() -> None:
+        from mcp import ClientSession
+        from mcp.client.streamable_http import streamable_http_client
+
+        async with harness(plat, tmp_path, adapter_kw={"capabilities": [Capability.FILES]}) as h:
+            up = await h.rest.request(
+                "PUT",
+                f"/agent/chats/{h.room}/files",
+                content=png,
+                headers={"x-file-name": "dot.png", "content-type": "image/png"},
+            )
+            fid = up.data["id"]
+            await h.rest.request(
+                "POST",
+                f"/agent/chats/{h.room}/messages",
+                json={
+                    "message": {
+                        "content": "pic",
+                        "mentions": [{"id": h.person_id}],
+                        "attachment_ids": [fid],
+                    }
+                },
+            )
+            await h.message("reply warm up")  # binds the room's tools
+            url = h.adapter.mcp_server.url(h.room)
+            async with streamable_http_client(url) as s, ClientSession(s[0], s[1]) as session:
+                await session.initialize()
+                image = await session.call_tool("band_read_room_file", {"file_id": fid})
+                gone = await session.call_tool("band_read_room_file", {"file_id": "nope"})
+            assert not image.isError
+            [block] = image.content
+            assert block.type == "image" and block.mimeType == "image/png"
+            assert base64.b64decode(block.data) == png
+            assert gone.isError and gone.content[0].text == FILE_UNAVAILABLE_MESSAGE
 
     run(main())
 
