@@ -128,6 +128,29 @@ def test_capabilities_add_their_groups(
     run(main())
 
 
+def test_tool_filters_narrow_the_served_tools(plat: Live, tmp_path: Path) -> None:
+    kw = {
+        "capabilities": [Capability.FILES, Capability.MEMORY],
+        "include_categories": ["chat", "files"],
+        "exclude_tools": ["band_lookup_peers", "band_send_room_file"],
+    }
+
+    async def main() -> None:
+        async with harness(plat, tmp_path, adapter_kw=kw) as h:
+            await h.message("tool band_list_contacts {}; reply done")
+            names = await _listed(h)
+            assert names == [n for n in CHAT if n != "band_lookup_peers"] + FILES[:2]
+            # a filtered-out tool is not callable either
+            [(_, name, output)] = [e for e in tool_events(h.events()) if e[0] == "tool_result"][:1]
+            assert name == "band_list_contacts" and output == "Unknown tool: band_list_contacts"
+        only = {"include_tools": ["band_send_message", "band_no_reply"]}
+        async with harness(plat, tmp_path, adapter_kw=only) as h:
+            await h.message("reply hi")
+            assert await _listed(h) == ["band_send_message", "band_no_reply"]
+
+    run(main())
+
+
 def test_room_file_tools_over_mcp(plat: Live, tmp_path: Path) -> None:
     async def main() -> None:
         async with harness(plat, tmp_path, adapter_kw={"capabilities": [Capability.FILES]}) as h:

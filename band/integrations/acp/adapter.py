@@ -119,8 +119,17 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
     @property
     def _band_tools(self) -> dict[str, Any]:
         """The Band tools served: chat, contacts (always, as band-sdk 6.0.1), and the
-        capabilities' groups."""
-        return {s.name: s for s in select_tools(self.capabilities | {Capability.CONTACTS})}
+        capabilities' groups, narrowed by the features' category and tool filters."""
+        specs = select_tools(self.capabilities | {Capability.CONTACTS})
+        f = self.features
+        # in band-sdk 6.0.1's order: categories, then include_tools, then exclude_tools
+        if f.include_categories is not None:
+            specs = [s for s in specs if s.group in f.include_categories]
+        if f.include_tools is not None:
+            specs = [s for s in specs if s.name in f.include_tools]
+        if f.exclude_tools is not None:
+            specs = [s for s in specs if s.name not in f.exclude_tools]
+        return {s.name: s for s in specs}
 
     # -- tools ---------------------------------------------------------------------------------
 
