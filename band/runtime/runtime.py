@@ -21,6 +21,7 @@ from band_sdk_core import (
 )
 
 from .agentconfig import AgentConfig, ConflictPolicy
+from .capabilities import prune_unsupported
 from .contact_events import contact_event
 from .contact_handler import ContactEventHandler
 from .contacts import ContactEventConfig, ContactEventStrategy
@@ -125,7 +126,19 @@ class AgentRuntime:
         self.agent_description = str(me.get("description") or "")
         if not self.agent_description:
             raise ValueError(f"Agent {self.agent_id} has no description")
-        await self.adapter.startup(self.agent_name, self.agent_description)
+        flags = me.get("feature_flags")
+        # a capability the deployment does not serve is dropped, not offered as failing tools
+        features = prune_unsupported(
+            self.adapter.features, flags if isinstance(flags, dict) else None
+        )
+        if features is self.adapter.features:
+            await self.adapter.startup(self.agent_name, self.agent_description)
+        else:
+            dropped = sorted(
+                c.value for c in self.adapter.features.capabilities - features.capabilities
+            )
+            log.warning("the platform does not serve capability/-ies %s: not offered", dropped)
+            await self.adapter.startup(self.agent_name, self.agent_description, features=features)
         await self.phoenix.connect()
         await self._join_agent_topics()
         if self.config.auto_subscribe_existing_rooms:

@@ -21,6 +21,13 @@ from .errors import (
     MessagePostKind,
     RoomExecutionStoppedError,
 )
+from .files import (
+    DEFAULT_FILE_CAPTION,
+    FILE_UNAVAILABLE_MESSAGE,
+    FILENAME_HEADER_SAFE_PATTERN,
+    file_content_placeholder,
+    redact_tool_call_args,
+)
 from .inputs import *  # noqa: F403 -- the input models are part of the public surface
 from .inputs import __all__ as _inputs_all
 from .ops import ToolContext
@@ -29,6 +36,9 @@ from .registry import __all__ as _registry_all
 from .schema_types import ToolParam
 
 __all__ = [
+    "DEFAULT_FILE_CAPTION",
+    "FILENAME_HEADER_SAFE_PATTERN",
+    "FILE_UNAVAILABLE_MESSAGE",
     "AgentTools",
     "BandToolError",
     "InvalidToolArgumentsError",
@@ -38,6 +48,8 @@ __all__ = [
     "ToolContext",
     "ToolParam",
     "TurnEffect",
+    "file_content_placeholder",
+    "redact_tool_call_args",
     *_registry_all,
     *_inputs_all,
 ]
