@@ -13,7 +13,7 @@ import asyncio
 import enum
 import json
 import logging
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -93,7 +93,7 @@ class FakePhoenixServer:
     """
 
     def __init__(
-        self, *, join_outcomes: dict[str, Sequence[JoinOutcome]], refuse_upgrades: bool
+        self, *, join_outcomes: Mapping[str, Sequence[JoinOutcome]], refuse_upgrades: bool
     ) -> None:
         self._outcomes = {topic: list(seq) for topic, seq in join_outcomes.items()}
         self._refuse = refuse_upgrades
@@ -195,7 +195,7 @@ class FakePhoenixServer:
 @asynccontextmanager
 async def fake_phoenix_server(
     *,
-    join_outcomes: dict[str, Sequence[JoinOutcome]] | None = None,
+    join_outcomes: Mapping[str, Sequence[JoinOutcome]] | None = None,
     refuse_upgrades: bool = False,
 ) -> AsyncIterator[FakePhoenixServer]:
     """A started :class:`FakePhoenixServer` on a free 127.0.0.1 port.

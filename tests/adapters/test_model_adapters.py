@@ -98,7 +98,7 @@ OPENAI = Dialect(
 
 @pytest.fixture(params=[ANTHROPIC, OPENAI], ids=lambda d: d.name)
 def dialect(request: pytest.FixtureRequest) -> Dialect:
-    return request.param  # type: ignore[no-any-return]
+    return request.param
 
 
 @pytest.fixture
@@ -321,4 +321,4 @@ def test_configs_are_frozen_keep_the_key_out_of_repr_and_refuse_unknown_fields()
     with pytest.raises(ValueError):
         AnthropicAdapterConfig(max_tokens=0)
     with pytest.raises(ValueError):
-        cfg.model = "other"  # type: ignore[misc]
+        cfg.model = "other"
