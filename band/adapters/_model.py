@@ -26,6 +26,7 @@ from band.runtime.custom_tools import (
     CustomToolDef,
     execute_custom_tool,
     find_custom_tool,
+    get_custom_tool_name,
     is_failed_tool_output,
     reject_conflicting_tool_names,
 )
@@ -104,8 +105,6 @@ def render_prompt(
 
 def check_custom_tools(tools: Sequence[CustomToolDef] | None) -> list[CustomToolDef]:
     """The custom tools as a list, refusing duplicate names and platform tool names."""
-    from band.runtime.custom_tools import get_custom_tool_name
-
     listed = list(tools or [])
     reject_conflicting_tool_names(get_custom_tool_name(model) for model, _ in listed)
     return listed

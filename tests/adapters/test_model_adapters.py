@@ -306,6 +306,43 @@ def test_the_sdks_are_imported_only_when_an_adapter_is_built() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("variable", "suffix", "build", "reply"),
+    [
+        ("ANTHROPIC_BASE_URL", "", AnthropicAdapter, anthropic_tool_use),
+        ("OPENAI_BASE_URL", "/v1", OpenAIAdapter, openai_tool_calls),
+    ],
+    ids=["anthropic", "openai"],
+)
+def test_an_unchanged_adapter_follows_the_sdks_base_url_variable(
+    variable: str,
+    suffix: str,
+    build: Callable[[], Any],
+    reply: Callable[..., Any],
+    provider: ScriptedProvider,
+    band: LocalBand,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(variable, provider.url + suffix)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    provider.script(reply(("band_send_message", {"content": "via env", "mentions": ["@local"]})))
+    provider.script(anthropic_text("") if variable.startswith("ANTHROPIC") else openai_text(""))
+    bot, room = _start(band, build())
+    mid = room.say("hi", mention=bot)
+    assert room.wait_for_reply(bot, after=mid).text == "via env"
+    _settled(room, mid, bot, "processed")
+    assert len(provider.requests) == 2
+
+
+def test_the_package_exports_the_model_adapters() -> None:
+    import band.adapters
+
+    assert band.adapters.AnthropicAdapter is AnthropicAdapter
+    assert band.adapters.OpenAIAdapterConfig is OpenAIAdapterConfig
+    assert {"AnthropicAdapter", "OpenAIAdapter"} <= set(band.adapters.__all__)
+
+
 def test_configs_are_frozen_keep_the_key_out_of_repr_and_refuse_unknown_fields() -> None:
     cfg = AnthropicAdapterConfig(provider_key="sk-secret")
     assert "sk-secret" not in repr(cfg) and "sk-secret" not in repr(

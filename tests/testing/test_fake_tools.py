@@ -25,6 +25,12 @@ def run(coro: Any) -> Any:
     return asyncio.run(coro)
 
 
+def test_it_is_an_agent_tools_protocol() -> None:
+    from band.core.protocols import AgentToolsProtocol
+
+    assert isinstance(FakeAgentTools(), AgentToolsProtocol)
+
+
 def test_send_message_records_and_replies() -> None:
     tools = FakeAgentTools(participants=[ALICE])
     sent = run(tools.send_message("hi @alice", ["@alice"]))

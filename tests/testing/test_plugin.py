@@ -79,3 +79,21 @@ def test_without_the_plugin_the_fixtures_are_missing(tmp_path: Path) -> None:
 def test_the_band_timeout_option_is_offered(tmp_path: Path) -> None:
     done = run_pytest(tmp_path, "-p", "band.testing", "--help", autoload=False)
     assert "--band-timeout" in done.stdout
+
+
+def test_the_readme_example_runs(tmp_path: Path) -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    section = readme.split("## Testing your agent", 1)[1]
+    example = section.split("```python\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "test_readme_example.py").write_text(example)
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_DISABLE_PLUGIN_AUTOLOAD"}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_readme_example.py"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout
