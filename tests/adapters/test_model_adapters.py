@@ -227,6 +227,37 @@ def test_a_failing_tool_call_goes_back_to_the_model(
     assert [m.text for m in room.messages_from(bot)] == ["hi again"]
 
 
+def test_a_custom_tool_runs_and_its_declared_effect_completes_the_turn(
+    dialect: Dialect, provider: ScriptedProvider, band: LocalBand
+) -> None:
+    from pydantic import BaseModel
+
+    from band.runtime.custom_tools import declares_turn_effect
+    from band.runtime.tools import TurnEffect
+
+    class FileTicketInput(BaseModel):
+        """File a support ticket."""
+
+        title: str
+
+    filed: list[str] = []
+
+    @declares_turn_effect(TurnEffect.ACT)
+    async def file_ticket(args: FileTicketInput) -> str:
+        filed.append(args.title)
+        return f"filed: {args.title}"
+
+    provider.script(dialect.tool_use(("fileticket", {"title": "printer jam"})), dialect.text(""))
+    adapter = dialect.build(provider, additional_tools=[(FileTicketInput, file_ticket)])
+    bot, room = _start(band, adapter)
+    mid = room.say("the printer is jammed", mention=bot)
+    _settled(room, mid, bot, "processed")  # did work: no reply owed, no missing-reply error
+    assert filed == ["printer jam"]
+    assert "fileticket" in dialect.tool_names(provider.requests[0])
+    assert dialect.results(provider.requests[1]) == [("filed: printer jam", False)]
+    assert room.messages_from(bot, "error") == []
+
+
 def test_a_provider_error_is_reported_and_fails_the_turn(
     provider: ScriptedProvider, band: LocalBand
 ) -> None:
