@@ -9,6 +9,9 @@ own thread, so a plain synchronous test drives a whole conversation::
         room = band.room(bot)
         room.say("hello", mention=bot)
         assert "hello" in room.wait_for_reply(bot).text
+
+In an async test an agent may also run on the test's own loop (``band.agent(adapter)`` gives
+it unstarted); the rooms' ``*_async`` methods then wait without blocking that loop.
 """
 
 from __future__ import annotations
@@ -258,6 +261,40 @@ class Room:
         """Mention ``member`` with ``text`` and return its reply."""
         mid = self.say(text, mention=member)
         return self.wait_for_reply(member, after=mid, timeout=timeout)
+
+    # --- for async tests: the same calls in a worker thread, so the test's loop (and an
+    # agent running on it) keeps going while they wait
+
+    async def say_async(self, text: str, *, mention: Any = None) -> str:
+        """:meth:`say` without blocking the event loop."""
+        return await asyncio.to_thread(self.say, text, mention=mention)
+
+    async def messages_async(self) -> list[Message]:
+        """:meth:`messages` without blocking the event loop."""
+        return await asyncio.to_thread(self.messages)
+
+    async def wait_for_async(
+        self, check: Callable[[list[Message]], Any], *, timeout: float | None = None
+    ) -> Any:
+        """:meth:`wait_for` without blocking the event loop (``check`` runs in a thread)."""
+        return await asyncio.to_thread(self.wait_for, check, timeout=timeout)
+
+    async def wait_for_reply_async(
+        self,
+        member: Any,
+        *,
+        after: str | None = None,
+        message_type: str = "text",
+        timeout: float | None = None,
+    ) -> Message:
+        """:meth:`wait_for_reply` without blocking the event loop."""
+        return await asyncio.to_thread(
+            self.wait_for_reply, member, after=after, message_type=message_type, timeout=timeout
+        )
+
+    async def ask_async(self, member: Any, text: str, *, timeout: float | None = None) -> Message:
+        """:meth:`ask` without blocking the event loop."""
+        return await asyncio.to_thread(self.ask, member, text, timeout=timeout)
 
     def delivery_status(self, message_id: str, member: Any) -> str | None:
         """``member``'s delivery status of ``message_id`` (processing, processed, failed...)."""

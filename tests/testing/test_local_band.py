@@ -81,3 +81,18 @@ def test_stop_stops_agents_then_the_platform() -> None:
         import httpx
 
         httpx.get(band.rest_url + "/api/v1/me/profile", timeout=2)
+
+
+def test_an_agent_on_the_tests_own_loop_with_the_async_calls() -> None:
+    import asyncio
+
+    async def scenario(band: LocalBand) -> str:
+        agent = band.agent(DemoAdapter(), name="OnMyLoop")  # not started: ours to run
+        room = band.room(agent.runtime.agent_id)
+        async with agent:
+            reply = await room.ask_async(agent.runtime.agent_id, "same loop")
+            assert (await room.messages_async())[0].text == "same loop"
+            return reply.text
+
+    with local_band() as band:
+        assert asyncio.run(scenario(band)) == "Hello Local Person! You said: same loop"
