@@ -390,3 +390,34 @@ def test_configs_are_frozen_keep_the_key_out_of_repr_and_refuse_unknown_fields()
         AnthropicAdapterConfig(max_tokens=0)
     with pytest.raises(ValueError):
         cfg.model = "other"
+
+
+def test_a_unit_test_with_the_fake_tools(dialect: Dialect, provider: ScriptedProvider) -> None:
+    """The pattern for an adapter unit test: FakeAgentTools instead of a platform."""
+    import asyncio
+    from datetime import UTC, datetime
+
+    from band.core.types import PlatformMessage
+    from band.testing import FakeAgentTools
+
+    provider.script(
+        dialect.tool_use(("band_send_message", {"content": "hi Ann", "mentions": ["@ann"]})),
+        dialect.text("sent it"),
+    )
+    adapter = dialect.build(provider, emit=Emit.TOOL_CALLS)
+    tools = FakeAgentTools(participants=[{"id": "u1", "name": "Ann", "handle": "ann"}])
+    msg = PlatformMessage("m1", "r1", "hello", "u1", "User", "Ann", "text", {}, datetime.now(UTC))
+
+    async def turn() -> None:
+        await adapter.on_started("Unit", "a unit-tested agent")
+        await adapter.on_message(
+            msg, tools, [], None, None, is_session_bootstrap=True, room_id="r1"
+        )
+
+    asyncio.run(turn())
+    assert tools.tool_calls == [
+        {"tool_name": "band_send_message", "arguments": {"content": "hi Ann", "mentions": ["@ann"]}}
+    ]
+    assert tools.turn.replied and tools.messages_sent == []  # "sent it" is not relayed
+    assert [e["message_type"] for e in tools.events_sent] == ["tool_call", "tool_result"]
+    assert "[Ann]: hello" in dialect.user_texts(provider.requests[0])
