@@ -93,7 +93,8 @@ class Person:
     def __init__(self, band: LocalBand, info: dict[str, Any], api_key: str) -> None:
         self.band = band
         self.id = str(info["id"])
-        self.name = str(info.get("name") or info.get("first_name") or "")
+        full = " ".join(str(info.get(k) or "") for k in ("first_name", "last_name")).strip()
+        self.name = str(info.get("name") or full)  # a profile has first and last names
         self.handle = str(info.get("handle") or "")
         self._key = api_key
 

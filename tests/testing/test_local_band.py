@@ -19,6 +19,7 @@ def test_an_agent_answers_a_mention() -> None:
         assert reply.text == "Hello Local Person! You said: hello there"
         assert reply.sender_name == "Echo" and reply.sender_type == "Agent"
         assert {p["id"] for p in room.participants()} == {band.me.id, bot.id}
+        assert (band.me.name, band.me.handle) == ("Local Person", "local")
         assert room.wait_for(lambda _: room.messages_from(bot, "tool_result"))
         assert room.delivery_status(room.messages()[0].id, bot) in ("processing", "processed")
 
