@@ -349,6 +349,8 @@ class AgentRuntime:
         """After a reconnect: reconcile rejoin failures, then the room list; resync survivors."""
         if not reconnected:
             return
+        for room in self.rooms.values():  # owed answers first, even if the listing below fails
+            room.transport_back()
         for room_id in self.subscriptions.record_rejoin_failures(failed_topics):
             await self._drop_room(room_id)  # rejoined below when the listing still has it
         await self._join_agent_topics()
