@@ -518,7 +518,9 @@ class RoomExecution:
                 return None, "", False
             _commit(inp)
             log.exception("room %s: adapter failed on message %s", self.room_id, msg.id)
-            if final and self.config.report_turn_failures_to_room:
+            # an adapter that reported its own failure (send_failure landed) told the room
+            reported = bool(getattr(getattr(tools, "turn", None), "reported", False))
+            if final and self.config.report_turn_failures_to_room and not reported:
                 failure = AgentFailure(TURN_FAILURE_PROVIDER, ADAPTER_FAILED, "adapter_error")
                 await tools.send_failure(failure)
             label = f"{type(exc).__name__}: {exc}"
