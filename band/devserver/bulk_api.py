@@ -44,7 +44,9 @@ async def bulk_delete_chats(ctx: Ctx) -> Response:
         except StoreError as exc:
             failed.append({"id": rid, "reason": exc.code})
             continue
+        left = ctx.hub.leave_room(rid)  # a deleted room pushes nothing more to anyone
         await ops.push(ctx, f"room_participants:{rid}", "room_deleted", {"id": rid})
+        await ctx.hub.send_to(left, f"room_participants:{rid}", "room_deleted", {"id": rid})
         for aid in agents:
             await ops.push(ctx, f"agent_rooms:{aid}", "room_removed", shapes.chat_room(room))
     job = await ctx.db.run(store_bulk.save_job, ctx.principal.id, "chats", ids, failed)

@@ -46,9 +46,9 @@ class Live:
         return d["agent"]["id"], d["agent"]["handle"], d["credentials"]["api_key"]
 
 
-def live_platform() -> Iterator[Live]:
-    """Start uvicorn in a background thread on a free port."""
-    app = create_app(":memory:")
+def live_platform(db_path: str = ":memory:") -> Iterator[Live]:
+    """Start uvicorn in a background thread on a free port, over the SQLite DB ``db_path``."""
+    app = create_app(db_path)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
