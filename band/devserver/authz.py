@@ -256,7 +256,7 @@ async def authorize(request: Request, kind: str) -> Principal:
     if principal is None:
         raise StoreError(401, "unauthorized", "invalid or missing API key")
     if principal.kind != kind:
-        raise _forbidden(f"this endpoint needs an {kind} key")
+        raise _forbidden(f"this endpoint needs {'an agent' if kind == 'agent' else 'a user'} key")
     rule = POLICY.get(operation(request))
     if rule is None:  # fail closed: an operation nobody declared is nobody's
         raise _forbidden("operation not covered by the authorization model")

@@ -29,6 +29,8 @@ async def bulk_delete_agents(ctx: Ctx) -> Response:
             await ctx.db.run(Store.delete_agent, ctx.principal.id, aid)
         except StoreError as exc:
             failed.append({"id": aid, "reason": exc.code})
+            continue
+        await ctx.hub.disconnect(aid)
     job = await ctx.db.run(store_bulk.save_job, ctx.principal.id, "agents", ids, failed)
     return data(job, 202)
 

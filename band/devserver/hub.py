@@ -117,6 +117,18 @@ class Hub:
             if joined == topic:
                 await conn.send([join_ref, None, topic, event, payload])
 
+    async def disconnect(self, pid: str, code: int = 1008) -> None:
+        """Close every socket of ``pid`` (a deleted agent): topics dropped before any await."""
+        conns = [c for c in self.connections if c.principal.id == pid]
+        for conn in conns:
+            conn.topics.clear()
+        for conn in conns:
+            self.remove(conn)
+            try:  # 1008 (policy violation): the SDK stops reconnecting a key that is gone
+                await conn.ws.close(code=code)
+            except Exception:
+                log.debug("socket of %s already closed", pid)
+
     def online(self, pid: str) -> bool:
         """Whether a principal has a live connection."""
         return any(c.principal.id == pid and not c.closed for c in self.connections)

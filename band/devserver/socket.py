@@ -18,7 +18,6 @@ from .hub import AsyncStore, Connection, Hub
 log = logging.getLogger(__name__)
 
 
-
 def _denial(status: int, code: str, message: str) -> JSONResponse:
     body = {"error": {"code": code, "message": message, "request_id": str(uuid.uuid4())}}
     return JSONResponse(body, status_code=status)

@@ -18,7 +18,16 @@ from band.devserver.app import create_app
 from band.devserver.authz import POLICY
 from band.devserver.authz import undeclared as authz_undeclared
 
-from .authz_cast import AGENT_SIDE, CALLERS, GARBLED, HUMAN_SIDE, STRANGERS, Cast, make_cast
+from .authz_cast import (
+    AGENT_SIDE,
+    CALLERS,
+    GARBLED,
+    HUMAN_SIDE,
+    STRANGERS,
+    Cast,
+    make_cast,
+    register,
+)
 
 OUTSIDER_CALLS = [
     ("GET", "/agent/chats/{rid}"),
@@ -256,9 +265,7 @@ def cast(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cast]:
         yield c
 
 
-@pytest.mark.parametrize(
-    ("op", "caller"), CASES, ids=[f"{o.api}-{o.name}-{c}" for o, c in CASES]
-)
+@pytest.mark.parametrize(("op", "caller"), CASES, ids=[f"{o.api}-{o.name}-{c}" for o, c in CASES])
 def test_rest_matrix(cast: Cast, op: Op, caller: str) -> None:
     """One probe: ``caller`` tries ``op``; allowed gets 2xx, refused the envelope and no change."""
     ids = cast.room() if op.rule.startswith(MUTATING) else cast.shared  # type: ignore[attr-defined]
@@ -440,3 +447,25 @@ def test_creator_stays_in_their_room(cast: Cast) -> None:
         assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden", r.text
     parts = cast.alice("GET", f"/api/v1/me/chats/{rid}/participants?page_size=100")
     assert (alice.id, "owner") in {(p["id"], p["role"]) for p in parts.json()["data"]}
+
+
+def test_deleted_agent_is_disconnected(cast: Cast) -> None:
+    """Deleting an agent closes its sockets (1008): its rooms' pushes stop with its key."""
+    rid = cast.room()["rid"]
+    temp = register(cast, "Alice", "Temp")
+    add = {"participant": {"participant_id": temp.id}}
+    cast.alice("POST", f"/api/v1/me/chats/{rid}/participants", json=add)
+
+    async def go() -> None:
+        async with opened(cast.live, temp.key) as sock:
+            assert await sock.join(f"chat_room:{rid}") == "ok"
+            await asyncio.to_thread(cast.alice, "DELETE", f"/api/v1/me/agents/{temp.id}")
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                while True:
+                    frame = json.loads(await asyncio.wait_for(sock.ws.recv(), 5))
+                    assert frame[2] != f"chat_room:{rid}", frame
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+
+    asyncio.run(go())
+    r = cast.call(temp.key, "GET", "/api/v1/agent/me")
+    assert r.status_code == 401
