@@ -10,7 +10,8 @@ store. A room made by ``Cast.room()``:
     Dave   person  removed               Rex   agent  removed
     Eve    person  never in it           Sam   agent (Eve's) never in it
 
-with one message from Alice mentioning Otto, Ada, Max and Rex (sent before Rex was removed).
+with one message from Alice mentioning Otto, Ada, Max and Rex (sent before Rex was removed),
+and a task and a file from Otto.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ ROLES = {
     "Carol": "member", "Max": "member", "Mia": "member", "Dave": "member", "Rex": "member",
 }  # fmt: skip
 GARBLED = "band_a_" + "Zz9-" * 10
+FILE_HEADERS = {"x-file-name": "notes.txt", "content-type": "text/plain"}
 
 
 @dataclass
@@ -60,10 +62,12 @@ class Cast:
     who: dict[str, Who] = field(default_factory=dict)
     spare: dict[str, Who] = field(default_factory=dict)  # a peer each caller may add to a room
 
-    def call(self, key: str | None, method: str, path: str, **kw: Any) -> httpx.Response:
+    def call(
+        self, key: str | None, method: str, path: str, headers: Any = None, **kw: Any
+    ) -> httpx.Response:
         """Call the platform with ``key`` (no X-API-Key header when None)."""
-        headers = {} if key is None else {"X-API-Key": key}
-        return self.live.client.request(method, self.live.rest + path, headers=headers, **kw)
+        sent = {**(headers or {}), **({} if key is None else {"X-API-Key": key})}
+        return self.live.client.request(method, self.live.rest + path, headers=sent, **kw)
 
     def alice(self, method: str, path: str, **kw: Any) -> httpx.Response:
         """Call the human API as the room's creator."""
@@ -83,7 +87,16 @@ class Cast:
         mid = self.alice("POST", f"/api/v1/me/chats/{rid}/messages", json=body)
         for name in ("Dave", "Rex"):
             self.alice("DELETE", f"/api/v1/me/chats/{rid}/participants/{self.who[name].id}")
-        return {"rid": rid, "mid": mid.json()["data"]["id"]}
+        otto, chat = self.who["Otto"].key, f"/api/v1/agent/chats/{rid}"
+        task = self.call(otto, "POST", chat + "/tasks", json={"subject": "a task"})
+        file = self.call(otto, "PUT", chat + "/files", headers=FILE_HEADERS, content=b"bytes")
+        assert task.status_code < 300 and file.status_code < 300, (task.text, file.text)
+        return {
+            "rid": rid,
+            "mid": mid.json()["data"]["id"],
+            "tid": task.json()["data"]["id"],
+            "fid": file.json()["data"]["id"],
+        }
 
     def snapshot(self, rid: str) -> Any:
         """What a refused call must leave unchanged: title, roles, messages, delivery states."""

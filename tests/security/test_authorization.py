@@ -21,6 +21,7 @@ from band.devserver.authz import undeclared as authz_undeclared
 from .authz_cast import (
     AGENT_SIDE,
     CALLERS,
+    FILE_HEADERS,
     GARBLED,
     HUMAN_SIDE,
     STRANGERS,
@@ -162,6 +163,7 @@ class Op:
     path: str
     rule: str  # read, post, rename, add:<role>, remove:<target>, control, mark, peers
     body: Any = None
+    raw: bytes | None = None  # a raw upload instead of a JSON body
 
 
 OPS = [
@@ -182,6 +184,11 @@ OPS = [
     Op("peers_not_in_room", "agent", "GET", "/peers?not_in_chat={rid}", "peers"),
     Op("list_tasks", "agent", "GET", R + "/tasks", "read"),
     Op("create_task", "agent", "POST", R + "/tasks", "post", {"subject": "do it"}),
+    Op("get_task", "agent", "GET", R + "/tasks/{tid}", "read"),
+    Op("update_task", "agent", "POST", R + "/tasks/{tid}", "post", {"comment": "noted"}),
+    Op("task_history", "agent", "GET", R + "/tasks/{tid}/history", "read"),
+    Op("upload_file", "agent", "PUT", R + "/files", "post", raw=b"more bytes"),
+    Op("download_file", "agent", "GET", R + "/files/{fid}", "read"),
     Op("get_board", "agent", "GET", R + "/board", "read"),
     Op("set_board", "agent", "PUT", R + "/board", "post", {"goal_title": "goal"}),
     Op("get_chat", "me", "GET", R, "read"),
@@ -245,7 +252,8 @@ def _fill(text: str, cast: Cast, ids: dict[str, str], name: str | None) -> str:
     me = cast.who[name].id if name else "nobody"
     spare = cast.spare[name].id if name else "nobody"
     values = {
-        "rid": ids["rid"], "mid": ids["mid"], "alice": cast.who["Alice"].id,
+        "rid": ids["rid"], "mid": ids["mid"], "tid": ids["tid"], "fid": ids["fid"],
+        "alice": cast.who["Alice"].id,
         "max": cast.who["Max"].id, "spare": spare, "creator": cast.who["Alice"].id,
         "owner": cast.who["Olga"].id, "admin": cast.who["Abe"].id,
         "member": cast.who["Mia"].id, "self": me,
@@ -275,7 +283,10 @@ def test_rest_matrix(cast: Cast, op: Op, caller: str) -> None:
     if op.name in ("mark_processed", "mark_failed") and name:  # they need a live attempt
         cast.call(key, "POST", path.rsplit("/", 1)[0] + "/processing")
     before = cast.snapshot(ids["rid"])
-    r = cast.call(key, op.method, path, json=body)
+    if op.raw is not None:
+        r = cast.call(key, op.method, path, headers=FILE_HEADERS, content=op.raw)
+    else:
+        r = cast.call(key, op.method, path, json=body)
     want = expected(op, caller)
     if want == 200:
         assert 200 <= r.status_code < 300, (r.status_code, r.text)
