@@ -352,16 +352,21 @@ async def opened(live: Live, key: str) -> AsyncIterator[Socket]:
 
 
 WS_CASES = [(side, topic, caller) for side in ("agent", "me")
-            for topic in ("chat_room", "room_participants") for caller in CALLERS]  # fmt: skip
+            for topic in ("chat_room", "room_participants", "owners_rooms")
+            for caller in CALLERS]  # fmt: skip
 
 
 @pytest.mark.parametrize(
     ("side", "topic", "caller"), WS_CASES, ids=[f"{s}-{t}-{c}" for s, t, c in WS_CASES]
 )
 def test_websocket_matrix(cast: Cast, side: str, topic: str, caller: str) -> None:
-    """One probe: ``caller`` joins a room topic; members are let in, anyone else refused."""
+    """One probe: ``caller`` joins a room topic (members only) or the owner's own rooms topic
+    (``agent_rooms:{Otto}`` / ``user_rooms:{Alice}``: that identity only)."""
     rid = cast.shared["rid"]  # type: ignore[attr-defined]
     key, _ = _caller_key(cast, Op("join", side, "JOIN", "", "read"), caller)
+    if topic == "owners_rooms":
+        owner = cast.who["Otto" if side == "agent" else "Alice"]
+        topic, rid = ("agent_rooms" if side == "agent" else "user_rooms"), owner.id
 
     async def go() -> str:
         if key is None or key == GARBLED:
@@ -374,6 +379,8 @@ def test_websocket_matrix(cast: Cast, side: str, topic: str, caller: str) -> Non
 
     got = asyncio.run(go())
     want = {"owner": "ok", "admin": "ok", "member": "ok", "no_key": "401", "garbled_key": "401"}
+    if topic.endswith("_rooms") and caller in ("admin", "member"):
+        want[caller] = "unauthorized"
     assert got == want.get(caller, "unauthorized")
 
 
