@@ -86,6 +86,31 @@ def _agent_create(args: argparse.Namespace) -> int:
     return 0
 
 
+def _user_create(args: argparse.Namespace) -> int:
+    """Create another local person in the dev DB and print its id, handle and key as JSON.
+
+    Band Cloud has no API to create people (they sign up), so this writes the platform's
+    SQLite file directly; a running ``band dev`` on the same file sees the person at once.
+    """
+    from band.devserver.store import Store, new_key, slug
+
+    name = args.name.strip()
+    if not name:
+        print("error: NAME can't be blank", file=sys.stderr)
+        return 2
+    if args.db == ":memory:":
+        print("error: --db must be the platform's SQLite file, not :memory:", file=sys.stderr)
+        return 2
+    key = new_key("band_u_")
+    store = Store(args.db)
+    try:
+        user = store.create_user(name, slug(args.handle or name), key)
+    finally:
+        store.close()
+    print(json.dumps({"id": user["id"], "handle": user["handle"], "api_key": key}))
+    return 0
+
+
 def _write_config(path: str, key: str, agent_id: str, api_key: str) -> None:
     """Merge ``key: {agent_id, api_key}`` into the keyed ``agent_config.yaml`` (spec 1.1)."""
     import yaml
@@ -128,6 +153,13 @@ def _add_dev(sub: argparse._SubParsersAction) -> None:
     create.add_argument("--config", default=None, help="agent_config.yaml to write credentials to")
     create.add_argument("--key", default=None, help="top-level key in --config (default: NAME)")
     create.set_defaults(func=_agent_create)
+    user = dev_sub.add_parser("user", help="manage local people")
+    user_sub = user.add_subparsers(dest="user_command", required=True)
+    user_create = user_sub.add_parser("create", help="create another person; prints their key")
+    user_create.add_argument("name")
+    user_create.add_argument("--handle", default=None, help="handle (default: from NAME)")
+    user_create.add_argument("--db", default=DEFAULT_DB, help="the platform's SQLite file")
+    user_create.set_defaults(func=_user_create)
 
 
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_dev, add_demo]

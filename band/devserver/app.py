@@ -15,6 +15,7 @@ from starlette.routing import WebSocketRoute
 
 from . import (
     agent_api,
+    authz,
     bulk_api,
     contacts_api,
     control,
@@ -67,17 +68,23 @@ def create_app(
         yield
         directory.close()
 
+    api = [
+        *agent_api.routes,
+        *human_api.routes,
+        *tasks_api.routes,
+        *files_api.routes,
+        *openapi.routes,
+        *control.routes,
+        *bulk_api.routes,
+        *contacts_api.routes,
+        *memory_api.routes,
+    ]
+    missing = authz.undeclared(f"{m} {r.path}" for r in api for m in sorted(r.methods or ()))
+    if missing:  # every operation has a rule in the authorization model, or none runs
+        raise RuntimeError(f"operations without an authorization rule: {missing}")
     app = Starlette(
         routes=[
-            *agent_api.routes,
-            *human_api.routes,
-            *tasks_api.routes,
-            *files_api.routes,
-            *openapi.routes,
-            *control.routes,
-            *bulk_api.routes,
-            *contacts_api.routes,
-            *memory_api.routes,
+            *api,
             WebSocketRoute("/api/v1/socket/websocket", websocket_endpoint),
             *webui_routes(),
         ],

@@ -29,6 +29,8 @@ async def bulk_delete_agents(ctx: Ctx) -> Response:
             await ctx.db.run(Store.delete_agent, ctx.principal.id, aid)
         except StoreError as exc:
             failed.append({"id": aid, "reason": exc.code})
+            continue
+        await ctx.hub.disconnect(aid)
     job = await ctx.db.run(store_bulk.save_job, ctx.principal.id, "agents", ids, failed)
     return data(job, 202)
 
@@ -44,7 +46,9 @@ async def bulk_delete_chats(ctx: Ctx) -> Response:
         except StoreError as exc:
             failed.append({"id": rid, "reason": exc.code})
             continue
+        left = ctx.hub.leave_room(rid)  # a deleted room pushes nothing more to anyone
         await ops.push(ctx, f"room_participants:{rid}", "room_deleted", {"id": rid})
+        await ctx.hub.send_to(left, f"room_participants:{rid}", "room_deleted", {"id": rid})
         for aid in agents:
             await ops.push(ctx, f"agent_rooms:{aid}", "room_removed", shapes.chat_room(room))
     job = await ctx.db.run(store_bulk.save_job, ctx.principal.id, "chats", ids, failed)

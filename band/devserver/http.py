@@ -12,6 +12,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from . import authz
 from .contracts import Principal
 from .hub import AsyncStore, Hub
 from .store import StoreError
@@ -125,18 +126,14 @@ Handler = Callable[[Ctx], Awaitable[Response]]
 
 
 def endpoint(kind: str) -> Callable[[Handler], Callable[[Request], Awaitable[Response]]]:
-    """Wrap a handler with X-API-Key auth for ``kind`` ('agent' or 'user') and error mapping."""
+    """Wrap a handler with authorization (``authz.authorize`` for ``kind`` 'agent' or 'user')
+    and error mapping."""
 
     def wrap(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
         async def view(request: Request) -> Response:
-            key = request.headers.get("x-api-key")
-            directory: AsyncStore = request.app.state.directory
-            principal = await directory.authenticate(key) if key else None
-            if principal is None:
-                return error_response(401, "unauthorized", "invalid or missing API key")
-            if principal.kind != kind:
-                return error_response(403, "forbidden", f"this endpoint needs an {kind} key")
             try:
+                # the one authorization point: key, then the route's rule (authz.POLICY)
+                principal = await authz.authorize(request, kind)
                 return await fn(Ctx(request, principal))
             except StoreError as exc:
                 return error_response(exc.status, exc.code, exc.message, exc.details)

@@ -66,6 +66,10 @@ class Connection:
                 self.closed = True
 
 
+#: A socket's subscription that was dropped: (connection, topic, join_ref).
+Joined = tuple[Connection, str, str | None]
+
+
 class Hub:
     """Tracks connections and pushes events to joined topics."""
 
@@ -90,6 +94,40 @@ class Hub:
         self.connections.discard(conn)
         if self.agents.get(conn.principal.id) is conn:
             del self.agents[conn.principal.id]
+
+    def leave_room(self, rid: str, pid: str | None = None) -> list[Joined]:
+        """Unsubscribe ``pid``'s sockets (every socket when None) from room ``rid``'s topics.
+
+        Synchronous on purpose: called right after the store drops the membership, before the
+        caller awaits anything, so no push of the room can slip in between. Returns what was
+        left as (connection, topic, join_ref).
+        """
+        topics = (f"chat_room:{rid}", f"room_participants:{rid}")
+        left: list[Joined] = []
+        for conn in self.connections:
+            if pid is None or conn.principal.id == pid:
+                left += [(conn, t, conn.topics.pop(t)) for t in topics if t in conn.topics]
+        return left
+
+    async def send_to(
+        self, left: list[Joined], topic: str, event: str, payload: dict[str, Any]
+    ) -> None:
+        """Send one farewell ``event`` on ``topic`` to sockets that just left it."""
+        for conn, joined, join_ref in left:
+            if joined == topic:
+                await conn.send([join_ref, None, topic, event, payload])
+
+    async def disconnect(self, pid: str, code: int = 1008) -> None:
+        """Close every socket of ``pid`` (a deleted agent): topics dropped before any await."""
+        conns = [c for c in self.connections if c.principal.id == pid]
+        for conn in conns:
+            conn.topics.clear()
+        for conn in conns:
+            self.remove(conn)
+            try:  # 1008 (policy violation): the SDK stops reconnecting a key that is gone
+                await conn.ws.close(code=code)
+            except Exception:
+                log.debug("socket of %s already closed", pid)
 
     def online(self, pid: str) -> bool:
         """Whether a principal has a live connection."""

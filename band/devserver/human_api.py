@@ -209,6 +209,7 @@ async def update_profile(ctx: Ctx) -> Response:
 async def delete_agent(ctx: Ctx) -> Response:
     """DELETE /me/agents/{id}."""
     agent = await ctx.db.run(Store.delete_agent, ctx.principal.id, ctx.params["agent_id"])
+    await ctx.hub.disconnect(agent["id"])  # out of its rooms: its sockets must not hear them
     return data(
         {
             "id": agent["id"],

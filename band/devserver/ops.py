@@ -52,14 +52,18 @@ async def add_participant(ctx: Ctx, rid: str) -> dict[str, Any]:
 
 
 async def remove_participant(ctx: Ctx, rid: str, pid: str) -> dict[str, Any]:
-    """Remove a participant (owner/admin only, or oneself) and push the removals."""
+    """Remove a participant (who may is ``authz``'s "remove" rule) and push the removals.
+
+    The removed participant's sockets leave the room's topics at once, server side; its last
+    frame of the room is its own ``participant_removed``, then ``room_removed`` on its own
+    rooms topic.
+    """
     room = await ctx.db.run(Store.member_room, rid, ctx.principal.id)
-    role = await ctx.db.run(Store.role, rid, ctx.principal.id)
-    if role not in ("owner", "admin") and pid != ctx.principal.id:
-        raise StoreError(403, "forbidden", "only an owner or admin can remove participants")
     part = await ctx.db.run(Store.remove_participant, rid, pid)
+    left = ctx.hub.leave_room(rid, pid)  # before any await that could let a push through
     payload = shapes.participant(part)
     await push(ctx, f"room_participants:{rid}", "participant_removed", payload)
+    await ctx.hub.send_to(left, f"room_participants:{rid}", "participant_removed", payload)
     await push(ctx, _rooms_topic(part["type"], pid), "room_removed", shapes.chat_room(room))
     return payload
 

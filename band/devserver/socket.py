@@ -11,13 +11,11 @@ from typing import Any
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from . import authz
 from .contracts import Principal
 from .hub import AsyncStore, Connection, Hub
 
 log = logging.getLogger(__name__)
-
-AGENT_TOPICS = ("agent_control", "agent_rooms", "agent_contacts")
-ROOM_TOPICS = ("chat_room", "room_participants")
 
 
 def _denial(status: int, code: str, message: str) -> JSONResponse:
@@ -26,23 +24,8 @@ def _denial(status: int, code: str, message: str) -> JSONResponse:
 
 
 async def authorize_topic(principal: Principal, topic: str, directory: AsyncStore) -> str | None:
-    """Return None when ``principal`` may join ``topic``, else a rejection reason."""
-    kind, _, ident = topic.partition(":")
-    if not ident:
-        return "invalid topic"
-    if kind in AGENT_TOPICS:
-        return None if principal.kind == "agent" and ident == principal.id else "unauthorized"
-    if kind == "tasks":  # task_created / task_updated of the principal's rooms
-        return None if ident == principal.id else "unauthorized"
-    if kind == "user_rooms":
-        return None if principal.kind == "user" and ident == principal.id else "unauthorized"
-    if kind in ROOM_TOPICS:
-        if principal.kind == "agent":
-            rooms = await directory.agent_room_ids(principal.id)
-        else:
-            rooms = await directory.run(lambda s: s.room_ids_of(principal.id))
-        return None if ident in rooms else "unauthorized"
-    return "invalid topic"
+    """Return None when ``principal`` may join ``topic``, else a rejection reason (authz)."""
+    return await authz.topic_refusal(principal, topic, directory)
 
 
 async def _supersede(old: Connection) -> None:

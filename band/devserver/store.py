@@ -118,6 +118,14 @@ MIGRATIONS: dict[int, str] = {
         file_id TEXT NOT NULL REFERENCES files(id), position INTEGER NOT NULL,
         PRIMARY KEY (message_id, file_id));
     """,
+    # who created each room (the authorization model never lets the creator be removed);
+    # rooms made before it get their first participant, which create_room made their owner
+    6: """
+    CREATE TABLE room_creators (
+        room_id TEXT PRIMARY KEY REFERENCES rooms(id), creator_id TEXT NOT NULL);
+    INSERT INTO room_creators SELECT p.room_id, p.participant_id FROM participants p
+        WHERE p.rowid = (SELECT MIN(q.rowid) FROM participants q WHERE q.room_id = p.room_id);
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 
@@ -339,6 +347,7 @@ class Store:
         self.db.execute(
             "INSERT INTO participants VALUES (?,?,?,?,?)", (rid, creator.id, kind, "owner", ts)
         )
+        self.db.execute("INSERT INTO room_creators VALUES (?,?)", (rid, creator.id))
         return self.room(rid)  # type: ignore[return-value]
 
     def rename_room(self, rid: str, title: str) -> dict[str, Any]:

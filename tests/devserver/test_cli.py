@@ -11,6 +11,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from bandtest.platform import live_platform
 
 from band.cli import build_parser, main
 
@@ -89,3 +90,38 @@ def test_band_dev_runs_and_keeps_key(tmp_path: Path) -> None:
     rc = main(["dev", "agent", "create", "X", "--description", "d", "--db", str(db),
                "--url", "http://127.0.0.1:1"])  # fmt: skip
     assert rc == 1  # key read from the DB, server unreachable
+
+
+def test_user_create_prints_a_working_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``band dev user create`` adds a person a running platform on the same file serves."""
+    db = str(tmp_path / "dev.sqlite3")
+    for live in live_platform(db):
+        assert main(["dev", "user", "create", "Bob Builder", "--db", db]) == 0
+        bob = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+        assert set(bob) == {"id", "handle", "api_key"} and bob["api_key"].startswith("band_u_")
+        assert bob["handle"] == "bob-builder"
+        me = live.agent(bob["api_key"], "GET", "/api/v1/me/profile").json()["data"]
+        assert (me["id"], me["handle"]) == (bob["id"], "bob-builder")
+        assert live.agent(bob["api_key"], "GET", "/api/v1/me/chats").json()["data"] == []
+        # a second one with the same name gets its own handle and key
+        assert main(["dev", "user", "create", "Bob Builder", "--db", db, "--handle", "bob"]) == 0
+        again = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+        assert again["handle"] == "bob" and again["api_key"] != bob["api_key"]
+        r = live.agent(again["api_key"], "GET", "/api/v1/me/profile")
+        assert r.json()["data"]["id"] == again["id"] != bob["id"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["  "], "NAME can't be blank"),
+        (["Bob", "--db", ":memory:"], "--db must be the platform's SQLite file"),
+    ],
+)
+def test_user_create_refuses(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["dev", "user", "create", *argv]) == 2
+    assert message in capsys.readouterr().err
