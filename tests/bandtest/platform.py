@@ -49,7 +49,10 @@ class Live:
 def live_platform() -> Iterator[Live]:
     """Start uvicorn in a background thread on a free port."""
     app = create_app(":memory:")
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets whose proto says TCP
+    # (an accepted socket inherits it); without it every response waited ~40 ms
+    # (Nagle's algorithm against the client's delayed ACK)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
@@ -130,7 +133,10 @@ class RestartablePlatform:
         """Serve a fresh app over the database; return the (same) ``Live`` handle."""
         app = create_app(self.db_path, self.user_key, idle_timeout=self.idle_timeout)
         self.user_key = app.state.user_key
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets whose proto says TCP
+        # (an accepted socket inherits it); without it every response waited ~40 ms
+        # (Nagle's algorithm against the client's delayed ACK)
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", self.port))
         config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
