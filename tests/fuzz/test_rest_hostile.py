@@ -217,8 +217,12 @@ def _url(path: str, ids: dict[str, str], **override: str) -> str:
     return path
 
 
-def _check_log(target: Target, where: str) -> None:
-    assert not target.log.records, f"{where}: server logged errors:\n{target.log.text()}"
+def _finish(target: Target, failures: list[str], where: str) -> None:
+    """Fail with the wrong answers and the server's error records (cleared for the next)."""
+    logged = target.log.text()
+    target.log.records.clear()
+    assert not failures, "\n".join(failures[:20])
+    assert not logged, f"{where}: server logged errors:\n{logged}"
 
 
 def _op_id(o: tuple[str, str, dict[str, Any]]) -> str:
@@ -263,8 +267,7 @@ def test_each_body_field_each_wrong_type(op: tuple[str, str, dict], target: Targ
         send(whole, True, f"body={whole!r}")
     for raw in (b"{", b"\xff\xfe", b"{'a': 1}", b"NaN", b'{"a": Infinity}', b"1e999"):
         send(None, True, f"raw body {raw!r}", raw)
-    assert not failures, "\n".join(failures[:20])
-    _check_log(target, spec["operationId"])
+    _finish(target, failures, spec["operationId"])
 
 
 def _query_fits(value: str, schema: dict[str, Any]) -> bool | None:
@@ -299,8 +302,7 @@ def test_each_query_parameter_malformed(op: tuple[str, str, dict], target: Targe
                 assert_envelope(r, error=fits is False)
             except AssertionError as exc:
                 failures.append(f"{param['name']}={value[:20]!r}: {exc}")
-    assert not failures, "\n".join(failures[:20])
-    _check_log(target, spec["operationId"])
+    _finish(target, failures, spec["operationId"])
 
 
 @pytest.mark.parametrize("op", PATH_OPS, ids=_op_id)
@@ -317,8 +319,7 @@ def test_each_path_id_odd(op: tuple[str, str, dict], target: Target) -> None:
                 assert_envelope(r, error=value in ("99999999999999999999", "-1"))
             except AssertionError as exc:
                 failures.append(f"{param}={value[:20]!r}: {exc}")
-    assert not failures, "\n".join(failures[:20])
-    _check_log(target, spec["operationId"])
+    _finish(target, failures, spec["operationId"])
 
 
 def test_every_operation_with_a_body_is_fuzzed(target: Target) -> None:
@@ -333,7 +334,7 @@ def test_huge_task_number_is_404(target: Target) -> None:
     for ref in ("99999999999999999999", "9" * 5000, "%23" + "9" * 30, "²"):
         r = target.send("GET", f"/api/v1/agent/chats/{rid}/tasks/{ref}", "named")
         assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", r.text[:200]
-    _check_log(target, "task numbers")
+    _finish(target, [], "task numbers")
 
 
 def test_a_500_is_logged_with_its_request_id(target: Target) -> None:
