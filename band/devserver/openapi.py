@@ -145,7 +145,7 @@ def build(routes: list[BaseRoute]) -> dict[str, Any]:
                             },
                         }
                     },
-                }
+                },
             },
         },
         "x-websockets": sockets,
