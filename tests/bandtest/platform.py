@@ -46,14 +46,21 @@ class Live:
         return d["agent"]["id"], d["agent"]["handle"], d["credentials"]["api_key"]
 
 
-def live_platform() -> Iterator[Live]:
-    """Start uvicorn in a background thread on a free port."""
-    app = create_app(":memory:")
-    # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets whose proto says TCP
-    # (an accepted socket inherits it); without it every response waited ~40 ms
-    # (Nagle's algorithm against the client's delayed ACK)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+def no_delay(sock: socket.socket) -> None:
+    """Disable Nagle on a listening socket (accepted sockets inherit it on Linux).
+
+    uvicorn's h11 server writes a response's head and body separately; with Nagle the body
+    waits for the client's delayed ACK, about 40 ms per request on loopback.
+    """
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+def live_platform(db_path: str = ":memory:") -> Iterator[Live]:
+    """Start uvicorn in a background thread on a free port, over the SQLite DB ``db_path``."""
+    app = create_app(db_path)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    no_delay(sock)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
@@ -133,11 +140,9 @@ class RestartablePlatform:
         """Serve a fresh app over the database; return the (same) ``Live`` handle."""
         app = create_app(self.db_path, self.user_key, idle_timeout=self.idle_timeout)
         self.user_key = app.state.user_key
-        # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets whose proto says TCP
-        # (an accepted socket inherits it); without it every response waited ~40 ms
-        # (Nagle's algorithm against the client's delayed ACK)
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        no_delay(sock)
         sock.bind(("127.0.0.1", self.port))
         config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
         server = uvicorn.Server(config)
