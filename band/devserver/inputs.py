@@ -9,6 +9,7 @@ the body is not JSON at all), so no client input reaches a handler unchecked.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
@@ -69,62 +70,81 @@ def declared(fn: Any) -> Accepts:
     return found if isinstance(found, Accepts) else Accepts()
 
 
-class _NonFinite(Exception):
-    """A JSON number Python would read as NaN or +-Infinity."""
+class _Refused:
+    """Stands for a JSON number the platform cannot hold (refused later, naming its field)."""
+
+    def __init__(self, problem: str) -> None:
+        self.problem = problem
 
 
-def _refuse_constant(name: str) -> Any:
-    raise _NonFinite(name)
+def _constant(name: str) -> _Refused:
+    return _Refused(f"numbers must be finite (got {name})")
 
 
-def _finite_float(text: str) -> float:
+def _finite_float(text: str) -> float | _Refused:
     value = float(text)
-    if value in (float("inf"), float("-inf")):  # 1e999 parses as inf
-        raise _NonFinite(text)
+    if value in (math.inf, -math.inf):  # 1e999 reads as inf
+        return _Refused(f"numbers must be finite (got {text[:20]})")
     return value
+
+
+def _int(text: str) -> int | _Refused:
+    try:
+        return int(text)
+    except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
+        return _Refused(f"integer too large ({len(text)} digits)")
 
 
 def _invalid(field: str, message: str) -> StoreError:
     return StoreError(422, "validation_error", message, {field: [message]})
 
 
-def _check_tree(value: Any) -> None:
-    """Refuse nesting beyond ``MAX_DEPTH`` and strings UTF-8 cannot encode (lone surrogates)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
+def _check_tree(value: Any, wrapper: str | None) -> None:
+    """Refuse non-finite or unconvertible numbers, nesting beyond ``MAX_DEPTH`` and strings
+    UTF-8 cannot encode (lone surrogates), naming the field where each is found."""
+    stack: list[tuple[Any, tuple[str, ...]]] = [(value, ())]
     while stack:
-        item, depth = stack.pop()
-        if isinstance(item, str):
-            if not item.isascii():
-                try:
-                    item.encode("utf-8")
-                except UnicodeEncodeError:
-                    raise _invalid("body", "strings must be valid Unicode") from None
-            continue
-        if isinstance(item, dict | list):
-            if depth > MAX_DEPTH:
-                raise _invalid("body", f"JSON nested deeper than {MAX_DEPTH} levels")
-            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children)
+        item, path = stack.pop()
+        problem = None
+        if isinstance(item, _Refused):
+            problem = item.problem
+        elif isinstance(item, str) and not item.isascii():
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                problem = "strings must be valid Unicode (no lone surrogates)"
+        elif isinstance(item, dict | list):
+            if len(path) >= MAX_DEPTH:  # the body is level 1
+                problem = f"JSON nested deeper than {MAX_DEPTH} levels"
+            elif isinstance(item, dict):
+                stack.extend((k, (*path, k)) for k in item)  # keys: surrogates
+                stack.extend((v, (*path, k)) for k, v in item.items())
+            else:
+                stack.extend((v, (*path, str(i))) for i, v in enumerate(item))
+        if problem is not None:
+            parts = _path(path, wrapper)
+            raise StoreError(422, "validation_error", f"{'.'.join(parts)}: {problem}",
+                             {parts[0]: [problem]})  # fmt: skip
 
 
-def read_json(raw: bytes) -> Any:
-    """Parse a request body: empty means ``{}``; NaN, Infinity and deep nesting are refused."""
+def read_json(raw: bytes, wrapper: str | None = None) -> Any:
+    """Parse a request body: empty means ``{}``; NaN, Infinity, lone surrogates and deep
+    nesting are refused (422 naming the field; ``wrapper`` is left out of field names)."""
     if not raw.strip():
         return {}
     try:
-        value = json.loads(raw, parse_constant=_refuse_constant, parse_float=_finite_float)
-    except _NonFinite as exc:
-        raise _invalid("body", f"numbers must be finite (got {exc})") from None
+        value = json.loads(raw, parse_constant=_constant, parse_float=_finite_float, parse_int=_int)
     except RecursionError:
         raise _invalid("body", f"JSON nested deeper than {MAX_DEPTH} levels") from None
     except ValueError:
         raise StoreError(400, "bad_request", "request body is not valid JSON") from None
-    _check_tree(value)
+    _check_tree(value, wrapper)
     return value
 
 
-def _path(loc: tuple[int | str, ...], wrapper: str | None) -> list[str]:
-    parts = [str(p) for p in loc]
+def _path(loc: tuple[int | str, ...] | tuple[str, ...], wrapper: str | None) -> list[str]:
+    # a key from the body is shown escaped (it may hold a lone surrogate) and cut short
+    parts = [str(p).encode("utf-8", "backslashreplace").decode()[:64] for p in loc]
     if wrapper is not None and len(parts) > 1 and parts[0] == wrapper:
         parts = parts[1:]
     return parts or ["body"]
@@ -160,7 +180,7 @@ def _error(exc: ValidationError, model: type[BaseModel]) -> StoreError:
 
 def parse_body(model: type[BodyModel], raw: bytes) -> BodyModel:
     """Validate a raw JSON body against ``model``."""
-    value = read_json(raw)
+    value = read_json(raw, model.wrapper)
     if not isinstance(value, dict):
         raise _invalid("body", "body must be a JSON object")
     try:

@@ -145,3 +145,44 @@ def test_memory_enums_are_band_sdk_core_wire_names() -> None:
     ]
     for declared, enum in pairs:
         assert set(get_args(declared)) == {m.wire_name for m in enum._members}
+
+
+@pytest.mark.parametrize(
+    ("raw", "field", "words"),
+    [
+        ('{"event": {"content": "c", "message_type": "thought", "metadata": {"v": [NaN]}}}',
+         "metadata.v.0", "finite"),
+        ('{"event": {"content": "c", "message_type": "thought", "metadata": {"v": 1e999}}}',
+         "metadata.v", "finite"),
+        ('{"event": {"content": "\\udc00", "message_type": "thought"}}', "content", "Unicode"),
+        ('{"event": {"content": "c", "message_type": "thought", "metadata": {"\\ud800": 1}}}',
+         "metadata.\\ud800", "Unicode"),
+        ('{"event": {"content": "c", "message_type": "thought", "metadata": {"d": '
+         + "[" * 40 + "]" * 40 + "}}}", "metadata.d" + ".0" * 29, "nested deeper than 32"),
+    ],
+)  # fmt: skip
+def test_unservable_values_name_the_field(live: Live, raw: str, field: str, words: str) -> None:
+    aid, _, key = live.register("Poison")
+    rid = room_with(live, aid)
+    path = f"{live.rest}/api/v1/agent/chats/{rid}/events"
+    headers = {"X-API-Key": key, "content-type": "application/json"}
+    err = expect_error(live.client.post(path, content=raw.encode(), headers=headers), 422,
+                       "validation_error")  # fmt: skip
+    assert err["message"].startswith(field + ":"), err
+    assert words in err["message"] and field.split(".")[0] in err["details"], err
+    assert live.human("GET", f"/api/v1/me/chats/{rid}/messages").json()["data"] == []
+
+
+def test_an_integer_python_cannot_convert_is_422(live: Live) -> None:
+    aid, _, key = live.register("Digits")
+    rid = room_with(live, aid)
+    raw = '{"event": {"content": "c", "message_type": "thought", "metadata": {"n": %s}}}'
+    headers = {"X-API-Key": key, "content-type": "application/json"}
+    path = f"{live.rest}/api/v1/agent/chats/{rid}/events"
+    err = expect_error(live.client.post(path, content=(raw % ("9" * 5000)).encode(),
+                                        headers=headers), 422, "validation_error")  # fmt: skip
+    assert err["message"] == "metadata.n: integer too large (5000 digits)"
+    r = live.client.post(path, content=(raw % ("9" * 400)).encode(), headers=headers)
+    assert r.status_code == 201, r.text[:200]
+    got = live.human("GET", f"/api/v1/me/chats/{rid}/messages").json()["data"]
+    assert got[0]["metadata"]["n"] == int("9" * 400)
