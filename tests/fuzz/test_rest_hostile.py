@@ -7,6 +7,8 @@ The operations and their body/query schemas come from the platform's own ``/open
   integers, a float, a 31-digit integer, strings, lists, objects), to NaN and to Infinity,
   and each required field is removed; a value of a type the schema does not allow must be a
   4xx error envelope, any other answer must not be a 5xx;
+* hypothesis puts arbitrary JSON values (NaN and Infinity included) into random fields:
+  no 5xx, and a 4xx whenever the value's type does not fit or a number is not finite;
 * the whole body is replaced by a non-object, by invalid JSON, by NaN;
 * each query parameter gets malformed and out-of-range values;
 * each path id is replaced by a number beyond 64 bits, a negative one and odd strings.
@@ -24,6 +26,8 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.routing import Route
 
 from band.devserver.app import create_app
@@ -268,6 +272,46 @@ def test_each_body_field_each_wrong_type(op: tuple[str, str, dict], target: Targ
     for raw in (b"{", b"\xff\xfe", b"{'a': 1}", b"NaN", b'{"a": Infinity}', b"1e999"):
         send(None, True, f"raw body {raw!r}", raw)
     _finish(target, failures, spec["operationId"])
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+def _finite(value: Any) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict | list):
+        return all(map(_finite, value.values() if isinstance(value, dict) else value))
+    return True
+
+
+@pytest.mark.parametrize("op", BODY_OPS, ids=_op_id)
+def test_any_json_in_any_body_field(op: tuple[str, str, dict], target: Target) -> None:
+    """Hypothesis: any JSON value (NaN and Infinity included) in any field of the body."""
+    path, method, spec = op
+    base = _bases(target.ids)[spec["operationId"]]
+    schema = spec["requestBody"]["content"]["application/json"]["schema"]
+    slots = list(_slots(schema, base))
+    url = _url(path, target.ids)
+
+    @given(slot=st.sampled_from(slots), value=json_values)
+    @settings(max_examples=15, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))  # fmt: skip
+    def one(slot: tuple[tuple[Any, ...], dict[str, Any], bool], value: Any) -> None:
+        field_path, sub, _ = slot
+        raw = json.dumps(_with(base, field_path, value)).encode()  # NaN -> the NaN literal
+        r = target.send(method.upper(), url, "hypothesis body values", content=raw,
+                        headers={"content-type": "application/json"})  # fmt: skip
+        assert_envelope(r, error=not _finite(value) or not _type_fits(value, sub))
+
+    one()
+    _finish(target, [], spec["operationId"])
 
 
 def _query_fits(value: str, schema: dict[str, Any]) -> bool | None:
