@@ -198,7 +198,7 @@ def _list_contacts(name: str, doc: str, shape: Shape) -> Handler:
 
     @accepts(query=PageQuery)
     async def handler(ctx: Ctx) -> Response:
-        page, size = ctx.query(PageQuery).page, ctx.query(PageQuery).page_size
+        page, size = ctx.query(PageQuery).window()
         rows, total = await ctx.db.run(sc.list_contacts, ctx.principal.id, page, size)
         items = [shape(r, ctx.hub.online(r["contact_id"])) for r in rows]
         return data(items, metadata=offset_meta(page, size, total))
@@ -284,7 +284,7 @@ async def me_create_request(ctx: Ctx) -> Response:
 
 
 async def _me_requests(ctx: Ctx, box: str) -> Response:
-    page, size = ctx.query(PageQuery).page, ctx.query(PageQuery).page_size
+    page, size = ctx.query(PageQuery).window()
     status = ctx.query(SentRequestsQuery).status if box == "sent" else "pending"
     rows, total = await ctx.db.run(sc.list_requests, ctx.principal.id, box, status, page, size)
     return data([contact_request(r) for r in rows], metadata=offset_meta(page, size, total))

@@ -41,7 +41,7 @@ AGENT_SORTS = [
 @accepts(query=PageQuery)
 async def list_agents(ctx: Ctx) -> Response:
     """GET /me/agents."""
-    page, size = ctx.query(PageQuery).page, ctx.query(PageQuery).page_size
+    page, size = ctx.query(PageQuery).window()
     rows = await ctx.db.run(Store.agents_of, ctx.principal.id)
     chunk = page_slice(rows, page, size)
     meta = {
@@ -64,7 +64,7 @@ async def _me_room(ctx: Ctx, room: dict) -> dict:
 @accepts(query=PageQuery)
 async def list_chats(ctx: Ctx) -> Response:
     """GET /me/chats."""
-    page, size = ctx.query(PageQuery).page, ctx.query(PageQuery).page_size
+    page, size = ctx.query(PageQuery).window()
     rooms, total = await ctx.db.run(Store.rooms_of, ctx.principal.id, page, size)
     items = [await _me_room(ctx, r) for r in rooms]
     return data(items, metadata=offset_meta(page, size, total))

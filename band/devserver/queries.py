@@ -26,6 +26,10 @@ class PageQuery(QueryModel):
     page: PageNumber = 1
     page_size: Limit = 20
 
+    def window(self) -> tuple[int, int]:
+        """(page, page_size)."""
+        return self.page, self.page_size
+
 
 class CursorQuery(QueryModel):
     """Keyset pagination: ``cursor`` (a row sequence number) and ``limit`` (1..100)."""
