@@ -25,7 +25,10 @@ class LocalPlatform:
         self.db = db
         self.host = host
         self.app = create_app(db)
-        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets whose proto says TCP
+        # (an accepted socket inherits it); without it every response waited ~40 ms
+        # (Nagle's algorithm against the client's delayed ACK)
+        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._sock.bind((host, 0))
         self.port: int = self._sock.getsockname()[1]

@@ -6,13 +6,21 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from . import control, ops, shapes
-from .http import Ctx, cursor_meta, data, endpoint, offset_meta, offset_page, require_str
-from .store import Store, StoreError
+from .bodies import (
+    ActivityBody,
+    ChatBody,
+    EventBody,
+    FailedBody,
+    MessageBody,
+    ParticipantBody,
+    RenameBody,
+)
+from .http import Ctx, cursor_meta, data, endpoint, offset_meta, offset_page
+from .inputs import accepts
+from .queries import AgentMessagesQuery, PageQuery, PeersQuery, RoomPageQuery
+from .store import Store
 
 agent = endpoint("agent")
-STATUSES = ("pending", "processing", "processed", "failed", "all")
-EVENT_TYPES = ("tool_call", "tool_result", "thought", "error", "task", "attention")
-MAX_EVENT_CHARS = 16384
 
 
 @agent
@@ -22,14 +30,17 @@ async def me(ctx: Ctx) -> Response:
 
 
 @agent
+@accepts(query=PageQuery)
 async def list_chats(ctx: Ctx) -> Response:
     """GET /agent/chats."""
-    page, size = ctx.page()
+    q = ctx.query(PageQuery)
+    page, size = q.page, q.page_size
     rooms, total = await ctx.db.run(Store.rooms_of, ctx.principal.id, page, size)
     return data([shapes.chat_room(r) for r in rooms], metadata=offset_meta(page, size, total))
 
 
 @agent
+@accepts(body=ChatBody)
 async def create_chat(ctx: Ctx) -> Response:
     """POST /agent/chats."""
     return data(shapes.chat_room(await ops.create_room(ctx)), 201)
@@ -43,26 +54,21 @@ async def get_chat(ctx: Ctx) -> Response:
 
 
 @agent
+@accepts(body=RenameBody)
 async def rename_chat(ctx: Ctx) -> Response:
     """PATCH /agent/chats/{id}."""
-    body = await ctx.body("chat")
-    title = require_str(body, "title")
+    title = ctx.body(RenameBody).chat.title
     room = await ctx.db.run(Store.member_room, ctx.params["chat_id"], ctx.principal.id)
     return data(shapes.chat_room(await ctx.db.run(Store.rename_room, room["id"], title)))
 
 
 @agent
+@accepts(query=AgentMessagesQuery)
 async def list_messages(ctx: Ctx) -> Response:
     """GET /agent/chats/{chat_id}/messages (messages mentioning the agent)."""
     rid = ctx.params["chat_id"]
-    status = ctx.request.query_params.get("status") or None
-    if status is not None and status not in STATUSES:
-        raise StoreError(422, "validation_error", "invalid status", {"status": ["is invalid"]})
-    order = ctx.request.query_params.get("sort_order", "asc")
-    if order not in ("asc", "desc"):
-        raise StoreError(422, "validation_error", "invalid sort_order", {"sort_order": ["invalid"]})
-    limit = ctx.int_q("limit", None, 1, 100) or ctx.int_q("page_size", 20, 1, 100) or 20
-    cursor = ctx.int_q("cursor", None, 0)
+    q = ctx.query(AgentMessagesQuery)
+    status, order, limit, cursor = q.status, q.sort_order, q.size(20), q.cursor
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     items, more = await ctx.db.run(
         Store.agent_messages, rid, ctx.principal.id, status, cursor, limit, order == "desc"
@@ -72,6 +78,7 @@ async def list_messages(ctx: Ctx) -> Response:
 
 
 @agent
+@accepts(body=MessageBody)
 async def post_message(ctx: Ctx) -> Response:
     """POST /agent/chats/{chat_id}/messages."""
     control.refuse_if_stopped(ctx, ctx.params["chat_id"])
@@ -95,8 +102,7 @@ async def _mark(ctx: Ctx, state: str) -> Response:
     else:
         error = None
         if state == "failed":
-            body = await ctx.body()
-            error = body.get("error") if isinstance(body.get("error"), str) else "Unknown error"
+            error = ctx.body(FailedBody).error or "Unknown error"
         result = await ctx.db.run(Store.mark_done, rid, mid, ctx.principal.id, error)
     await ops.push_update(ctx, mid, ctx.principal)
     return data({**result, "success": True})
@@ -117,28 +123,20 @@ async def mark_processed(ctx: Ctx) -> Response:
 
 
 @agent
+@accepts(body=FailedBody)
 async def mark_failed(ctx: Ctx) -> Response:
     """POST .../messages/{id}/failed."""
     return await _mark(ctx, "failed")
 
 
 @agent
+@accepts(body=EventBody)
 async def create_event(ctx: Ctx) -> Response:
     """POST /agent/chats/{chat_id}/events (stored as a non-text message, never a turn)."""
     rid = ctx.params["chat_id"]
     control.refuse_if_stopped(ctx, rid)
-    body = await ctx.body("event")
-    content = require_str(body, "content")
-    mtype = body.get("message_type")
-    if mtype not in EVENT_TYPES:
-        raise StoreError(
-            422, "validation_error", "invalid message_type", {"message_type": ["is invalid"]}
-        )
-    if len(content) > MAX_EVENT_CHARS:
-        raise StoreError(422, "validation_error", "content too long", {"content": ["too long"]})
-    meta = body.get("metadata") or {}
-    if not isinstance(meta, dict):
-        raise StoreError(422, "validation_error", "metadata must be an object")
+    event = ctx.body(EventBody).event
+    content, mtype, meta = event.content, event.message_type, event.metadata or {}
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     msg = await ctx.db.run(Store.create_message, rid, ctx.principal, content, mtype, [], meta)
     await ops.push(ctx, f"chat_room:{rid}", "event_created", shapes.message(msg))
@@ -146,11 +144,12 @@ async def create_event(ctx: Ctx) -> Response:
 
 
 @agent
+@accepts(query=RoomPageQuery)
 async def context(ctx: Ctx) -> Response:
     """GET /agent/chats/{chat_id}/context."""
     rid = ctx.params["chat_id"]
-    limit = ctx.int_q("limit", None, 1, 100) or ctx.int_q("page_size", 50, 1, 100) or 50
-    cursor = ctx.int_q("cursor", None, 0)
+    q = ctx.query(RoomPageQuery)
+    limit, cursor = q.size(50), q.cursor
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     items, more = await ctx.db.run(Store.context, rid, ctx.principal.id, cursor, limit)
     meta = cursor_meta(items, more, limit)
@@ -167,6 +166,7 @@ async def list_participants(ctx: Ctx) -> Response:
 
 
 @agent
+@accepts(body=ParticipantBody)
 async def add_participant(ctx: Ctx) -> Response:
     """POST /agent/chats/{chat_id}/participants."""
     return data(await ops.add_participant(ctx, ctx.params["chat_id"]), 201)
@@ -179,22 +179,22 @@ async def remove_participant(ctx: Ctx) -> Response:
 
 
 @agent
+@accepts(query=PeersQuery)
 async def peers(ctx: Ctx) -> Response:
     """GET /agent/peers."""
-    page, size = ctx.page()
-    rows = await ctx.db.run(
-        Store.peers, ctx.principal.id, ctx.request.query_params.get("not_in_chat")
-    )
-    return offset_page(ctx, rows, page, size, shapes.peer)
+    q = ctx.query(PeersQuery)
+    rows = await ctx.db.run(Store.peers, ctx.principal.id, q.not_in_chat)
+    return offset_page(ctx, rows, q.page, q.page_size, shapes.peer)
 
 
 @agent
+@accepts(body=ActivityBody)
 async def activity(ctx: Ctx) -> Response:
     """POST /agent/chats/{chat_id}/activity (echoes ``working``)."""
     rid = ctx.params["chat_id"]
-    body = await ctx.body()
+    working = ctx.body(ActivityBody).working
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
-    return data({"working": bool(body.get("working", False))})
+    return data({"working": working})
 
 
 P = "/api/v1/agent"

@@ -25,7 +25,7 @@ from . import (
     openapi,
     tasks_api,
 )
-from .http import error_response
+from .http import error_response, server_error
 from .hub import AsyncStore, Hub
 from .logs import install_redaction
 from .socket import websocket_endpoint
@@ -44,8 +44,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
-    log.exception("unhandled error", exc_info=exc)
-    return error_response(500, "internal_error", "internal server error")
+    return server_error(request.url.path, exc)
 
 
 def create_app(

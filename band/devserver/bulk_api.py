@@ -6,21 +6,20 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from . import ops, shapes, store_bulk
+from .bodies import BulkIdsBody
 from .http import Ctx, data, endpoint
+from .inputs import accepts
 from .store import Store, StoreError
 
 human = endpoint("user")
 
 
 async def _ids(ctx: Ctx) -> list[str]:
-    body = await ctx.body()
-    ids = body.get("ids")
-    if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids):
-        raise StoreError(422, "validation_error", "ids must be a non-empty array of strings")
-    return list(dict.fromkeys(ids))
+    return list(dict.fromkeys(ctx.body(BulkIdsBody).ids))
 
 
 @human
+@accepts(body=BulkIdsBody)
 async def bulk_delete_agents(ctx: Ctx) -> Response:
     """POST /me/agents/bulk-delete."""
     ids, failed = await _ids(ctx), []
@@ -36,6 +35,7 @@ async def bulk_delete_agents(ctx: Ctx) -> Response:
 
 
 @human
+@accepts(body=BulkIdsBody)
 async def bulk_delete_chats(ctx: Ctx) -> Response:
     """POST /me/chats/bulk-delete; members see room_deleted / room_removed."""
     ids, failed = await _ids(ctx), []

@@ -15,12 +15,13 @@ from starlette.routing import Route
 
 from . import ops
 from . import store_contacts as sc
-from .http import Ctx, Handler, Shape, data, endpoint, offset_meta, opt_str, require_str
-from .store import StoreError
+from .bodies import AddContactBody, ContactRequestBody, RemoveContactBody, ResolveBody, RespondBody
+from .http import Ctx, Handler, Shape, data, endpoint, offset_meta
+from .inputs import accepts
+from .queries import AgentRequestsQuery, PageQuery, SentRequestsQuery
 
 agent = endpoint("agent")
 human = endpoint("user")
-MAX_MESSAGE = 500
 
 
 # -- shapes (spec 2.5) ---------------------------------------------------------
@@ -162,22 +163,6 @@ async def push_removed(ctx: Ctx, me: dict[str, Any], other: dict[str, Any]) -> N
 # -- shared operations -----------------------------------------------------------
 
 
-def _message(body: dict[str, Any]) -> str | None:
-    message = opt_str(body, "message")
-    if message is not None and len(message) > MAX_MESSAGE:
-        raise StoreError(
-            422, "validation_error", "message is too long", {"message": ["max 500 characters"]}
-        )
-    return message
-
-
-def _handle(body: dict[str, Any], name: str) -> str:
-    value = body.get(name)
-    if not isinstance(value, str) or not value.strip().lstrip("@"):
-        raise StoreError(400, "bad_request", f"{name} is required", {name: ["can't be blank"]})
-    return value
-
-
 async def _add(ctx: Ctx, handle: str, message: str | None) -> dict[str, Any]:
     req = await ctx.db.run(sc.create_request, ctx.principal.id, handle, message)
     await push_request(ctx, req, created=True)
@@ -185,9 +170,8 @@ async def _add(ctx: Ctx, handle: str, message: str | None) -> dict[str, Any]:
 
 
 async def _remove(ctx: Ctx) -> Response:
-    body = await ctx.body()
-    handle, contact_id = opt_str(body, "handle"), opt_str(body, "contact_id")
-    other = await ctx.db.run(sc.remove_contact, ctx.principal.id, handle, contact_id)
+    body = ctx.body(RemoveContactBody)
+    other = await ctx.db.run(sc.remove_contact, ctx.principal.id, body.handle, body.contact_id)
     me = await ctx.db.run(sc.public_entity, ctx.principal.id)
     await push_removed(ctx, me, other)
     return data({"status": "removed"})
@@ -203,14 +187,6 @@ def _id_status(req: dict[str, Any]) -> Response:
     return data({"id": req["id"], "status": req["status"]})
 
 
-def _sent_filter(ctx: Ctx, name: str, default: str | None) -> str | None:
-    """The sent-requests status filter from query parameter ``name`` (422 when unknown)."""
-    status = ctx.request.query_params.get(name) or default
-    if status is not None and status not in sc.SENT_STATUSES:
-        raise StoreError(422, "validation_error", f"invalid {name}", {name: ["is invalid"]})
-    return status
-
-
 def _named(handler: Handler, name: str, doc: str) -> Handler:
     # the endpoint wrapper copies both; the docstring is the route's OpenAPI summary
     handler.__name__, handler.__doc__ = name, doc
@@ -220,8 +196,9 @@ def _named(handler: Handler, name: str, doc: str) -> Handler:
 def _list_contacts(name: str, doc: str, shape: Shape) -> Handler:
     """A handler listing the principal's contacts (offset pages), each in ``shape``."""
 
+    @accepts(query=PageQuery)
     async def handler(ctx: Ctx) -> Response:
-        page, size = ctx.page()
+        page, size = ctx.query(PageQuery).window()
         rows, total = await ctx.db.run(sc.list_contacts, ctx.principal.id, page, size)
         items = [shape(r, ctx.hub.online(r["contact_id"])) for r in rows]
         return data(items, metadata=offset_meta(page, size, total))
@@ -247,23 +224,26 @@ agent_list_contacts = agent(
 
 
 @agent
+@accepts(body=AddContactBody)
 async def agent_add_contact(ctx: Ctx) -> Response:
     """POST /agent/contacts/add (flat body ``{handle, message?}``)."""
-    body = await ctx.body()
-    return _id_status(await _add(ctx, _handle(body, "handle"), _message(body)))
+    body = ctx.body(AddContactBody)
+    return _id_status(await _add(ctx, body.handle, body.message))
 
 
 @agent
+@accepts(body=RemoveContactBody)
 async def agent_remove_contact(ctx: Ctx) -> Response:
     """POST /agent/contacts/remove (flat body ``{handle?, contact_id?}``)."""
     return await _remove(ctx)
 
 
 @agent
+@accepts(query=AgentRequestsQuery)
 async def agent_list_requests(ctx: Ctx) -> Response:
     """GET /agent/contacts/requests (received pending + sent filtered by ``sent_status``)."""
-    page, size = ctx.page()
-    sent_status = _sent_filter(ctx, "sent_status", "pending")
+    q = ctx.query(AgentRequestsQuery)
+    page, size, sent_status = q.page, q.page_size, q.sent_status
     pid = ctx.principal.id
     received, r_total = await ctx.db.run(sc.list_requests, pid, "received", "pending", page, size)
     sent, s_total = await ctx.db.run(sc.list_requests, pid, "sent", sent_status, page, size)
@@ -281,16 +261,11 @@ async def agent_list_requests(ctx: Ctx) -> Response:
 
 
 @agent
+@accepts(body=RespondBody)
 async def agent_respond(ctx: Ctx) -> Response:
     """POST /agent/contacts/requests/respond (flat body ``{action, handle?, request_id?}``)."""
-    body = await ctx.body()
-    action = body.get("action")
-    if action not in sc.ACTIONS:
-        raise StoreError(
-            400, "bad_request", "action must be approve, reject or cancel", {"action": ["invalid"]}
-        )
-    handle, request_id = opt_str(body, "handle"), opt_str(body, "request_id")
-    return await _respond(ctx, action, handle, request_id)
+    body = ctx.body(RespondBody)
+    return await _respond(ctx, body.action, body.handle, body.request_id)
 
 
 # -- human API --------------------------------------------------------------------
@@ -300,28 +275,30 @@ me_list_contacts = human(_list_contacts("me_list_contacts", "GET /me/contacts.",
 
 
 @human
+@accepts(body=ContactRequestBody)
 async def me_create_request(ctx: Ctx) -> Response:
     """POST /me/contacts/requests (``{"contact_request": {recipient_handle, message?}}``)."""
-    body = await ctx.body("contact_request")
-    handle = require_str(body, "recipient_handle")
-    req = await _add(ctx, handle, _message(body))
+    new = ctx.body(ContactRequestBody).contact_request
+    req = await _add(ctx, new.recipient_handle, new.message)
     return data(contact_request(req), 201)
 
 
 async def _me_requests(ctx: Ctx, box: str) -> Response:
-    page, size = ctx.page()
-    status = _sent_filter(ctx, "status", None) if box == "sent" else "pending"
+    page, size = ctx.query(PageQuery).window()
+    status = ctx.query(SentRequestsQuery).status if box == "sent" else "pending"
     rows, total = await ctx.db.run(sc.list_requests, ctx.principal.id, box, status, page, size)
     return data([contact_request(r) for r in rows], metadata=offset_meta(page, size, total))
 
 
 @human
+@accepts(query=PageQuery)
 async def me_list_received(ctx: Ctx) -> Response:
     """GET /me/contacts/requests (received, pending)."""
     return await _me_requests(ctx, "received")
 
 
 @human
+@accepts(query=SentRequestsQuery)
 async def me_list_sent(ctx: Ctx) -> Response:
     """GET /me/contacts/requests/sent (``status`` filter; all when omitted)."""
     return await _me_requests(ctx, "sent")
@@ -333,14 +310,15 @@ me_cancel = human(_me_respond("me_cancel", "DELETE /me/contacts/requests/{id}.",
 
 
 @human
+@accepts(body=ResolveBody)
 async def me_resolve(ctx: Ctx) -> Response:
     """POST /me/contacts/resolve (``{handle}``) -> ``{handle, name, type}``."""
-    body = await ctx.body()
-    ent = await ctx.db.run(sc.resolve_handle, _handle(body, "handle"))
+    ent = await ctx.db.run(sc.resolve_handle, ctx.body(ResolveBody).handle)
     return data({"handle": ent["handle"], "name": ent["name"], "type": ent["type"]})
 
 
 @human
+@accepts(body=RemoveContactBody)
 async def me_remove_contact(ctx: Ctx) -> Response:
     """POST /me/contacts/remove (``{contact_id?, handle?}``)."""
     return await _remove(ctx)

@@ -26,10 +26,11 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from . import ops
-from .http import Ctx, data, endpoint, require_str
+from .bodies import ControlBody, RoomControlBody
+from .http import Ctx, data, endpoint
+from .inputs import accepts
 from .store import Store, StoreError
 
-MODES = ("stop", "play", "interrupt")
 STOPPED_MESSAGE = "agent execution is stopped in this room"
 
 
@@ -83,26 +84,13 @@ def control_payload(
     return payload
 
 
-async def _request(ctx: Ctx) -> tuple[dict[str, Any], str, str | None]:
-    """Read the control body (flat or wrapped): return (body, mode, reason)."""
-    body = await ctx.body()
-    if isinstance(body.get("control"), dict):
-        body = body["control"]
-    mode = body.get("mode")
-    if mode not in MODES:
-        raise StoreError(
-            422, "validation_error", "mode must be stop, play or interrupt", {"mode": ["invalid"]}
-        )
-    reason = body.get("reason") if isinstance(body.get("reason"), str) else None
-    return body, mode, reason
-
-
 @endpoint("user")
+@accepts(body=RoomControlBody)
 async def control(ctx: Ctx) -> Response:
     """POST /me/chats/{chat_id}/control (stop, play or interrupt an agent in the room)."""
     rid = ctx.params["chat_id"]
-    body, mode, reason = await _request(ctx)
-    aid = require_str(body, "agent_id")
+    body = ctx.body(RoomControlBody)
+    aid, mode, reason = body.agent_id, body.mode, body.reason
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     parts = await ctx.db.run(Store.participants, rid)
     if not any(p["id"] == aid and p.get("type") == "Agent" for p in parts):
@@ -142,10 +130,12 @@ def _stopped_rooms(st: ControlState, aid: str) -> list[str]:
 
 
 @endpoint("user")
+@accepts(body=ControlBody)
 async def agent_control(ctx: Ctx) -> Response:
     """POST /me/agents/{agent_id}/control (stop, play or interrupt the agent in every room)."""
     aid = await _owned_agent(ctx)
-    _, mode, reason = await _request(ctx)
+    body = ctx.body(ControlBody)
+    mode, reason = body.mode, body.reason
     st = state(ctx)
     if mode == "stop":
         st.stopped |= {(aid, rid) for rid in await ctx.db.agent_room_ids(aid)}

@@ -1,20 +1,21 @@
-"""REST plumbing: auth, envelopes, error shape, body and pagination parsing."""
+"""REST plumbing: auth, validated input, envelopes, error shape and pagination."""
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
+from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from . import authz
 from .contracts import Principal
 from .hub import AsyncStore, Hub
+from .inputs import declared, parse_body, parse_query
 from .store import StoreError
 
 log = logging.getLogger(__name__)
@@ -24,65 +25,61 @@ Shape = Callable[[dict[str, Any], bool], dict[str, Any]]
 
 
 def error_response(
-    status: int, code: str, message: str, details: dict[str, Any] | None = None
+    status: int,
+    code: str,
+    message: str,
+    details: dict[str, Any] | None = None,
+    request_id: str | None = None,
 ) -> JSONResponse:
     """Build the documented error envelope."""
-    err: dict[str, Any] = {"code": code, "message": message, "request_id": str(uuid.uuid4())}
+    err: dict[str, Any] = {
+        "code": code,
+        "message": message,
+        "request_id": request_id or str(uuid.uuid4()),
+    }
     if details:
         err["details"] = details
     return JSONResponse({"error": err}, status_code=status)
 
 
-class Ctx:
-    """Per-request context handed to handlers."""
+def server_error(path: str, exc: BaseException) -> JSONResponse:
+    """Log an unexpected exception with a fresh request id and answer 500 with that id."""
+    request_id = str(uuid.uuid4())
+    log.error("unhandled error in %s (request_id %s)", path, request_id, exc_info=exc)
+    return error_response(500, "internal_error", "internal server error", request_id=request_id)
 
-    def __init__(self, request: Request, principal: Principal) -> None:
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class Ctx:
+    """Per-request context handed to handlers, with the route's validated input."""
+
+    def __init__(
+        self,
+        request: Request,
+        principal: Principal,
+        body: BaseModel | None = None,
+        query: BaseModel | None = None,
+    ) -> None:
         self.request = request
         self.principal = principal
         self.db: AsyncStore = request.app.state.directory
         self.hub: Hub = request.app.state.hub
         self.params = request.path_params
+        self._body, self._query = body, query
 
-    async def body(self, wrapper: str | None = None) -> dict[str, Any]:
-        """Parse the JSON object body, unwrapping ``{wrapper: {...}}`` when given."""
-        raw = await self.request.body()
-        try:
-            data = json.loads(raw or b"{}")
-        except ValueError:
-            raise StoreError(400, "bad_request", "request body is not valid JSON") from None
-        if not isinstance(data, dict):
-            raise StoreError(422, "validation_error", "body must be a JSON object")
-        if wrapper is not None:
-            data = data.get(wrapper)
-            if not isinstance(data, dict):
-                raise StoreError(
-                    422,
-                    "validation_error",
-                    f"missing '{wrapper}' object",
-                    {wrapper: ["is required and must be an object"]},
-                )
-        return data
+    def body(self, model: type[M]) -> M:
+        """The validated body (the handler must have declared ``model`` with ``accepts``)."""
+        if not isinstance(self._body, model):
+            raise TypeError(f"handler did not declare body {model.__name__}")
+        return self._body
 
-    def int_q(self, name: str, default: int | None, lo: int = 1, hi: int = 10**9) -> int | None:
-        """Read an integer query parameter (422 when malformed or out of range)."""
-        raw = self.request.query_params.get(name)
-        if raw is None or raw == "":
-            return default
-        try:
-            value = int(raw)
-        except ValueError:
-            raise StoreError(
-                422, "validation_error", f"{name} must be an integer", {name: ["is invalid"]}
-            ) from None
-        if not lo <= value <= hi:
-            raise StoreError(
-                422, "validation_error", f"{name} out of range", {name: [f"must be {lo}..{hi}"]}
-            )
-        return value
-
-    def page(self) -> tuple[int, int]:
-        """Offset pagination parameters (page, page_size)."""
-        return self.int_q("page", 1) or 1, self.int_q("page_size", 20, 1, 100) or 20
+    def query(self, model: type[M]) -> M:
+        """The validated query (the handler must have declared ``model`` with ``accepts``)."""
+        if not isinstance(self._query, model):
+            raise TypeError(f"handler did not declare query {model.__name__}")
+        return self._query
 
 
 def offset_meta(page: int, page_size: int, total: int) -> dict[str, int]:
@@ -126,39 +123,27 @@ Handler = Callable[[Ctx], Awaitable[Response]]
 
 
 def endpoint(kind: str) -> Callable[[Handler], Callable[[Request], Awaitable[Response]]]:
-    """Wrap a handler with authorization (``authz.authorize`` for ``kind`` 'agent' or 'user')
-    and error mapping."""
+    """Wrap a handler with authorization (``authz.authorize`` for ``kind`` 'agent' or 'user'),
+    input validation (its ``accepts`` declaration) and error mapping."""
 
     def wrap(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
+        spec = declared(fn)
+
         async def view(request: Request) -> Response:
             try:
                 # the one authorization point: key, then the route's rule (authz.POLICY)
                 principal = await authz.authorize(request, kind)
-                return await fn(Ctx(request, principal))
+                query = parse_query(spec.query, request.query_params) if spec.query else None
+                body = parse_body(spec.body, await request.body()) if spec.body else None
+                return await fn(Ctx(request, principal, body, query))
             except StoreError as exc:
                 return error_response(exc.status, exc.code, exc.message, exc.details)
-            except Exception:
-                log.exception("unhandled error in %s", request.url.path)
-                return error_response(500, "internal_error", "internal server error")
+            except Exception as exc:
+                return server_error(request.url.path, exc)
 
         view.__name__ = fn.__name__
         view.__doc__ = fn.__doc__
+        view.__band_accepts__ = spec  # type: ignore[attr-defined]
         return view
 
     return wrap
-
-
-def require_str(body: dict[str, Any], name: str, *, blank_ok: bool = False) -> str:
-    """Return a required string field (422 when missing or blank)."""
-    value = body.get(name)
-    if not isinstance(value, str) or (not blank_ok and not value.strip()):
-        raise StoreError(422, "validation_error", f"{name} can't be blank", {name: ["is invalid"]})
-    return value
-
-
-def opt_str(body: dict[str, Any], name: str) -> str | None:
-    """Return an optional string field (422 when present but not a string)."""
-    value = body.get(name)
-    if value is not None and not isinstance(value, str):
-        raise StoreError(422, "validation_error", f"{name} must be a string", {name: ["invalid"]})
-    return value

@@ -2,39 +2,25 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from starlette.responses import Response
 from starlette.routing import Route
 
 from . import ops, shapes
-from .http import (
-    Ctx,
-    cursor_meta,
-    data,
-    endpoint,
-    offset_meta,
-    offset_page,
-    page_slice,
-    require_str,
-)
-from .store import MessageFilter, Store, StoreError
+from .bodies import ChatBody, MessageBody, ParticipantBody, ProfileBody, RegisterBody
+from .http import Ctx, cursor_meta, data, endpoint, offset_meta, offset_page, page_slice
+from .inputs import accepts
+from .queries import HumanMessagesQuery, PageQuery, ParticipantsQuery
+from .store import MessageFilter, Store
 
 human = endpoint("user")
-MESSAGE_TYPES = (
-    "text", "tool_call", "tool_result", "thought", "error", "task", "attention", "system",
-    "participant", "action", "guidelines",
-)  # fmt: skip
-TYPE_PARAMS = ("message_type", "message_types", "exclude_message_types")
 
 
 @human
+@accepts(body=RegisterBody)
 async def register_agent(ctx: Ctx) -> Response:
     """POST /me/agents/register."""
-    body = await ctx.body("agent")
-    name = require_str(body, "name")
-    description = require_str(body, "description")
-    agent, key = await ctx.db.run(Store.create_agent, ctx.principal.id, name, description)
+    new = ctx.body(RegisterBody).agent
+    agent, key = await ctx.db.run(Store.create_agent, ctx.principal.id, new.name, new.description)
     return data({"agent": shapes.my_agent(agent), "credentials": {"api_key": key}}, 201)
 
 
@@ -52,9 +38,10 @@ AGENT_SORTS = [
 
 
 @human
+@accepts(query=PageQuery)
 async def list_agents(ctx: Ctx) -> Response:
     """GET /me/agents."""
-    page, size = ctx.page()
+    page, size = ctx.query(PageQuery).window()
     rows = await ctx.db.run(Store.agents_of, ctx.principal.id)
     chunk = page_slice(rows, page, size)
     meta = {
@@ -74,15 +61,17 @@ async def _me_room(ctx: Ctx, room: dict) -> dict:
 
 
 @human
+@accepts(query=PageQuery)
 async def list_chats(ctx: Ctx) -> Response:
     """GET /me/chats."""
-    page, size = ctx.page()
+    page, size = ctx.query(PageQuery).window()
     rooms, total = await ctx.db.run(Store.rooms_of, ctx.principal.id, page, size)
     items = [await _me_room(ctx, r) for r in rooms]
     return data(items, metadata=offset_meta(page, size, total))
 
 
 @human
+@accepts(body=ChatBody)
 async def create_chat(ctx: Ctx) -> Response:
     """POST /me/chats."""
     room = await ops.create_room(ctx)
@@ -96,55 +85,15 @@ async def get_chat(ctx: Ctx) -> Response:
     return data(await _me_room(ctx, room))
 
 
-def _bad_query(name: str, message: str) -> StoreError:
-    return StoreError(422, "validation_error", message, {name: ["is invalid"]})
-
-
-def _types(name: str, raw: str) -> tuple[str, ...]:
-    """Parse a comma-joined type list; blanks, spaces and unknown types are refused."""
-    values = tuple(raw.split(",")) if name != "message_type" else (raw,)
-    for value in values:
-        if value not in MESSAGE_TYPES:
-            raise _bad_query(name, f"{name}: unknown message type {value!r}")
-    return values
-
-
-def _since(raw: str) -> str:
-    """Parse an ISO 8601 time (naive means UTC) into the store's timestamp form."""
-    try:
-        when = datetime.fromisoformat(raw.strip().replace("Z", "+00:00"))
-    except ValueError:
-        raise _bad_query("since", "since must be an ISO 8601 date-time") from None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return when.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
-
-
-def _message_filter(ctx: Ctx) -> MessageFilter:
-    """Read ``message_type`` / ``message_types`` / ``exclude_message_types`` and ``since``."""
-    q = ctx.request.query_params
-    given = [n for n in TYPE_PARAMS if q.get(n)]
-    if len(given) > 1:
-        raise _bad_query(given[1], "use at most one of " + ", ".join(TYPE_PARAMS))
-    since = q.get("since") or None
-    if since is not None and q.get("cursor"):
-        raise _bad_query("since", "since and cursor cannot be combined")
-    exclude = given == ["exclude_message_types"]
-    types = _types(given[0], q[given[0]]) if given else ()
-    return MessageFilter(
-        types=() if exclude else types,
-        exclude=types if exclude else (),
-        since=_since(since) if since else None,
-    )
-
-
 @human
+@accepts(query=HumanMessagesQuery)
 async def list_messages(ctx: Ctx) -> Response:
     """GET /me/chats/{chat_id}/messages (every room message; type and ``since`` filters)."""
     rid = ctx.params["chat_id"]
-    limit = ctx.int_q("limit", None, 1, 100) or ctx.int_q("page_size", 20, 1, 100) or 20
-    cursor = ctx.int_q("cursor", None, 0)
-    where = _message_filter(ctx)
+    q = ctx.query(HumanMessagesQuery)
+    limit, cursor = q.size(20), q.cursor
+    types, exclude = q.types()
+    where = MessageFilter(types=types, exclude=exclude, since=q.since)
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     items, more = await ctx.db.run(Store.room_messages, rid, cursor, limit, where)
     total = await ctx.db.run(Store.count_messages, rid, where)
@@ -153,25 +102,27 @@ async def list_messages(ctx: Ctx) -> Response:
 
 
 @human
+@accepts(body=MessageBody)
 async def post_message(ctx: Ctx) -> Response:
     """POST /me/chats/{chat_id}/messages."""
     return data(await ops.post_message(ctx, ctx.params["chat_id"], require_mention=False), 201)
 
 
 @human
+@accepts(query=ParticipantsQuery)
 async def list_participants(ctx: Ctx) -> Response:
     """GET /me/chats/{chat_id}/participants."""
     rid = ctx.params["chat_id"]
-    page, size = ctx.page()
+    q = ctx.query(ParticipantsQuery)
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     parts = await ctx.db.run(Store.participants, rid)
-    kind = ctx.request.query_params.get("participant_type")
-    if kind:
-        parts = [p for p in parts if p["type"] == kind]
-    return offset_page(ctx, parts, page, size, shapes.participant)
+    if q.participant_type:
+        parts = [p for p in parts if p["type"] == q.participant_type]
+    return offset_page(ctx, parts, q.page, q.page_size, shapes.participant)
 
 
 @human
+@accepts(body=ParticipantBody)
 async def add_participant(ctx: Ctx) -> Response:
     """POST /me/chats/{chat_id}/participants."""
     return data(await ops.add_participant(ctx, ctx.params["chat_id"]), 201)
@@ -190,17 +141,11 @@ async def profile(ctx: Ctx) -> Response:
 
 
 @human
+@accepts(body=ProfileBody)
 async def update_profile(ctx: Ctx) -> Response:
     """PUT /me/profile."""
-    body = await ctx.body("user")
-    first, last = body.get("first_name"), body.get("last_name")
-    for field, value in (("first_name", first), ("last_name", last)):
-        if value is not None and not isinstance(value, str):
-            raise StoreError(422, "validation_error", f"{field} must be a string")
-    if not first and last is None:
-        raise StoreError(
-            422, "validation_error", "At least one field (first_name or last_name) must be provided"
-        )
+    names = ctx.body(ProfileBody).user
+    first, last = names.first_name, names.last_name
     user = await ctx.db.run(Store.update_user_name, ctx.principal.id, first, last)
     return data(shapes.user_details(user))
 

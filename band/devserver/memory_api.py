@@ -1,7 +1,8 @@
 """Memory routes: agent ``/agent/memories...`` and human ``/me/memories...``.
 
-System/type/segment/scope/status values are checked against the band_sdk_core memory enums;
-the type-for-system rule is ``band_sdk_core.validate_memory_type_for_system``.
+System/type/segment/scope/status values are the band_sdk_core memory enums' wire names
+(declared in ``bodies`` / ``queries``); the type-for-system rule is
+``band_sdk_core.validate_memory_type_for_system``.
 """
 
 from __future__ import annotations
@@ -12,71 +13,26 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import Route
 
-from band_sdk_core import (
-    MemoryListScope,
-    MemorySegment,
-    MemoryStatus,
-    MemoryStoreScope,
-    MemorySystem,
-    MemoryType,
-    validate_memory_type_for_system,
-)
+from band_sdk_core import validate_memory_type_for_system
 
 from . import store_memories as sm
-from .http import Ctx, data, endpoint, opt_str, require_str
+from .bodies import MemoryBody
+from .http import Ctx, data, endpoint
+from .inputs import accepts
+from .queries import AgentMemoriesQuery, MemoryFilters, MyMemoriesQuery
 from .store import StoreError
 
 agent = endpoint("agent")
 human = endpoint("user")
 ORG_MESSAGE = "organization scope requires the agent's owner to belong to an organization"
-ENUMS: dict[str, Any] = {
-    "system": MemorySystem,
-    "type": MemoryType,
-    "segment": MemorySegment,
-    "status": MemoryStatus,
-}
 
 
 def _invalid(field: str, message: str) -> StoreError:
     return StoreError(422, "validation_error", message, {field: [message]})
 
 
-def _enum(field: str, value: Any, *, required: bool) -> str | None:
-    if value is None or value == "":
-        if required:
-            raise _invalid(field, f"{field} can't be blank")
-        return None
-    if not isinstance(value, str) or ENUMS[field].from_wire_name(value) is None:
-        raise _invalid(field, f"{field} is invalid")
-    return value
-
-
-def _scope(value: Any, *, listing: bool) -> str | None:
-    """``agent`` plus the band_sdk_core store/list scope wire names."""
-    if value is None or value == "":
-        return None if listing else "agent"
-    enum = MemoryListScope if listing else MemoryStoreScope
-    if value != "agent" and (not isinstance(value, str) or enum.from_wire_name(value) is None):
-        raise _invalid("scope", "scope is invalid")
-    return str(value)
-
-
 def _org_refused() -> StoreError:
     return StoreError(422, "org_scope_requires_organization", ORG_MESSAGE)
-
-
-def _metadata(value: Any) -> dict[str, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise _invalid("metadata", "metadata must be an object")
-    for key in ("tags", "references"):
-        items = value.get(key)
-        if items is not None and (
-            not isinstance(items, list) or not all(isinstance(i, str) for i in items)
-        ):
-            raise _invalid(f"metadata.{key}", f"{key} must be a list of strings")
-    return value
 
 
 def agent_memory(mem: dict[str, Any]) -> dict[str, Any]:
@@ -99,28 +55,14 @@ def user_memory(mem: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _filters(ctx: Ctx, *extra: str) -> dict[str, Any]:
-    q = ctx.request.query_params
-    out: dict[str, Any] = {
-        "system": _enum("system", q.get("system"), required=False),
-        "type": _enum("type", q.get("type"), required=False),
-        "segment": _enum("segment", q.get("segment"), required=False),
-        "status": _enum("status", q.get("status"), required=False),
-        "scope": _scope(q.get("scope"), listing=True),
-        "content_query": q.get("content_query") or None,
-        "subject_id": q.get("subject_id") or None,
-    }
-    for name in extra:
-        out[name] = q.get(name) or None
-    return out
+def _filters(q: MemoryFilters, *extra: str) -> dict[str, Any]:
+    names = ("system", "type", "segment", "status", "scope", "content_query", "subject_id")
+    return {name: getattr(q, name) for name in (*names, *extra)}
 
 
-def _paginate(ctx: Ctx, rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict]:
+def _paginate(q: MemoryFilters, rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict]:
     """Cursor (``cursor``/``limit``) or offset (``page``/``page_size``) pagination."""
-    limit = ctx.int_q("limit", None, 1, 100)
-    page_size = ctx.int_q("page_size", None, 1, 50)
-    page = ctx.int_q("page", None)
-    cursor = ctx.int_q("cursor", None, 0)
+    limit, page_size, page, cursor = q.limit, q.page_size, q.page, q.cursor
     total = len(rows)
     if limit is None and (page is not None or page_size is not None):
         size = page_size or 20
@@ -149,49 +91,40 @@ def _paginate(ctx: Ctx, rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]
 
 
 @agent
+@accepts(query=AgentMemoriesQuery)
 async def agent_list(ctx: Ctx) -> Response:
     """GET /agent/memories (``memory_scope=me``: the agent's own memories)."""
-    memory_scope = ctx.request.query_params.get("memory_scope") or "me"
-    if memory_scope not in ("me", "org"):
-        raise _invalid("memory_scope", "memory_scope is invalid")
-    filters = _filters(ctx)
-    if memory_scope == "org":
+    q = ctx.query(AgentMemoriesQuery)
+    if q.memory_scope == "org":
         raise _org_refused()
-    rows = await ctx.db.run(sm.agent_list, ctx.principal.id, filters)
-    chunk, meta = _paginate(ctx, rows)
+    rows = await ctx.db.run(sm.agent_list, ctx.principal.id, _filters(q))
+    chunk, meta = _paginate(q, rows)
     return data([agent_memory(m) for m in chunk], meta=meta, metadata=meta)
 
 
 @agent
+@accepts(body=MemoryBody)
 async def agent_create(ctx: Ctx) -> Response:
     """POST /agent/memories (``{"memory": {...}}``)."""
-    body = await ctx.body("memory")
-    content = require_str(body, "content")
-    system = _enum("system", body.get("system"), required=True)
-    mtype = _enum("type", body.get("type"), required=True)
-    segment = _enum("segment", body.get("segment"), required=True)
+    new = ctx.body(MemoryBody).memory
     try:
-        validate_memory_type_for_system(system or "", mtype or "")
+        validate_memory_type_for_system(new.system, new.type)
     except ValueError as exc:
         raise _invalid("type", str(exc)) from None
-    thought = require_str(body, "thought", blank_ok=True)
-    subject_id = opt_str(body, "subject_id")
-    scope = _scope(body.get("scope"), listing=False)
-    if body.get("scope") in (None, "") and subject_id:
-        scope = "subject"  # a subject_id without a scope defaults to subject scope
-    if scope == "subject" and not subject_id:
+    scope = new.scope or ("subject" if new.subject_id else "agent")  # subject_id implies it
+    if scope == "subject" and not new.subject_id:
         raise _invalid("subject_id", "subject scope requires a subject_id")
     if scope == "organization":
         raise _org_refused()
     fields = {
-        "content": content,
-        "system": system,
-        "type": mtype,
-        "segment": segment,
-        "thought": thought,
+        "content": new.content,
+        "system": new.system,
+        "type": new.type,
+        "segment": new.segment,
+        "thought": new.thought,
         "scope": scope,
-        "subject_id": subject_id,
-        "metadata": _metadata(body.get("metadata")),
+        "subject_id": new.subject_id,
+        "metadata": new.metadata or {},
     }
     mem = await ctx.db.run(sm.create, ctx.principal.id, fields)
     return data(agent_memory(mem), 201)
@@ -241,11 +174,12 @@ async def _user_memory(ctx: Ctx) -> dict[str, Any]:
 
 
 @human
+@accepts(query=MyMemoriesQuery)
 async def me_list(ctx: Ctx) -> Response:
     """GET /me/memories."""
-    filters = _filters(ctx, "chat_room_id", "source_agent_id")
-    rows = await ctx.db.run(sm.user_list, ctx.principal.id, filters)
-    chunk, meta = _paginate(ctx, rows)
+    q = ctx.query(MyMemoriesQuery)
+    rows = await ctx.db.run(sm.user_list, ctx.principal.id, _filters(q, *q.OWN_FILTERS))
+    chunk, meta = _paginate(q, rows)
     items = [await _user_view(ctx, m) for m in chunk]
     return data(items, meta=meta, metadata=meta)
 

@@ -2,7 +2,9 @@
 
 ``GET /openapi.json`` walks ``request.app.routes`` at request time, so every REST route
 (including ones other modules add later) is listed. Summaries come from the first line of
-each handler's docstring; auth is inferred from the path prefix (agent vs human API).
+each handler's docstring; auth is inferred from the path prefix (agent vs human API); request
+bodies and query parameters are the JSON schemas of the models each handler declares with
+``inputs.accepts`` (the same models that validate the requests).
 """
 
 from __future__ import annotations
@@ -14,10 +16,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 
+from .inputs import MAX_DEPTH, declared
+
 TITLE = "Band local platform"
 VERSION = "0.1.0"
 _PARAM = re.compile(r"{([^}:]+)(?::[^}]*)?}")
 _ERROR = {"$ref": "#/components/responses/Error"}
+_REF = "#/components/schemas/{model}"
 
 
 def _walk(routes: list[BaseRoute], prefix: str = "") -> list[tuple[str, str, Any]]:
@@ -41,7 +46,31 @@ def _security(path: str) -> list[dict[str, list[str]]]:
     return []
 
 
-def _operation(path: str, method: str, fn: Any) -> dict[str, Any]:
+def _query_parameters(model: Any) -> list[dict[str, Any]]:
+    schema = model.model_json_schema(ref_template=_REF)
+    required = set(schema.get("required", ()))
+    return [
+        {"name": name, "in": "query", "required": name in required, "schema": prop}
+        for name, prop in schema.get("properties", {}).items()
+    ]
+
+
+def _body(model: Any, schemas: dict[str, Any]) -> dict[str, Any]:
+    """The request body of ``model``, its schema (and nested ones) added to ``schemas``."""
+    schema = model.model_json_schema(ref_template=_REF)
+    schemas.update(schema.pop("$defs", {}))
+    schema["description"] = (
+        f"{schema.get('description', '')} Nested at most {MAX_DEPTH} levels deep; numbers"
+        " must be finite; unknown keys are ignored."
+    ).strip()
+    schemas[model.__name__] = schema
+    return {
+        "required": True,
+        "content": {"application/json": {"schema": {"$ref": _REF.format(model=model.__name__)}}},
+    }
+
+
+def _operation(path: str, method: str, fn: Any, schemas: dict[str, Any]) -> dict[str, Any]:
     doc = (getattr(fn, "__doc__", None) or "").strip()
     summary = doc.splitlines()[0] if doc else f"{method} {path}"
     slug = re.sub(r"[^A-Za-z0-9]+", "_", _PARAM.sub(r"by_\1", path)).strip("_")
@@ -52,6 +81,7 @@ def _operation(path: str, method: str, fn: Any) -> dict[str, Any]:
         if path.startswith("/api/v1/me")
         else "meta"
     )
+    spec = declared(fn)
     op: dict[str, Any] = {
         "operationId": f"{method.lower()}_{slug or 'root'}",
         "summary": summary,
@@ -62,11 +92,10 @@ def _operation(path: str, method: str, fn: Any) -> dict[str, Any]:
         ],
         "responses": {"2XX": {"description": "success envelope {data, ...}"}, "4XX": _ERROR},
     }
-    if method in ("POST", "PUT", "PATCH"):
-        op["requestBody"] = {
-            "required": False,
-            "content": {"application/json": {"schema": {"type": "object"}}},
-        }
+    if spec.query is not None:
+        op["parameters"] += _query_parameters(spec.query)
+    if spec.body is not None:
+        op["requestBody"] = _body(spec.body, schemas)
     sec = _security(path)
     if sec:
         op["security"] = sec
@@ -76,9 +105,10 @@ def _operation(path: str, method: str, fn: Any) -> dict[str, Any]:
 def build(routes: list[BaseRoute]) -> dict[str, Any]:
     """Build the OpenAPI document for ``routes``."""
     paths: dict[str, dict[str, Any]] = {}
+    schemas: dict[str, Any] = {}
     for path, method, fn in _walk(routes):
         paths.setdefault(_PARAM.sub(r"{\1}", path), {})[method.lower()] = _operation(
-            path, method, fn
+            path, method, fn, schemas
         )
     sockets = [r.path for r in routes if isinstance(r, WebSocketRoute)]
     return {
@@ -99,6 +129,7 @@ def build(routes: list[BaseRoute]) -> dict[str, Any]:
                 }
             },
             "schemas": {
+                **dict(sorted(schemas.items())),
                 "Error": {
                     "type": "object",
                     "required": ["error"],
@@ -114,7 +145,7 @@ def build(routes: list[BaseRoute]) -> dict[str, Any]:
                             },
                         }
                     },
-                }
+                },
             },
         },
         "x-websockets": sockets,

@@ -6,12 +6,10 @@ from typing import Any
 
 from . import shapes
 from . import store_files as sf
+from .bodies import ChatBody, MessageBody, ParticipantBody
 from .contracts import Principal
-from .http import Ctx, opt_str, require_str
+from .http import Ctx
 from .store import Store, StoreError
-
-ROLES = ("owner", "admin", "member")
-MENTION_KEYS = ("id", "handle", "name", "kind")
 
 
 async def push(ctx: Ctx, topic: str, event: str, payload: dict[str, Any], **kw: Any) -> None:
@@ -22,9 +20,8 @@ async def push(ctx: Ctx, topic: str, event: str, payload: dict[str, Any], **kw: 
 
 async def create_room(ctx: Ctx) -> dict[str, Any]:
     """Create a room owned by the caller; push room_added to the creator's rooms topic."""
-    body = await ctx.body("chat")
-    title, task_id = opt_str(body, "title"), opt_str(body, "task_id")
-    room = await ctx.db.run(Store.create_room, ctx.principal, title, task_id)
+    chat = ctx.body(ChatBody).chat
+    room = await ctx.db.run(Store.create_room, ctx.principal, chat.title, chat.task_id)
     topic = _rooms_topic("Agent" if ctx.principal.kind == "agent" else "User", ctx.principal.id)
     await push(ctx, topic, "room_added", shapes.chat_room(room))
     return room
@@ -37,11 +34,8 @@ def _rooms_topic(kind: str, pid: str) -> str:
 
 async def add_participant(ctx: Ctx, rid: str) -> dict[str, Any]:
     """Add a participant and push participant_added / room_added."""
-    body = await ctx.body("participant")
-    pid = require_str(body, "participant_id")
-    role = body.get("role", "member")
-    if role not in ROLES:
-        raise StoreError(422, "validation_error", "invalid role", {"role": ["is invalid"]})
+    wanted = ctx.body(ParticipantBody).participant
+    pid, role = wanted.participant_id, wanted.role
     room = await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     part, added = await ctx.db.run(Store.add_participant, rid, ctx.principal.id, pid, role)
     payload = shapes.participant(part, ctx.hub.online(pid))
@@ -68,45 +62,16 @@ async def remove_participant(ctx: Ctx, rid: str, pid: str) -> dict[str, Any]:
     return payload
 
 
-def _mentions(body: dict[str, Any]) -> list[dict[str, Any]]:
-    raw = body.get("mentions", [])
-    if not isinstance(raw, list) or not all(isinstance(m, dict) for m in raw):
-        raise StoreError(
-            422, "validation_error", "mentions must be a list", {"mentions": ["invalid"]}
-        )
-    for m in raw:
-        if any(m.get(k) is not None and not isinstance(m[k], str) for k in MENTION_KEYS):
-            raise StoreError(
-                422, "validation_error", "mention fields must be strings", {"mentions": ["invalid"]}
-            )
-    return raw
-
-
-def _attachment_ids(body: dict[str, Any]) -> list[str]:
-    """Read ``attachment_ids``: absent means none; null or non-string ids are refused."""
-    if "attachment_ids" not in body:
-        return []
-    raw = body["attachment_ids"]
-    if not isinstance(raw, list) or not all(isinstance(i, str) and i for i in raw):
-        raise StoreError(
-            422,
-            "validation_error",
-            "attachment_ids must be a list of file ids",
-            {"attachment_ids": ["must be a list of strings (omit it for no attachments)"]},
-        )
-    return list(dict.fromkeys(raw))
-
-
 async def post_message(ctx: Ctx, rid: str, *, require_mention: bool) -> dict[str, Any]:
     """Store a text message, then push message_created to mentioned agents and the sender."""
-    body = await ctx.body("message")
-    content = require_str(body, "content")
-    mentions = _mentions(body)
+    message = ctx.body(MessageBody).message
+    content = message.content
+    mentions = [m.model_dump(exclude_none=True) for m in message.mentions]
     if require_mention and not mentions:
         raise StoreError(
             422, "validation_error", "at least one mention is required", {"mentions": ["empty"]}
         )
-    attachment_ids = _attachment_ids(body)
+    attachment_ids = list(dict.fromkeys(message.attachment_ids))
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     resolved = await ctx.db.run(Store.resolve_mentions, rid, mentions)
     known = await ctx.db.run(sf.room_file_ids, rid, attachment_ids)

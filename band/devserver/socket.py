@@ -102,8 +102,11 @@ async def _handle(conn: Connection, text: str, directory: AsyncStore) -> None:
     try:
         frame = json.loads(text)
         join_ref, ref, topic, event, _payload = frame
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):  # deep nesting raises RecursionError
         log.warning("dropping malformed frame")
+        return
+    if not isinstance(topic, str) or not isinstance(event, str):
+        log.warning("dropping frame whose topic or event is not a string")
         return
     join_ref = None if join_ref is None else str(join_ref)
     ref = None if ref is None else str(ref)

@@ -166,6 +166,19 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
+def dump_json(value: Any) -> str:
+    """Serialize a value for storage; what could not be served again (NaN, Infinity) is refused."""
+    try:
+        return json.dumps(value, allow_nan=False)
+    except (ValueError, TypeError, RecursionError):
+        raise StoreError(422, "validation_error", "value cannot be stored as JSON") from None
+
+
+def load_json(text: str) -> Any:
+    """Parse stored JSON; a non-finite number stored by an older version reads as null."""
+    return json.loads(text, parse_constant=lambda _name: None)
+
+
 def hash_key(key: str) -> str:
     """Return the sha256 hex digest of an API key."""
     return hashlib.sha256(key.encode()).hexdigest()
@@ -509,7 +522,7 @@ class Store:
                 "sender_type, sender_name, metadata, inserted_at, updated_at) "
                 "VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (mid, rid, content, message_type, sender.id, sender_type, sender.name,
-                 json.dumps(metadata), ts, ts),
+                 dump_json(metadata), ts, ts),
             )  # fmt: skip
             for pos, fid in enumerate(dict.fromkeys(attachment_ids or ())):
                 self.db.execute("INSERT INTO message_attachments VALUES (?,?,?)", (mid, fid, pos))
@@ -536,7 +549,7 @@ class Store:
         msg = dict(row)
         seq = msg.pop("seq")
         msg["chat_room_id"] = msg.pop("room_id")
-        msg["metadata"] = json.loads(msg["metadata"])
+        msg["metadata"] = load_json(msg["metadata"])
         msg["attachments"] = [
             attachment(a)
             for a in self.db.execute(
@@ -680,5 +693,5 @@ class Store:
         """Record a pushed server event."""
         self.db.execute(
             "INSERT INTO events (topic, event, payload, inserted_at) VALUES (?,?,?,?)",
-            (topic, event, json.dumps(payload), now()),
+            (topic, event, dump_json(payload), now()),
         )

@@ -6,11 +6,10 @@ the local platform has no organisations, so organisation scope is always refused
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import Any
 
-from .store import Store, StoreError, now
+from .store import Store, StoreError, dump_json, load_json, now
 
 STATUSES = ("active", "superseded", "archived")
 
@@ -18,7 +17,7 @@ STATUSES = ("active", "superseded", "archived")
 def _shape(store: Store, row: Any) -> dict[str, Any]:
     mem = dict(row)
     mem["_seq"] = mem.pop("seq")
-    mem["metadata"] = json.loads(mem["metadata"])
+    mem["metadata"] = load_json(mem["metadata"])
     return mem
 
 
@@ -34,7 +33,7 @@ def create(store: Store, agent_id: str, fields: dict[str, Any]) -> dict[str, Any
         "inserted_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (mid, fields["content"], fields["system"], fields["type"], fields["segment"],
          fields["scope"], "active", fields.get("thought"), fields.get("subject_id"), agent_id,
-         agent["owner_id"], None, None, json.dumps(fields.get("metadata") or {}), ts, ts),
+         agent["owner_id"], None, None, dump_json(fields.get("metadata") or {}), ts, ts),
     )  # fmt: skip
     return get(store, mid)  # type: ignore[return-value]
 

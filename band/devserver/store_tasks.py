@@ -6,11 +6,10 @@ Tables come from schema migration 3 in ``store.py``.
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import Any
 
-from .store import Store, StoreError, now
+from .store import Store, StoreError, dump_json, load_json, now
 
 TASK_STATUSES = ("pending", "in_progress", "blocked", "in_review", "failed", "completed")
 TASK_STATES = ("active", "cancelled", "superseded", "archived")
@@ -34,14 +33,14 @@ def _event(store: Store, row: Any) -> dict[str, Any]:
         "actor": actor(store, row["actor_id"]),
         "at": row["at"],
         "event": row["event"],
-        "payload": json.loads(row["payload"]),
+        "payload": load_json(row["payload"]),
     }
 
 
 def _log(store: Store, tid: str, pid: str, event: str, payload: dict[str, Any]) -> None:
     store.db.execute(
         "INSERT INTO task_events (task_id, actor_id, event, payload, at) VALUES (?,?,?,?,?)",
-        (tid, pid, event, json.dumps(payload), now()),
+        (tid, pid, event, dump_json(payload), now()),
     )
 
 
@@ -97,7 +96,9 @@ def render(store: Store, row: Any, include_history: bool = False) -> dict[str, A
 
 def _find(store: Store, rid: str, ref: str) -> Any:
     ref = ref.strip().lstrip("#")
-    if ref.isdigit():
+    # a board number: ASCII digits only (str.isdigit also accepts e.g. "²") and small enough
+    # for SQLite's 64-bit integers; a larger number names no task (404), never an overflow
+    if ref.isascii() and ref.isdigit() and len(ref) <= 18:
         row = store.db.execute(
             "SELECT * FROM tasks WHERE room_id=? AND number=?", (rid, int(ref))
         ).fetchone()
@@ -312,6 +313,6 @@ def put_board(store: Store, rid: str, pid: str, fields: dict[str, Any]) -> dict[
         event, payload = "goal_edited", {"from": {k: row[k] for k in fields}, "to": fields}
     store.db.execute(
         "INSERT INTO board_events (room_id, actor_id, event, payload, at) VALUES (?,?,?,?,?)",
-        (rid, pid, event, json.dumps(payload), ts),
+        (rid, pid, event, dump_json(payload), ts),
     )
     return get_board(store, rid)

@@ -1,10 +1,13 @@
 """schemathesis against the local platform's own OpenAPI document, over real HTTP.
 
-Every operation of ``/openapi.json`` gets generated path parameters, query strings and JSON
-bodies, sent twice: as generated, and with its path ids replaced by real ones (a room the
-agent is in, a message in it, the agent), so the handlers' body validation is reached too.
+Every operation of ``/openapi.json`` (whose bodies and query parameters are the schemas of
+the models that validate them) gets generated path parameters, query strings and JSON
+bodies, both fitting the schema and deliberately not (schemathesis' positive and negative
+modes), sent twice: as generated, and with its path ids replaced by real ones (a room the
+agent is in, a message in it, the agent), so the handlers themselves are reached too.
 Each answer must be no 5xx and, when it is an error, Band's error envelope with a code, a
-message and a request id. Examples per operation stay few so CI stays fast.
+message and a request id; the server must log no error (no traceback). Examples per
+operation stay few so CI stays fast.
 """
 
 from __future__ import annotations
@@ -14,25 +17,25 @@ from typing import Any
 
 import pytest
 import schemathesis
-from bandtest.platform import Live, live_platform, room_with
+from bandtest.platform import Live
 from hypothesis import HealthCheck, settings
+from schemathesis import GenerationMode
 
 from band.devserver.app import create_app
 from band.devserver.openapi import build
 
+from .hostile import COUNTS, Target, hostile_target
+
 schema = schemathesis.openapi.from_dict(build(list(create_app(":memory:").routes)))
+schema.config.generation.update(modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
 
 
 @pytest.fixture(scope="module")
 def target() -> Iterator[dict[str, Any]]:
-    """A live platform with one agent, one room with it and a message in that room."""
-    for live in live_platform():
-        aid, _, key = live.register("Fuzzed")
-        rid = room_with(live, aid)
-        body = {"message": {"content": "hello", "mentions": [{"id": aid}]}}
-        mid = live.human("POST", f"/api/v1/me/chats/{rid}/messages", json=body).json()["data"]
-        ids = {"chat_id": rid, "message_id": mid["id"], "agent_id": aid, "pid": aid}
-        yield {"live": live, "agent_key": key, "ids": ids}
+    """A live platform with an agent, a room with it, a message, a task, a memory..."""
+    for hostile in hostile_target():
+        ids = {**hostile.ids, "pid": hostile.ids["agent_id"]}
+        yield {"live": hostile.live, "agent_key": hostile.agent_key, "ids": ids, "t": hostile}
 
 
 def _headers(path: str, target: dict[str, Any]) -> dict[str, str]:
@@ -43,6 +46,7 @@ def _headers(path: str, target: dict[str, Any]) -> dict[str, str]:
 
 def _clear(response: Any) -> None:
     """No 5xx; an error is Band's envelope."""
+    COUNTS["schemathesis"] += 1
     status = response.status_code
     assert status < 500, f"{status}: {response.text[:500]}"
     if status >= 400 and status != 405:
@@ -69,3 +73,7 @@ def test_no_server_errors(case: schemathesis.Case, target: dict[str, Any]) -> No
         real = {k: target["ids"].get(k, v) for k, v in case.path_parameters.items()}
         case.path_parameters = real
         _clear(case.call(base_url=live.rest, headers=headers))
+    hostile: Target = target["t"]
+    logged = hostile.log.text()
+    hostile.log.records.clear()
+    assert not logged, f"server logged errors:\n{logged}"

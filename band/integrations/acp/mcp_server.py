@@ -228,7 +228,10 @@ class BandMCPServer:
                 raise RuntimeError("the Band MCP server was stopped")
             if self._server is not None:
                 return
-            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets whose proto says TCP
+            # (an accepted socket inherits it); without it every response waited ~40 ms
+            # (Nagle's algorithm against the client's delayed ACK)
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
             sock.bind(("127.0.0.1", 0))
             self.port = sock.getsockname()[1]
             config = uvicorn.Config(

@@ -1,0 +1,323 @@
+"""The JSON bodies of every REST route, declared once (validation and ``/openapi.json``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import AfterValidator, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from .fields import JsonObject, MemorySegment, MemorySystem, MemoryType, NonBlank, Obj, rule
+from .inputs import PREDICATE, BodyModel
+
+EventType = Literal["tool_call", "tool_result", "thought", "error", "task", "attention"]
+Role = Literal["owner", "admin", "member"]
+MAX_EVENT_CHARS = 16384
+MAX_CONTACT_MESSAGE = 500
+TaskStatus = Literal["pending", "in_progress", "blocked", "in_review", "failed", "completed"]
+TASK_UPDATE_MESSAGE = (
+    "At least one of status, active_form, comment, subject, detail, or state must be set"
+)
+PROFILE_MESSAGE = "At least one field (first_name or last_name) must be provided"
+
+
+def _handle(value: str) -> str:
+    if not value.strip().lstrip("@"):
+        raise PydanticCustomError(PREDICATE, "can't be blank")
+    return value
+
+
+#: a contact handle (``@user`` or ``@user/agent``); "@" alone is blank
+Handle = Annotated[str, AfterValidator(_handle), Field(json_schema_extra={"pattern": r"[^\s@]"})]
+ContactMessage = Annotated[str, Field(max_length=MAX_CONTACT_MESSAGE)]
+
+
+# -- rooms and messages ----------------------------------------------------------
+
+
+class ChatIn(Obj):
+    """ChatRoomRequest."""
+
+    title: str | None = None
+    task_id: str | None = None
+
+
+class ChatBody(BodyModel):
+    """POST /agent/chats, POST /me/chats: ``{"chat": {title?, task_id?}}``."""
+
+    wrapper: ClassVar[str | None] = "chat"
+    chat: ChatIn
+
+
+class RenameIn(Obj):
+    """The new room title."""
+
+    title: NonBlank
+
+
+class RenameBody(BodyModel):
+    """PATCH /agent/chats/{id}: ``{"chat": {title}}``."""
+
+    wrapper: ClassVar[str | None] = "chat"
+    chat: RenameIn
+
+
+class Mention(Obj):
+    """A mention of a room participant (by id, else handle or name)."""
+
+    id: str | None = None
+    handle: str | None = None
+    name: str | None = None
+    kind: str | None = None
+
+
+class MessageIn(Obj):
+    """A text message."""
+
+    content: NonBlank
+    mentions: list[Mention] = Field(default_factory=list)
+    attachment_ids: list[Annotated[str, Field(min_length=1)]] = Field(default_factory=list)
+
+
+class MessageBody(BodyModel):
+    """POST .../messages: ``{"message": {content, mentions?, attachment_ids?}}``."""
+
+    wrapper: ClassVar[str | None] = "message"
+    field_messages: ClassVar[dict[str, str]] = {
+        "attachment_ids": "attachment_ids must be a list of file ids (omit it for none)"
+    }
+    message: MessageIn
+
+
+class EventIn(Obj):
+    """A non-text room event."""
+
+    content: Annotated[NonBlank, Field(max_length=MAX_EVENT_CHARS)]
+    message_type: EventType
+    metadata: JsonObject | None = None
+
+
+class EventBody(BodyModel):
+    """POST .../events: ``{"event": {content, message_type, metadata?}}``."""
+
+    wrapper: ClassVar[str | None] = "event"
+    event: EventIn
+
+
+class FailedBody(BodyModel):
+    """POST .../messages/{id}/failed: ``{"error": str}`` (flat; ``Unknown error`` if absent)."""
+
+    error: str | None = None
+
+
+class ActivityIn(Obj):
+    """What the agent is busy with."""
+
+    kind: Literal["reasoning", "tool_call", "memory", "permission"]
+    name: str | None = None
+
+
+class ActivityBody(BodyModel):
+    """POST .../activity: ``{"working": bool, "activity"?: {kind, name?}}``."""
+
+    working: bool = False
+    activity: ActivityIn | None = None
+
+
+class ParticipantIn(Obj):
+    """A participant to add."""
+
+    participant_id: NonBlank
+    role: Role = "member"
+
+
+class ParticipantBody(BodyModel):
+    """POST .../participants: ``{"participant": {participant_id, role?}}``."""
+
+    wrapper: ClassVar[str | None] = "participant"
+    participant: ParticipantIn
+
+
+# -- people and agents -------------------------------------------------------------
+
+
+class RegisterIn(Obj):
+    """A new agent."""
+
+    name: NonBlank
+    description: NonBlank
+
+
+class RegisterBody(BodyModel):
+    """POST /me/agents/register: ``{"agent": {name, description}}``."""
+
+    wrapper: ClassVar[str | None] = "agent"
+    agent: RegisterIn
+
+
+class ProfileIn(Obj):
+    """The person's names (at least one)."""
+
+    first_name: str | None = None
+    last_name: str | None = None
+
+    @model_validator(mode="after")
+    def _one_name(self) -> ProfileIn:
+        if not self.first_name and self.last_name is None:
+            raise rule("first_name", PROFILE_MESSAGE)
+        return self
+
+
+class ProfileBody(BodyModel):
+    """PUT /me/profile: ``{"user": {first_name?, last_name?}}``."""
+
+    wrapper: ClassVar[str | None] = "user"
+    user: ProfileIn
+
+
+class BulkIdsBody(BodyModel):
+    """POST /me/agents/bulk-delete, /me/chats/bulk-delete: ``{"ids": [str, ...]}``."""
+
+    field_messages: ClassVar[dict[str, str]] = {"ids": "ids must be a non-empty array of strings"}
+    ids: Annotated[list[str], Field(min_length=1)]
+
+
+class ControlBody(BodyModel):
+    """POST /me/agents/{id}/control: ``{"mode", "reason"?}`` (or wrapped in ``control``)."""
+
+    mode: Literal["stop", "play", "interrupt"]
+    reason: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _unwrap(cls, value: Any) -> Any:
+        if isinstance(value, dict) and isinstance(value.get("control"), dict):
+            return value["control"]
+        return value
+
+
+class RoomControlBody(ControlBody):
+    """POST /me/chats/{id}/control: ``{"mode", "agent_id", "reason"?}`` (flat or wrapped)."""
+
+    agent_id: NonBlank
+
+
+# -- contacts ----------------------------------------------------------------------
+
+
+class AddContactBody(BodyModel):
+    """POST /agent/contacts/add: ``{"handle", "message"?}``."""
+
+    bad_request_fields: ClassVar[frozenset[str]] = frozenset({"handle"})
+    handle: Handle
+    message: ContactMessage | None = None
+
+
+class RemoveContactBody(BodyModel):
+    """POST /agent/contacts/remove, /me/contacts/remove: ``{"handle"?, "contact_id"?}``."""
+
+    handle: str | None = None
+    contact_id: str | None = None
+
+
+class RespondBody(BodyModel):
+    """POST /agent/contacts/requests/respond: ``{"action", "handle"?, "request_id"?}``."""
+
+    bad_request_fields: ClassVar[frozenset[str]] = frozenset({"action"})
+    action: Literal["approve", "reject", "cancel"]
+    handle: str | None = None
+    request_id: str | None = None
+
+
+class ContactRequestIn(Obj):
+    """A contact request to a handle."""
+
+    recipient_handle: NonBlank
+    message: ContactMessage | None = None
+
+
+class ContactRequestBody(BodyModel):
+    """POST /me/contacts/requests: ``{"contact_request": {recipient_handle, message?}}``."""
+
+    wrapper: ClassVar[str | None] = "contact_request"
+    contact_request: ContactRequestIn
+
+
+class ResolveBody(BodyModel):
+    """POST /me/contacts/resolve: ``{"handle"}``."""
+
+    bad_request_fields: ClassVar[frozenset[str]] = frozenset({"handle"})
+    handle: Handle
+
+
+# -- memories and tasks ------------------------------------------------------------
+
+
+class MemoryIn(Obj):
+    """A memory to store."""
+
+    content: NonBlank
+    system: MemorySystem
+    type: MemoryType
+    segment: MemorySegment
+    thought: str
+    scope: Literal["agent", "subject", "organization"] | None = None
+    subject_id: str | None = None
+    metadata: JsonObject | None = None
+
+    @field_validator("metadata")
+    @classmethod
+    def _string_lists(cls, value: JsonObject | None) -> JsonObject | None:
+        for key in ("tags", "references"):
+            items = (value or {}).get(key)
+            if items is not None and (
+                not isinstance(items, list) or not all(isinstance(i, str) for i in items)
+            ):
+                raise rule(f"metadata.{key}", f"{key} must be a list of strings")
+        return value
+
+
+class MemoryBody(BodyModel):
+    """POST /agent/memories: ``{"memory": {content, system, type, segment, thought, ...}}``."""
+
+    wrapper: ClassVar[str | None] = "memory"
+    memory: MemoryIn
+
+
+class TaskCreateBody(BodyModel):
+    """POST /agent/chats/{id}/tasks: ``{"subject", "detail"?, "supersedes_id"?}``."""
+
+    subject: NonBlank
+    detail: str | None = None
+    supersedes_id: str | None = None
+
+
+class TaskUpdateBody(BodyModel):
+    """POST /agent/chats/{id}/tasks/{task}: at least one field."""
+
+    status: TaskStatus | None = None
+    active_form: str | None = None
+    comment: NonBlank | None = None
+    subject: NonBlank | None = None
+    detail: str | None = None
+    state: Literal["cancelled", "archived", "active"] | None = None
+    linked_native_id: str | None = None
+
+    @model_validator(mode="after")
+    def _some_field(self) -> TaskUpdateBody:
+        if not self.model_dump(exclude_none=True):
+            raise rule("body", TASK_UPDATE_MESSAGE)
+        return self
+
+
+class BoardBody(BodyModel):
+    """PUT /agent/chats/{id}/board: ``{"goal_title"?, "goal_summary"?}`` (at least one)."""
+
+    goal_title: str | None = None
+    goal_summary: str | None = None
+
+    @model_validator(mode="after")
+    def _some_field(self) -> BoardBody:
+        if self.goal_title is None and self.goal_summary is None:
+            raise rule("body", "At least one of goal_title or goal_summary must be set")
+        return self

@@ -1,0 +1,188 @@
+"""Declared request models: wrong types are a 422 naming the field, never a 500.
+
+The fields below are the ones a hostile run once answered with ``500 internal_error``; each
+now gets ``validation_error`` with the field in the message and in ``details``, and nothing
+is written. ``tests/fuzz/test_rest_hostile.py`` does the same for every field of every
+operation; this file pins the envelope's wording for a readable subset.
+"""
+
+from __future__ import annotations
+
+from typing import Any, get_args
+
+import pytest
+
+import band_sdk_core as core
+from band.devserver import fields
+from band.devserver.app import create_app
+from band.devserver.openapi import build
+
+from .conftest import Live, expect_error, room_with
+
+
+def _cases(rid: str, aid: str, tid: str) -> list[tuple[str, str, str, dict[str, Any], str]]:
+    """(who, method, path, body, field) with ``field`` of a wrong JSON type."""
+    return [
+        ("agent", "POST", "/api/v1/agent/contacts/remove", {"contact_id": 5}, "contact_id"),
+        ("user", "POST", f"/api/v1/me/chats/{rid}/control",
+         {"mode": "interrupt", "agent_id": aid, "reason": ["x"]}, "reason"),
+        ("agent", "PATCH", f"/api/v1/agent/chats/{rid}", {"chat": {"title": {}}}, "title"),
+        ("agent", "PUT", f"/api/v1/agent/chats/{rid}/board", {"goal_title": 1}, "goal_title"),
+        ("agent", "POST", f"/api/v1/agent/chats/{rid}/tasks",
+         {"subject": "s", "supersedes_id": 3}, "supersedes_id"),
+        ("agent", "POST", "/api/v1/agent/contacts/requests/respond",
+         {"action": "approve", "request_id": True}, "request_id"),
+        ("agent", "POST", "/api/v1/agent/memories",
+         {"memory": {"content": "c", "system": "working", "type": "semantic",
+                     "segment": "user", "thought": 1}}, "thought"),
+        ("agent", "POST", "/api/v1/agent/memories",
+         {"memory": {"content": "c", "system": "working", "type": "semantic",
+                     "segment": "user", "thought": "", "subject_id": []}}, "subject_id"),
+        ("user", "POST", "/api/v1/me/agents/register",
+         {"agent": {"name": 1, "description": "d"}}, "name"),
+        ("user", "POST", "/api/v1/me/agents/register",
+         {"agent": {"name": "n", "description": None}}, "description"),
+        ("agent", "POST", "/api/v1/agent/chats", {"chat": {"task_id": 12}}, "task_id"),
+        ("user", "POST", "/api/v1/me/contacts/requests",
+         {"contact_request": {"recipient_handle": 9}}, "recipient_handle"),
+        ("user", "PUT", "/api/v1/me/profile", {"user": {"first_name": 1.5}}, "first_name"),
+        ("agent", "POST", f"/api/v1/agent/chats/{rid}/tasks/{tid}", {"status": "done"}, "status"),
+        ("agent", "POST", f"/api/v1/agent/chats/{rid}/activity", {"working": "yes"}, "working"),
+        ("agent", "POST", f"/api/v1/agent/chats/{rid}/events",
+         {"event": {"content": "c", "message_type": "thought", "metadata": [1]}}, "metadata"),
+        ("user", "POST", f"/api/v1/me/chats/{rid}/participants",
+         {"participant": {"participant_id": aid, "role": "king"}}, "role"),
+    ]  # fmt: skip
+
+
+def test_wrong_types_name_the_field(live: Live) -> None:
+    aid, _, key = live.register("Typed")
+    rid = room_with(live, aid, title="Before")
+    tid = live.agent(key, "POST", f"/api/v1/agent/chats/{rid}/tasks", json={"subject": "t"})
+    before = live.human("GET", f"/api/v1/me/chats/{rid}/messages").json()["data"]
+    for who, method, path, body, field in _cases(rid, aid, tid.json()["data"]["id"]):
+        if who == "agent":
+            r = live.agent(key, method, path, json=body)
+        else:
+            r = live.human(method, path, json=body)
+        err = expect_error(r, 422, "validation_error")
+        assert field in err["message"] and field in err["details"], (path, err)
+    assert live.agent(key, "GET", f"/api/v1/agent/chats/{rid}").json()["data"]["title"] == "Before"
+    assert live.human("GET", f"/api/v1/me/chats/{rid}/messages").json()["data"] == before
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ({"limit": "99999999999999999999"}, "limit"),
+        ({"cursor": "-1"}, "cursor"),
+        ({"cursor": "1e3"}, "cursor"),
+        ({"status": "done"}, "status"),
+        ({"sort_order": "sideways"}, "sort_order"),
+        ({"page": "0"}, "page"),
+    ],
+)
+def test_query_errors_name_the_parameter(live: Live, query: dict[str, str], field: str) -> None:
+    aid, _, key = live.register("Query")
+    rid = room_with(live, aid)
+    r = live.agent(key, "GET", f"/api/v1/agent/chats/{rid}/messages", params=query)
+    err = expect_error(r, 422, "validation_error")
+    assert field in err["message"] and list(err["details"]) == [field]
+
+
+def test_unparsable_json_is_400_and_a_non_object_is_422(live: Live) -> None:
+    aid, _, key = live.register("Raw")
+    rid = room_with(live, aid)
+    path = f"{live.rest}/api/v1/agent/chats/{rid}/events"
+    headers = {"X-API-Key": key, "content-type": "application/json"}
+    expect_error(live.client.post(path, content=b"{nope", headers=headers), 400, "bad_request")
+    expect_error(live.client.post(path, content=b"[]", headers=headers), 422, "validation_error")
+    err = expect_error(live.client.post(path, content=b"{}", headers=headers), 422,
+                       "validation_error")  # fmt: skip
+    assert err["details"] == {"event": ["event: Field required"]}
+
+
+def test_blank_and_missing_keep_their_messages(live: Live) -> None:
+    aid, _, key = live.register("Blank")
+    rid = room_with(live, aid)
+    body = {"message": {"content": "  ", "mentions": [{"id": aid}]}}
+    err = expect_error(live.agent(key, "POST", f"/api/v1/agent/chats/{rid}/messages", json=body),
+                       422, "validation_error")  # fmt: skip
+    assert err["message"] == "content can't be blank"
+    err = expect_error(live.agent(key, "POST", "/api/v1/agent/contacts/add", json={}), 400,
+                       "bad_request")  # fmt: skip
+    assert "handle" in err["message"]
+
+
+def test_openapi_bodies_and_queries_are_the_models() -> None:
+    doc = build(list(create_app(":memory:").routes))
+    schemas = doc["components"]["schemas"]
+    bodies = 0
+    for ops in doc["paths"].values():
+        for op in ops.values():
+            if "requestBody" not in op:
+                continue
+            ref = op["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+            body = schemas[ref.rsplit("/", 1)[1]]
+            assert body["type"] == "object" and body["properties"], ref
+            bodies += 1
+    assert bodies >= 25
+    event = schemas["EventIn"]
+    assert event["required"] == ["content", "message_type"]
+    assert "thought" in event["properties"]["message_type"]["enum"]
+    params = doc["paths"]["/api/v1/agent/chats/{chat_id}/messages"]["get"]["parameters"]
+    status = next(p for p in params if p["name"] == "status")
+    assert "processing" in status["schema"]["anyOf"][0]["enum"]
+    limit = next(p for p in params if p["name"] == "limit")
+    assert limit["schema"]["anyOf"][0] == {"type": "integer", "minimum": 1, "maximum": 100}
+
+
+def test_memory_enums_are_band_sdk_core_wire_names() -> None:
+    pairs = [
+        (fields.MemorySystem, core.MemorySystem),
+        (fields.MemoryType, core.MemoryType),
+        (fields.MemorySegment, core.MemorySegment),
+    ]
+    for declared, enum in pairs:
+        assert set(get_args(declared)) == {m.wire_name for m in enum._members}
+
+
+@pytest.mark.parametrize(
+    ("raw", "field", "words"),
+    [
+        ('{"event": {"content": "c", "message_type": "thought", "metadata": {"v": [NaN]}}}',
+         "metadata.v.0", "finite"),
+        ('{"event": {"content": "c", "message_type": "thought", "metadata": {"v": 1e999}}}',
+         "metadata.v", "finite"),
+        ('{"event": {"content": "\\udc00", "message_type": "thought"}}', "content", "Unicode"),
+        ('{"event": {"content": "c", "message_type": "thought", "metadata": {"\\ud800": 1}}}',
+         "metadata.\\ud800", "Unicode"),
+        ('{"event": {"content": "c", "message_type": "thought", "metadata": {"d": '
+         + "[" * 40 + "]" * 40 + "}}}", "metadata.d" + ".0" * 29, "nested deeper than 32"),
+    ],
+)  # fmt: skip
+def test_unservable_values_name_the_field(live: Live, raw: str, field: str, words: str) -> None:
+    aid, _, key = live.register("Poison")
+    rid = room_with(live, aid)
+    path = f"{live.rest}/api/v1/agent/chats/{rid}/events"
+    headers = {"X-API-Key": key, "content-type": "application/json"}
+    err = expect_error(live.client.post(path, content=raw.encode(), headers=headers), 422,
+                       "validation_error")  # fmt: skip
+    assert err["message"].startswith(field + ":"), err
+    assert words in err["message"] and field.split(".")[0] in err["details"], err
+    assert live.human("GET", f"/api/v1/me/chats/{rid}/messages").json()["data"] == []
+
+
+def test_an_integer_python_cannot_convert_is_422(live: Live) -> None:
+    aid, _, key = live.register("Digits")
+    rid = room_with(live, aid)
+    raw = '{"event": {"content": "c", "message_type": "thought", "metadata": {"n": %s}}}'
+    headers = {"X-API-Key": key, "content-type": "application/json"}
+    path = f"{live.rest}/api/v1/agent/chats/{rid}/events"
+    err = expect_error(live.client.post(path, content=(raw % ("9" * 5000)).encode(),
+                                        headers=headers), 422, "validation_error")  # fmt: skip
+    assert err["message"] == "metadata.n: integer too large (5000 digits)"
+    r = live.client.post(path, content=(raw % ("9" * 400)).encode(), headers=headers)
+    assert r.status_code == 201, r.text[:200]
+    got = live.human("GET", f"/api/v1/me/chats/{rid}/messages").json()["data"]
+    assert got[0]["metadata"]["n"] == int("9" * 400)
