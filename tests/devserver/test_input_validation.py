@@ -20,13 +20,18 @@ from band.devserver.openapi import build
 from .conftest import Live, expect_error, room_with
 
 
-def _cases(rid: str, aid: str, tid: str) -> list[tuple[str, str, str, dict[str, Any], str]]:
-    """(who, method, path, body, field) with ``field`` of a wrong JSON type."""
+def _cases(
+    rid: str, own: str, aid: str, tid: str
+) -> list[tuple[str, str, str, dict[str, Any], str]]:
+    """(who, method, path, body, field) with ``field`` of a wrong JSON type.
+
+    ``own`` is a room the agent created (only a room's owner may rename it).
+    """
     return [
         ("agent", "POST", "/api/v1/agent/contacts/remove", {"contact_id": 5}, "contact_id"),
         ("user", "POST", f"/api/v1/me/chats/{rid}/control",
          {"mode": "interrupt", "agent_id": aid, "reason": ["x"]}, "reason"),
-        ("agent", "PATCH", f"/api/v1/agent/chats/{rid}", {"chat": {"title": {}}}, "title"),
+        ("agent", "PATCH", f"/api/v1/agent/chats/{own}", {"chat": {"title": {}}}, "title"),
         ("agent", "PUT", f"/api/v1/agent/chats/{rid}/board", {"goal_title": 1}, "goal_title"),
         ("agent", "POST", f"/api/v1/agent/chats/{rid}/tasks",
          {"subject": "s", "supersedes_id": 3}, "supersedes_id"),
@@ -59,8 +64,10 @@ def test_wrong_types_name_the_field(live: Live) -> None:
     aid, _, key = live.register("Typed")
     rid = room_with(live, aid, title="Before")
     tid = live.agent(key, "POST", f"/api/v1/agent/chats/{rid}/tasks", json={"subject": "t"})
+    own = live.agent(key, "POST", "/api/v1/agent/chats", json={"chat": {"title": "Mine"}})
+    own_id = own.json()["data"]["id"]
     before = live.human("GET", f"/api/v1/me/chats/{rid}/messages").json()["data"]
-    for who, method, path, body, field in _cases(rid, aid, tid.json()["data"]["id"]):
+    for who, method, path, body, field in _cases(rid, own_id, aid, tid.json()["data"]["id"]):
         if who == "agent":
             r = live.agent(key, method, path, json=body)
         else:
@@ -68,6 +75,7 @@ def test_wrong_types_name_the_field(live: Live) -> None:
         err = expect_error(r, 422, "validation_error")
         assert field in err["message"] and field in err["details"], (path, err)
     assert live.agent(key, "GET", f"/api/v1/agent/chats/{rid}").json()["data"]["title"] == "Before"
+    assert live.agent(key, "GET", f"/api/v1/agent/chats/{own_id}").json()["data"]["title"] == "Mine"
     assert live.human("GET", f"/api/v1/me/chats/{rid}/messages").json()["data"] == before
 
 
