@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from band.core.turn import AgentFailure, Turn
+    from band.core.wire import ChatParticipant
     from band.runtime.capabilities import Capability
     from band.runtime.tools.registry import ToolCallOutcome
     from band.runtime.tools.schema_types import ToolParam
@@ -73,7 +74,7 @@ class AgentToolsProtocol(Protocol):
         """Remove a participant from the room."""
         ...
 
-    async def get_participants(self) -> list[dict[str, Any]]:
+    async def get_participants(self) -> list[ChatParticipant]:
         """List the room's participants."""
         ...
 

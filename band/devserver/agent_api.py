@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.responses import Response
 from starlette.routing import Route
 
 from . import control, ops, shapes
-from .http import Ctx, cursor_meta, data, endpoint, offset_meta, offset_page, require_str
+from .http import (
+    Ctx,
+    cursor_meta,
+    data,
+    endpoint,
+    offset_meta,
+    offset_page,
+    page_slice,
+    require_str,
+)
 from .store import Store, StoreError
 
 agent = endpoint("agent")
@@ -64,6 +75,13 @@ async def list_messages(ctx: Ctx) -> Response:
     limit = ctx.int_q("limit", None, 1, 100) or ctx.int_q("page_size", 20, 1, 100) or 20
     cursor = ctx.int_q("cursor", None, 0)
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    if _offset_paged(ctx):  # the deprecated offset family the official SDK still sends
+        every, _ = await ctx.db.run(
+            Store.agent_messages, rid, ctx.principal.id, status, None, _ALL, order == "desc"
+        )
+        items, meta = _offset_window(ctx, every, 20)
+        meta["status_filter"] = status
+        return data([shapes.message(m) for m in items], metadata=meta)
     items, more = await ctx.db.run(
         Store.agent_messages, rid, ctx.principal.id, status, cursor, limit, order == "desc"
     )
@@ -152,9 +170,35 @@ async def context(ctx: Ctx) -> Response:
     limit = ctx.int_q("limit", None, 1, 100) or ctx.int_q("page_size", 50, 1, 100) or 50
     cursor = ctx.int_q("cursor", None, 0)
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
-    items, more = await ctx.db.run(Store.context, rid, ctx.principal.id, cursor, limit)
-    meta = cursor_meta(items, more, limit)
+    if _offset_paged(ctx):
+        every, _ = await ctx.db.run(Store.context, rid, ctx.principal.id, None, _ALL)
+        items, meta = _offset_window(ctx, every, 50)
+    else:
+        items, more = await ctx.db.run(Store.context, rid, ctx.principal.id, cursor, limit)
+        meta = cursor_meta(items, more, limit)
     return data([shapes.message(m) for m in items], metadata=meta, meta=meta)
+
+
+#: "no limit" for the offset family, which pages the whole listing
+_ALL = 1_000_000
+
+
+def _offset_paged(ctx: Ctx) -> bool:
+    """True when the request pages by ``page`` (and not by ``cursor``)."""
+    q = ctx.request.query_params
+    return "page" in q and "cursor" not in q
+
+
+def _offset_window(
+    ctx: Ctx, rows: list[dict[str, Any]], default_size: int
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Page ``page`` of ``rows`` and its metadata: offset fields plus the cursor ones."""
+    page = ctx.int_q("page", 1, 1) or 1
+    size = ctx.int_q("page_size", None, 1, 100) or ctx.int_q("limit", default_size, 1, 100)
+    size = size or default_size
+    meta: dict[str, Any] = offset_meta(page, size, len(rows))
+    meta.update(has_more=page < meta["total_pages"], limit=size, next_cursor=None)
+    return page_slice(rows, page, size), meta
 
 
 @agent

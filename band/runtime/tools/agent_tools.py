@@ -9,6 +9,7 @@ from typing import Any, cast
 from pydantic import BaseModel
 
 from band.client.rest import RestClient, path
+from band.core import wire as w
 from band.core.turn import AgentFailure, Turn
 from band.runtime.capabilities import Capability
 
@@ -99,10 +100,10 @@ class AgentTools:
         mentions: list[str] | list[dict[str, str]] | None = None,
         *,
         attachment_ids: list[str] | None = None,
-    ) -> dict[str, Any]:
+    ) -> w.MessageSentResponse:
         """Post a message mentioning ``mentions``; it is the turn's reply."""
-        return cast(
-            dict[str, Any],
+        return w.decode_as(
+            w.MessageSentResponse,
             await self._tool(
                 "band_send_message",
                 content=content,
@@ -113,7 +114,7 @@ class AgentTools:
 
     async def send_notice(
         self, content: str, mentions: list[str] | list[dict[str, str]] | None = None
-    ) -> dict[str, Any]:
+    ) -> w.MessageSentResponse:
         """Post a message the adapter wrote itself; it records nothing on the turn."""
         args = cast(
             i.SendMessageInput,
@@ -121,21 +122,22 @@ class AgentTools:
                 TOOLS["band_send_message"], {"content": content, "mentions": list(mentions or [])}
             ),
         )
-        return await ops.post_message(self._ctx, args.content, args.mentions)
+        posted = await ops.post_message(self._ctx, args.content, args.mentions)
+        return w.decode_as(w.MessageSentResponse, posted)
 
     async def send_event(
         self, content: str, message_type: str, metadata: dict[str, Any] | None = None
-    ) -> dict[str, Any]:
+    ) -> w.EventCreatedResponse:
         """Post an event of any type (``tool_call``, ``tool_result``, ``thought``, ...)."""
         result = await ops.post_event(self._ctx, content, message_type, metadata)
         self.turn.record_tool("band_send_event")
-        return result
+        return w.decode_as(w.EventCreatedResponse, result)
 
     async def no_reply(self, reason: str | None = None) -> dict[str, Any]:
         """End the turn without posting; the reason is logged only."""
         return cast(dict[str, Any], await self._tool("band_no_reply", reason=reason))
 
-    async def send_failure(self, failure: AgentFailure) -> dict[str, Any]:
+    async def send_failure(self, failure: AgentFailure) -> w.EventCreatedResponse | dict[str, Any]:
         """Post ``failure`` as an ``error`` event and note it on the turn; never raises.
 
         When the event cannot be posted the turn is left as it was, so the runtime still
@@ -153,7 +155,7 @@ class AgentTools:
             )
             return {"ok": False, "error": str(exc)}
         self.turn.note_reported()
-        return posted
+        return w.decode_as(w.EventCreatedResponse, posted)
 
     async def add_participant(self, identifier: str, role: str = "member") -> dict[str, Any]:
         """Add a person or agent (ID, handle or name) to the room."""
@@ -168,14 +170,16 @@ class AgentTools:
             dict[str, Any], await self._tool("band_remove_participant", identifier=identifier)
         )
 
-    async def get_participants(self) -> list[dict[str, Any]]:
+    async def get_participants(self) -> list[w.ChatParticipant]:
         """The room's participants (refreshes ``participants``)."""
-        return cast(list[dict[str, Any]], await self._tool("band_get_participants"))
+        rows = await self._tool("band_get_participants")
+        return [w.decode_as(w.ChatParticipant, row) for row in rows]
 
-    async def lookup_peers(self, page: int = 1, page_size: int = 50) -> dict[str, Any]:
+    async def lookup_peers(self, page: int = 1, page_size: int = 50) -> w.ListAgentPeersResponse:
         """Peers that could join this room: ``{"data": [...], "metadata": {...}}``."""
-        return cast(
-            dict[str, Any], await self._tool("band_lookup_peers", page=page, page_size=page_size)
+        return w.decode_as(
+            w.ListAgentPeersResponse,
+            await self._tool("band_lookup_peers", page=page, page_size=page_size),
         )
 
     async def create_chatroom(self, task_id: str | None = None) -> str:
@@ -185,44 +189,58 @@ class AgentTools:
     async def fetch_room_context(
         self, *, room_id: str, page: int = 1, page_size: int = 50
     ) -> dict[str, Any]:
-        """A page of another room's agent context (the agent's own and mentioning messages)."""
+        """A page of another room's agent context: ``{"data": [message, ...], "meta": {...}}``."""
         if page < 1:
             raise ValueError("page must be at least 1")
         if not 1 <= page_size <= 100:
             raise ValueError("page_size must be between 1 and 100")
         url = path("/agent/chats/{}/context", room_id)
         resp = await self.rest.request("GET", url, params={"page": page, "page_size": page_size})
-        return ops.body_of(resp)
+        body = ops.body_of(resp)
+        rows = list(body.get("data") or [])
+        # the required ``metadata`` first; ``meta`` is the deprecated twin (band-sdk's order)
+        meta = body.get("metadata") or body.get("meta")
+        if not isinstance(meta, dict):
+            total = len(rows)
+            meta = {"page": page, "page_size": page_size, "total_count": total}
+            meta["total_pages"] = 1 if rows else 0
+        return {"data": rows, "meta": dict(meta)}
 
     # --- contacts -----------------------------------------------------------------------------
 
-    async def list_contacts(self, page: int = 1, page_size: int = 50) -> dict[str, Any]:
+    async def list_contacts(
+        self, page: int = 1, page_size: int = 50
+    ) -> w.ListAgentContactsResponse:
         """The agent's contacts, one page."""
-        return cast(
-            dict[str, Any], await self._tool("band_list_contacts", page=page, page_size=page_size)
+        return w.decode_as(
+            w.ListAgentContactsResponse,
+            await self._tool("band_list_contacts", page=page, page_size=page_size),
         )
 
-    async def add_contact(self, handle: str, message: str | None = None) -> dict[str, Any]:
+    async def add_contact(
+        self, handle: str, message: str | None = None
+    ) -> w.AddAgentContactResponseData:
         """Send a contact request."""
-        return cast(
-            dict[str, Any], await self._tool("band_add_contact", handle=handle, message=message)
+        return w.decode_as(
+            w.AddAgentContactResponseData,
+            await self._tool("band_add_contact", handle=handle, message=message),
         )
 
     async def remove_contact(
         self, handle: str | None = None, contact_id: str | None = None
-    ) -> dict[str, Any]:
+    ) -> w.RemoveAgentContactResponseData:
         """Remove a contact by handle or contact ID."""
-        return cast(
-            dict[str, Any],
+        return w.decode_as(
+            w.RemoveAgentContactResponseData,
             await self._tool("band_remove_contact", handle=handle, contact_id=contact_id),
         )
 
     async def list_contact_requests(
         self, page: int = 1, page_size: int = 50, sent_status: str = "pending"
-    ) -> dict[str, Any]:
+    ) -> w.ListAgentContactRequestsResponse:
         """Received and sent contact requests."""
-        return cast(
-            dict[str, Any],
+        return w.decode_as(
+            w.ListAgentContactRequestsResponse,
             await self._tool(
                 "band_list_contact_requests",
                 page=page,
@@ -233,10 +251,10 @@ class AgentTools:
 
     async def respond_contact_request(
         self, action: str, handle: str | None = None, request_id: str | None = None
-    ) -> dict[str, Any]:
+    ) -> w.RespondToAgentContactRequestResponseData:
         """Approve, reject or cancel a contact request."""
-        return cast(
-            dict[str, Any],
+        return w.decode_as(
+            w.RespondToAgentContactRequestResponseData,
             await self._tool(
                 "band_respond_contact_request", action=action, handle=handle, request_id=request_id
             ),
@@ -254,10 +272,10 @@ class AgentTools:
         content_query: str | None = None,
         page_size: int = 50,
         status: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> w.ListAgentMemoriesResponse:
         """Memories the agent can read, filtered."""
-        return cast(
-            dict[str, Any],
+        listed = w.decode_as(
+            w.ListAgentMemoriesResponse,
             await self._tool(
                 "band_list_memories",
                 subject_id=subject_id,
@@ -270,6 +288,10 @@ class AgentTools:
                 status=status,
             ),
         )
+        if listed.meta is None and listed.metadata is not None:
+            # the platform sends the paging under both keys; the tool's dict keeps one
+            listed.meta = w.decode_as(w.ListAgentMemoriesResponseMeta, listed.metadata.model_dump())
+        return listed
 
     async def store_memory(
         self,
@@ -281,10 +303,10 @@ class AgentTools:
         scope: str,
         subject_id: str | None = None,
         metadata: dict[str, Any] | None = None,
-    ) -> dict[str, Any]:
+    ) -> w.AgentMemory:
         """Store a memory."""
-        return cast(
-            dict[str, Any],
+        return w.decode_as(
+            w.AgentMemory,
             await self._tool(
                 "band_store_memory",
                 content=content,
@@ -298,43 +320,47 @@ class AgentTools:
             ),
         )
 
-    async def get_memory(self, memory_id: str) -> dict[str, Any]:
+    async def get_memory(self, memory_id: str) -> w.AgentMemory:
         """Read one memory."""
-        return cast(dict[str, Any], await self._tool("band_get_memory", memory_id=memory_id))
+        return w.decode_as(w.AgentMemory, await self._tool("band_get_memory", memory_id=memory_id))
 
-    async def supersede_memory(self, memory_id: str) -> dict[str, Any]:
+    async def supersede_memory(self, memory_id: str) -> w.AgentMemory:
         """Mark a memory superseded."""
-        return cast(dict[str, Any], await self._tool("band_supersede_memory", memory_id=memory_id))
+        return w.decode_as(
+            w.AgentMemory, await self._tool("band_supersede_memory", memory_id=memory_id)
+        )
 
-    async def archive_memory(self, memory_id: str) -> dict[str, Any]:
+    async def archive_memory(self, memory_id: str) -> w.AgentMemory:
         """Archive a memory."""
-        return cast(dict[str, Any], await self._tool("band_archive_memory", memory_id=memory_id))
+        return w.decode_as(
+            w.AgentMemory, await self._tool("band_archive_memory", memory_id=memory_id)
+        )
 
     # --- tasks --------------------------------------------------------------------------------
 
     async def list_tasks(
         self, state: str | None = None, cursor: str | None = None, limit: int | None = None
-    ) -> dict[str, Any]:
+    ) -> w.ListChatTasksResponse:
         """The room board's tasks in number order."""
-        return cast(
-            dict[str, Any],
+        return w.decode_as(
+            w.ListChatTasksResponse,
             await self._tool("band_list_tasks", state=state, cursor=cursor, limit=limit),
         )
 
     async def create_task(
         self, subject: str, detail: str | None = None, supersedes_id: str | None = None
-    ) -> dict[str, Any]:
+    ) -> w.Task:
         """Create a task on the room's board."""
-        return cast(
-            dict[str, Any],
+        return w.decode_as(
+            w.Task,
             await self._tool(
                 "band_create_task", subject=subject, detail=detail, supersedes_id=supersedes_id
             ),
         )
 
-    async def get_task(self, id: str, include: str | None = None) -> dict[str, Any]:
+    async def get_task(self, id: str, include: str | None = None) -> w.Task:
         """Read one task (``include="history"`` embeds its recent events)."""
-        return cast(dict[str, Any], await self._tool("band_get_task", id=id, include=include))
+        return w.decode_as(w.Task, await self._tool("band_get_task", id=id, include=include))
 
     async def update_task(
         self,
@@ -345,10 +371,10 @@ class AgentTools:
         subject: str | None = None,
         detail: str | None = None,
         state: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> w.Task:
         """Update a task (at least one field)."""
-        return cast(
-            dict[str, Any],
+        return w.decode_as(
+            w.Task,
             await self._tool(
                 "band_update_task",
                 id=id,
@@ -363,23 +389,23 @@ class AgentTools:
 
     async def get_task_history(
         self, id: str, cursor: str | None = None, limit: int | None = None
-    ) -> dict[str, Any]:
+    ) -> w.GetChatTaskHistoryResponse:
         """A task's full history, oldest first."""
-        return cast(
-            dict[str, Any],
+        return w.decode_as(
+            w.GetChatTaskHistoryResponse,
             await self._tool("band_get_task_history", id=id, cursor=cursor, limit=limit),
         )
 
-    async def get_board(self, include: str | None = None) -> dict[str, Any]:
+    async def get_board(self, include: str | None = None) -> w.Board:
         """The room's goal."""
-        return cast(dict[str, Any], await self._tool("band_get_board", include=include))
+        return w.decode_as(w.Board, await self._tool("band_get_board", include=include))
 
     async def set_board(
         self, goal_title: str | None = None, goal_summary: str | None = None
-    ) -> dict[str, Any]:
+    ) -> w.Board:
         """Set or update the room's goal."""
-        return cast(
-            dict[str, Any],
+        return w.decode_as(
+            w.Board,
             await self._tool("band_set_board", goal_title=goal_title, goal_summary=goal_summary),
         )
 
