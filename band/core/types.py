@@ -6,15 +6,18 @@ import enum
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypedDict, TypeVar
 
 if TYPE_CHECKING:
     from .protocols import AgentToolsProtocol
 
 __all__ = [
     "AdapterFeatures",
+    "Capability",
+    "ConflictPolicy",
     "AgentInput",
     "Emit",
+    "FeatureKwargs",
     "HistoryConverter",
     "HistoryProvider",
     "PlatformMessage",
@@ -22,6 +25,22 @@ __all__ = [
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
+
+
+class Capability(enum.StrEnum):
+    """A platform feature whose tools join the model's tool list when requested."""
+
+    MEMORY = "memory"
+    CONTACTS = "contacts"
+    FILES = "files"
+    TASKS = "tasks"
+
+
+class ConflictPolicy(enum.StrEnum):
+    """What the first connection does when another one of this agent is live."""
+
+    SUPERSEDE = "supersede"
+    REJECT = "reject"
 
 
 class Emit(enum.StrEnum):
@@ -105,3 +124,13 @@ class AdapterFeatures:
     def names(values: Iterable[Any] | None) -> frozenset[str] | None:
         """A frozen set of tool or category names (None stays None)."""
         return None if values is None else frozenset(str(v) for v in values)
+
+
+class FeatureKwargs(TypedDict, total=False):
+    """The feature keywords every ``SimpleAdapter`` constructor accepts."""
+
+    emit: Emit | Iterable[Emit]
+    capabilities: Capability | Iterable[Capability]
+    include_tools: Iterable[str]
+    exclude_tools: Iterable[str]
+    include_categories: Iterable[str]

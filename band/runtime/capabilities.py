@@ -1,16 +1,7 @@
-"""Optional tool groups an adapter can ask for on top of the always-on chat tools."""
+"""``Capability``, defined in ``band.core.types`` (band-sdk's path); an alias module."""
 
 from __future__ import annotations
 
-import enum
+from band.core.types import Capability
 
 __all__ = ["Capability"]
-
-
-class Capability(enum.StrEnum):
-    """A platform feature whose tools join the model's tool list when requested."""
-
-    MEMORY = "memory"
-    CONTACTS = "contacts"
-    FILES = "files"
-    TASKS = "tasks"

@@ -37,7 +37,11 @@ from .messages import delivery_status
 from .sessionconfig import SessionConfig
 from .working import WorkingState
 
-__all__ = ["RoomExecution"]
+__all__ = ["ExecutionContext", "RoomExecution"]
+
+#: band-sdk's name for the per-room context a preprocessor receives (``process(ctx, ...)``)
+#: and ``AgentTools.from_context`` binds to: our ``RoomContext``.
+ExecutionContext = RoomContext
 
 log = logging.getLogger("band.runtime.execution")
 

@@ -57,6 +57,18 @@ class AgentTools:
     def __repr__(self) -> str:
         return f"AgentTools(room_id={self.room_id!r}, agent_id={self.agent_id!r})"
 
+    @staticmethod
+    def from_context(ctx: Any, *, bind_scope: bool = True) -> AgentTools:
+        """New tools for the room of ``ctx`` (an ``ExecutionContext``), with a fresh turn.
+
+        ``bind_scope`` is accepted for band-sdk compatibility; the tools always belong to
+        the context's room.
+        """
+        tools = ctx.new_tools()
+        if not isinstance(tools, AgentTools):
+            raise TypeError(f"not an ExecutionContext: {type(ctx).__name__}")
+        return tools
+
     # --- the protocol's plain members ---------------------------------------------------------
 
     @property
