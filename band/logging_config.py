@@ -73,16 +73,16 @@ class FormatStyle(enum.StrEnum):
     DOLLAR = "$"
 
 
-def coerce_log_level(level: LogLevel) -> LogLevel:
-    """``level`` checked: ints as given, names upper-cased (ValueError for anything else)."""
-    if isinstance(level, bool) or not isinstance(level, (int, str)):
-        raise ValueError("level must be an int or logging level name")
-    if isinstance(level, int):
-        return level
-    name = level.strip().upper()
-    if not isinstance(logging.getLevelName(name), int):
-        raise ValueError("level must be a valid logging level")
-    return name
+def coerce_log_level(value: LogLevel, *, name: str = "level") -> LogLevel:
+    """``value`` checked: ints as given, names upper-cased; ValueError naming ``name`` else."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ValueError(f"{name} must be an int or logging level name")
+    if isinstance(value, int):
+        return value
+    upper = value.strip().upper()
+    if not isinstance(logging.getLevelName(upper), int):
+        raise ValueError(f"{name} must be a valid logging level")
+    return upper
 
 
 def level_value(level: LogLevel) -> int:
@@ -91,7 +91,7 @@ def level_value(level: LogLevel) -> int:
     return checked if isinstance(checked, int) else int(logging.getLevelName(checked))
 
 
-def chatty_logger_levels(level: LogLevel) -> dict[str, LogLevel]:
+def chatty_logger_levels(level: LogLevel = "WARNING") -> dict[str, LogLevel]:
     """The level of each chatty third-party logger: the level given for band."""
     return {name: level for name in ("httpx", "httpcore", "phoenix_channels_python_client")}
 

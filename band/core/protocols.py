@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from band.core.preprocessor import Preprocessor
+from band.core.types import HistoryConverter
+
 if TYPE_CHECKING:
     from band.core.turn import AgentFailure, Turn
     from band.core.wire import ChatParticipant
@@ -16,7 +19,7 @@ if TYPE_CHECKING:
     from band.runtime.tools.registry import ToolCallOutcome
     from band.runtime.tools.schema_types import ToolParam
 
-__all__ = ["AgentToolsProtocol"]
+__all__ = ["AgentToolsProtocol", "HistoryConverter", "Preprocessor"]
 
 
 @runtime_checkable

@@ -15,12 +15,16 @@ __all__ = [
     "AdapterFeatures",
     "Capability",
     "ConflictPolicy",
+    "ContactRequestAction",
+    "ContactRequestStatus",
     "AgentInput",
     "Emit",
     "FeatureKwargs",
     "HistoryConverter",
     "HistoryProvider",
+    "MessageType",
     "PlatformMessage",
+    "ToolEventKey",
 ]
 
 T = TypeVar("T")
@@ -41,6 +45,45 @@ class ConflictPolicy(enum.StrEnum):
 
     SUPERSEDE = "supersede"
     REJECT = "reject"
+
+
+class MessageType(enum.StrEnum):
+    """The ``message_type`` of a chat message or event."""
+
+    TEXT = "text"
+    THOUGHT = "thought"
+    TOOL_CALL = "tool_call"
+    TOOL_RESULT = "tool_result"
+    ERROR = "error"
+    TASK = "task"
+    USAGE = "usage"
+
+
+class ToolEventKey(enum.StrEnum):
+    """The metadata keys of ``tool_call`` / ``tool_result`` events."""
+
+    NAME = "name"
+    ARGS = "args"
+    OUTPUT = "output"
+    TOOL_CALL_ID = "tool_call_id"
+    IS_ERROR = "is_error"
+
+
+class ContactRequestAction(enum.StrEnum):
+    """What ``band_respond_contact_request`` does."""
+
+    APPROVE = "approve"
+    REJECT = "reject"
+    CANCEL = "cancel"
+
+
+class ContactRequestStatus(enum.StrEnum):
+    """The state of a contact request."""
+
+    PENDING = "pending"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+    CANCELLED = "cancelled"
 
 
 class Emit(enum.StrEnum):
@@ -110,7 +153,7 @@ class AgentInput:
     commit_context: Callable[[], None] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AdapterFeatures:
     """The adapter's negotiated feature set (tool groups, telemetry, tool filters)."""
 

@@ -6,6 +6,7 @@ in and out, so any adapter can use them on history rows.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -13,14 +14,31 @@ __all__ = [
     "build_participants_message",
     "format_history_for_llm",
     "format_message_for_llm",
+    "format_tokens",
     "mention_label",
     "messages_before",
     "replace_uuid_mentions",
+    "strip_leading_mentions",
 ]
 
 #: A roster description longer than this is cut (with an ellipsis): one participant's
 #: self-description must not crowd out the rest of the prompt.
 MAX_DESCRIPTION_CHARS = 200
+
+
+_LEADING_MENTIONS = re.compile(r"^\s*(?:@\S+\s*)+")
+_LEADING_MENTION = re.compile(r"^\s*@\S+\s*")
+
+
+def strip_leading_mentions(content: str, *, only_first: bool = False) -> str:
+    """``content`` without the ``@handle`` mention(s) it starts with (and their spacing)."""
+    pattern = _LEADING_MENTION if only_first else _LEADING_MENTIONS
+    return pattern.sub("", content, count=1)
+
+
+def format_tokens(tokens: Iterable[str]) -> str:
+    """``tokens`` as a comma-separated list of backticked words."""
+    return ", ".join(f"`{t}`" for t in tokens)
 
 
 def mention_label(*, handle: str | None, name: str | None) -> str | None:

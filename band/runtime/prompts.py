@@ -7,7 +7,28 @@ from collections.abc import Sequence
 
 from band.core.types import AdapterFeatures, Capability
 
-__all__ = ["BASE_INSTRUCTIONS", "TEMPLATES", "render_system_prompt"]
+__all__ = [
+    "BASE_INSTRUCTIONS",
+    "SYSTEM_UPDATE_PREFIX",
+    "TEMPLATES",
+    "render_system_prompt",
+    "system_updates",
+    "with_system_updates",
+]
+
+#: What a platform notice in a turn's prompt starts with.
+SYSTEM_UPDATE_PREFIX = "[System]: "
+
+
+def system_updates(*updates: str | None) -> list[str]:
+    """Each non-empty update as a ``[System]: ...`` line."""
+    return [SYSTEM_UPDATE_PREFIX + u for u in updates if u]
+
+
+def with_system_updates(message: str, *updates: str | None) -> str:
+    """``message`` after its ``[System]`` updates, blank-line separated."""
+    return "\n\n".join([*system_updates(*updates), message])
+
 
 BASE_INSTRUCTIONS = """
 ## How this room works

@@ -16,6 +16,7 @@ from band.runtime.capabilities import Capability
 from . import inputs as i
 from . import ops
 from .registry import (
+    TOOL_MODELS,
     TOOLS,
     ToolCallOutcome,
     run_tool,
@@ -57,15 +58,15 @@ class AgentTools:
     def __repr__(self) -> str:
         return f"AgentTools(room_id={self.room_id!r}, agent_id={self.agent_id!r})"
 
-    @staticmethod
-    def from_context(ctx: Any, *, bind_scope: bool = True) -> AgentTools:
+    @classmethod
+    def from_context(cls, ctx: Any, *, bind_scope: bool = True) -> AgentTools:
         """New tools for the room of ``ctx`` (an ``ExecutionContext``), with a fresh turn.
 
         ``bind_scope`` is accepted for band-sdk compatibility; the tools always belong to
         the context's room.
         """
         tools = ctx.new_tools()
-        if not isinstance(tools, AgentTools):
+        if not isinstance(tools, cls):
             raise TypeError(f"not an ExecutionContext: {type(ctx).__name__}")
         return tools
 
@@ -84,6 +85,19 @@ class AgentTools:
     def set_participants(self, participants: list[dict[str, Any]]) -> None:
         """Replace the cached participants (the runtime calls this when the room changes)."""
         self._ctx.participants = [dict(p) for p in participants]
+
+    @property
+    def tool_models(self) -> dict[str, type[BaseModel]]:
+        """Each platform tool's input model, by tool name."""
+        return dict(TOOL_MODELS)
+
+    def available_mention_handles(self) -> list[str]:
+        """The handle of each cached participant other than this agent, as stored."""
+        return [
+            str(p["handle"])
+            for p in self._ctx.participants or []
+            if p.get("handle") and p.get("id") != self.agent_id
+        ]
 
     @property
     def is_hub_room(self) -> bool:
