@@ -208,7 +208,9 @@ def _allowed_by(diff: str) -> str | None:
 @pytest.fixture(scope="module")
 def diffs() -> list[str]:
     official = json.loads(FACTS.read_text())
-    assert sorted(official) == sorted(MODULES), "the facts file covers other modules than surface.py"
+    assert sorted(official) == sorted(MODULES), (
+        "the facts file covers other modules than surface.py"
+    )
     return differences(official, surface())
 
 
