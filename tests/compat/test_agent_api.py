@@ -1,0 +1,107 @@
+"""band-sdk 6.0.1's Agent lifecycle API on ours, in process against a real band dev."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+from typing import Any, ClassVar
+
+import pytest
+from bandtest.agents import Human, fast_agent, plain, wait_for
+from bandtest.platform import Live, room_with
+
+from band import Agent, ExecutionContext, GracefulShutdown
+from band.agent import running_agents
+from band.core import SimpleAdapter
+from band.platform.event import MessageEvent
+from band.preprocessing import DefaultPreprocessor
+from band.runtime.contacts import ContactEventConfig, ContactEventStrategy
+from band.runtime.tools import AgentTools
+
+
+class Echo(SimpleAdapter[Any]):
+    async def on_message(
+        self, msg, tools, history, participants_msg, contacts_msg, *, is_session_bootstrap, room_id
+    ):  # type: ignore[no-untyped-def]
+        await tools.send_message(f"echo: {msg.content}", mentions=[msg.sender_id])
+
+
+class SkipSecrets(DefaultPreprocessor):
+    """Skips messages containing "secret"; records the context type it was given."""
+
+    contexts: ClassVar[list[type]] = []
+
+    async def process(self, ctx: ExecutionContext, event: MessageEvent, agent_id: str) -> Any:
+        self.contexts.append(type(ctx))
+        assert isinstance(AgentTools.from_context(ctx), AgentTools)
+        if event.payload is not None and "secret" in event.payload.content:
+            return None
+        return await super().process(ctx, event, agent_id)
+
+
+def test_agent_constructor_takes_a_preprocessor(live: Live) -> None:
+    """Agent(runtime, adapter, preprocessor): the preprocessor decides which messages run."""
+    aid, _, key = live.register("Filter")
+    rid = room_with(live, aid)
+
+    async def scenario() -> None:
+        human = Human(live)
+        built = fast_agent(live, Echo(), aid, key)
+        agent = Agent(built.runtime, Echo(), preprocessor=SkipSecrets())
+        await agent.start()
+        try:
+            skipped = await human.send(rid, aid, "a secret")
+            await wait_for(lambda: human.status_is(rid, skipped, aid, "processed"))
+            answered = await human.send(rid, aid, "hello")
+            await wait_for(lambda: human.status_is(rid, answered, aid, "processed"))
+            texts = [plain(r["content"]) for r in await human.replies(rid, aid)]
+            assert texts == ["echo: hello"]
+            assert set(SkipSecrets.contexts) == {ExecutionContext}
+        finally:
+            await agent.stop(timeout=5)
+            await human.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_lifecycle_calls(live: Live, caplog: pytest.LogCaptureFixture) -> None:
+    """A second start() warns; stop() ends run_forever(); running_agents(); contacts flag."""
+    aid, _, key = live.register("Life")
+    caplog.set_level(logging.WARNING, logger="band.agent")
+    contacts = ContactEventConfig(strategy=ContactEventStrategy.HUB_ROOM)
+
+    async def scenario() -> None:
+        agent = fast_agent(live, Echo(), aid, key, {"contact_config": contacts})
+        await agent.run_forever()  # not started: returns at once
+        await agent.start()
+        await agent.start()
+        assert "already started" in caplog.text
+        assert running_agents() == [agent] and agent.is_contacts_subscribed
+        waiting = asyncio.ensure_future(agent.run_forever(install_signal_handlers=False))
+        await asyncio.sleep(0.2)
+        assert not waiting.done()
+        assert await agent.stop(timeout=5) is True
+        await asyncio.wait_for(waiting, 5)
+        assert running_agents() == [] and not agent.is_contacts_subscribed
+
+    asyncio.run(scenario())
+
+
+def test_graceful_shutdown_stops_on_a_signal(live: Live) -> None:
+    """GracefulShutdown calls on_signal and stops the agent with its timeout."""
+    aid, _, key = live.register("Grace")
+
+    async def scenario() -> None:
+        agent = fast_agent(live, Echo(), aid, key)
+        seen: list[int] = []
+        async with GracefulShutdown(agent, timeout=5, on_signal=seen.append) as shutdown:
+            running = asyncio.ensure_future(agent.run(install_signal_handlers=False))
+            await wait_for(lambda: agent.is_running)
+            os.kill(os.getpid(), signal.SIGTERM)
+            await asyncio.wait_for(shutdown.wait_for_shutdown(), 5)
+            await asyncio.wait_for(running, 10)
+        assert seen == [signal.SIGTERM] and not agent.is_running
+
+    asyncio.run(scenario())
