@@ -12,8 +12,9 @@ from typing import Any
 from band.client.rest import RestClient
 from band.runtime.tools import AgentTools
 
+from .formatters import build_participants_message
 from .history import RoomHistory
-from .participants import RoomParticipants, participants_message
+from .participants import RoomParticipants
 from .sessionconfig import SessionConfig
 
 __all__ = ["RoomContext"]
@@ -76,8 +77,8 @@ class RoomContext:
             self.roster.roster.mark_sent()
 
     def build_participants_message(self) -> str:
-        """The participant list as text for the model."""
-        return participants_message(self.participants, self.agent_id)
+        """The participant list as text for the model (band-sdk's roster format)."""
+        return build_participants_message(self.participants)
 
     # --- conversation -------------------------------------------------------------------------
 
