@@ -22,9 +22,12 @@ from band.runtime.tools import AgentTools
 
 
 class Echo(SimpleAdapter[Any]):
+    rosters: ClassVar[list[str | None]] = []
+
     async def on_message(
         self, msg, tools, history, participants_msg, contacts_msg, *, is_session_bootstrap, room_id
     ):  # type: ignore[no-untyped-def]
+        self.rosters.append(participants_msg)
         await tools.send_message(f"echo: {msg.content}", mentions=[msg.sender_id])
 
 
@@ -59,6 +62,13 @@ def test_agent_constructor_takes_a_preprocessor(live: Live) -> None:
             texts = [plain(r["content"]) for r in await human.replies(rid, aid)]
             assert texts == ["echo: hello"]
             assert set(SkipSecrets.contexts) == {ExecutionContext}
+            # the first turn's roster, in band-sdk's format (build_participants_message)
+            roster = str(Echo.rosters[0]).split("\n")
+            assert roster[0] == "## Current Participants"
+            assert roster[1:3] == [
+                "- @local — Local Person (User)",
+                '- @local/filter — Filter (Agent): "Filter agent"',
+            ]
         finally:
             await agent.stop(timeout=5)
             await human.aclose()
