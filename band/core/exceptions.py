@@ -7,8 +7,12 @@ The tool errors live here, at band-sdk's import path ``band.core.exceptions``;
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
+from typing import TypeVar
 
 from band.client.errors import BandConnectionError, BandError
+
+C = TypeVar("C", bound="BandConfigError")
 
 __all__ = [
     "AgentAlreadyRunningError",
@@ -25,6 +29,37 @@ __all__ = [
 
 class BandConfigError(BandError):
     """The agent or adapter is configured in a way that cannot work."""
+
+    @classmethod
+    def with_suggestion(
+        cls: type[C],
+        message: str,
+        bad_name: str,
+        valid_names: Iterable[str],
+        *,
+        max_distance: int = 2,
+    ) -> C:
+        """The error, its message ending ``Did you mean '<name>'?`` when one of
+        ``valid_names`` is within ``max_distance`` edits of ``bad_name`` (case ignored)."""
+        best: tuple[int, str] | None = None
+        for name in valid_names:
+            distance = _edit_distance(bad_name.lower(), name.lower())
+            if distance <= max_distance and (best is None or distance < best[0]):
+                best = (distance, name)
+        if best is None:
+            return cls(message)
+        return cls(f"{message} Did you mean '{best[1]}'?")
+
+
+def _edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance (insertions, deletions, substitutions)."""
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]
 
 
 class AgentAlreadyRunningError(BandConfigError):

@@ -104,6 +104,23 @@ def probe() -> dict[str, Any]:
         agent_name="Ada", agent_description="d", include_base_instructions=False
     )
     out["prompt_bad_template"] = _try(render_system_prompt, template="nope")
+    from band.core.exceptions import AgentAlreadyRunningError, BandConfigError
+
+    names = ["band_send_message", "band_no_reply", "band_no_replx"]
+    out["with_suggestion"] = [
+        [type(e).__name__, str(e)]
+        for e in (
+            BandConfigError.with_suggestion("Unknown tool.", bad, names)
+            for bad in ("band_send_mesage", "band_sned_message", "xyz", "BAND_NO_REPLY")
+        )
+    ]
+    limited = AgentAlreadyRunningError.with_suggestion("No.", "band_no_rply", names, max_distance=1)
+    out["with_suggestion_limited"] = [type(limited).__name__, str(limited)]
+    from band.core.exceptions import MessagePostError, MessagePostKind, RoomExecutionStoppedError
+
+    classified = MessagePostError.classified(MessagePostKind.UNCONFIRMED_RECIPIENT, "det")
+    out["message_post_error"] = [str(classified), classified.kind, classified.detail]
+    out["room_stopped"] = str(RoomExecutionStoppedError("r1"))
     return out
 
 

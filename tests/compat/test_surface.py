@@ -168,7 +168,6 @@ ALLOWED: dict[str, str] = {
     "LogSettings.for_application": LOGGING_INTERNALS,
     "BASE_INSTRUCTIONS": "the prompt wording is ours (same layout: identity, base rules, "
     "capability sections, developer instructions)",
-    "*.with_suggestion": "BandConfigError.with_suggestion is not offered",
     "ProviderRunError": FAILURE_HELPERS,
     "FailureMetadataKey": FAILURE_HELPERS,
     "TurnResultAlreadyReported": FAILURE_HELPERS,
