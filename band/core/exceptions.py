@@ -23,6 +23,7 @@ __all__ = [
     "InvalidToolArgumentsError",
     "MessagePostError",
     "MessagePostKind",
+    "ProviderRunError",
     "RoomExecutionStoppedError",
 ]
 
@@ -103,3 +104,15 @@ class RoomExecutionStoppedError(BandError):
     def __init__(self, room_id: str) -> None:
         self.room_id = room_id
         super().__init__(f"Room {room_id}: platform execution was stopped")
+
+
+class ProviderRunError(BandError):
+    """A model provider or framework reported a failed run; raise it inside the turn.
+
+    The turn is then reported failed. ``code`` is short and safe to show in the room;
+    ``detail`` (provider text, which may echo the prompt) only reaches the logs.
+    """
+
+    def __init__(self, code: str, detail: str | None = None) -> None:
+        super().__init__(f"{code}: {detail}" if detail else code)
+        self.code = code

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import signal
@@ -15,6 +16,7 @@ from bandtest.platform import Live, room_with
 from band import Agent, ExecutionContext, GracefulShutdown
 from band.agent import running_agents
 from band.core import SimpleAdapter
+from band.core.exceptions import ProviderRunError
 from band.platform.event import MessageEvent
 from band.preprocessing import DefaultPreprocessor
 from band.runtime.contacts import ContactEventConfig, ContactEventStrategy
@@ -113,5 +115,31 @@ def test_graceful_shutdown_stops_on_a_signal(live: Live) -> None:
             await asyncio.wait_for(shutdown.wait_for_shutdown(), 5)
             await asyncio.wait_for(running, 10)
         assert seen == [signal.SIGTERM] and not agent.is_running
+
+    asyncio.run(scenario())
+
+
+class Failing(SimpleAdapter[Any]):
+    async def on_message(
+        self, msg, tools, history, participants_msg, contacts_msg, *, is_session_bootstrap, room_id
+    ):  # type: ignore[no-untyped-def]
+        raise ProviderRunError("rate_limited", "the prompt said: launch codes")
+
+
+def test_provider_run_error_fails_the_turn_with_its_code_only(live: Live) -> None:
+    """The turn is failed; the platform and the room see the code, never the detail."""
+    aid, _, key = live.register("Provider")
+    rid = room_with(live, aid)
+
+    async def scenario() -> None:
+        human = Human(live)
+        async with fast_agent(live, Failing(), aid, key):
+            mid = await human.send(rid, aid, "go")
+            await wait_for(lambda: human.status_is(rid, mid, aid, "failed"))
+            rows = await human.messages(rid)
+        await human.aclose()
+        status = next(m for m in rows if m["id"] == mid)["metadata"]["delivery_status"][aid]
+        assert "ProviderRunError: rate_limited" in str(status)
+        assert "launch codes" not in json.dumps(rows)
 
     asyncio.run(scenario())

@@ -168,7 +168,6 @@ ALLOWED: dict[str, str] = {
     "LogSettings.for_application": LOGGING_INTERNALS,
     "BASE_INSTRUCTIONS": "the prompt wording is ours (same layout: identity, base rules, "
     "capability sections, developer instructions)",
-    "ProviderRunError": FAILURE_HELPERS,
     "FailureMetadataKey": FAILURE_HELPERS,
     "TurnResultAlreadyReported": FAILURE_HELPERS,
     "generic_provider_failure": FAILURE_HELPERS,
