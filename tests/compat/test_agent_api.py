@@ -37,13 +37,17 @@ class SkipSecrets(DefaultPreprocessor):
     """Skips messages containing "secret"; records the context type it was given."""
 
     contexts: ClassVar[list[type]] = []
+    histories: ClassVar[list[list[dict[str, Any]]]] = []
 
     async def process(self, ctx: ExecutionContext, event: MessageEvent, agent_id: str) -> Any:
         self.contexts.append(type(ctx))
         assert isinstance(AgentTools.from_context(ctx), AgentTools)
         if event.payload is not None and "secret" in event.payload.content:
             return None
-        return await super().process(ctx, event, agent_id)
+        inp = await super().process(ctx, event, agent_id)
+        if inp is not None:
+            self.histories.append(ctx.get_history_for_llm(exclude_message_id=inp.msg.id))
+        return inp
 
 
 def test_agent_constructor_takes_a_preprocessor(live: Live) -> None:
@@ -64,6 +68,10 @@ def test_agent_constructor_takes_a_preprocessor(live: Live) -> None:
             texts = [plain(r["content"]) for r in await human.replies(rid, aid)]
             assert texts == ["echo: hello"]
             assert set(SkipSecrets.contexts) == {ExecutionContext}
+            # the skipped message is history now, formatted as band-sdk formats it
+            [[earlier]] = SkipSecrets.histories
+            assert earlier["content"] == "@local/filter a secret"
+            assert (earlier["role"], earlier["sender_type"]) == ("user", "User")
             # the first turn's roster, in band-sdk's format (build_participants_message)
             roster = str(Echo.rosters[0]).split("\n")
             assert roster[0] == "## Current Participants"
