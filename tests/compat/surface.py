@@ -15,6 +15,7 @@ import importlib
 import inspect
 import json
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 #: the modules whose surface a Band agent script touches (issue 23, item 1)
@@ -42,6 +43,7 @@ MODULES = (
     "band.runtime.sessionconfig",
     "band.preprocessing",
     "band.workspaces",
+    "band.client.rest",
     "band.integrations.acp",
     "band.testing",
 )
@@ -108,8 +110,8 @@ def describe_class(cls: type) -> dict[str, Any]:
     init = params(cls)
     if init is not None:
         info["init"] = init
-    fields = getattr(cls, "model_fields", None)
-    if isinstance(fields, dict):
+    fields = getattr(cls, "model_fields", None) or getattr(cls, "__struct_fields__", None)
+    if isinstance(fields, (dict, tuple)):  # pydantic models, msgspec Structs
         info["fields"] = sorted(fields)
     external = _external_names(cls)
     members: dict[str, Any] = {}
@@ -163,14 +165,14 @@ def public_names(module: Any) -> list[str]:
     return sorted(own)
 
 
-def describe_module(name: str) -> dict[str, Any]:
-    """Facts for every public name of module ``name`` (or its import error)."""
+def describe_module(name: str, also: Iterable[str] = ()) -> dict[str, Any]:
+    """Facts for every public name of module ``name`` and each of ``also`` it has."""
     try:
         module = importlib.import_module(name)
     except ImportError as exc:
         return {"import_error": type(exc).__name__}
     out: dict[str, Any] = {}
-    for attr in public_names(module):
+    for attr in sorted({*public_names(module), *also}):
         try:
             value = getattr(module, attr)
         except ImportError as exc:  # a lazy name whose optional dependency is absent
@@ -182,9 +184,15 @@ def describe_module(name: str) -> dict[str, Any]:
     return {"names": out}
 
 
-def surface(modules: tuple[str, ...] = MODULES) -> dict[str, Any]:
-    """The surface of ``modules``."""
-    return {name: describe_module(name) for name in modules}
+def surface(
+    modules: tuple[str, ...] = MODULES, also: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The surface of ``modules``; ``also`` (another surface) adds the names it lists, so
+    names we have but do not list as public are still compared."""
+    also = also or {}
+    return {
+        name: describe_module(name, (also.get(name) or {}).get("names", {})) for name in modules
+    }
 
 
 if __name__ == "__main__":
