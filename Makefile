@@ -30,10 +30,12 @@ $(REFSDK_STAMP):
 	@touch $@
 refsdk: $(REFSDK_STAMP)
 
+# two pytest-xdist workers (TEST_WORKERS=0 runs in one process): most tests wait on sockets
+TEST_WORKERS ?= 2
 test: $(STAMP) $(REFSDK_STAMP)
 	BAND_REFSDK_PYTHON=$(REFSDK)/bin/python BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 \
-		$(PY) -Im pytest tests -q -p no:cacheprovider
-	BAND_SDK_CORE_NO_EXTENSIONS=1 $(PY) -Im pytest tests/core -q -p no:cacheprovider -m "not compiled"
+		$(PY) -Im pytest tests -q -p no:cacheprovider -n $(TEST_WORKERS)
+	BAND_SDK_CORE_NO_EXTENSIONS=1 $(PY) -Im pytest tests/core -q -p no:cacheprovider -m "not compiled" -n $(TEST_WORKERS)
 
 # what each platform gets (tests/packaging/run.sh): the sdist without a compiler installs pure Python,
 # the cp312-abi3 wheel built on 3.12 passes tests/core on 3.13, the py3-none-any wheel passes too

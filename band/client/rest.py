@@ -202,12 +202,15 @@ class RestClient:
         files: Any = None,
         headers: Mapping[str, str] | None = None,
         retries: int | None = None,
+        raw: bool = False,
     ) -> RestResponse:
         """Send one call (``url`` is relative to ``/api/v1``) and decode its envelope.
 
         ``retries`` defaults to ``max_retries`` for idempotent methods and 0 for POST/PATCH;
-        pass it explicitly for a POST that is safe to repeat. Raises a ``BandAPIError``
-        subclass for error statuses and ``BandConnectionError`` when the platform is unreachable.
+        pass it explicitly for a POST that is safe to repeat. ``raw`` keeps a successful body
+        as the bytes received (a downloaded file is never decoded as JSON). Raises a
+        ``BandAPIError`` subclass for error statuses and ``BandConnectionError`` when the
+        platform is unreachable.
         """
         method = method.upper()
         if retries is None:
@@ -247,7 +250,8 @@ class RestClient:
             else:
                 _reraise_swallowed_cancel()
                 if resp.status_code < 400:
-                    return RestResponse(resp.status_code, _decode(resp), resp.headers)
+                    body = bytes(resp.content or b"") if raw else _decode(resp)
+                    return RestResponse(resp.status_code, body, resp.headers)
                 if resp.status_code not in RETRYABLE_STATUS or attempt >= retries:
                     raise api_error(resp.status_code, _decode(resp), dict(resp.headers))
                 delay = self._backoff(attempt, resp)

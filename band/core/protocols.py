@@ -187,6 +187,20 @@ class AgentToolsProtocol(Protocol):
         """Archive a memory."""
         ...
 
+    async def list_room_files(self, cursor: str | None = None) -> Any:
+        """List the files shared in the room (``Capability.FILES``)."""
+        ...
+
+    async def read_room_file(self, file_id: str) -> Any:
+        """Read one file shared in the room."""
+        ...
+
+    async def send_room_file(
+        self, content: str, filename: str, caption: str = "", mentions: list[str] | None = None
+    ) -> Any:
+        """Share text as a file in the room; it is the turn's reply."""
+        ...
+
     async def list_tasks(
         self, state: str | None = None, cursor: str | None = None, limit: int | None = None
     ) -> Any:

@@ -58,12 +58,13 @@ TOOL_EFFECTS: dict[str, TurnEffect] = {
 class Turn:
     """One turn's outcome: what successful tool calls did, and how the adapter ended it."""
 
-    __slots__ = ("_detached", "_failure", "_ledger")
+    __slots__ = ("_detached", "_failure", "_ledger", "_reported")
 
     def __init__(self) -> None:
         self._ledger = TurnLedger()
         self._detached = False
         self._failure: str | None = None
+        self._reported = False
 
     def __repr__(self) -> str:
         verdict = self.verdict().wire_name
@@ -89,6 +90,12 @@ class Turn:
     def note_reported(self) -> None:
         """Mark a turn whose failure was already reported to the room: it is complete."""
         self._ledger.note_reported()
+        self._reported = True
+
+    @property
+    def reported(self) -> bool:
+        """True once a failure of this turn was reported to the room (``send_failure``)."""
+        return self._reported
 
     def fail(self, reason: str) -> None:
         """End the turn as failed, its failure already reported: the delivery is marked failed.

@@ -41,7 +41,8 @@ SERVER_NAME = "band"
 _REQUESTER_ID = re.compile(r"^Current requester id: (\S+)$", re.M)
 # the adapter sends each message as ``[Sender name]: text`` (PlatformMessage.format_for_llm)
 _MESSAGE = re.compile(r"^\[([^\]\n]+)\]: (.*)$", re.M)
-_MENTION_TOKEN = re.compile(r"@\[\[[^\]]+\]\]\s*")
+# the leading mentions: ``@handle`` (the adapter rewrites the platform's ``@[[id]]`` tokens)
+_LEADING_MENTIONS = re.compile(r"^\s*(?:@\S+(?:\s+|$))+")
 
 
 class DemoACPAgent:
@@ -84,7 +85,7 @@ class DemoACPAgent:
             self.requesters[session_id] = found.group(1)
         messages = _MESSAGE.findall(text)
         sender, said = messages[-1] if messages else ("there", text)
-        said = _MENTION_TOKEN.sub("", said).strip() or "(nothing)"
+        said = _LEADING_MENTIONS.sub("", said, count=1).strip() or "(nothing)"
         await self.conn.session_update(
             session_id,
             update_agent_thought_text(

@@ -11,14 +11,21 @@ import logging
 from typing import Any
 
 from band.client.errors import BandAPIError, BandConnectionError, NotFoundError
-from band.client.rest import RestClient, path
+from band.client.rest import RETRYABLE_STATUS, RestClient, path
 from band_sdk_core import ClaimRegistry, ParkedReason, RetryTracker
 
-__all__ = ["Delivery", "RoomStopped"]
+__all__ = ["Delivery", "RoomStopped", "transient"]
 
 log = logging.getLogger("band.runtime.delivery")
 
 MSG = "/agent/chats/{}/messages/{}"
+
+
+def transient(exc: BaseException) -> bool:
+    """Whether ``exc`` means the platform is unavailable for now (unreachable, 5xx, 429)."""
+    if isinstance(exc, BandConnectionError):
+        return True
+    return isinstance(exc, BandAPIError) and exc.status_code in RETRYABLE_STATUS
 
 
 class RoomStopped(Exception):
@@ -32,6 +39,8 @@ class Delivery:
         self.rest = rest
         self.claims = claims
         self.retries = retries
+        #: Whether the last ``flush`` found the platform unavailable (read right after it).
+        self.unavailable = False
 
     async def mark_processing(self, room_id: str, message_id: str) -> bool:
         """Open (or rejoin) the processing attempt; False when the platform did not accept it."""
@@ -62,6 +71,7 @@ class Delivery:
         body: dict[str, Any] | None = None
         if status == "failed":
             body = {"error": str(pending.get("error") or "Unknown error")}
+        self.unavailable = False
         try:
             resp = await self.rest.request(
                 "POST", path(MSG + "/" + status, room_id, message_id), json=body, retries=0
@@ -72,9 +82,11 @@ class Delivery:
             if exc.status_code == 422 and "/processing_attempt" in exc.details:
                 return self._park(room_id, message_id, token, ParkedReason.Rejected)
             log.warning("marking %s %s failed: %s", message_id, status, exc)
+            self.unavailable = transient(exc)
             return False
         except BandConnectionError as exc:
             log.info("marking %s %s postponed: %s", message_id, status, exc)
+            self.unavailable = True
             return False
         if resp.status_code == 204:
             log.info("room %s is stopped: %s stays %s-pending", room_id, message_id, status)

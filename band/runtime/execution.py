@@ -4,6 +4,11 @@ Turns run one at a time per room (rooms run in parallel, one worker each). Every
 from the socket or from ``/next``, passes the same gate: self-echo skip, the claim registry's
 guarded claim (completed, in flight, settlement pending, retries exhausted), the processing
 mark; then the adapter runs and its outcome is settled through fenced processed/failed marks.
+
+A room whose turn, drain or mark met an unavailable platform *owes* an answer: it re-checks
+``/next`` after a jittered backoff (``RecheckBackoff``), at once when the socket comes back,
+and while it owes, a live push drains ``/next`` (oldest first) instead of running the pushed
+message directly, so a later message is never answered before an earlier one.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from band.preprocessing import DefaultPreprocessor
 from band_sdk_core import evaluate_drain_candidate, is_self_echo
 
 from .context import RoomContext
-from .delivery import Delivery, RoomStopped
+from .delivery import Delivery, RoomStopped, transient
 from .events import MessageEvent
 from .hub import (
     SYNTHETIC_CONTACT_EVENTS_SENDER_ID,
@@ -35,6 +40,7 @@ from .hub import (
     is_contact_hub_turn,
 )
 from .messages import delivery_status
+from .recheck import RecheckBackoff
 from .sessionconfig import SessionConfig
 from .working import WorkingState
 
@@ -138,6 +144,9 @@ class RoomExecution:
         self._held: list[dict[str, Any]] = []  # hub turns that arrived while stopped
         self._idle = asyncio.Event()  # clear while a claimed message is being handled
         self._idle.set()
+        self._owed = False  # a turn, drain or mark met an unavailable platform: re-check /next
+        self._recheck: asyncio.TimerHandle | None = None
+        self._backoff = RecheckBackoff(config.owed_recheck_seconds, config.owed_recheck_max_seconds)
         self._queue.put_nowait(_DRAIN)  # the backlog goes before any live message
 
     def __repr__(self) -> str:
@@ -162,6 +171,38 @@ class RoomExecution:
     def request_drain(self) -> None:
         """Queue a ``/next`` drain (after a reconnect, on play)."""
         self._queue.put_nowait(_DRAIN)
+
+    @property
+    def owes(self) -> bool:
+        """Whether a message may still be owed an answer (its platform call failed)."""
+        return self._owed
+
+    def transport_back(self) -> None:
+        """The socket is back: a room owing an answer re-checks ``/next`` at once."""
+        if self._owed:
+            self._cancel_recheck()
+            self._backoff.reset()
+            self.request_drain()
+
+    def _owe(self) -> None:
+        """Record that the room owes an answer; schedule a re-check unless one is pending."""
+        self._owed = True
+        if self._recheck is None and not self.stopped:
+            delay = self._backoff.next_delay()
+            log.info("room %s: re-checking /next in %.2fs", self.room_id, delay)
+            loop = asyncio.get_running_loop()
+            self._recheck = loop.call_later(delay, self._recheck_due)
+
+    def _recheck_due(self) -> None:
+        """The re-check delay is over: drain ``/next``."""
+        self._recheck = None
+        self.request_drain()
+
+    def _cancel_recheck(self) -> None:
+        """Drop a pending re-check (the room drained, reconnected or closed)."""
+        if self._recheck is not None:
+            self._recheck.cancel()
+            self._recheck = None
 
     @property
     def hub_room_id(self) -> str | None:
@@ -231,6 +272,7 @@ class RoomExecution:
                 self._worker.cancel()
                 await asyncio.wait({self._worker}, timeout=CANCEL_RETRY)
             self._worker = None
+        self._cancel_recheck()
         with contextlib.suppress(Exception):
             await self.adapter.on_cleanup(self.room_id)
         return graceful
@@ -272,16 +314,31 @@ class RoomExecution:
                     if isinstance(item, dict) and _is_synthetic(item):
                         self._held.append(item)  # runs on ``play``
                     continue  # left on the platform; ``play`` drains it
-                if item is _DRAIN:
-                    await self._drain()
+                if item is _DRAIN or (self._owed and not _is_synthetic(item)):
+                    # while an earlier message is owed, /next serves it before this one
+                    await self._drain_owed()
                 else:
                     await self._process(item)
             except asyncio.CancelledError:
                 raise
             except BandError as exc:
                 log.warning("room %s: platform unavailable (%s); resync later", self.room_id, exc)
+                if transient(exc):
+                    self._owe()
             except Exception:
                 log.exception("room %s: unexpected error", self.room_id)
+
+    async def _drain_owed(self) -> None:
+        """Drain; the debt is cleared before (the drain may record a new one), kept on failure."""
+        owed, self._owed = self._owed, False
+        try:
+            await self._drain()
+        except BaseException:
+            self._owed = self._owed or owed
+            raise
+        if not self._owed:  # the platform answered and nothing is owed: start the series again
+            self._cancel_recheck()
+            self._backoff.reset()
 
     async def _drain(self) -> None:
         """Settle what is pending, then run every message ``/next`` serves until it is empty."""
@@ -339,7 +396,7 @@ class RoomExecution:
             durably_processed=delivery_status(row, self.agent_id) == "processed",
         )
         if verdict == "pending":
-            await self.delivery.flush(self.room_id, mid)
+            await self._flush(mid)
             return
         if verdict == "completed" and delivery_status(row, self.agent_id) == "processing":
             await self._close_reopened(mid)
@@ -399,13 +456,18 @@ class RoomExecution:
             self.delivery.record_processed(self.room_id, mid)
         else:
             self.delivery.record_failed(self.room_id, mid, error, retry=retry)
-        await self.delivery.flush(self.room_id, mid)
+        await self._flush(mid)
         if self._working is not None:  # its end report went out alongside the mark
             await self._working.closed()
             self._working = None
         pending = self.delivery.claims.pending_settlement(self.room_id, mid)
         if not ok and retry and pending is None and not retries.is_permanently_failed(mid):
             self.request_drain()  # the failed message is served again by /next
+
+    async def _flush(self, mid: str) -> None:
+        """Post the message's recorded mark; one the platform could not take is owed."""
+        if not await self.delivery.flush(self.room_id, mid) and self.delivery.unavailable:
+            self._owe()
 
     async def _synthetic(self, row: dict[str, Any]) -> None:
         """A contact event in the hub room: a turn without claims, marks or a verdict."""
@@ -456,10 +518,14 @@ class RoomExecution:
             if _platform_unreachable(exc):
                 # the platform went away mid-turn: not the message's fault; replay it later
                 log.warning("room %s: platform unreachable during turn %s", self.room_id, msg.id)
+                if not synthetic:
+                    self._owe()
                 return None, "", False
             _commit(inp)
             log.exception("room %s: adapter failed on message %s", self.room_id, msg.id)
-            if final and self.config.report_turn_failures_to_room:
+            # an adapter that reported its own failure (send_failure landed) told the room
+            reported = bool(getattr(getattr(tools, "turn", None), "reported", False))
+            if final and self.config.report_turn_failures_to_room and not reported:
                 failure = AgentFailure(TURN_FAILURE_PROVIDER, ADAPTER_FAILED, "adapter_error")
                 await tools.send_failure(failure)
             label = f"{type(exc).__name__}: {exc}"

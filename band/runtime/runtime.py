@@ -21,6 +21,7 @@ from band_sdk_core import (
 )
 
 from .agentconfig import AgentConfig, ConflictPolicy
+from .capabilities import prune_unsupported
 from .contact_events import contact_event
 from .contact_handler import ContactEventHandler
 from .contacts import ContactEventConfig, ContactEventStrategy
@@ -132,11 +133,18 @@ class AgentRuntime:
         self.agent_description = str(me.get("description") or "")
         if not self.agent_description:
             raise ValueError(f"Agent {self.agent_id} has no description")
-        if isinstance(self.adapter, SimpleAdapter):  # band-sdk passes the features it resolved
-            features = self.adapter.features
-            await self.adapter.startup(self.agent_name, self.agent_description, features=features)
-        else:
-            await self.adapter.startup(self.agent_name, self.agent_description)
+        flags = me.get("feature_flags")
+        # a capability the deployment does not serve is dropped, not offered as failing tools
+        features = prune_unsupported(
+            self.adapter.features, flags if isinstance(flags, dict) else None
+        )
+        if features is not self.adapter.features:
+            dropped = sorted(
+                c.value for c in self.adapter.features.capabilities - features.capabilities
+            )
+            log.warning("the platform does not serve capability/-ies %s: not offered", dropped)
+        # band-sdk passes the resolved features (an adapter may override startup(features=))
+        await self.adapter.startup(self.agent_name, self.agent_description, features=features)
         await self.phoenix.connect()
         await self._join_agent_topics()
         if self.config.auto_subscribe_existing_rooms:
@@ -362,6 +370,8 @@ class AgentRuntime:
         """After a reconnect: reconcile rejoin failures, then the room list; resync survivors."""
         if not reconnected:
             return
+        for room in self.rooms.values():  # owed answers first, even if the listing below fails
+            room.transport_back()
         for room_id in self.subscriptions.record_rejoin_failures(failed_topics):
             await self._drop_room(room_id)  # rejoined below when the listing still has it
         await self._join_agent_topics()

@@ -35,3 +35,7 @@ class SessionConfig(BaseModel):
     report_turn_failures_to_room: bool = True
     idle_resync_max_seconds: float = Field(default=120.0, gt=0, allow_inf_nan=False)
     stopped_resync_seconds: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    #: A room owing an answer (a turn or a drain met an unreachable platform) re-checks
+    #: ``/next`` after a jittered delay from this, doubling up to ``owed_recheck_max_seconds``.
+    owed_recheck_seconds: float = Field(default=0.5, gt=0, allow_inf_nan=False)
+    owed_recheck_max_seconds: float = Field(default=5.0, gt=0, allow_inf_nan=False)

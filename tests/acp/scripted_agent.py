@@ -19,6 +19,9 @@ of the prompt. Steps:
 * ``stderr <bytes>``: write that many bytes to stderr (half of them as one line).
 * ``env``: think the sorted names of the process environment as JSON.
 * ``stop <reason>``: end the turn with that stop reason.
+* ``ext <method> <json params>``: send the client an extension request and think its answer
+  as JSON.
+* ``tools``: think the names of the ``band`` MCP server's tools as a JSON list.
 
 Flags (argv or ``SCRIPTED_AGENT_FLAGS``): ``--no-load`` (no ``loadSession``),
 ``--mcp=http,sse`` / ``--mcp=none`` (advertised MCP transports), ``--auth=<id>``
@@ -151,7 +154,12 @@ class ScriptedAgent:
         self.store.write_text(json.dumps(self.sessions))
 
     async def initialize(self, protocol_version: int, **kw: Any) -> InitializeResponse:
-        log_call("initialize", protocol_version=protocol_version)
+        caps = kw.get("client_capabilities")
+        log_call(
+            "initialize",
+            protocol_version=protocol_version,
+            client_capabilities=caps.model_dump(by_alias=True) if caps is not None else None,
+        )
         mcp = self.flags.get("mcp", "http,sse").split(",")
         auth = self.flags.get("auth")
         return InitializeResponse(
@@ -310,6 +318,13 @@ class ScriptedAgent:
             await self.say(sid, update_agent_thought_text(json.dumps(sorted(os.environ))))
         elif verb == "stop":
             return rest
+        elif verb == "tools":
+            names = await self.list_tools(sid)
+            await self.say(sid, update_agent_thought_text(json.dumps(names)))
+        elif verb == "ext":
+            method, _, params = rest.partition(" ")
+            answer = await self.conn.ext_method(method, json.loads(params or "{}"))
+            await self.say(sid, update_agent_thought_text(json.dumps(answer, sort_keys=True)))
         return None
 
     async def report_tool(self, sid: str, name: str, args: dict[str, Any]) -> None:
@@ -328,6 +343,26 @@ class ScriptedAgent:
                 raw_output={"ok": True},
             ),
         )
+
+    async def list_tools(self, sid: str) -> list[str]:
+        """The tool names the session's ``band`` MCP server lists (official MCP client)."""
+        from mcp import ClientSession
+        from mcp.client.sse import sse_client
+        from mcp.client.streamable_http import streamable_http_client
+
+        server = next(
+            (s for s in self.servers.get(sid, []) if getattr(s, "name", "") == "band"), None
+        )
+        if server is None:
+            return []
+        transport: Any = (
+            streamable_http_client(server.url)
+            if isinstance(server, HttpMcpServer)
+            else sse_client(server.url)
+        )
+        async with transport as streams, ClientSession(streams[0], streams[1]) as session:
+            await session.initialize()
+            return [t.name for t in (await session.list_tools()).tools]
 
     async def call_tool(self, sid: str, name: str, args: dict[str, Any]) -> None:
         """Call a tool on the session's ``band`` MCP server with the official MCP client."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,9 +19,12 @@ def _compiled_topics() -> set[str]:
 
 def _run(*args: str | Path) -> None:
     """Run the interpreter with ``args`` in the checkout; fail with its output."""
+    # a pytest-xdist worker's variables would make the child pytest switch pytest-benchmark off
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
     done = subprocess.run(
         [sys.executable, *map(str, args)],
         cwd=ROOT,
+        env=env,
         capture_output=True,
         text=True,
         timeout=300,

@@ -18,8 +18,6 @@ OFFICIAL: dict[str, Any] = json.loads(
     Path(__file__).with_name("official_behaviour.json").read_text()
 )
 
-#: file tools arrive with the other branch of issue 23 (wt-dropin-files)
-PENDING_FILES = {"ALL_TOOL_NAMES", "READ_ONLY_TOOL_NAMES", "TOOL_MODELS"}
 #: model-facing prose is our own wording; its structure is checked below
 OWN_WORDING = {
     "participants",
@@ -35,20 +33,9 @@ def ours() -> dict[str, Any]:
     return probe()
 
 
-@pytest.mark.parametrize("case", sorted(set(OFFICIAL) - PENDING_FILES - OWN_WORDING))
+@pytest.mark.parametrize("case", sorted(set(OFFICIAL) - OWN_WORDING))
 def test_same_output(ours: dict[str, Any], case: str) -> None:
     assert ours[case] == OFFICIAL[case]
-
-
-@pytest.mark.parametrize("case", sorted(PENDING_FILES))
-def test_pending_file_tools_are_the_only_gap(ours: dict[str, Any], case: str) -> None:
-    """Until the file tools land, the difference is exactly the three file tools."""
-    files = {"band_list_room_files", "band_read_room_file", "band_send_room_file"}
-    theirs, mine = OFFICIAL[case], ours[case]
-    if isinstance(theirs, dict):
-        assert {k: v for k, v in theirs.items() if k not in files} == mine
-    else:
-        assert [n for n in theirs if n not in files] == mine
 
 
 def test_participants_roster_lines_match(ours: dict[str, Any]) -> None:

@@ -20,9 +20,11 @@ from .surface import MODULES, surface
 
 FACTS = Path(__file__).with_name("official_surface.json")
 
-PENDING_FILES = "pending: other branch (wt-dropin-files: file tools, FILE_TOOL_NAMES)"
-PENDING_TESTING = "pending: other branch (wt-dropin-testing: band.testing)"
-PENDING_ACP = "pending: other branch (wt-dropin-files: ACP parity, band.integrations.acp)"
+STRANDS = "band.testing's Strands scripted-model helpers: there is no Strands adapter"
+ACP_SERVER = (
+    "the ACP server side (an editor driving Band through ACP: ACPServer, "
+    "BandACPServerAdapter, router, push handler) is not offered; ACPClientAdapter is"
+)
 LOW_LEVEL = (
     "band-sdk's low-level runtime (BandLink + RoomPresence + Execution with an on_execute "
     "handler) is not offered: Agent.create(adapter=...) with a SimpleAdapter is the supported "
@@ -58,27 +60,19 @@ WIRE = (
 #: Every remaining difference, each with its reason (fnmatch patterns on ``module:subject``
 #: or on ``subject`` alone, the subject being a name or ``Class.member``).
 ALLOWED: dict[str, str] = {
-    # --- other branches of issue 23 (the coordinator prunes these at merge) ---
-    "band.testing:*": PENDING_TESTING,
-    "band.integrations.acp:*": PENDING_ACP,
-    "ALL_TOOL_NAMES": PENDING_FILES,
-    "READ_ONLY_TOOL_NAMES": PENDING_FILES,
-    "TOOL_MODELS": PENDING_FILES,
-    "FILE_TOOL_NAMES": PENDING_FILES,
-    "AGENT_ROOM_BOUND_TOOL_NAMES": PENDING_FILES,
-    "*.list_room_files": PENDING_FILES,
-    "*.read_room_file": PENDING_FILES,
-    "*.send_room_file": PENDING_FILES,
-    "ListRoomFilesInput": PENDING_FILES,
-    "ReadRoomFileInput": PENDING_FILES,
-    "SendRoomFileInput": PENDING_FILES,
-    "DEFAULT_FILE_CAPTION": PENDING_FILES,
-    "FILE_UNAVAILABLE_MESSAGE": PENDING_FILES,
-    "FILENAME_HEADER_SAFE_PATTERN": PENDING_FILES,
-    "MAX_INLINE_IMAGE_BYTES": PENDING_FILES,
-    "MAX_INLINE_TEXT_BYTES": PENDING_FILES,
-    "PREVIEWABLE_IMAGE_CONTENT_TYPES": PENDING_FILES,
-    "AttachmentCache": PENDING_FILES,
+    "band.testing:*Turn": STRANDS,
+    "band.testing:ScriptedStrandsModel": STRANDS,
+    "band.integrations.acp:ACPServer": ACP_SERVER,
+    "band.integrations.acp:ACPSessionState": ACP_SERVER,
+    "band.integrations.acp:ACPPushHandler": ACP_SERVER,
+    "band.integrations.acp:AgentRouter": ACP_SERVER,
+    "band.integrations.acp:BandACPServerAdapter*": ACP_SERVER,
+    "band.integrations.acp:EventConverter": ACP_SERVER,
+    "band.integrations.acp:PendingACPPrompt": ACP_SERVER,
+    "band.integrations.acp:run_acp_server": ACP_SERVER,
+    "band.integrations.acp:BandACPClient": ACP_SERVER + " (nor band-sdk's ACP client class)",
+    "band.integrations.acp:ACPClientSessionState": ACP_SERVER + " (session state is internal)",
+    "band.integrations.acp:CollectedChunk": ACP_SERVER + " (chunk collection is internal)",
     # --- on purpose ---
     "band.client.rest:RestClient*": REST_CLIENT,
     "band.client.rest:AsyncRestClient": REST_CLIENT,
@@ -91,7 +85,9 @@ ALLOWED: dict[str, str] = {
     "band.client.rest:ChatMessageRequestMentionsItem": REST_CLIENT,
     "band.client.rest:AgentMe": REST_CLIENT,
     "band.client.rest:ChatMessage": WIRE + " (history rows reach adapters as dicts)",
-    "band.client.rest:Attachment": PENDING_FILES,
+    "band.client.rest:Attachment": WIRE + " (attachments are the file tools' dicts)",
+    "AttachmentCache.*": "ours is a plain LRU keyed by client, room and file (not an "
+    "async_lru cache object)",
     "band.client.rest:*.__init__": WIRE,
     "band.client.rest:*.serialize_model": WIRE,
     "BandLink": LOW_LEVEL,
@@ -155,7 +151,6 @@ ALLOWED: dict[str, str] = {
     "band.runtime.tools:classify_room_binding": TOOL_INTERNALS,
     "band.runtime.tools:decode_image_block*": TOOL_INTERNALS,
     "band.runtime.tools:docstring_with_args": TOOL_INTERNALS,
-    "band.runtime.tools:file_content_placeholder": TOOL_INTERNALS,
     "band.runtime.tools:format_arg_doc": TOOL_INTERNALS,
     "band.runtime.tools:format_tool_validation_error": TOOL_INTERNALS,
     "band.runtime.tools:get_*": TOOL_INTERNALS,
@@ -165,7 +160,6 @@ ALLOWED: dict[str, str] = {
     "band.runtime.tools:matches_identifier": TOOL_INTERNALS,
     "band.runtime.tools:mcp_tool_spelling": TOOL_INTERNALS,
     "band.runtime.tools:platform_*": TOOL_INTERNALS,
-    "band.runtime.tools:redact_tool_call_args": TOOL_INTERNALS,
     "band.runtime.tools:resolve_*": TOOL_INTERNALS,
     "band.runtime.tools:selected_tool_definitions": TOOL_INTERNALS,
     "band.runtime.tools:serialize_tool_result": TOOL_INTERNALS,

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import inspect
+import json
+import os
+import subprocess
+
+from bandtest.refsdk import REFSDK_PYTHON, requires_refsdk
 
 from band.core.protocols import AgentToolsProtocol
 from band.runtime.tools import AgentTools
@@ -13,6 +18,7 @@ TOOL_METHODS = [
     "list_contacts", "add_contact", "remove_contact", "list_contact_requests",
     "respond_contact_request",
     "list_memories", "store_memory", "get_memory", "supersede_memory", "archive_memory",
+    "list_room_files", "read_room_file", "send_room_file",
     "list_tasks", "create_task", "get_task", "update_task", "get_task_history", "get_board",
     "set_board",
 ]  # fmt: skip
@@ -46,6 +52,32 @@ def test_agent_tools_signatures_extend_the_protocol() -> None:
         assert inspect.iscoroutinefunction(getattr(AgentTools, name)) is is_async, name
     for name in PROPERTIES:
         assert isinstance(getattr(AgentTools, name), property), name
+
+
+REF_FILE_SIGNATURES = """
+import inspect, json
+from band.core.protocols import AgentToolsProtocol as P
+print(json.dumps({n: str(inspect.signature(getattr(P, n)))
+                  for n in ("list_room_files", "read_room_file", "send_room_file")}))
+"""
+
+
+@requires_refsdk
+def test_file_methods_have_the_official_signatures() -> None:
+    out = subprocess.run(
+        [str(REFSDK_PYTHON), "-c", REF_FILE_SIGNATURES],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd="/",
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+        check=True,
+    )
+    for name, ref in json.loads(out.stdout).items():
+        for cls in (AgentToolsProtocol, AgentTools):
+            ours = str(inspect.signature(getattr(cls, name)))
+            # parameters and defaults alike; the return annotation may be narrower
+            assert ours.split(" -> ")[0] == ref.split(" -> ")[0], (cls, name)
 
 
 def test_a_partial_implementation_is_not_an_agent_tools() -> None:

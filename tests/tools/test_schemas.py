@@ -23,6 +23,7 @@ from band.runtime.tools import (
     ALL_TOOL_NAMES,
     CHAT_TOOL_NAMES,
     CONTACT_TOOL_NAMES,
+    FILE_TOOL_NAMES,
     MEMORY_TOOL_NAMES,
     TASK_TOOL_NAMES,
     TOOLS,
@@ -64,7 +65,7 @@ GROUPS = {
         "band_get_board",
         "band_set_board",
     ],
-    Capability.FILES: [],  # the platform feature is not generally available: no tools yet
+    Capability.FILES: ["band_list_room_files", "band_read_room_file", "band_send_room_file"],
 }
 ALL_CAPS = list(Capability)
 COMBOS = [
@@ -83,7 +84,7 @@ def _expected(caps: frozenset[Capability] | None, hub: bool) -> list[str]:
     chosen = {Capability.CONTACTS} if caps is None else set(caps)
     if hub:
         chosen.add(Capability.CONTACTS)
-    order = (Capability.CONTACTS, Capability.MEMORY, Capability.TASKS)
+    order = (Capability.CONTACTS, Capability.MEMORY, Capability.FILES, Capability.TASKS)
     return CHAT + [name for cap in order if cap in chosen for name in GROUPS[cap]]
 
 
@@ -116,11 +117,14 @@ def test_the_documented_selection_rules() -> None:
     hub = _names(_tools(hub=True).get_openai_tool_schemas(capabilities=frozenset()))
     assert hub == CHAT + GROUPS[Capability.CONTACTS]
     assert [c.value for c in Capability] == ["memory", "contacts", "files", "tasks"]
-    assert len(TOOLS) == 8 + 5 + 5 + 7
+    assert len(TOOLS) == 8 + 5 + 5 + 3 + 7
+    every = _names(tools.get_openai_tool_schemas(capabilities=frozenset(Capability)))
+    assert len(every) == 28  # band-sdk 6.0.1 with every capability on
     assert CHAT_TOOL_NAMES == set(CHAT)
     assert CONTACT_TOOL_NAMES == set(GROUPS[Capability.CONTACTS])
     assert MEMORY_TOOL_NAMES == set(GROUPS[Capability.MEMORY])
     assert TASK_TOOL_NAMES == set(GROUPS[Capability.TASKS])
+    assert FILE_TOOL_NAMES == set(GROUPS[Capability.FILES])
     assert ALL_TOOL_NAMES == set(TOOLS)
 
 
@@ -220,7 +224,7 @@ REF_DUMP = """
 import json
 from band.runtime.tools import AgentTools
 from band.runtime.capabilities import Capability
-caps = frozenset({Capability.CONTACTS, Capability.MEMORY, Capability.TASKS})
+caps = frozenset(Capability)
 print(json.dumps(AgentTools("r", rest=None).get_anthropic_tool_schemas(capabilities=caps)))
 """
 
@@ -255,7 +259,7 @@ def test_same_tools_and_arguments_as_band_sdk_6() -> None:
         check=True,
     )
     ref = {s["name"]: _facts(s["input_schema"]) for s in json.loads(out.stdout)}
-    every = frozenset({Capability.CONTACTS, Capability.MEMORY, Capability.TASKS})
+    every = frozenset(Capability)
     ours = {
         s["name"]: _facts(s["input_schema"])
         for s in _tools().get_anthropic_tool_schemas(capabilities=every)

@@ -1,5 +1,7 @@
 """ACP client integration: one Agent Client Protocol agent process per Band room."""
 
+from .adapter import ACPClientAdapter
+from .client import ACPClientProfile
 from .config import (
     ACPClientAdapterConfig,
     ACPConfigRequest,
@@ -9,7 +11,9 @@ from .config import (
 )
 
 __all__ = [
+    "ACPClientAdapter",
     "ACPClientAdapterConfig",
+    "ACPClientProfile",
     "ACPConfigRequest",
     "ACPPermissionRequest",
     "ConfigResolver",

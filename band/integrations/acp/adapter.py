@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Unpack
 
-from acp.schema import HttpMcpServer, SseMcpServer
+from acp.schema import ClientCapabilities, HttpMcpServer, SseMcpServer
 
 from band.core.exceptions import BandConfigError
 from band.core.protocols import AgentToolsProtocol
@@ -22,12 +22,21 @@ from band.runtime.custom_tools import (
     is_failed_tool_output,
     reject_conflicting_tool_names,
 )
-from band.runtime.tools import TOOLS, InvalidToolArgumentsError, select_tools
+from band.runtime.tools import (
+    TOOLS,
+    BandToolError,
+    InvalidToolArgumentsError,
+    ToolContext,
+    select_tools,
+)
+from band.runtime.tools.ops import load_participants
 from band.runtime.tools.registry import clean_schema
 from band.workspaces import RoomWorkspaces, WorkspaceResolver, resolver_for
 
+from .client import ACPClientProfile
 from .config import ACPClientAdapterConfig, ConfigResolver, PermissionResolver
 from .mcp_server import SERVER_NAME, BandMCPServer, ToolResult, ToolSpecView
+from .mentions import has_mention_tokens, replace_uuid_mentions
 from .narration import SESSION_EVENT
 from .rooms import ACPRooms, ACPSessionBusyError, TurnRequest
 
@@ -36,6 +45,8 @@ __all__ = [
     "BandConfigError",
     "CustomToolDef",
 ]
+
+SPAWN_PROCESS_REFUSED = "custom ACP transports cannot guarantee room process isolation"
 
 log = logging.getLogger("band.acp")
 
@@ -64,11 +75,19 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         *,
         additional_tools: Sequence[CustomToolDef] | None = None,
         workspace_for_room: WorkspaceResolver | None = None,
+        profile: ACPClientProfile | None = None,
         resolve_session_config: ConfigResolver | None = None,
         resolve_permission: PermissionResolver | None = None,
+        client_capabilities: ClientCapabilities | None = None,
+        spawn_process: Any | None = None,
         **features: Unpack[FeatureKwargs],
     ) -> None:
+        """``profile`` answers the agent's extension methods; ``client_capabilities`` is what
+        ``initialize`` advertises (fs and terminal off by default); ``spawn_process`` must stay
+        None: one process per room needs the adapter's own stdio launcher."""
         super().__init__(**features)
+        if spawn_process is not None:
+            raise ValueError(SPAWN_PROCESS_REFUSED)
         if resolve_session_config is not None and (
             config.model is not None or config.reasoning_effort is not None
         ):
@@ -90,6 +109,8 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
             resolve_session_config=resolve_session_config,
             emit=self._emit_kinds(),
             canonical=self._canonical,
+            profile=profile,
+            client_capabilities=client_capabilities,
         )
 
     def _emit_kinds(self) -> frozenset[str]:
@@ -97,8 +118,18 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
 
     @property
     def _band_tools(self) -> dict[str, Any]:
-        """The Band tools the adapter serves: the chat tools and its capabilities' groups."""
-        return {s.name: s for s in select_tools(self.capabilities)}
+        """The Band tools served: chat, contacts (always, as band-sdk 6.0.1), and the
+        capabilities' groups, narrowed by the features' category and tool filters."""
+        specs = select_tools(self.capabilities | {Capability.CONTACTS})
+        f = self.features
+        # in band-sdk 6.0.1's order: categories, then include_tools, then exclude_tools
+        if f.include_categories is not None:
+            specs = [s for s in specs if s.group in f.include_categories]
+        if f.include_tools is not None:
+            specs = [s for s in specs if s.name in f.include_tools]
+        if f.exclude_tools is not None:
+            specs = [s for s in specs if s.name not in f.exclude_tools]
+        return {s.name: s for s in specs}
 
     # -- tools ---------------------------------------------------------------------------------
 
@@ -136,7 +167,10 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
             return await self._call_custom(tools, name, arguments)
         if name not in self._band_tools:
             return ToolResult(None, False, f"Unknown tool: {name}")
-        outcome = await tools.execute_tool_call_structured(name, arguments)
+        try:
+            outcome = await tools.execute_tool_call_structured(name, arguments)
+        except BandToolError as exc:  # a typed refusal (e.g. a missing file) is the model's
+            return ToolResult(None, False, str(exc))
         return ToolResult(outcome.value, outcome.ok, outcome.error_message)
 
     async def _call_custom(self, tools: Any, name: str, arguments: dict[str, Any]) -> ToolResult:
@@ -228,6 +262,38 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
             lines.append(f"[{sender}]: {row.get('content', '')}")
         return lines
 
+    @staticmethod
+    def _mention_rewriter(tools: AgentToolsProtocol) -> Callable[[str], Awaitable[str]]:
+        """Rewrites the platform's ``@[[<id>]]`` tokens to ``@handle`` (as band-sdk 6.0.1 does);
+        the room's participants are read at most once per turn."""
+        people: list[dict[str, Any]] = list(tools.participants)
+        refreshed = False
+
+        async def readable(text: str) -> str:
+            nonlocal people, refreshed
+            if not has_mention_tokens(text):
+                return text
+            out = replace_uuid_mentions(text, people)
+            if has_mention_tokens(out) and not refreshed:
+                # the cache may be empty or predate an arrival: read the room once
+                refreshed = True
+                ctx = getattr(tools, "context", None)
+                try:
+                    if isinstance(ctx, ToolContext):
+                        people = await load_participants(ctx)
+                    else:
+                        # typed results (band-sdk's and ours) or plain dicts (test doubles)
+                        rows: list[Any] = list(await tools.get_participants())
+                        people = [
+                            p.model_dump() if hasattr(p, "model_dump") else dict(p) for p in rows
+                        ]
+                except Exception:
+                    log.warning("could not read the room's participants", exc_info=True)
+                out = replace_uuid_mentions(text, people)
+            return out
+
+        return readable
+
     # -- lifecycle and turns -------------------------------------------------------------------
 
     async def on_started(self, agent_name: str, agent_description: str) -> None:
@@ -255,7 +321,8 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
             raise RuntimeError("the ACP client adapter was stopped")
         sender_name = msg.sender_name or msg.sender_id or "Unknown"
         sender_id = msg.sender_id or "unknown"
-        text = msg.format_for_llm()
+        readable = self._mention_rewriter(tools)
+        text = await readable(msg.format_for_llm())
         rows: list[dict[str, Any]] | None = None
 
         async def load_history() -> list[dict[str, Any]]:
@@ -275,7 +342,8 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
                 resume = self.last_session_id(await load_history(), room_id)
 
         async def replay() -> list[str]:
-            return self.replay_lines(await load_history())
+            lines = self.replay_lines(await load_history())
+            return [await readable(line) for line in lines]
 
         request = TurnRequest(
             message=text,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from acp import RequestError
 from acp.schema import (
@@ -19,9 +19,26 @@ from acp.schema import (
 from .config import ACPPermissionRequest, PermissionResolver
 from .narration import TurnNarrator
 
-__all__ = ["RoomClient", "default_permission_choice"]
+__all__ = ["ACPClientProfile", "RoomClient", "default_permission_choice"]
 
 log = logging.getLogger("band.acp")
+
+
+@runtime_checkable
+class ACPClientProfile(Protocol):
+    """Answers one backend's ACP extension methods (names starting with ``_``)."""
+
+    def forget_session(self, session_id: str) -> None:
+        """The adapter closed ``session_id``: drop what was kept for it."""
+        ...
+
+    async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """The answer to an extension request."""
+        ...
+
+    async def ext_notification(self, method: str, params: dict[str, Any]) -> Any:
+        """Take an extension notification (what it returns is not posted to the room)."""
+        ...
 
 
 def default_permission_choice(options: Sequence[PermissionOption]) -> str | None:
@@ -36,9 +53,15 @@ def default_permission_choice(options: Sequence[PermissionOption]) -> str | None
 class RoomClient:
     """Answers one room's agent: updates go to the running turn's narrator, none while loading."""
 
-    def __init__(self, room_id: str, resolver: PermissionResolver | None = None) -> None:
+    def __init__(
+        self,
+        room_id: str,
+        resolver: PermissionResolver | None = None,
+        profile: ACPClientProfile | None = None,
+    ) -> None:
         self.room_id = room_id
         self._resolver = resolver
+        self.profile = profile
         self.narrator: TurnNarrator | None = None
         #: a resolver error raised during the current turn; it is the turn's failure
         self.resolver_error: Exception | None = None
@@ -136,10 +159,15 @@ class RoomClient:
         raise RequestError.method_not_found("terminal/kill")
 
     async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        if self.profile is not None:
+            return dict(await self.profile.ext_method(method, params))
         log.debug("room %s: ACP extension request %s ignored", self.room_id, method)
         return {}
 
     async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
+        if self.profile is not None:
+            await self.profile.ext_notification(method, params)
+            return
         log.debug("room %s: ACP extension notification %s ignored", self.room_id, method)
 
     def on_connect(self, conn: Any) -> None:

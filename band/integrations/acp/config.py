@@ -16,10 +16,19 @@ from acp.schema import (
     SseMcpServer,
     ToolCallUpdate,
 )
-from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    NonNegativeFloat,
+    PositiveFloat,
+    field_validator,
+    model_validator,
+)
 
 __all__ = [
     "DEFAULT_TURN_TIMEOUT_S",
+    "TURN_SETTLE_GRACE_S",
     "ACPClientAdapterConfig",
     "ACPConfigRequest",
     "ACPPermissionRequest",
@@ -31,6 +40,8 @@ __all__ = [
 ]
 
 DEFAULT_TURN_TIMEOUT_S = 300.0
+#: How long leaving a room (or stopping the agent) lets its running turn end on its own.
+TURN_SETTLE_GRACE_S = 10.0
 #: The MCP server shapes ACP's session/new and session/load accept.
 SessionMcpServer: TypeAlias = HttpMcpServer | SseMcpServer | AcpMcpServer | McpServerStdio
 SessionConfigOption: TypeAlias = SessionConfigOptionSelect | SessionConfigOptionBoolean
@@ -65,6 +76,13 @@ class ACPClientAdapterConfig(BaseModel):
     custom_section: str = ""
     use_unstable_protocol: bool = False
     turn_timeout_s: PositiveFloat = DEFAULT_TURN_TIMEOUT_S
+    turn_settle_timeout_s: NonNegativeFloat = Field(
+        default=TURN_SETTLE_GRACE_S,
+        description=(
+            "Seconds leaving a room or stopping the agent lets the room's running turn end "
+            "on its own before it is cancelled."
+        ),
+    )
     model: str | None = None
     reasoning_effort: str | None = None
     retention: ACPRetentionConfig = Field(default_factory=ACPRetentionConfig)

@@ -58,6 +58,19 @@ class ToolResult:
 CallTool = Callable[[str, str, dict[str, Any]], Awaitable[ToolResult]]
 
 
+def _image_blocks(value: Any) -> list[types.ImageContent] | None:
+    """MCP image content for a ``{"content": [{"type": "image", ...}]}`` result, else None."""
+    blocks = value.get("content") if isinstance(value, dict) and len(value) == 1 else None
+    if not isinstance(blocks, list) or not blocks:
+        return None
+    if not all(isinstance(b, dict) and b.get("type") == "image" for b in blocks):
+        return None
+    return [
+        types.ImageContent(type="image", data=str(b["data"]), mimeType=str(b["mimeType"]))
+        for b in blocks
+    ]
+
+
 class _QuietServer(uvicorn.Server):
     # the host process owns SIGINT/SIGTERM, not this embedded server
     @contextlib.contextmanager
@@ -144,6 +157,9 @@ class BandMCPServer:
                     isError=True,
                 )
             value = result.value
+            images = _image_blocks(value)
+            if images is not None:  # band_read_room_file's inline image
+                return images
             if isinstance(value, dict):
                 return value
             text = value if isinstance(value, str) else json.dumps(value, default=str, indent=2)

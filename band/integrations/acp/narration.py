@@ -19,6 +19,7 @@ from acp.schema import (
 )
 
 from band.core.turn import AgentFailure, Turn
+from band.runtime.tools.files import redact_tool_call_args
 
 __all__ = [
     "EMIT_KINDS",
@@ -85,7 +86,9 @@ def tool_call_of(
             inner = raw.get(args_key)
             args = inner if isinstance(inner, dict) else {}
             break
-    return ToolCallState(update.tool_call_id, canonical(name), args)
+    name = canonical(name)
+    # a shared file's text stays out of the room's tool_call events
+    return ToolCallState(update.tool_call_id, name, redact_tool_call_args(name, args))
 
 
 def _output_of(update: ToolCallStart | ToolCallProgress) -> str | None:

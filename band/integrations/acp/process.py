@@ -51,6 +51,7 @@ class ACPRoomProcess:
         workspace: str,
         env: Mapping[str, str] | None = None,
         use_unstable_protocol: bool = False,
+        client_capabilities: ClientCapabilities | None = None,
     ) -> None:
         self.room_id = room_id
         self.client = client
@@ -58,6 +59,8 @@ class ACPRoomProcess:
         self._workspace = workspace
         self._env = dict(env or {})
         self._unstable = use_unstable_protocol
+        # fs and terminal stay off unless the adapter was given other capabilities
+        self._capabilities = client_capabilities or ClientCapabilities()
         self._stack = AsyncExitStack()
         self.conn: Any = None
         self.proc: asyncio.subprocess.Process | None = None
@@ -82,7 +85,7 @@ class ACPRoomProcess:
             self._drain = asyncio.create_task(self._drain_stderr(self.proc.stderr))
             self.init = await self.conn.initialize(
                 protocol_version=PROTOCOL_VERSION,
-                client_capabilities=ClientCapabilities(),
+                client_capabilities=self._capabilities,
                 client_info=Implementation(name="band-sdk", version=__version__),
             )
             if auth_method is not None:

@@ -11,11 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from acp import RequestError, text_block
+from acp.schema import ClientCapabilities
 
 from band.core.turn import AgentFailure
 from band.workspaces import RoomWorkspaces
 
-from .client import RoomClient
+from .client import ACPClientProfile, RoomClient
 from .config import ACPClientAdapterConfig, ConfigResolver, PermissionResolver
 from .narration import EMIT_KINDS, RoomSink, TurnNarrator
 from .process import ACPRoomProcess
@@ -111,8 +112,12 @@ class ACPRooms:
         resolve_session_config: ConfigResolver | None = None,
         emit: Iterable[str] = EMIT_KINDS,
         canonical: Callable[[str], str] = lambda name: name,
+        profile: ACPClientProfile | None = None,
+        client_capabilities: ClientCapabilities | None = None,
     ) -> None:
         self.config = config
+        self.profile = profile
+        self.client_capabilities = client_capabilities
         self._workspaces = workspaces
         self._servers_for = servers_for
         self._resolve_permission = resolve_permission
@@ -136,7 +141,7 @@ class ACPRooms:
             return room.process
         if room.process is not None:
             await self._stop_process(room)
-        client = RoomClient(room.room_id, self._resolve_permission)
+        client = RoomClient(room.room_id, self._resolve_permission, self.profile)
         process = ACPRoomProcess(
             room.room_id,
             self.config.command,
@@ -144,6 +149,7 @@ class ACPRooms:
             workspace=room.workspace,
             env=self.config.env,
             use_unstable_protocol=self.config.use_unstable_protocol,
+            client_capabilities=self.client_capabilities,
         )
         await asyncio.wait_for(
             process.start(self.config.auth_method), self.config.retention.transition_timeout_s
@@ -368,12 +374,33 @@ class ACPRooms:
             room.client.cancel_permissions()
         await room.process.cancel(room.session_id)
 
+    async def _settle(self, room: RoomState) -> None:
+        """Let a running turn end on its own for ``turn_settle_timeout_s``, then cancel it."""
+        if not room.running:
+            return
+        grace = self.config.turn_settle_timeout_s
+        if grace > 0:
+            try:
+                async with asyncio.timeout(grace), room.lock:
+                    return
+            except TimeoutError:
+                log.warning(
+                    "room %s: turn still running after %ss; cancelling", room.room_id, grace
+                )
+        await self.stop_turn(room.room_id)
+
     async def close_room(self, room_id: str) -> None:
-        """Stop the room's process and forget it (the room was left or deleted)."""
-        room = self.rooms.pop(room_id, None)
-        if room is not None:
-            await self._stop_process(room)
-            self._workspaces.release(room_id)
+        """Settle the room's turn, stop its process and forget it (the room was left)."""
+        room = self.rooms.get(room_id)
+        if room is None:
+            return
+        await self._settle(room)
+        if self.rooms.get(room_id) is room:
+            del self.rooms[room_id]
+        if room.session_id is not None and self.profile is not None:
+            self.profile.forget_session(room.session_id)
+        await self._stop_process(room)
+        self._workspaces.release(room_id)
 
     async def close_all(self) -> None:
         """Stop every room's process."""

@@ -21,6 +21,17 @@ from .errors import (
     MessagePostKind,
     RoomExecutionStoppedError,
 )
+from .files import (
+    DEFAULT_FILE_CAPTION,
+    FILE_UNAVAILABLE_MESSAGE,
+    FILENAME_HEADER_SAFE_PATTERN,
+    MAX_INLINE_IMAGE_BYTES,
+    MAX_INLINE_TEXT_BYTES,
+    PREVIEWABLE_IMAGE_CONTENT_TYPES,
+    AttachmentCache,
+    file_content_placeholder,
+    redact_tool_call_args,
+)
 from .inputs import *  # noqa: F403 -- the input models are part of the public surface
 from .inputs import __all__ as _inputs_all
 from .ops import ToolContext
@@ -29,7 +40,14 @@ from .registry import __all__ as _registry_all
 from .schema_types import ToolParam
 
 __all__ = [
+    "DEFAULT_FILE_CAPTION",
+    "FILENAME_HEADER_SAFE_PATTERN",
+    "FILE_UNAVAILABLE_MESSAGE",
+    "MAX_INLINE_IMAGE_BYTES",
+    "MAX_INLINE_TEXT_BYTES",
+    "PREVIEWABLE_IMAGE_CONTENT_TYPES",
     "AgentTools",
+    "AttachmentCache",
     "BandToolError",
     "InvalidToolArgumentsError",
     "MessagePostError",
@@ -38,6 +56,8 @@ __all__ = [
     "ToolContext",
     "ToolParam",
     "TurnEffect",
+    "file_content_placeholder",
+    "redact_tool_call_args",
     *_registry_all,
     *_inputs_all,
 ]

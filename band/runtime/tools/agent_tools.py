@@ -362,6 +362,31 @@ class AgentTools:
             w.AgentMemory, await self._tool("band_archive_memory", memory_id=memory_id)
         )
 
+    # --- files --------------------------------------------------------------------------------
+
+    async def list_room_files(self, cursor: str | None = None) -> dict[str, Any]:
+        """One page of the room's files: ``{"data": [attachment, ...], "next_cursor": ...}``."""
+        return cast(dict[str, Any], await self._tool("band_list_room_files", cursor=cursor))
+
+    async def read_room_file(self, file_id: str) -> dict[str, Any]:
+        """A room file: its text, an image block, or a description when not shown inline."""
+        return cast(dict[str, Any], await self._tool("band_read_room_file", file_id=file_id))
+
+    async def send_room_file(
+        self, content: str, filename: str, caption: str = "", mentions: list[str] | None = None
+    ) -> dict[str, Any]:
+        """Share ``content`` as the file ``filename``; the message it rides on is the reply."""
+        return cast(
+            dict[str, Any],
+            await self._tool(
+                "band_send_room_file",
+                content=content,
+                filename=filename,
+                caption=caption,
+                mentions=list(mentions or []),
+            ),
+        )
+
     # --- tasks --------------------------------------------------------------------------------
 
     async def list_tasks(

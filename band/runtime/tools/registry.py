@@ -17,7 +17,7 @@ The whole API (band-mcp and ``AgentTools`` both build on it):
   ``ToolCallOutcome`` with the seed's error strings. It records no turn effect (the caller does,
   on ``ok``); ``BandToolError`` and ``RoomExecutionStoppedError`` propagate.
 - ``CHAT_TOOL_NAMES``, ``CONTACT_TOOL_NAMES``, ``MEMORY_TOOL_NAMES``, ``TASK_TOOL_NAMES``,
-  ``ALL_TOOL_NAMES``: frozensets of names per group.
+  ``FILE_TOOL_NAMES``, ``ALL_TOOL_NAMES``: frozensets of names per group.
 
 ``ops.ToolContext(rest, room_id, agent_id, participants)`` is what a call is bound to; set
 ``participants`` to None (or call ``ops.load_participants``) to refresh the mention cache.
@@ -37,11 +37,14 @@ from pydantic import BaseModel, ValidationError
 from band.core.turn import TOOL_EFFECTS, TurnEffect
 from band.runtime.capabilities import Capability
 
+from . import files as f
 from . import inputs as i
 from . import ops
 from .errors import BandToolError, InvalidToolArgumentsError, RoomExecutionStoppedError
+from .files import file_content_placeholder, redact_tool_call_args  # noqa: F401 -- official path
 
 __all__ = [
+    "AGENT_ROOM_BOUND_TOOL_NAMES",
     "ALL_TOOL_NAMES",
     "BAND_MCP_SERVER_NAME",
     "BASE_TOOL_NAMES",
@@ -49,6 +52,7 @@ __all__ = [
     "CONTACT_TOOL_NAMES",
     "DEFAULT_CAPABILITIES",
     "EVENT_TOOL_NAMES",
+    "FILE_TOOL_NAMES",
     "MCP_TOOL_PREFIX",
     "MEMORY_TOOL_NAMES",
     "READ_ONLY_TOOL_NAMES",
@@ -146,6 +150,9 @@ TOOLS: dict[str, ToolSpec] = {
         _spec("band_get_memory", i.GetMemoryInput, ops.get_memory, "memory"),
         _spec("band_supersede_memory", i.SupersedeMemoryInput, ops.supersede_memory, "memory"),
         _spec("band_archive_memory", i.ArchiveMemoryInput, ops.archive_memory, "memory"),
+        _spec("band_list_room_files", i.ListRoomFilesInput, f.list_room_files, "files"),
+        _spec("band_read_room_file", i.ReadRoomFileInput, f.read_room_file, "files"),
+        _spec("band_send_room_file", i.SendRoomFileInput, f.send_room_file, "files"),
         _spec("band_list_tasks", i.ListTasksInput, ops.list_tasks, "tasks"),
         _spec("band_create_task", i.CreateTaskInput, ops.create_task, "tasks"),
         _spec("band_get_task", i.GetTaskInput, ops.get_task, "tasks"),
@@ -165,7 +172,12 @@ CHAT_TOOL_NAMES = _names("chat")
 CONTACT_TOOL_NAMES = _names("contacts")
 MEMORY_TOOL_NAMES = _names("memory")
 TASK_TOOL_NAMES = _names("tasks")
+FILE_TOOL_NAMES = _names("files")
 ALL_TOOL_NAMES = frozenset(TOOLS)
+#: The tools whose call acts on the room the tools are bound to (band-mcp adds ``chat_id``).
+AGENT_ROOM_BOUND_TOOL_NAMES = (CHAT_TOOL_NAMES - {"band_create_chatroom", "band_no_reply"}) | (
+    TASK_TOOL_NAMES | FILE_TOOL_NAMES
+)
 #: The tools every room offers without capabilities: chat plus contacts (band-sdk's "base").
 BASE_TOOL_NAMES = CHAT_TOOL_NAMES | CONTACT_TOOL_NAMES
 EVENT_TOOL_NAMES = frozenset({"band_send_event"})

@@ -49,6 +49,10 @@ __all__ = [
     "SupersedeMemoryInput",
     "UpdateTaskInput",
     "check_id",
+    # the room-file models live in .files (the official module path) and are re-exported here
+    "ListRoomFilesInput",
+    "ReadRoomFileInput",
+    "SendRoomFileInput",
 ]
 
 ID_ERROR = "ID must contain only ASCII letters, digits, underscores or hyphens"
@@ -421,3 +425,7 @@ class SetBoardInput(BaseModel):
         if self.goal_title is None and self.goal_summary is None:
             raise ValueError(SET_BOARD_EMPTY)
         return self
+
+
+# last: .files builds on ResourceId above
+from .files import ListRoomFilesInput, ReadRoomFileInput, SendRoomFileInput  # noqa: E402

@@ -1,0 +1,565 @@
+"""A real local Band platform for tests: ``band dev`` in-process, people, agents and rooms.
+
+``LocalBand`` serves the dev platform (REST and the Phoenix socket) on a free 127.0.0.1 port
+in a background thread; agents run unchanged against it, each on its own event loop in its
+own thread, so a plain synchronous test drives a whole conversation::
+
+    with LocalBand() as band:
+        bot = band.run_agent(MyAdapter(), name="Echo")
+        room = band.room(bot)
+        room.say("hello", mention=bot)
+        assert "hello" in room.wait_for_reply(bot).text
+
+In an async test an agent may also run on the test's own loop (``band.agent(adapter)`` gives
+it unstarted); the rooms' ``*_async`` methods then wait without blocking that loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+__all__ = [
+    "AgentHandle",
+    "LocalBand",
+    "Message",
+    "Person",
+    "Room",
+    "RunningAgent",
+]
+
+_MENTION_TOKEN = re.compile(r"@\[\[[^\]]+\]\]\s*")
+#: How long start-up, agent starts and HTTP calls may take before a test fails.
+DEFAULT_TIMEOUT = 10.0
+
+
+@dataclass(frozen=True)
+class Message:
+    """One room message as the person's API lists it."""
+
+    id: str
+    content: str
+    sender_id: str
+    sender_name: str | None
+    sender_type: str
+    message_type: str
+    metadata: dict[str, Any]
+    raw: dict[str, Any] = field(repr=False)
+
+    @property
+    def text(self) -> str:
+        """The content without the ``@[[id]]`` tokens the platform writes for mentions."""
+        return _MENTION_TOKEN.sub("", self.content).strip()
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Message:
+        """A ``Message`` from a ``ChatMessage`` row."""
+        return cls(
+            id=str(row["id"]),
+            content=str(row.get("content") or ""),
+            sender_id=str(row.get("sender_id") or ""),
+            sender_name=row.get("sender_name"),
+            sender_type=str(row.get("sender_type") or ""),
+            message_type=str(row.get("message_type") or "text"),
+            metadata=dict(row.get("metadata") or {}),
+            raw=row,
+        )
+
+
+@dataclass(frozen=True)
+class AgentHandle:
+    """A registered agent: its identity and credentials (the key is never in the repr)."""
+
+    id: str
+    name: str
+    handle: str
+    api_key: str = field(repr=False)
+
+
+class Person:
+    """A person on the platform, acting through the human API with their own key."""
+
+    def __init__(self, band: LocalBand, info: dict[str, Any], api_key: str) -> None:
+        self.band = band
+        self.id = str(info["id"])
+        full = " ".join(str(info.get(k) or "") for k in ("first_name", "last_name")).strip()
+        self.name = str(info.get("name") or full)  # a profile has first and last names
+        self.handle = str(info.get("handle") or "")
+        self._key = api_key
+
+    def __repr__(self) -> str:
+        return f"Person(id={self.id!r}, name={self.name!r}, handle={self.handle!r})"
+
+    @property
+    def api_key(self) -> str:
+        """This person's API key (for the human API)."""
+        return self._key
+
+    def request(self, method: str, path: str, **kw: Any) -> httpx.Response:
+        """Call the human API as this person (``path`` below ``/api/v1``)."""
+        return self.band.http.request(
+            method, "/api/v1" + path, headers={"X-API-Key": self._key}, **kw
+        )
+
+    def _ok(self, r: httpx.Response, *statuses: int) -> Any:
+        if r.status_code not in (statuses or (200, 201)):
+            raise AssertionError(
+                f"{r.request.method} {r.request.url.path} -> {r.status_code}: {r.text}"
+            )
+        return r.json()["data"]
+
+    def register_agent(self, name: str, description: str | None = None) -> AgentHandle:
+        """Register an agent owned by this person; return its identity and key."""
+        body = {"agent": {"name": name, "description": description or f"{name} (test agent)"}}
+        d = self._ok(self.request("POST", "/me/agents/register", json=body), 201)
+        agent = d["agent"]
+        return AgentHandle(
+            str(agent["id"]), str(agent["name"]), str(agent["handle"]), d["credentials"]["api_key"]
+        )
+
+    def create_room(self, *members: Any, title: str | None = None) -> Room:
+        """Create a room owned by this person with ``members`` (agents or people) in it."""
+        body = {"chat": {"title": title or f"test room {secrets.token_hex(3)}"}}
+        d = self._ok(self.request("POST", "/me/chats", json=body), 201)
+        room = Room(self.band, str(d["id"]), self)
+        for member in members:
+            room.add(member)
+        return room
+
+
+def _member_id(member: Any) -> str:
+    """The participant ID of a member: an ``AgentHandle``, ``RunningAgent``, ``Person`` or ID."""
+    if isinstance(member, str):
+        return member
+    ident = getattr(member, "id", None)
+    if not isinstance(ident, str):
+        raise TypeError(f"not a room member: {member!r}")
+    return ident
+
+
+class Room:
+    """A room, seen and driven by one person (its owner by default)."""
+
+    def __init__(self, band: LocalBand, room_id: str, person: Person) -> None:
+        self.band = band
+        self.id = room_id
+        self.person = person
+
+    def __repr__(self) -> str:
+        return f"Room(id={self.id!r})"
+
+    def as_person(self, person: Person) -> Room:
+        """The same room, driven by ``person`` (who must be in it)."""
+        return Room(self.band, self.id, person)
+
+    def add(self, member: Any, role: str = "member") -> None:
+        """Add an agent or a person to the room."""
+        body = {"participant": {"participant_id": _member_id(member), "role": role}}
+        r = self.person.request("POST", f"/me/chats/{self.id}/participants", json=body)
+        self.person._ok(r, 201)
+
+    def participants(self) -> list[dict[str, Any]]:
+        """The room's participants."""
+        r = self.person.request(
+            "GET", f"/me/chats/{self.id}/participants", params={"page_size": 100}
+        )
+        return list(self.person._ok(r, 200))
+
+    def say(self, text: str, *, mention: Any = None) -> str:
+        """Post ``text`` as the person, mentioning ``mention`` (one member or a list); its id."""
+        targets = mention if isinstance(mention, list | tuple) else [mention] if mention else []
+        body = {"message": {"content": text, "mentions": [{"id": _member_id(m)} for m in targets]}}
+        r = self.person.request("POST", f"/me/chats/{self.id}/messages", json=body)
+        return str(self.person._ok(r, 201)["id"])
+
+    def messages(self) -> list[Message]:
+        """Every message of the room (events included), oldest first."""
+        rows: list[dict[str, Any]] = []
+        cursor: Any = None
+        while True:
+            params: dict[str, Any] = {"limit": 100}
+            if cursor is not None:
+                params["cursor"] = cursor
+            r = self.person.request("GET", f"/me/chats/{self.id}/messages", params=params)
+            if r.status_code != 200:
+                raise AssertionError(f"listing room {self.id} -> {r.status_code}: {r.text}")
+            body = r.json()
+            rows.extend(body["data"])
+            meta = body.get("metadata") or {}
+            cursor = meta.get("next_cursor")
+            if not meta.get("has_more") or cursor is None:
+                return [Message.from_row(row) for row in rows]
+
+    def messages_from(self, member: Any, message_type: str | None = "text") -> list[Message]:
+        """What ``member`` posted, of ``message_type`` (None: any type), oldest first."""
+        sid = _member_id(member)
+        return [
+            m
+            for m in self.messages()
+            if m.sender_id == sid and (message_type is None or m.message_type == message_type)
+        ]
+
+    def wait_for(
+        self, check: Callable[[list[Message]], Any], *, timeout: float | None = None
+    ) -> Any:
+        """Poll the room until ``check(messages)`` is truthy; return that value.
+
+        Raises ``AssertionError`` (with the room's messages) after ``timeout`` seconds
+        (default: the platform's ``timeout``).
+        """
+        timeout = self.band.timeout if timeout is None else timeout
+        deadline = time.monotonic() + timeout
+        while True:
+            msgs = self.messages()
+            result = check(msgs)
+            if result:
+                return result
+            if time.monotonic() > deadline:
+                seen = [(m.sender_name, m.message_type, m.text) for m in msgs]
+                raise AssertionError(f"room {self.id}: condition not met in {timeout}s; {seen}")
+            time.sleep(0.05)
+
+    def wait_for_reply(
+        self,
+        member: Any,
+        *,
+        after: str | None = None,
+        message_type: str = "text",
+        timeout: float | None = None,
+    ) -> Message:
+        """The first ``message_type`` message ``member`` posts after message ``after``.
+
+        ``after`` defaults to the room's latest message when the call starts, so a reply
+        that already arrived before the call is not found: pass the id :meth:`say` returned.
+        """
+        sid = _member_id(member)
+        if after is None:
+            existing = self.messages()
+            after = existing[-1].id if existing else None
+
+        def reply(msgs: list[Message]) -> Message | None:
+            start = next((i + 1 for i, m in enumerate(msgs) if m.id == after), 0)
+            return next(
+                (m for m in msgs[start:] if m.sender_id == sid and m.message_type == message_type),
+                None,
+            )
+
+        found: Message = self.wait_for(reply, timeout=timeout)
+        return found
+
+    def ask(self, member: Any, text: str, *, timeout: float | None = None) -> Message:
+        """Mention ``member`` with ``text`` and return its reply."""
+        mid = self.say(text, mention=member)
+        return self.wait_for_reply(member, after=mid, timeout=timeout)
+
+    # --- for async tests: the same calls in a worker thread, so the test's loop (and an
+    # agent running on it) keeps going while they wait
+
+    async def say_async(self, text: str, *, mention: Any = None) -> str:
+        """:meth:`say` without blocking the event loop."""
+        return await asyncio.to_thread(self.say, text, mention=mention)
+
+    async def messages_async(self) -> list[Message]:
+        """:meth:`messages` without blocking the event loop."""
+        return await asyncio.to_thread(self.messages)
+
+    async def wait_for_async(
+        self, check: Callable[[list[Message]], Any], *, timeout: float | None = None
+    ) -> Any:
+        """:meth:`wait_for` without blocking the event loop (``check`` runs in a thread)."""
+        return await asyncio.to_thread(self.wait_for, check, timeout=timeout)
+
+    async def wait_for_reply_async(
+        self,
+        member: Any,
+        *,
+        after: str | None = None,
+        message_type: str = "text",
+        timeout: float | None = None,
+    ) -> Message:
+        """:meth:`wait_for_reply` without blocking the event loop."""
+        return await asyncio.to_thread(
+            self.wait_for_reply, member, after=after, message_type=message_type, timeout=timeout
+        )
+
+    async def ask_async(self, member: Any, text: str, *, timeout: float | None = None) -> Message:
+        """:meth:`ask` without blocking the event loop."""
+        return await asyncio.to_thread(self.ask, member, text, timeout=timeout)
+
+    def delivery_status(self, message_id: str, member: Any) -> str | None:
+        """``member``'s delivery status of ``message_id`` (processing, processed, failed...)."""
+        aid = _member_id(member)
+        for m in self.messages():
+            if m.id == message_id:
+                status = (m.metadata.get("delivery_status") or {}).get(aid) or {}
+                return status.get("status")
+        return None
+
+
+class RunningAgent:
+    """A ``band.Agent`` serving on its own event loop in a background thread."""
+
+    def __init__(self, agent: Any, handle: AgentHandle, timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.agent = agent
+        self.handle = handle
+        self._timeout = timeout
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name=f"band-agent-{handle.name}", daemon=True
+        )
+        self._thread.start()
+        try:
+            self.call(agent.start())
+        except BaseException:
+            self._close_loop()
+            raise
+
+    def __repr__(self) -> str:
+        return f"RunningAgent(name={self.name!r}, id={self.id!r})"
+
+    @property
+    def id(self) -> str:
+        """The agent's ID."""
+        return self.handle.id
+
+    @property
+    def name(self) -> str:
+        """The agent's name."""
+        return self.handle.name
+
+    @property
+    def adapter(self) -> Any:
+        """The adapter the agent runs."""
+        return self.agent.runtime.adapter
+
+    def call(self, coro: Any) -> Any:
+        """Run ``coro`` on the agent's loop and wait (bounded) for its result."""
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(self._timeout)
+
+    def stop(self) -> None:
+        """Stop the agent and its loop (idempotent)."""
+        if self._loop.is_closed():
+            return
+        try:
+            self.call(self.agent.stop())
+        finally:
+            self._close_loop()
+
+    def _close_loop(self) -> None:
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(self._timeout)
+        if not self._thread.is_alive():
+            self._loop.close()
+
+
+class LocalBand:
+    """``band dev`` on a free 127.0.0.1 port in a background thread, with test helpers."""
+
+    def __init__(self, db: str = ":memory:", *, timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.db = db
+        self.timeout = timeout
+        self.port = 0
+        self.app: Any = None
+        self.http = httpx.Client(timeout=timeout)
+        self._server: Any = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._sock: socket.socket | None = None
+        self._agents: list[RunningAgent] = []
+        self._me: Person | None = None
+
+    def __enter__(self) -> LocalBand:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    # --- the server ---------------------------------------------------------------------------
+
+    @property
+    def rest_url(self) -> str:
+        """``BAND_REST_URL`` of this platform."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        """``BAND_WS_URL`` of this platform."""
+        return f"ws://127.0.0.1:{self.port}/api/v1/socket/websocket"
+
+    def start(self) -> LocalBand:
+        """Serve, and return once the platform accepts connections."""
+        import uvicorn  # here, so importing band.testing stays cheap
+
+        from band.devserver.app import create_app
+
+        self.app = create_app(self.db)
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        self._sock = sock
+        self.port = sock.getsockname()[1]
+        self.http.base_url = httpx.URL(self.rest_url)
+        config = uvicorn.Config(self.app, log_level="warning", ws="websockets-sansio")
+        server = uvicorn.Server(config)
+        self._server = server
+
+        async def serve() -> None:
+            self._loop = asyncio.get_running_loop()
+            await server.serve(sockets=[sock])
+
+        self._thread = threading.Thread(
+            target=asyncio.run, args=(serve(),), name="band-dev", daemon=True
+        )
+        self._thread.start()
+        deadline = time.monotonic() + self.timeout
+        while not server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("band dev did not start")
+            time.sleep(0.01)
+        return self
+
+    def stop(self) -> None:
+        """Stop every agent started here, then the platform."""
+        errors: list[BaseException] = []
+        for running in reversed(self._agents):
+            try:
+                running.stop()
+            except Exception as exc:  # stop the rest; report the first failure afterwards
+                errors.append(exc)
+        self._agents.clear()
+        if self._server is not None:
+            self._server.should_exit = True
+            if self._thread is not None:
+                self._thread.join(self.timeout)
+            self._server = None
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+        self.http.close()
+        if errors:
+            raise errors[0]
+
+    def _on_server(self, fn: Any, *args: Any) -> Any:
+        """Run the store call ``fn(store, *args)`` on the server's loop (the store's thread)."""
+        assert self._loop is not None, "the platform is not running"
+        coro = self.app.state.directory.run(fn, *args)
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(self.timeout)
+
+    # --- people, agents, rooms ------------------------------------------------------------
+
+    @property
+    def me(self) -> Person:
+        """The platform's local person (the one ``band dev`` creates)."""
+        if self._me is None:
+            key = str(self.app.state.user_key)
+            r = self.http.get("/api/v1/me/profile", headers={"X-API-Key": key})
+            r.raise_for_status()
+            self._me = Person(self, r.json()["data"], key)
+        return self._me
+
+    def person(self, name: str, handle: str | None = None) -> Person:
+        """Create another person with their own key (a stranger until contacts connect them)."""
+        from band.devserver.store import Store
+
+        key = "band_u_" + secrets.token_hex(16)
+        base = handle or re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "person"
+        info = self._on_server(Store.create_user, name, base, key)
+        return Person(self, info, key)
+
+    def register_agent(
+        self, name: str, description: str | None = None, *, owner: Person | None = None
+    ) -> AgentHandle:
+        """Register an agent (owned by the local person unless ``owner``)."""
+        return (owner or self.me).register_agent(name, description)
+
+    def agent(
+        self,
+        adapter: Any,
+        *,
+        name: str | None = None,
+        handle: AgentHandle | None = None,
+        owner: Person | None = None,
+        **agent_kwargs: Any,
+    ) -> Any:
+        """A ``band.Agent`` for ``adapter`` pointed at this platform (not started).
+
+        Registers an agent named ``name`` (default: the adapter's class name) unless
+        ``handle`` is given; ``agent_kwargs`` go to ``Agent.create``.
+        """
+        return self._agent(adapter, name, handle, owner, agent_kwargs)[0]
+
+    def _agent(
+        self,
+        adapter: Any,
+        name: str | None,
+        handle: AgentHandle | None,
+        owner: Person | None,
+        agent_kwargs: dict[str, Any],
+    ) -> tuple[Any, AgentHandle]:
+        from band import Agent
+
+        creds = handle or self.register_agent(name or type(adapter).__name__, owner=owner)
+        agent = Agent.create(
+            adapter=adapter,
+            agent_id=creds.id,
+            api_key=creds.api_key,
+            rest_url=self.rest_url,
+            ws_url=self.ws_url,
+            **agent_kwargs,
+        )
+        return agent, creds
+
+    def run_agent(
+        self,
+        adapter: Any,
+        *,
+        name: str | None = None,
+        handle: AgentHandle | None = None,
+        owner: Person | None = None,
+        **agent_kwargs: Any,
+    ) -> RunningAgent:
+        """Register (unless ``handle``) and start an agent for ``adapter``; stopped by
+        :meth:`stop`."""
+        agent, creds = self._agent(adapter, name, handle, owner, agent_kwargs)
+        running = RunningAgent(agent, creds, self.timeout)
+        self._agents.append(running)
+        return running
+
+    def room(self, *members: Any, title: str | None = None, owner: Person | None = None) -> Room:
+        """A new room owned by the local person (or ``owner``) with ``members`` in it."""
+        return (owner or self.me).create_room(*members, title=title)
+
+    def connect(self, a: Person, b: Person) -> None:
+        """Make two people contacts (a request from ``a`` that ``b`` approves)."""
+        body = {"contact_request": {"recipient_handle": b.handle}}
+        r = a.request("POST", "/me/contacts/requests", json=body)
+        request_id = a._ok(r, 200, 201)["id"]
+        b._ok(b.request("POST", f"/me/contacts/requests/{request_id}/approve"), 200, 201)
+
+
+@contextlib.contextmanager
+def local_band(db: str = ":memory:", *, timeout: float = DEFAULT_TIMEOUT) -> Iterator[LocalBand]:
+    """A started ``LocalBand``, stopped (agents first) on exit."""
+    band = LocalBand(db, timeout=timeout)
+    band.start()
+    try:
+        yield band
+    finally:
+        band.stop()
