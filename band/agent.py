@@ -22,23 +22,48 @@ from band.runtime.instance import SingleInstanceLock
 from band.runtime.runtime import AgentRuntime
 from band.runtime.sessionconfig import SessionConfig
 
-__all__ = ["Agent"]
+__all__ = ["DEFAULT_SHUTDOWN_TIMEOUT", "Agent", "running_agents"]
 
 log = logging.getLogger("band.agent")
 
-#: Agent ids with a started Agent in this process (a second start of the same agent is refused).
-_running: set[str] = set()
+#: Seconds running turns get to finish when :meth:`Agent.run` ends (band-sdk's default).
+DEFAULT_SHUTDOWN_TIMEOUT = 30.0
+
+#: The started Agents of this process by agent id (a second start of the same agent is refused).
+_running: dict[str, Agent] = {}
+
+
+def running_agents() -> list[Agent]:
+    """The Agents started in this process and not stopped yet."""
+    return list(_running.values())
+
+
+def _check_preprocessor(preprocessor: object) -> None:
+    if not callable(getattr(preprocessor, "process", None)):
+        raise BandConfigError(
+            f"preprocessor must have a process() method, not {type(preprocessor).__name__}"
+        )
 
 
 class Agent:
     """A Band agent: an adapter connected to the platform. Build it with :meth:`create`."""
 
-    def __init__(self, runtime: AgentRuntime, adapter: SimpleAdapter[Any]) -> None:
+    def __init__(
+        self,
+        runtime: AgentRuntime,
+        adapter: SimpleAdapter[Any],
+        preprocessor: Preprocessor | None = None,
+    ) -> None:
+        if preprocessor is not None:
+            _check_preprocessor(preprocessor)
+            runtime.preprocessor = preprocessor
         self._runtime = runtime
         self._adapter = adapter
         self._started = False
         self._stop_requested = asyncio.Event()
         self._lock = SingleInstanceLock(runtime.agent_id)
+        #: the ``shutdown_timeout`` of :meth:`run`; ``async with`` stops with it too
+        self._shutdown_timeout: float | None = DEFAULT_SHUTDOWN_TIMEOUT
 
     def __repr__(self) -> str:
         return f"Agent(agent_id={self._runtime.agent_id!r}, running={self._started})"
@@ -75,10 +100,8 @@ class Agent:
             raise BandConfigError(
                 f"contact_config must be a ContactEventConfig, not {type(contact_config).__name__}"
             )
-        if preprocessor is not None and not callable(getattr(preprocessor, "process", None)):
-            raise BandConfigError(
-                f"preprocessor must have a process() method, not {type(preprocessor).__name__}"
-            )
+        if preprocessor is not None:
+            _check_preprocessor(preprocessor)
         urls = PlatformSettings.from_env().resolve(rest_url=rest_url, ws_url=ws_url)
         runtime = AgentRuntime(
             agent_id=agent_id,
@@ -131,6 +154,11 @@ class Agent:
         return self._runtime.agent_description
 
     @property
+    def is_contacts_subscribed(self) -> bool:
+        """True while the agent is subscribed to its contact events (a contact strategy is on)."""
+        return self._runtime.is_contacts_subscribed
+
+    @property
     def is_running(self) -> bool:
         """True between a successful :meth:`start` and :meth:`stop`."""
         return self._started
@@ -138,67 +166,101 @@ class Agent:
     # --- lifecycle ----------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Connect to the platform and start serving the agent's rooms."""
+        """Connect to the platform and start serving the agent's rooms (again: a warning)."""
         agent_id = self._runtime.agent_id
-        if self._started or agent_id in _running:
+        if self._started:
+            log.warning("Agent %s already started", agent_id)
+            return
+        if agent_id in _running:
             raise AgentAlreadyRunningError(f"Agent {agent_id} is already running in this process")
         if self._runtime.config.single_instance:
             self._lock.acquire()
-        _running.add(agent_id)
+        _running[agent_id] = self
         try:
             await self._runtime.start()
         except BaseException:
-            _running.discard(agent_id)
+            _running.pop(agent_id, None)
             self._lock.release()
             with contextlib.suppress(Exception):
-                await self._runtime.stop()
+                await self._runtime.stop(timeout=None)
             raise
         self._started = True
+        self._stop_requested.clear()
         log.info("Agent started: %s (band-open-sdk %s)", self.agent_name, __version__)
 
     async def stop(self, timeout: float | None = None) -> bool:
         """Stop serving. Running turns get ``timeout`` seconds to finish (None: cancel now).
 
         Returns True when no turn had to be cancelled. A cancelled turn's message stays
-        unprocessed on the platform and is answered at the next start.
+        unprocessed on the platform and is answered at the next start. A waiting
+        :meth:`run_forever` returns.
         """
+        self._stop_requested.set()
         if not self._started:
             return True
         self._started = False
         try:
-            graceful = await self._runtime.stop(grace=timeout)
+            graceful = await self._runtime.stop(timeout=timeout)
         finally:
-            _running.discard(self._runtime.agent_id)
+            _running.pop(self._runtime.agent_id, None)
             self._lock.release()
         log.info("Agent stopped: %s (graceful=%s)", self.agent_name, graceful)
         return graceful
 
-    async def run(self) -> None:
-        """Start, serve until SIGINT/SIGTERM, :meth:`request_stop` or the session ends; stop."""
+    async def run(
+        self,
+        shutdown_timeout: float | None = DEFAULT_SHUTDOWN_TIMEOUT,
+        *,
+        install_signal_handlers: bool = True,
+    ) -> None:
+        """Start, serve until stopped, interrupted or disconnected, then stop.
+
+        ``shutdown_timeout``: seconds running turns get to finish at the end (None: cancel
+        them at once). ``install_signal_handlers``: see :meth:`run_forever`.
+        """
+        self._shutdown_timeout = shutdown_timeout
         await self.start()
+        if not self._started:
+            return
+        try:
+            await self.run_forever(install_signal_handlers=install_signal_handlers)
+        finally:
+            await self.stop(timeout=shutdown_timeout)
+
+    async def run_forever(self, *, install_signal_handlers: bool = True) -> None:
+        """Serve until :meth:`stop`, :meth:`request_stop`, SIGINT/SIGTERM or the session ends.
+
+        With ``install_signal_handlers`` (the default) SIGINT/SIGTERM stop the agent and the
+        loop's handlers are removed on return; a host owning its signals passes False and
+        calls :meth:`stop` itself. Returns at once when the agent is not started.
+        """
+        if not self._started:
+            return
         loop = asyncio.get_running_loop()
         installed = []
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(sig, self.request_stop)
-                installed.append(sig)
+        if install_signal_handlers:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                    loop.add_signal_handler(sig, self.request_stop)
+                    installed.append(sig)
         try:
             ended = asyncio.ensure_future(self._runtime.ended.wait())
             asked = asyncio.ensure_future(self._stop_requested.wait())
-            await asyncio.wait({ended, asked}, return_when=asyncio.FIRST_COMPLETED)
-            for fut in (ended, asked):
-                fut.cancel()
+            try:
+                await asyncio.wait({ended, asked}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for fut in (ended, asked):
+                    fut.cancel()
             if self._runtime.ended.is_set():
                 log.warning("Agent %s disconnected: %s", self.agent_name, self._runtime.end_reason)
         finally:
             for sig in installed:
                 loop.remove_signal_handler(sig)
-            await self.stop()
-
-    run_forever = run
+        if self._started:  # a signal, request_stop() or a lost session: stop here
+            await self.stop(timeout=self._shutdown_timeout)
 
     def request_stop(self) -> None:
-        """Ask :meth:`run` to stop (safe from signal handlers and callbacks)."""
+        """Ask :meth:`run_forever` to stop the agent (safe from signal handlers and callbacks)."""
         log.info("stop requested")
         self._stop_requested.set()
 
@@ -212,4 +274,4 @@ class Agent:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        await self.stop()
+        await self.stop(timeout=self._shutdown_timeout)

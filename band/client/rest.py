@@ -17,8 +17,49 @@ import msgspec
 
 from band import __version__
 
+# band-sdk exposes the typed results of the tools here (band_rest's); ours are band.core.wire's
+from band.core.wire import (  # noqa: F401 -- re-exported at band-sdk's import path
+    AddAgentContactResponseData,
+    AgentContact,
+    AgentMemory,
+    Board,
+    ChatParticipant,
+    EventCreatedResponse,
+    GetChatTaskHistoryResponse,
+    GetChatTaskHistoryResponseMetadata,
+    ListAgentContactRequestsResponse,
+    ListAgentContactRequestsResponseData,
+    ListAgentContactRequestsResponseMetadata,
+    ListAgentContactRequestsResponseMetadataReceived,
+    ListAgentContactRequestsResponseMetadataSent,
+    ListAgentContactsResponse,
+    ListAgentContactsResponseMetadata,
+    ListAgentMemoriesResponse,
+    ListAgentMemoriesResponseMeta,
+    ListAgentPeersResponse,
+    ListAgentPeersResponseMetadata,
+    ListChatTasksResponse,
+    ListChatTasksResponseMetadata,
+    MessageSentResponse,
+    MessageSentResponseRecipientsItem,
+    Peer,
+    ReceivedContactRequest,
+    RemoveAgentContactResponseData,
+    RespondToAgentContactRequestResponseData,
+    SentContactRequest,
+    Task,
+    TaskActor,
+)
+
 from . import http11
-from .errors import BandConnectionError, BandTimeoutError, api_error
+from .errors import (  # noqa: F401 -- band-sdk re-exports these here; ours are the same classes
+    BandConnectionError,
+    BandTimeoutError,
+    NotFoundError,
+    UnauthorizedError,
+    UnprocessableEntityError,
+    api_error,
+)
 
 log = logging.getLogger("band.client.rest")
 

@@ -9,13 +9,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from band.core.preprocessor import Preprocessor
+from band.core.types import HistoryConverter
+
 if TYPE_CHECKING:
     from band.core.turn import AgentFailure, Turn
+    from band.core.wire import ChatParticipant
     from band.runtime.capabilities import Capability
     from band.runtime.tools.registry import ToolCallOutcome
     from band.runtime.tools.schema_types import ToolParam
 
-__all__ = ["AgentToolsProtocol"]
+__all__ = ["AgentToolsProtocol", "HistoryConverter", "Preprocessor"]
 
 
 @runtime_checkable
@@ -73,7 +77,7 @@ class AgentToolsProtocol(Protocol):
         """Remove a participant from the room."""
         ...
 
-    async def get_participants(self) -> list[dict[str, Any]]:
+    async def get_participants(self) -> list[ChatParticipant]:
         """List the room's participants."""
         ...
 

@@ -6,13 +6,19 @@ import enum
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from typing import Any, ClassVar, Generic, TypedDict, TypeVar, Unpack, cast
-
-from band.runtime.capabilities import Capability
+from typing import Any, ClassVar, Generic, TypeVar, Unpack, cast
 
 from .exceptions import BandConfigError
 from .protocols import AgentToolsProtocol
-from .types import AdapterFeatures, AgentInput, Emit, HistoryConverter, PlatformMessage
+from .types import (
+    AdapterFeatures,
+    AgentInput,
+    Capability,
+    Emit,
+    FeatureKwargs,
+    HistoryConverter,
+    PlatformMessage,
+)
 
 __all__ = ["FeatureKwargs", "SimpleAdapter"]
 
@@ -20,16 +26,6 @@ log = logging.getLogger("band.adapter")
 
 H = TypeVar("H")
 E = TypeVar("E", bound=enum.Enum)
-
-
-class FeatureKwargs(TypedDict, total=False):
-    """The feature keywords every ``SimpleAdapter`` constructor accepts."""
-
-    emit: Emit | Iterable[Emit]
-    capabilities: Capability | Iterable[Capability]
-    include_tools: Iterable[str]
-    exclude_tools: Iterable[str]
-    include_categories: Iterable[str]
 
 
 def _flags(value: Any, enum_cls: type[E]) -> frozenset[E] | None:

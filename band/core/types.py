@@ -6,22 +6,84 @@ import enum
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypedDict, TypeVar
 
 if TYPE_CHECKING:
     from .protocols import AgentToolsProtocol
 
 __all__ = [
     "AdapterFeatures",
+    "Capability",
+    "ConflictPolicy",
+    "ContactRequestAction",
+    "ContactRequestStatus",
     "AgentInput",
     "Emit",
+    "FeatureKwargs",
     "HistoryConverter",
     "HistoryProvider",
+    "MessageType",
     "PlatformMessage",
+    "ToolEventKey",
 ]
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
+
+
+class Capability(enum.StrEnum):
+    """A platform feature whose tools join the model's tool list when requested."""
+
+    MEMORY = "memory"
+    CONTACTS = "contacts"
+    FILES = "files"
+    TASKS = "tasks"
+
+
+class ConflictPolicy(enum.StrEnum):
+    """What the first connection does when another one of this agent is live."""
+
+    SUPERSEDE = "supersede"
+    REJECT = "reject"
+
+
+class MessageType(enum.StrEnum):
+    """The ``message_type`` of a chat message or event."""
+
+    TEXT = "text"
+    THOUGHT = "thought"
+    TOOL_CALL = "tool_call"
+    TOOL_RESULT = "tool_result"
+    ERROR = "error"
+    TASK = "task"
+    USAGE = "usage"
+
+
+class ToolEventKey(enum.StrEnum):
+    """The metadata keys of ``tool_call`` / ``tool_result`` events."""
+
+    NAME = "name"
+    ARGS = "args"
+    OUTPUT = "output"
+    TOOL_CALL_ID = "tool_call_id"
+    IS_ERROR = "is_error"
+
+
+class ContactRequestAction(enum.StrEnum):
+    """What ``band_respond_contact_request`` does."""
+
+    APPROVE = "approve"
+    REJECT = "reject"
+    CANCEL = "cancel"
+
+
+class ContactRequestStatus(enum.StrEnum):
+    """The state of a contact request."""
+
+    PENDING = "pending"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+    CANCELLED = "cancelled"
 
 
 class Emit(enum.StrEnum):
@@ -91,7 +153,7 @@ class AgentInput:
     commit_context: Callable[[], None] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AdapterFeatures:
     """The adapter's negotiated feature set (tool groups, telemetry, tool filters)."""
 
@@ -105,3 +167,13 @@ class AdapterFeatures:
     def names(values: Iterable[Any] | None) -> frozenset[str] | None:
         """A frozen set of tool or category names (None stays None)."""
         return None if values is None else frozenset(str(v) for v in values)
+
+
+class FeatureKwargs(TypedDict, total=False):
+    """The feature keywords every ``SimpleAdapter`` constructor accepts."""
+
+    emit: Emit | Iterable[Emit]
+    capabilities: Capability | Iterable[Capability]
+    include_tools: Iterable[str]
+    exclude_tools: Iterable[str]
+    include_categories: Iterable[str]

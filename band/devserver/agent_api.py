@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.responses import Response
 from starlette.routing import Route
 
@@ -15,7 +17,7 @@ from .bodies import (
     ParticipantBody,
     RenameBody,
 )
-from .http import Ctx, cursor_meta, data, endpoint, offset_meta, offset_page
+from .http import Ctx, cursor_meta, data, endpoint, offset_meta, offset_page, page_slice
 from .inputs import accepts
 from .queries import AgentMessagesQuery, PageQuery, PeersQuery, RoomPageQuery
 from .store import Store
@@ -70,6 +72,13 @@ async def list_messages(ctx: Ctx) -> Response:
     q = ctx.query(AgentMessagesQuery)
     status, order, limit, cursor = q.status, q.sort_order, q.size(20), q.cursor
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    if _offset_paged(q):  # the deprecated offset family the official SDK still sends
+        every, _ = await ctx.db.run(
+            Store.agent_messages, rid, ctx.principal.id, status, None, _ALL, order == "desc"
+        )
+        items, meta = _offset_window(q, every, 20)
+        meta["status_filter"] = status
+        return data([shapes.message(m) for m in items], metadata=meta)
     items, more = await ctx.db.run(
         Store.agent_messages, rid, ctx.principal.id, status, cursor, limit, order == "desc"
     )
@@ -151,9 +160,33 @@ async def context(ctx: Ctx) -> Response:
     q = ctx.query(RoomPageQuery)
     limit, cursor = q.size(50), q.cursor
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
-    items, more = await ctx.db.run(Store.context, rid, ctx.principal.id, cursor, limit)
-    meta = cursor_meta(items, more, limit)
+    if _offset_paged(q):
+        every, _ = await ctx.db.run(Store.context, rid, ctx.principal.id, None, _ALL)
+        items, meta = _offset_window(q, every, 50)
+    else:
+        items, more = await ctx.db.run(Store.context, rid, ctx.principal.id, cursor, limit)
+        meta = cursor_meta(items, more, limit)
     return data([shapes.message(m) for m in items], metadata=meta, meta=meta)
+
+
+#: "no limit" for the offset family, which pages the whole listing
+_ALL = 1_000_000
+
+
+def _offset_paged(q: RoomPageQuery) -> bool:
+    """True when the request pages by ``page`` (and not by ``cursor``)."""
+    return q.page is not None and q.cursor is None
+
+
+def _offset_window(
+    q: RoomPageQuery, rows: list[dict[str, Any]], default_size: int
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Page ``page`` of ``rows`` and its metadata: offset fields plus the cursor ones."""
+    page = q.page or 1
+    size = q.page_size or q.limit or default_size
+    meta: dict[str, Any] = offset_meta(page, size, len(rows))
+    meta.update(has_more=page < meta["total_pages"], limit=size, next_cursor=None)
+    return page_slice(rows, page, size), meta
 
 
 @agent

@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
+from band.core.types import ConflictPolicy
 from band_sdk_core import SessionPolicy
 
 __all__ = ["AgentConfig", "ConflictPolicy"]
-
-
-class ConflictPolicy(enum.StrEnum):
-    """What the first connection does when another one of this agent is live."""
-
-    SUPERSEDE = "supersede"
-    REJECT = "reject"
 
 
 @dataclass(frozen=True, slots=True)

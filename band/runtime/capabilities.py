@@ -1,4 +1,4 @@
-"""Optional tool groups an adapter can ask for on top of the always-on chat tools."""
+"""``Capability`` (defined in band.core.types) and the platform flags that gate it."""
 
 from __future__ import annotations
 
@@ -7,21 +7,14 @@ import enum
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from band.core.types import Capability  # defined at band-sdk's path; re-exported here
+
 if TYPE_CHECKING:
     from band.core.types import AdapterFeatures
 
 __all__ = ["CAPABILITY_FEATURE_FLAGS", "Capability", "FeatureFlag", "prune_unsupported"]
 
 _F = TypeVar("_F", bound="AdapterFeatures")
-
-
-class Capability(enum.StrEnum):
-    """A platform feature whose tools join the model's tool list when requested."""
-
-    MEMORY = "memory"
-    CONTACTS = "contacts"
-    FILES = "files"
-    TASKS = "tasks"
 
 
 # --- negotiation with the platform's deployment flags -------------------------------------------

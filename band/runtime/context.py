@@ -12,8 +12,9 @@ from typing import Any
 from band.client.rest import RestClient
 from band.runtime.tools import AgentTools
 
+from .formatters import build_participants_message, format_history_for_llm
 from .history import RoomHistory
-from .participants import RoomParticipants, participants_message
+from .participants import RoomParticipants
 from .sessionconfig import SessionConfig
 
 __all__ = ["RoomContext"]
@@ -76,8 +77,8 @@ class RoomContext:
             self.roster.roster.mark_sent()
 
     def build_participants_message(self) -> str:
-        """The participant list as text for the model."""
-        return participants_message(self.participants, self.agent_id)
+        """The participant list as text for the model (band-sdk's roster format)."""
+        return build_participants_message(self.participants)
 
     # --- conversation -------------------------------------------------------------------------
 
@@ -93,6 +94,14 @@ class RoomContext:
     async def history_for(self, message_id: str, *, refresh: bool) -> list[dict[str, Any]]:
         """The conversation context before ``message_id`` (refetched when ``refresh``)."""
         return await self.history.for_turn(message_id, refresh=refresh)
+
+    def get_history_for_llm(self, exclude_message_id: str | None = None) -> list[dict[str, Any]]:
+        """The cached context as ``format_history_for_llm`` dicts (no fetch; empty when
+        hydration is off or nothing was fetched yet)."""
+        if not self.config.enable_context_hydration:
+            return []
+        rows = self.history.cached()[-self.config.max_context_messages :]
+        return format_history_for_llm(rows, exclude_message_id, self.participants)
 
     def new_tools(self) -> AgentTools:
         """Platform tools bound to this room for one turn."""

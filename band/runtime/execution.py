@@ -22,6 +22,7 @@ from typing import Any
 
 from band.client.errors import BandConnectionError, BandError
 from band.client.rest import RestClient, path
+from band.core.exceptions import ProviderRunError
 from band.core.preprocessor import Preprocessor
 from band.core.simple_adapter import SimpleAdapter
 from band.core.turn import MISSING_REPLY, TURN_FAILURE_PROVIDER, AgentFailure
@@ -43,7 +44,11 @@ from .recheck import RecheckBackoff
 from .sessionconfig import SessionConfig
 from .working import WorkingState
 
-__all__ = ["RoomExecution"]
+__all__ = ["ExecutionContext", "RoomExecution"]
+
+#: band-sdk's name for the per-room context a preprocessor receives (``process(ctx, ...)``)
+#: and ``AgentTools.from_context`` binds to: our ``RoomContext``.
+ExecutionContext = RoomContext
 
 log = logging.getLogger("band.runtime.execution")
 
@@ -524,6 +529,8 @@ class RoomExecution:
                 failure = AgentFailure(TURN_FAILURE_PROVIDER, ADAPTER_FAILED, "adapter_error")
                 await tools.send_failure(failure)
             label = f"{type(exc).__name__}: {exc}"
+            if isinstance(exc, ProviderRunError):  # its detail may echo the prompt: logs only
+                label = f"{type(exc).__name__}: {exc.code}"
             if isinstance(exc, TimeoutError) and self._turn.done() and self._turn.cancelled():
                 label = f"turn exceeded max_cycle_seconds ({self.config.max_cycle_seconds}s)"
             return False, label[:500], True

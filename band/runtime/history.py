@@ -38,6 +38,10 @@ class RoomHistory:
         rows = [r for r in self._rows if r.get("id") != message_id]
         return rows[-self.config.max_context_messages :]
 
+    def cached(self) -> list[dict[str, Any]]:
+        """The rows fetched last (plus remembered ones), oldest first; no fetch."""
+        return list(self._rows)
+
     def remember(self, row: dict[str, Any]) -> None:
         """Keep a handled message in the cached context (the next fetch replaces it)."""
         if all(r.get("id") != row.get("id") for r in self._rows):

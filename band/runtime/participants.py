@@ -8,19 +8,9 @@ from typing import Any
 from band.client.rest import RestClient, path
 from band_sdk_core import ParticipantRoster
 
-__all__ = ["RoomParticipants", "participants_message"]
+__all__ = ["RoomParticipants"]
 
 log = logging.getLogger("band.runtime.participants")
-
-
-def participants_message(participants: list[dict[str, Any]], agent_id: str) -> str:
-    """The participant list as text a model reads (the agent itself marked)."""
-    lines = ["## Current Participants"]
-    for p in participants:
-        handle = f" @{str(p['handle']).lstrip('@')}" if p.get("handle") else ""
-        me = " (you)" if p.get("id") == agent_id else ""
-        lines.append(f"- {p.get('name') or p['id']}{handle} [{p.get('type') or '?'}]{me}")
-    return "\n".join(lines)
 
 
 class RoomParticipants:

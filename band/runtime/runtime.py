@@ -111,8 +111,15 @@ class AgentRuntime:
         self.roster = RoomRoster()
         self.ended = asyncio.Event()
         self.end_reason: str | None = None
+        #: True while joined to the agent's contacts topic (band-sdk: is_contacts_subscribed)
+        self.contacts_subscribed = False
         self._controls: OrderedDict[str, None] = OrderedDict()
         self._tasks: set[asyncio.Task[Any]] = set()
+
+    @property
+    def is_contacts_subscribed(self) -> bool:
+        """True while the agent receives its contact events."""
+        return self.contacts_subscribed
 
     def __repr__(self) -> str:
         return f"AgentRuntime(agent_id={self.agent_id!r}, rooms={len(self.rooms)})"
@@ -131,14 +138,13 @@ class AgentRuntime:
         features = prune_unsupported(
             self.adapter.features, flags if isinstance(flags, dict) else None
         )
-        if features is self.adapter.features:
-            await self.adapter.startup(self.agent_name, self.agent_description)
-        else:
+        if features is not self.adapter.features:
             dropped = sorted(
                 c.value for c in self.adapter.features.capabilities - features.capabilities
             )
             log.warning("the platform does not serve capability/-ies %s: not offered", dropped)
-            await self.adapter.startup(self.agent_name, self.agent_description, features=features)
+        # band-sdk passes the resolved features (an adapter may override startup(features=))
+        await self.adapter.startup(self.agent_name, self.agent_description, features=features)
         await self.phoenix.connect()
         await self._join_agent_topics()
         if self.config.auto_subscribe_existing_rooms:
@@ -146,15 +152,16 @@ class AgentRuntime:
         if self.hub is not None:
             await self.hub.setup((self._listing or await self._room_listing()).values())
 
-    async def stop(self, grace: float | None = None) -> bool:
+    async def stop(self, timeout: float | None = None) -> bool:
         """Stop the rooms' work, close the socket and the REST pool.
 
-        Running turns get ``grace`` seconds to finish (None: cancelled at once); returns False
-        when one had to be cancelled.
+        Running turns get ``timeout`` seconds to finish (None: cancelled at once); returns
+        False when one had to be cancelled.
         """
+        self.contacts_subscribed = False
         rooms, self.rooms = list(self.rooms.values()), {}
         results = await asyncio.gather(
-            *(room.close(grace) for room in rooms), return_exceptions=True
+            *(room.close(timeout) for room in rooms), return_exceptions=True
         )
         graceful = all(r is True for r in results)
         for task in list(self._tasks):
@@ -176,6 +183,7 @@ class AgentRuntime:
         await self.subscriptions.join_agent_topic(rooms, self._on_rooms)
         if self.contacts is not None:  # nothing to do with contact events otherwise
             await self.subscriptions.join_agent_topic(contacts, self._on_contacts)
+            self.contacts_subscribed = True
 
     # --- rooms --------------------------------------------------------------------------------
 

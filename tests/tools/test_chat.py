@@ -413,8 +413,23 @@ def test_fetch_room_context(plat: Live) -> None:
             await elsewhere.send_message("from the other room", [me.id])
         async with bound(plat, bot, room) as tools:
             ctx = await tools.fetch_room_context(room_id=other_room)
+            assert set(ctx) == {"data", "meta"}  # band-sdk 6.0.1's keys
             assert [m["content"].split()[-1] for m in ctx["data"]] == ["room"]
-            assert "has_more" in ctx["metadata"]
+            meta = ctx["meta"]
+            assert (meta["page"], meta["page_size"], meta["total_count"]) == (1, 50, 1)
+            assert (meta["total_pages"], meta["has_more"]) == (1, False)
+        async with bound(plat, bot, other_room) as elsewhere:
+            for n in range(4):
+                await elsewhere.send_message(f"more {n}", [me.id])
+        async with bound(plat, bot, room) as tools:
+            pages = [
+                await tools.fetch_room_context(room_id=other_room, page=p, page_size=2)
+                for p in (1, 2, 3, 4)
+            ]
+            texts = [[m["content"].split()[-1] for m in pg["data"]] for pg in pages]
+            assert texts == [["room", "0"], ["1", "2"], ["3"], []]
+            assert [pg["meta"]["total_pages"] for pg in pages] == [3, 3, 3, 3]
+            assert [pg["meta"]["has_more"] for pg in pages] == [True, True, False, False]
             with pytest.raises(ValueError, match="page_size must be between 1 and 100"):
                 await tools.fetch_room_context(room_id=other_room, page_size=101)
             with pytest.raises(NotFoundError):

@@ -282,7 +282,11 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
                     if isinstance(ctx, ToolContext):
                         people = await load_participants(ctx)
                     else:
-                        people = list(await tools.get_participants())
+                        # typed results (band-sdk's and ours) or plain dicts (test doubles)
+                        rows: list[Any] = list(await tools.get_participants())
+                        people = [
+                            p.model_dump() if hasattr(p, "model_dump") else dict(p) for p in rows
+                        ]
                 except Exception:
                     log.warning("could not read the room's participants", exc_info=True)
                 out = replace_uuid_mentions(text, people)

@@ -9,12 +9,14 @@ from typing import Any, cast
 from pydantic import BaseModel
 
 from band.client.rest import RestClient, path
+from band.core import wire as w
 from band.core.turn import AgentFailure, Turn
 from band.runtime.capabilities import Capability
 
 from . import inputs as i
 from . import ops
 from .registry import (
+    TOOL_MODELS,
     TOOLS,
     ToolCallOutcome,
     run_tool,
@@ -56,6 +58,18 @@ class AgentTools:
     def __repr__(self) -> str:
         return f"AgentTools(room_id={self.room_id!r}, agent_id={self.agent_id!r})"
 
+    @classmethod
+    def from_context(cls, ctx: Any, *, bind_scope: bool = True) -> AgentTools:
+        """New tools for the room of ``ctx`` (an ``ExecutionContext``), with a fresh turn.
+
+        ``bind_scope`` is accepted for band-sdk compatibility; the tools always belong to
+        the context's room.
+        """
+        tools = ctx.new_tools()
+        if not isinstance(tools, cls):
+            raise TypeError(f"not an ExecutionContext: {type(ctx).__name__}")
+        return tools
+
     # --- the protocol's plain members ---------------------------------------------------------
 
     @property
@@ -71,6 +85,19 @@ class AgentTools:
     def set_participants(self, participants: list[dict[str, Any]]) -> None:
         """Replace the cached participants (the runtime calls this when the room changes)."""
         self._ctx.participants = [dict(p) for p in participants]
+
+    @property
+    def tool_models(self) -> dict[str, type[BaseModel]]:
+        """Each platform tool's input model, by tool name."""
+        return dict(TOOL_MODELS)
+
+    def available_mention_handles(self) -> list[str]:
+        """The handle of each cached participant other than this agent, as stored."""
+        return [
+            str(p["handle"])
+            for p in self._ctx.participants or []
+            if p.get("handle") and p.get("id") != self.agent_id
+        ]
 
     @property
     def is_hub_room(self) -> bool:
@@ -99,10 +126,10 @@ class AgentTools:
         mentions: list[str] | list[dict[str, str]] | None = None,
         *,
         attachment_ids: list[str] | None = None,
-    ) -> dict[str, Any]:
+    ) -> w.MessageSentResponse:
         """Post a message mentioning ``mentions``; it is the turn's reply."""
-        return cast(
-            dict[str, Any],
+        return w.decode_as(
+            w.MessageSentResponse,
             await self._tool(
                 "band_send_message",
                 content=content,
@@ -113,7 +140,7 @@ class AgentTools:
 
     async def send_notice(
         self, content: str, mentions: list[str] | list[dict[str, str]] | None = None
-    ) -> dict[str, Any]:
+    ) -> w.MessageSentResponse:
         """Post a message the adapter wrote itself; it records nothing on the turn."""
         args = cast(
             i.SendMessageInput,
@@ -121,21 +148,22 @@ class AgentTools:
                 TOOLS["band_send_message"], {"content": content, "mentions": list(mentions or [])}
             ),
         )
-        return await ops.post_message(self._ctx, args.content, args.mentions)
+        posted = await ops.post_message(self._ctx, args.content, args.mentions)
+        return w.decode_as(w.MessageSentResponse, posted)
 
     async def send_event(
         self, content: str, message_type: str, metadata: dict[str, Any] | None = None
-    ) -> dict[str, Any]:
+    ) -> w.EventCreatedResponse:
         """Post an event of any type (``tool_call``, ``tool_result``, ``thought``, ...)."""
         result = await ops.post_event(self._ctx, content, message_type, metadata)
         self.turn.record_tool("band_send_event")
-        return result
+        return w.decode_as(w.EventCreatedResponse, result)
 
     async def no_reply(self, reason: str | None = None) -> dict[str, Any]:
         """End the turn without posting; the reason is logged only."""
         return cast(dict[str, Any], await self._tool("band_no_reply", reason=reason))
 
-    async def send_failure(self, failure: AgentFailure) -> dict[str, Any]:
+    async def send_failure(self, failure: AgentFailure) -> w.EventCreatedResponse | dict[str, Any]:
         """Post ``failure`` as an ``error`` event and note it on the turn; never raises.
 
         When the event cannot be posted the turn is left as it was, so the runtime still
@@ -153,7 +181,7 @@ class AgentTools:
             )
             return {"ok": False, "error": str(exc)}
         self.turn.note_reported()
-        return posted
+        return w.decode_as(w.EventCreatedResponse, posted)
 
     async def add_participant(self, identifier: str, role: str = "member") -> dict[str, Any]:
         """Add a person or agent (ID, handle or name) to the room."""
@@ -168,14 +196,16 @@ class AgentTools:
             dict[str, Any], await self._tool("band_remove_participant", identifier=identifier)
         )
 
-    async def get_participants(self) -> list[dict[str, Any]]:
+    async def get_participants(self) -> list[w.ChatParticipant]:
         """The room's participants (refreshes ``participants``)."""
-        return cast(list[dict[str, Any]], await self._tool("band_get_participants"))
+        rows = await self._tool("band_get_participants")
+        return [w.decode_as(w.ChatParticipant, row) for row in rows]
 
-    async def lookup_peers(self, page: int = 1, page_size: int = 50) -> dict[str, Any]:
+    async def lookup_peers(self, page: int = 1, page_size: int = 50) -> w.ListAgentPeersResponse:
         """Peers that could join this room: ``{"data": [...], "metadata": {...}}``."""
-        return cast(
-            dict[str, Any], await self._tool("band_lookup_peers", page=page, page_size=page_size)
+        return w.decode_as(
+            w.ListAgentPeersResponse,
+            await self._tool("band_lookup_peers", page=page, page_size=page_size),
         )
 
     async def create_chatroom(self, task_id: str | None = None) -> str:
@@ -185,44 +215,58 @@ class AgentTools:
     async def fetch_room_context(
         self, *, room_id: str, page: int = 1, page_size: int = 50
     ) -> dict[str, Any]:
-        """A page of another room's agent context (the agent's own and mentioning messages)."""
+        """A page of another room's agent context: ``{"data": [message, ...], "meta": {...}}``."""
         if page < 1:
             raise ValueError("page must be at least 1")
         if not 1 <= page_size <= 100:
             raise ValueError("page_size must be between 1 and 100")
         url = path("/agent/chats/{}/context", room_id)
         resp = await self.rest.request("GET", url, params={"page": page, "page_size": page_size})
-        return ops.body_of(resp)
+        body = ops.body_of(resp)
+        rows = list(body.get("data") or [])
+        # the required ``metadata`` first; ``meta`` is the deprecated twin (band-sdk's order)
+        meta = body.get("metadata") or body.get("meta")
+        if not isinstance(meta, dict):
+            total = len(rows)
+            meta = {"page": page, "page_size": page_size, "total_count": total}
+            meta["total_pages"] = 1 if rows else 0
+        return {"data": rows, "meta": dict(meta)}
 
     # --- contacts -----------------------------------------------------------------------------
 
-    async def list_contacts(self, page: int = 1, page_size: int = 50) -> dict[str, Any]:
+    async def list_contacts(
+        self, page: int = 1, page_size: int = 50
+    ) -> w.ListAgentContactsResponse:
         """The agent's contacts, one page."""
-        return cast(
-            dict[str, Any], await self._tool("band_list_contacts", page=page, page_size=page_size)
+        return w.decode_as(
+            w.ListAgentContactsResponse,
+            await self._tool("band_list_contacts", page=page, page_size=page_size),
         )
 
-    async def add_contact(self, handle: str, message: str | None = None) -> dict[str, Any]:
+    async def add_contact(
+        self, handle: str, message: str | None = None
+    ) -> w.AddAgentContactResponseData:
         """Send a contact request."""
-        return cast(
-            dict[str, Any], await self._tool("band_add_contact", handle=handle, message=message)
+        return w.decode_as(
+            w.AddAgentContactResponseData,
+            await self._tool("band_add_contact", handle=handle, message=message),
         )
 
     async def remove_contact(
         self, handle: str | None = None, contact_id: str | None = None
-    ) -> dict[str, Any]:
+    ) -> w.RemoveAgentContactResponseData:
         """Remove a contact by handle or contact ID."""
-        return cast(
-            dict[str, Any],
+        return w.decode_as(
+            w.RemoveAgentContactResponseData,
             await self._tool("band_remove_contact", handle=handle, contact_id=contact_id),
         )
 
     async def list_contact_requests(
         self, page: int = 1, page_size: int = 50, sent_status: str = "pending"
-    ) -> dict[str, Any]:
+    ) -> w.ListAgentContactRequestsResponse:
         """Received and sent contact requests."""
-        return cast(
-            dict[str, Any],
+        return w.decode_as(
+            w.ListAgentContactRequestsResponse,
             await self._tool(
                 "band_list_contact_requests",
                 page=page,
@@ -233,10 +277,10 @@ class AgentTools:
 
     async def respond_contact_request(
         self, action: str, handle: str | None = None, request_id: str | None = None
-    ) -> dict[str, Any]:
+    ) -> w.RespondToAgentContactRequestResponseData:
         """Approve, reject or cancel a contact request."""
-        return cast(
-            dict[str, Any],
+        return w.decode_as(
+            w.RespondToAgentContactRequestResponseData,
             await self._tool(
                 "band_respond_contact_request", action=action, handle=handle, request_id=request_id
             ),
@@ -254,10 +298,10 @@ class AgentTools:
         content_query: str | None = None,
         page_size: int = 50,
         status: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> w.ListAgentMemoriesResponse:
         """Memories the agent can read, filtered."""
-        return cast(
-            dict[str, Any],
+        listed = w.decode_as(
+            w.ListAgentMemoriesResponse,
             await self._tool(
                 "band_list_memories",
                 subject_id=subject_id,
@@ -270,6 +314,10 @@ class AgentTools:
                 status=status,
             ),
         )
+        if listed.meta is None and listed.metadata is not None:
+            # the platform sends the paging under both keys; the tool's dict keeps one
+            listed.meta = w.decode_as(w.ListAgentMemoriesResponseMeta, listed.metadata.model_dump())
+        return listed
 
     async def store_memory(
         self,
@@ -281,10 +329,10 @@ class AgentTools:
         scope: str,
         subject_id: str | None = None,
         metadata: dict[str, Any] | None = None,
-    ) -> dict[str, Any]:
+    ) -> w.AgentMemory:
         """Store a memory."""
-        return cast(
-            dict[str, Any],
+        return w.decode_as(
+            w.AgentMemory,
             await self._tool(
                 "band_store_memory",
                 content=content,
@@ -298,17 +346,21 @@ class AgentTools:
             ),
         )
 
-    async def get_memory(self, memory_id: str) -> dict[str, Any]:
+    async def get_memory(self, memory_id: str) -> w.AgentMemory:
         """Read one memory."""
-        return cast(dict[str, Any], await self._tool("band_get_memory", memory_id=memory_id))
+        return w.decode_as(w.AgentMemory, await self._tool("band_get_memory", memory_id=memory_id))
 
-    async def supersede_memory(self, memory_id: str) -> dict[str, Any]:
+    async def supersede_memory(self, memory_id: str) -> w.AgentMemory:
         """Mark a memory superseded."""
-        return cast(dict[str, Any], await self._tool("band_supersede_memory", memory_id=memory_id))
+        return w.decode_as(
+            w.AgentMemory, await self._tool("band_supersede_memory", memory_id=memory_id)
+        )
 
-    async def archive_memory(self, memory_id: str) -> dict[str, Any]:
+    async def archive_memory(self, memory_id: str) -> w.AgentMemory:
         """Archive a memory."""
-        return cast(dict[str, Any], await self._tool("band_archive_memory", memory_id=memory_id))
+        return w.decode_as(
+            w.AgentMemory, await self._tool("band_archive_memory", memory_id=memory_id)
+        )
 
     # --- files --------------------------------------------------------------------------------
 
@@ -339,27 +391,27 @@ class AgentTools:
 
     async def list_tasks(
         self, state: str | None = None, cursor: str | None = None, limit: int | None = None
-    ) -> dict[str, Any]:
+    ) -> w.ListChatTasksResponse:
         """The room board's tasks in number order."""
-        return cast(
-            dict[str, Any],
+        return w.decode_as(
+            w.ListChatTasksResponse,
             await self._tool("band_list_tasks", state=state, cursor=cursor, limit=limit),
         )
 
     async def create_task(
         self, subject: str, detail: str | None = None, supersedes_id: str | None = None
-    ) -> dict[str, Any]:
+    ) -> w.Task:
         """Create a task on the room's board."""
-        return cast(
-            dict[str, Any],
+        return w.decode_as(
+            w.Task,
             await self._tool(
                 "band_create_task", subject=subject, detail=detail, supersedes_id=supersedes_id
             ),
         )
 
-    async def get_task(self, id: str, include: str | None = None) -> dict[str, Any]:
+    async def get_task(self, id: str, include: str | None = None) -> w.Task:
         """Read one task (``include="history"`` embeds its recent events)."""
-        return cast(dict[str, Any], await self._tool("band_get_task", id=id, include=include))
+        return w.decode_as(w.Task, await self._tool("band_get_task", id=id, include=include))
 
     async def update_task(
         self,
@@ -370,10 +422,10 @@ class AgentTools:
         subject: str | None = None,
         detail: str | None = None,
         state: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> w.Task:
         """Update a task (at least one field)."""
-        return cast(
-            dict[str, Any],
+        return w.decode_as(
+            w.Task,
             await self._tool(
                 "band_update_task",
                 id=id,
@@ -388,23 +440,23 @@ class AgentTools:
 
     async def get_task_history(
         self, id: str, cursor: str | None = None, limit: int | None = None
-    ) -> dict[str, Any]:
+    ) -> w.GetChatTaskHistoryResponse:
         """A task's full history, oldest first."""
-        return cast(
-            dict[str, Any],
+        return w.decode_as(
+            w.GetChatTaskHistoryResponse,
             await self._tool("band_get_task_history", id=id, cursor=cursor, limit=limit),
         )
 
-    async def get_board(self, include: str | None = None) -> dict[str, Any]:
+    async def get_board(self, include: str | None = None) -> w.Board:
         """The room's goal."""
-        return cast(dict[str, Any], await self._tool("band_get_board", include=include))
+        return w.decode_as(w.Board, await self._tool("band_get_board", include=include))
 
     async def set_board(
         self, goal_title: str | None = None, goal_summary: str | None = None
-    ) -> dict[str, Any]:
+    ) -> w.Board:
         """Set or update the room's goal."""
-        return cast(
-            dict[str, Any],
+        return w.decode_as(
+            w.Board,
             await self._tool("band_set_board", goal_title=goal_title, goal_summary=goal_summary),
         )
 

@@ -187,7 +187,7 @@ async def post_message(
         resp = await ctx.rest.request("POST", ctx.chat_path("/messages"), json={"message": message})
     except UnprocessableEntityError as exc:
         if exc.message == MessagePostKind.MENTION_NOT_IN_ROOM.value:
-            raise MessagePostError(
+            raise MessagePostError.classified(
                 MessagePostKind.MENTION_NOT_IN_ROOM, "mentioned participant is not in the room"
             ) from exc
         raise
@@ -198,12 +198,12 @@ async def post_message(
     data = resp.data if isinstance(resp.data, dict) else {}
     recipients = data.get("recipients")
     if not data.get("id") or not isinstance(recipients, list):
-        raise MessagePostError(
+        raise MessagePostError.classified(
             MessagePostKind.UNCONFIRMED_RECIPIENT,
             "the platform accepted the message but its receipt is unreadable; do not resend",
         )
     if any(not isinstance(r, dict) or "handle" not in r for r in recipients):
-        raise MessagePostError(
+        raise MessagePostError.classified(
             MessagePostKind.UNCONFIRMED_RECIPIENT,
             f"message {data['id']} was delivered; do not resend; "
             "the receipt does not confirm its recipients",

@@ -44,19 +44,27 @@ from .errors import BandToolError, InvalidToolArgumentsError, RoomExecutionStopp
 from .files import file_content_placeholder, redact_tool_call_args  # noqa: F401 -- official path
 
 __all__ = [
+    "AGENT_ROOM_BOUND_TOOL_NAMES",
     "ALL_TOOL_NAMES",
+    "BAND_MCP_SERVER_NAME",
+    "BASE_TOOL_NAMES",
     "CHAT_TOOL_NAMES",
     "CONTACT_TOOL_NAMES",
     "DEFAULT_CAPABILITIES",
+    "EVENT_TOOL_NAMES",
     "FILE_TOOL_NAMES",
+    "MCP_TOOL_PREFIX",
     "MEMORY_TOOL_NAMES",
+    "READ_ONLY_TOOL_NAMES",
     "TASK_TOOL_NAMES",
     "TOOLS",
+    "TOOL_MODELS",
     "ToolCallOutcome",
     "ToolGroup",
     "ToolSpec",
     "clean_schema",
     "format_validation_error",
+    "mcp_tool_names",
     "run_tool",
     "select_tools",
     "tool_schema",
@@ -166,6 +174,27 @@ MEMORY_TOOL_NAMES = _names("memory")
 TASK_TOOL_NAMES = _names("tasks")
 FILE_TOOL_NAMES = _names("files")
 ALL_TOOL_NAMES = frozenset(TOOLS)
+#: The tools whose call acts on the room the tools are bound to (band-mcp adds ``chat_id``).
+AGENT_ROOM_BOUND_TOOL_NAMES = (CHAT_TOOL_NAMES - {"band_create_chatroom", "band_no_reply"}) | (
+    TASK_TOOL_NAMES | FILE_TOOL_NAMES
+)
+#: The tools every room offers without capabilities: chat plus contacts (band-sdk's "base").
+BASE_TOOL_NAMES = CHAT_TOOL_NAMES | CONTACT_TOOL_NAMES
+EVENT_TOOL_NAMES = frozenset({"band_send_event"})
+#: The tools that only read (safe to call again, never a turn's reply).
+READ_ONLY_TOOL_NAMES = frozenset(
+    n for n in TOOLS if n.startswith(("band_get_", "band_list_", "band_lookup_", "band_read_"))
+)
+#: Each tool's pydantic input model.
+TOOL_MODELS: dict[str, type[BaseModel]] = {n: s.input_model for n, s in TOOLS.items()}
+#: The MCP server name the tools are served under, and the prefix clients see them with.
+BAND_MCP_SERVER_NAME = "band"
+MCP_TOOL_PREFIX = f"mcp__{BAND_MCP_SERVER_NAME}__"
+
+
+def mcp_tool_names(names: Collection[str]) -> list[str]:
+    """``names`` as an MCP client spells them (``mcp__band__<name>``), sorted."""
+    return sorted(MCP_TOOL_PREFIX + name for name in names)
 
 
 def select_tools(
