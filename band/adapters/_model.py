@@ -15,11 +15,12 @@ import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Protocol, TypeVar, Unpack
 
 from pydantic import BaseModel, ConfigDict
 
 from band.core.protocols import AgentToolsProtocol
+from band.core.simple_adapter import FeatureKwargs, SimpleAdapter
 from band.core.types import AdapterFeatures, Emit, PlatformMessage
 from band.runtime.capabilities import Capability
 from band.runtime.custom_tools import (
@@ -30,6 +31,7 @@ from band.runtime.custom_tools import (
     is_failed_tool_output,
     reject_conflicting_tool_names,
 )
+from band.runtime.prompts import render_system_prompt
 
 __all__ = [
     "GENERIC_PROVIDER_FAILURE_MESSAGE",
@@ -38,7 +40,7 @@ __all__ = [
     "BaseAdapterConfig",
     "ToolRun",
     "relay_closing_text",
-    "render_prompt",
+    "ModelAdapter",
     "run_tool_call",
     "send_usage",
 ]
@@ -55,24 +57,6 @@ MAX_TOOL_ROUNDS = 50
 #: The text given back for a tool call the model made with arguments that are not an object.
 BAD_ARGUMENTS = "Error: the tool arguments must be a JSON object"
 
-_BASE_INSTRUCTIONS = """\
-You are {name}, an agent in Band chat rooms with people and other agents.
-{description}
-Messages reach you as "[sender]: text". Nothing you write as plain text reaches the room:
-to answer, call band_send_message with the text and at least one mention (the participant's
-ID or @handle, usually the sender's). When a message needs no answer from you, call
-band_no_reply. Use the other band_ tools to look up participants and peers, add or remove
-them, or create rooms. Answer once per message; do not repeat yourself."""
-
-_CAPABILITY_NOTES = {
-    Capability.CONTACTS: "Contact tools (band_*contact*) manage who you can reach across owners.",
-    Capability.MEMORY: "Memory tools (band_*memor*) store and recall what you learn; "
-    "store only what will matter later.",
-    Capability.TASKS: "Task tools (band_*task*, band_*board*) keep the room's shared task "
-    "board: report your own status on the tasks you work on.",
-    Capability.FILES: "File tools (band_*room_file*) share, list and read the room's files.",
-}
-
 
 class BaseAdapterConfig(BaseModel):
     """Base of the adapter configs: frozen, and an unknown field is an error."""
@@ -80,27 +64,62 @@ class BaseAdapterConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-def render_prompt(
-    *,
-    agent_name: str,
-    agent_description: str,
-    custom_section: str,
-    include_base_instructions: bool,
-    features: AdapterFeatures,
-) -> str:
-    """The system prompt: base instructions, a note per enabled tool group, the custom part."""
-    parts: list[str] = []
-    if include_base_instructions:
-        parts.append(
-            _BASE_INSTRUCTIONS.format(
-                name=agent_name or "an agent", description=agent_description or ""
-            ).replace("\n\n", "\n")
+class PromptConfig(Protocol):
+    """The prompt fields every model adapter config has (declared per config, in the order
+    of band-sdk 6.0.1's)."""
+
+    @property
+    def system_prompt(self) -> str | None: ...
+    @property
+    def custom_section(self) -> str: ...
+    @property
+    def include_base_instructions(self) -> bool: ...
+
+
+#: A model adapter's history type (the converter's output).
+H = TypeVar("H")
+
+
+class ModelAdapter(SimpleAdapter[H]):
+    """What both model adapters keep per agent: the config, the custom tools, the system
+    prompt (rendered once the agent's name is known) and each room's model history."""
+
+    SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset({Emit.TOOL_CALLS, Emit.USAGE})
+    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset(
+        {Capability.MEMORY, Capability.CONTACTS, Capability.TASKS, Capability.FILES}
+    )
+
+    def __init__(
+        self,
+        config: PromptConfig,
+        *,
+        history_converter: Any,
+        additional_tools: Sequence[CustomToolDef] | None,
+        **features: Unpack[FeatureKwargs],
+    ) -> None:
+        super().__init__(history_converter=history_converter, **features)
+        self.config = config
+        self._custom_tools = check_custom_tools(additional_tools)
+        self._history: dict[str, list[dict[str, Any]]] = {}
+        self._system_prompt = ""
+
+    async def on_started(self, agent_name: str, agent_description: str) -> None:
+        """Render the system prompt once the agent's name and description are known."""
+        await super().on_started(agent_name, agent_description)
+        self._system_prompt = self.config.system_prompt or render_system_prompt(
+            agent_name=agent_name,
+            agent_description=agent_description,
+            custom_section=self.config.custom_section,
+            include_base_instructions=self.config.include_base_instructions,
+            features=self.features,
         )
-        caps = features.capabilities
-        parts.extend(note for cap, note in _CAPABILITY_NOTES.items() if cap in caps)
-    if custom_section.strip():
-        parts.append(custom_section.strip())
-    return "\n\n".join(parts)
+
+    def _room_history(self, room_id: str, history: H, bootstrap: bool) -> list[dict[str, Any]]:
+        """The room's model history: the converted room history on a session bootstrap,
+        else what this adapter kept of earlier turns."""
+        if bootstrap or room_id not in self._history:
+            self._history[room_id] = list(history) if bootstrap else []  # type: ignore[call-overload]
+        return self._history[room_id]
 
 
 def check_custom_tools(tools: Sequence[CustomToolDef] | None) -> list[CustomToolDef]:

@@ -15,27 +15,25 @@ The client reads ``ANTHROPIC_API_KEY`` (unless ``provider_key`` is set) and
 from __future__ import annotations
 
 import logging
-from typing import Any, ClassVar, Unpack
+from typing import Any, Unpack
 
 from pydantic import Field, PositiveInt
 
 from band.converters.anthropic import AnthropicHistoryConverter, AnthropicMessages
 from band.core.protocols import AgentToolsProtocol
-from band.core.simple_adapter import FeatureKwargs, SimpleAdapter
+from band.core.simple_adapter import FeatureKwargs
 from band.core.turn import AgentFailure
-from band.core.types import Emit, PlatformMessage
-from band.runtime.capabilities import Capability
+from band.core.types import PlatformMessage
 from band.runtime.custom_tools import CustomToolDef, custom_tools_to_schemas
 
 from ._model import (
     GENERIC_PROVIDER_FAILURE_MESSAGE,
     MAX_TOOL_ROUNDS,
     BaseAdapterConfig,
+    ModelAdapter,
     add_usage,
-    check_custom_tools,
     empty_usage,
     relay_closing_text,
-    render_prompt,
     run_tool_call,
     send_usage,
 )
@@ -73,13 +71,8 @@ def _failure(exc: Exception) -> AgentFailure:
     return AgentFailure(PROVIDER, GENERIC_PROVIDER_FAILURE_MESSAGE)
 
 
-class AnthropicAdapter(SimpleAdapter[AnthropicMessages]):
+class AnthropicAdapter(ModelAdapter[AnthropicMessages]):
     """Runs each turn as an Anthropic tool loop over the platform tools (and custom tools)."""
-
-    SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset({Emit.TOOL_CALLS, Emit.USAGE})
-    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset(
-        {Capability.MEMORY, Capability.CONTACTS, Capability.TASKS, Capability.FILES}
-    )
 
     def __init__(
         self,
@@ -89,10 +82,14 @@ class AnthropicAdapter(SimpleAdapter[AnthropicMessages]):
         additional_tools: list[CustomToolDef] | None = None,
         **features: Unpack[FeatureKwargs],
     ) -> None:
+        settings = config or AnthropicAdapterConfig()
         super().__init__(
-            history_converter=history_converter or AnthropicHistoryConverter(), **features
+            settings,
+            history_converter=history_converter or AnthropicHistoryConverter(),
+            additional_tools=additional_tools,
+            **features,
         )
-        self.config = config or AnthropicAdapterConfig()
+        self.config: AnthropicAdapterConfig = settings
         try:
             from anthropic import AsyncAnthropic
         except ImportError as exc:  # an optional dependency: say how to get it
@@ -101,27 +98,6 @@ class AnthropicAdapter(SimpleAdapter[AnthropicMessages]):
             ) from exc
         #: the ``anthropic.AsyncAnthropic`` the turns use (replace it to point elsewhere)
         self.client: Any = AsyncAnthropic(api_key=self.config.provider_key)
-        self._custom_tools = check_custom_tools(additional_tools)
-        self._history: dict[str, list[dict[str, Any]]] = {}
-        self._system_prompt = ""
-
-    async def on_started(self, agent_name: str, agent_description: str) -> None:
-        """Render the system prompt once the agent's name and description are known."""
-        await super().on_started(agent_name, agent_description)
-        self._system_prompt = self.config.system_prompt or render_prompt(
-            agent_name=agent_name,
-            agent_description=agent_description,
-            custom_section=self.config.custom_section,
-            include_base_instructions=self.config.include_base_instructions,
-            features=self.features,
-        )
-
-    def _room_history(
-        self, room_id: str, history: AnthropicMessages, bootstrap: bool
-    ) -> list[dict[str, Any]]:
-        if bootstrap or room_id not in self._history:
-            self._history[room_id] = list(history) if bootstrap else []
-        return self._history[room_id]
 
     async def on_message(
         self,

@@ -15,27 +15,25 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, ClassVar, Unpack
+from typing import Any, Unpack
 
 from pydantic import Field, PositiveInt
 
 from band.converters.openai import OpenAIHistoryConverter, OpenAIMessages
 from band.core.protocols import AgentToolsProtocol
-from band.core.simple_adapter import FeatureKwargs, SimpleAdapter
+from band.core.simple_adapter import FeatureKwargs
 from band.core.turn import AgentFailure
-from band.core.types import Emit, PlatformMessage
-from band.runtime.capabilities import Capability
+from band.core.types import PlatformMessage
 from band.runtime.custom_tools import CustomToolDef, custom_tools_to_schemas
 
 from ._model import (
     GENERIC_PROVIDER_FAILURE_MESSAGE,
     MAX_TOOL_ROUNDS,
     BaseAdapterConfig,
+    ModelAdapter,
     add_usage,
-    check_custom_tools,
     empty_usage,
     relay_closing_text,
-    render_prompt,
     run_tool_call,
     send_usage,
 )
@@ -84,14 +82,9 @@ def _arguments(raw: str | None) -> Any:
         return raw
 
 
-class OpenAIAdapter(SimpleAdapter[OpenAIMessages]):
+class OpenAIAdapter(ModelAdapter[OpenAIMessages]):
     """Runs each turn as a Chat Completions tool loop over the platform tools (and custom
     tools)."""
-
-    SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset({Emit.TOOL_CALLS, Emit.USAGE})
-    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset(
-        {Capability.MEMORY, Capability.CONTACTS, Capability.TASKS, Capability.FILES}
-    )
 
     def __init__(
         self,
@@ -101,10 +94,14 @@ class OpenAIAdapter(SimpleAdapter[OpenAIMessages]):
         additional_tools: list[CustomToolDef] | None = None,
         **features: Unpack[FeatureKwargs],
     ) -> None:
+        settings = config or OpenAIAdapterConfig()
         super().__init__(
-            history_converter=history_converter or OpenAIHistoryConverter(), **features
+            settings,
+            history_converter=history_converter or OpenAIHistoryConverter(),
+            additional_tools=additional_tools,
+            **features,
         )
-        self.config = config or OpenAIAdapterConfig()
+        self.config: OpenAIAdapterConfig = settings
         try:
             from openai import AsyncOpenAI
         except ImportError as exc:  # an optional dependency: say how to get it
@@ -113,27 +110,6 @@ class OpenAIAdapter(SimpleAdapter[OpenAIMessages]):
         self.client: Any = AsyncOpenAI(
             api_key=self.config.provider_key, base_url=self.config.base_url
         )
-        self._custom_tools = check_custom_tools(additional_tools)
-        self._history: dict[str, list[dict[str, Any]]] = {}
-        self._system_prompt = ""
-
-    async def on_started(self, agent_name: str, agent_description: str) -> None:
-        """Render the system prompt once the agent's name and description are known."""
-        await super().on_started(agent_name, agent_description)
-        self._system_prompt = self.config.system_prompt or render_prompt(
-            agent_name=agent_name,
-            agent_description=agent_description,
-            custom_section=self.config.custom_section,
-            include_base_instructions=self.config.include_base_instructions,
-            features=self.features,
-        )
-
-    def _room_history(
-        self, room_id: str, history: OpenAIMessages, bootstrap: bool
-    ) -> list[dict[str, Any]]:
-        if bootstrap or room_id not in self._history:
-            self._history[room_id] = list(history) if bootstrap else []
-        return self._history[room_id]
 
     async def on_message(
         self,
