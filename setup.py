@@ -17,6 +17,7 @@ PACKAGE = "band_sdk_core"
 # compiled module -> source. A .py source is compiled in pure-Python mode and
 # typed by "<compiled module>.pxd" next to it; a .pyx source is plain Cython.
 ACCELERATED = {
+    "_ordered_c": "_ordered_c.pyx",
     "_retry_c": "_retry_py.py",
     "_claims_c": "_claims_py.py",
     "_roster_c": "_roster_py.py",

@@ -4,9 +4,14 @@
 from __future__ import annotations
 
 import operator
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ._base import read_only, refuse_pickle, refuse_subclass
+
+if TYPE_CHECKING or __name__ != "band_sdk_core._retry_c":
+    from collections import OrderedDict as _Ordered
+else:  # the compiled twin keeps the same order in a typed C-level map
+    from ._ordered_c import OrderedMap as _Ordered
 
 _U32_MAX = 4294967295
 
@@ -19,9 +24,8 @@ def _check_message_id(message_id: object) -> None:
         raise TypeError(f"'{type(message_id).__name__}' object is not an instance of 'str'")
 
 
-def _check_range(value: Any, name: str, low: int) -> int:
-    """Convert an integer argument and check it lies in ``low..=u32::MAX``."""
-    number: Any = operator.index(value)
+def _check_range(number: Any, name: str, low: int) -> int:
+    """Check an already converted integer argument lies in ``low..=u32::MAX``."""
     if number < low or number > _U32_MAX:
         raise ValueError(f"`{name}` must be an integer between {low} and {_U32_MAX}, got {number}")
     return int(number)
@@ -35,19 +39,24 @@ class RetryTracker:
 
     _max_retries: int
     _max_tracked: int
-    _attempts: dict[str, int]
-    _ceilings: dict[str, int]
-    _failed: dict[str, None]
+    # Both bounded maps evict the oldest insertion in O(1) with popitem(last=False): a plain
+    # dict used as a FIFO (del d[next(iter(d))]) walks every earlier deletion on each eviction.
+    _attempts: _Ordered[str, int]
+    _ceilings: dict[str, int]  # only ids that also have an attempt entry
+    _failed: _Ordered[str, None]
 
     def __init__(self, max_retries: int = 1, max_tracked: int = 10_000) -> None:
         """Create a tracker allowing ``max_retries`` retries, tracking ``max_tracked`` ids."""
-        retries = _check_range(max_retries, "max_retries", 0)
-        tracked = _check_range(max_tracked, "max_tracked", 1)
+        # every argument is converted before any is range-checked (the reference's order)
+        retries_in = operator.index(max_retries)
+        tracked_in = operator.index(max_tracked)
+        retries = _check_range(retries_in, "max_retries", 0)
+        tracked = _check_range(tracked_in, "max_tracked", 1)
         self._max_retries = retries
         self._max_tracked = tracked
-        self._attempts = {}
+        self._attempts = _Ordered()
         self._ceilings = {}
-        self._failed = {}
+        self._failed = _Ordered()
 
     def __reduce_ex__(self, protocol: Any) -> NoReturn:
         """Refuse pickling and copying."""
@@ -142,9 +151,9 @@ class RetryTracker:
         """Evict the oldest attempt entry when the map is full."""
         attempts = self._attempts
         if len(attempts) >= self._max_tracked:
-            oldest = next(iter(attempts))
-            del attempts[oldest]
-            self._ceilings.pop(oldest, None)
+            oldest = attempts.popitem(False)[0]
+            if self._ceilings:
+                self._ceilings.pop(oldest, None)
 
     def _restore_attempts(self, message_id: str, attempts: int, ceiling: int) -> None:
         """Raise the count to ``attempts`` under the stricter ceiling; mark failed at it."""
@@ -168,7 +177,7 @@ class RetryTracker:
         if message_id in failed:
             return
         if len(failed) >= self._max_tracked:
-            del failed[next(iter(failed))]
+            failed.popitem(False)
         failed[message_id] = None
 
 
