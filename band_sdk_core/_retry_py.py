@@ -1,17 +1,16 @@
 # cython: annotation_typing=False
-"""RetryTracker: bounded per-message attempt counts and permanent failures."""
+"""RetryTracker: bounded per-message attempt counts and permanent failures.
+
+The pure implementation; _retry_c.pyx is its compiled twin (same state, same order).
+"""
 
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any, NoReturn
+from collections import OrderedDict
+from typing import Any, NoReturn
 
 from ._base import read_only, refuse_pickle, refuse_subclass
-
-if TYPE_CHECKING or __name__ != "band_sdk_core._retry_c":
-    from collections import OrderedDict as _Ordered
-else:  # the compiled twin keeps the same order in a typed C-level map
-    from ._ordered_c import OrderedMap as _Ordered
 
 _U32_MAX = 4294967295
 
@@ -41,9 +40,9 @@ class RetryTracker:
     _max_tracked: int
     # Both bounded maps evict the oldest insertion in O(1) with popitem(last=False): a plain
     # dict used as a FIFO (del d[next(iter(d))]) walks every earlier deletion on each eviction.
-    _attempts: _Ordered[str, int]
+    _attempts: OrderedDict[str, int]
     _ceilings: dict[str, int]  # only ids that also have an attempt entry
-    _failed: _Ordered[str, None]
+    _failed: OrderedDict[str, None]
 
     def __init__(self, max_retries: int = 1, max_tracked: int = 10_000) -> None:
         """Create a tracker allowing ``max_retries`` retries, tracking ``max_tracked`` ids."""
@@ -54,9 +53,9 @@ class RetryTracker:
         tracked = _check_range(tracked_in, "max_tracked", 1)
         self._max_retries = retries
         self._max_tracked = tracked
-        self._attempts = _Ordered()
+        self._attempts = OrderedDict()
         self._ceilings = {}
-        self._failed = _Ordered()
+        self._failed = OrderedDict()
 
     def __reduce_ex__(self, protocol: Any) -> NoReturn:
         """Refuse pickling and copying."""
