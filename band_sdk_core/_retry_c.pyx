@@ -38,6 +38,7 @@ cdef class _Queue:
     cdef dict index
     cdef _Slot first
     cdef _Slot last
+    cdef _Slot spare  # the next new id's slot (often the last evicted one)
 
     def __cinit__(self):
         self.index = {}
@@ -86,19 +87,30 @@ cdef class _Queue:
         self.unlink(<_Slot>found)
         return <_Slot>found
 
-    cdef _Slot push(self, object key, Py_ssize_t bound):
-        """Index and append a slot for a new ``key``, first evicting the oldest at ``bound``."""
-        cdef _Slot slot
-        if len(self.index) >= bound:
-            slot = self.pop_first()  # reused: no allocation under churn
-        else:
-            slot = _Slot.__new__(_Slot)
-        slot.key = key
-        slot.count = 0
-        slot.ceiling = -1
-        self.index[key] = slot
-        self.link(slot)
-        return slot
+    cdef _Slot add(self, object key, Py_ssize_t bound):
+        """The slot of ``key``; a new one is appended and the oldest evicted beyond ``bound``.
+
+        One setdefault finds or inserts (a single probe of the index either way); the
+        evicted slot becomes the spare for the next new id, so churn allocates nothing.
+        """
+        cdef _Slot spare = self.spare
+        cdef _Slot old
+        if spare is None:
+            spare = _Slot.__new__(_Slot)
+            self.spare = spare
+        found = self.index.setdefault(key, spare)
+        if found is not spare:
+            return <_Slot>found
+        self.spare = None
+        spare.key = key
+        spare.count = 0
+        spare.ceiling = -1
+        self.link(spare)
+        if len(self.index) > bound:  # evicting after the insert leaves the same state
+            old = self.pop_first()
+            old.key = None
+            self.spare = old
+        return spare
 
     def __dealloc__(self):
         # break the links iteratively (slots are not tracked by the cycle collector)
@@ -173,17 +185,14 @@ cdef class RetryTracker:
 
     cdef int _add_failed(self, object message_id) except -1:
         """Insert into the bounded permanently-failed set (FIFO eviction, no refresh)."""
-        if message_id not in self._failed.index:
-            self._failed.push(message_id, self._max_tracked)
+        self._failed.add(message_id, self._max_tracked)  # present: no refresh
         return 0
 
     def record_attempt(self, message_id):
         """Count one attempt; return ``(count, exhausted)``."""
         if type(message_id) is not str:
             _check_message_id(message_id)
-        cdef _Slot slot = self._attempts.find(message_id)
-        if slot is None:
-            slot = self._attempts.push(message_id, self._max_tracked)
+        cdef _Slot slot = self._attempts.add(message_id, self._max_tracked)
         slot.count += 1
         cdef Py_ssize_t count = slot.count
         cdef bint exhausted = count > self._limit(slot)
@@ -233,11 +242,8 @@ cdef class RetryTracker:
 
     def _restore_attempts(self, message_id, Py_ssize_t attempts, Py_ssize_t ceiling):
         """Raise the count to ``attempts`` under the stricter ceiling; mark failed at it."""
-        cdef _Slot slot = self._attempts.find(message_id)
-        if slot is None:
-            slot = self._attempts.push(message_id, self._max_tracked)
-            slot.count = attempts
-        elif attempts > slot.count:
+        cdef _Slot slot = self._attempts.add(message_id, self._max_tracked)  # new: count 0
+        if attempts > slot.count:
             slot.count = attempts
         if slot.ceiling < 0 or ceiling < slot.ceiling:
             slot.ceiling = ceiling
