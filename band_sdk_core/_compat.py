@@ -30,6 +30,7 @@ COMPILED_MODULES = (
     "_delivery_c",
     "_activity_c",
     "_subscriptions_c",
+    "_decisions_c",
 )
 
 USING_EXTENSIONS = False

@@ -10,8 +10,8 @@ from typing import Any, NoReturn
 from ._base import no_attribute, refuse_create, refuse_pickle, refuse_setattr, refuse_subclass
 from ._enums import ClaimOutcome, not_instance_message
 
-# The id and ticket conversions are the subscriptions' rules; this module is never
-# compiled, so their pure-Python source serves it as is.
+# The id and ticket conversions are the subscriptions' rules; their pure-Python source
+# serves this module and its compiled twin (_decisions_c.pyx) as is.
 from ._subscriptions_py import _text, _ticket
 
 __all__ = ["CancelledDecisions", "DecisionRegistry", "is_authorized_sender"]
