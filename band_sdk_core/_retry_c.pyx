@@ -1,11 +1,12 @@
 # cython: language_level=3
-"""Compiled twin of _retry_py: RetryTracker over C-level FIFO queues.
+"""Compiled twin of _retry_py: RetryTracker over one index and two C-level queues.
 
 _retry_py.py is the readable source of behaviour and the pure fallback; this class
-keeps the same state in the same order. Each bounded map is a queue of linked slots
-indexed by a dict: an eviction unlinks the oldest slot and reuses it for the new id,
-so an attempt costs one dict lookup, plus one delete and one insert for a new id,
-at any size and after any history.
+keeps the same state in the same order. Every id that has an attempt entry or is
+permanently failed has one slot in one dict; the slot sits in the attempt queue, the
+failed queue or both (linked lists in first-insertion order). So recording an attempt
+costs a single lookup (an insert for a new id), each eviction unlinks the oldest slot,
+and an id evicted from both queues leaves the index: O(1) at any size and history.
 """
 
 cimport cython
@@ -20,109 +21,19 @@ __all__ = ["RetryTracker"]
 
 @cython.final
 @cython.freelist(64)
-@cython.no_gc  # slots link only to slots and str ids; the queue breaks the links itself
+@cython.no_gc  # slots link only to slots and str ids; the tracker breaks the links itself
 cdef class _Slot:
-    """One tracked id: its attempt count, restored ceiling and queue neighbours."""
+    """One id: its attempt entry (count, restored ceiling) and its places in both queues."""
 
     cdef object key
+    cdef bint tracked  # in the attempt queue
+    cdef bint failed  # in the permanently-failed queue
     cdef Py_ssize_t count
     cdef Py_ssize_t ceiling  # a restored (stricter) ceiling, or -1 for none
-    cdef _Slot prev
-    cdef _Slot next
-
-
-@cython.final
-cdef class _Queue:
-    """Slots in first-insertion order, indexed by id."""
-
-    cdef dict index
-    cdef _Slot first
-    cdef _Slot last
-    cdef _Slot spare  # the next new id's slot (often the last evicted one)
-
-    def __cinit__(self):
-        self.index = {}
-
-    cdef inline _Slot find(self, object key):
-        found = self.index.get(key)
-        if found is None:
-            return None
-        return <_Slot>found
-
-    cdef inline void link(self, _Slot slot):
-        """Append ``slot`` (already indexed) at the back."""
-        slot.prev = self.last
-        slot.next = None
-        if self.last is None:
-            self.first = slot
-        else:
-            self.last.next = slot
-        self.last = slot
-
-    cdef inline void unlink(self, _Slot slot):
-        """Take ``slot`` out of the order."""
-        if slot.prev is None:
-            self.first = slot.next
-        else:
-            slot.prev.next = slot.next
-        if slot.next is None:
-            self.last = slot.prev
-        else:
-            slot.next.prev = slot.prev
-        slot.prev = None
-        slot.next = None
-
-    cdef _Slot pop_first(self):
-        """Remove and return the oldest slot (the queue is not empty)."""
-        cdef _Slot slot = self.first
-        del self.index[slot.key]
-        self.unlink(slot)
-        return slot
-
-    cdef _Slot take(self, object key):
-        """Remove and return the slot of ``key``, or None."""
-        found = self.index.pop(key, None)
-        if found is None:
-            return None
-        self.unlink(<_Slot>found)
-        return <_Slot>found
-
-    cdef _Slot add(self, object key, Py_ssize_t bound):
-        """The slot of ``key``; a new one is appended and the oldest evicted beyond ``bound``.
-
-        One setdefault finds or inserts (a single probe of the index either way); the
-        evicted slot becomes the spare for the next new id, so churn allocates nothing.
-        """
-        cdef _Slot spare = self.spare
-        cdef _Slot old
-        if spare is None:
-            spare = _Slot.__new__(_Slot)
-            self.spare = spare
-        found = self.index.setdefault(key, spare)
-        if found is not spare:
-            return <_Slot>found
-        self.spare = None
-        spare.key = key
-        spare.count = 0
-        spare.ceiling = -1
-        self.link(spare)
-        if len(self.index) > bound:  # evicting after the insert leaves the same state
-            old = self.pop_first()
-            old.key = None
-            self.spare = old
-        return spare
-
-    def __dealloc__(self):
-        # break the links iteratively (slots are not tracked by the cycle collector)
-        cdef _Slot slot = self.first
-        cdef _Slot following
-        while slot is not None:
-            following = slot.next
-            slot.prev = None
-            slot.next = None
-            slot = following
-        self.first = None
-        self.last = None
+    cdef _Slot aprev
+    cdef _Slot anext
+    cdef _Slot fprev
+    cdef _Slot fnext
 
 
 @cython.final
@@ -131,14 +42,19 @@ cdef class RetryTracker:
 
     cdef Py_ssize_t _max_retries
     cdef Py_ssize_t _max_tracked
-    cdef _Queue _attempts
-    cdef _Queue _failed
+    cdef dict _index  # id -> _Slot, for every id in either queue
+    cdef Py_ssize_t _tracked
+    cdef Py_ssize_t _failed
+    cdef _Slot _afirst
+    cdef _Slot _alast
+    cdef _Slot _ffirst
+    cdef _Slot _flast
+    cdef _Slot _spare  # the next new id's slot (often the last one to leave the index)
 
     __module__ = "band_sdk_core"
 
     def __cinit__(self, *args, **kwargs):
-        self._attempts = _Queue()
-        self._failed = _Queue()
+        self._index = {}
 
     def __init__(self, max_retries=1, max_tracked=10_000):
         """Create a tracker allowing ``max_retries`` retries, tracking ``max_tracked`` ids."""
@@ -147,6 +63,14 @@ cdef class RetryTracker:
         tracked_in = operator.index(max_tracked)
         self._max_retries = _check_range(retries_in, "max_retries", 0)
         self._max_tracked = _check_range(tracked_in, "max_tracked", 1)
+
+    def __dealloc__(self):
+        # break every link (slots are not tracked by the cycle collector)
+        cdef _Slot slot
+        if self._index is not None:
+            for found in self._index.values():
+                slot = <_Slot>found
+                slot.aprev = slot.anext = slot.fprev = slot.fnext = None
 
     def __reduce_ex__(self, protocol):
         """Refuse pickling and copying."""
@@ -177,75 +101,166 @@ cdef class RetryTracker:
     def max_retries(self):
         read_only(self, "max_retries")
 
+    # -- the index and the two queues ---------------------------------------------------
+
+    cdef inline _Slot _find(self, object key):
+        found = self._index.get(key)
+        return None if found is None else <_Slot>found
+
+    cdef _Slot _slot(self, object key):
+        """The slot of ``key``, inserted (in neither queue yet) when new: one probe."""
+        cdef _Slot spare = self._spare
+        if spare is None:
+            spare = _Slot.__new__(_Slot)
+        else:
+            self._spare = None
+        found = self._index.setdefault(key, spare)
+        if found is spare:
+            spare.key = key
+            return spare
+        if self._spare is None:
+            self._spare = spare
+        return <_Slot>found
+
+    cdef inline void _leave(self, _Slot slot):
+        """Drop a slot that is in neither queue from the index (and keep it as the spare)."""
+        if not slot.tracked and not slot.failed:
+            del self._index[slot.key]
+            slot.key = None
+            self._spare = slot
+
+    cdef int _track(self, _Slot slot) except -1:
+        """Give ``slot`` a fresh attempt entry at the back; evict the oldest beyond the bound."""
+        slot.tracked = True
+        slot.count = 0
+        slot.ceiling = -1
+        slot.aprev = self._alast
+        slot.anext = None
+        if self._alast is None:
+            self._afirst = slot
+        else:
+            self._alast.anext = slot
+        self._alast = slot
+        self._tracked += 1
+        if self._tracked > self._max_tracked:  # evicting after the insert: the same state
+            self._untrack(self._afirst)
+        return 0
+
+    cdef int _untrack(self, _Slot slot) except -1:
+        """Remove the attempt entry of ``slot``."""
+        if slot.aprev is None:
+            self._afirst = slot.anext
+        else:
+            slot.aprev.anext = slot.anext
+        if slot.anext is None:
+            self._alast = slot.aprev
+        else:
+            slot.anext.aprev = slot.aprev
+        slot.aprev = slot.anext = None
+        slot.tracked = False
+        self._tracked -= 1
+        self._leave(slot)
+        return 0
+
+    cdef int _add_failed(self, _Slot slot) except -1:
+        """Put ``slot`` in the permanently-failed queue (no refresh); evict beyond the bound."""
+        cdef _Slot oldest
+        if slot.failed:
+            return 0
+        slot.failed = True
+        slot.fprev = self._flast
+        slot.fnext = None
+        if self._flast is None:
+            self._ffirst = slot
+        else:
+            self._flast.fnext = slot
+        self._flast = slot
+        self._failed += 1
+        if self._failed > self._max_tracked:
+            oldest = self._ffirst
+            self._ffirst = oldest.fnext
+            self._ffirst.fprev = None
+            oldest.fnext = None
+            oldest.failed = False
+            self._failed -= 1
+            self._leave(oldest)
+        return 0
+
     cdef inline Py_ssize_t _limit(self, _Slot slot):
         """The effective ceiling of a tracked id: the stricter of ours and a restored one."""
         if 0 <= slot.ceiling < self._max_retries:
             return slot.ceiling
         return self._max_retries
 
-    cdef int _add_failed(self, object message_id) except -1:
-        """Insert into the bounded permanently-failed set (FIFO eviction, no refresh)."""
-        self._failed.add(message_id, self._max_tracked)  # present: no refresh
-        return 0
+    # -- the API ------------------------------------------------------------------------
 
     def record_attempt(self, message_id):
         """Count one attempt; return ``(count, exhausted)``."""
         if type(message_id) is not str:
             _check_message_id(message_id)
-        cdef _Slot slot = self._attempts.add(message_id, self._max_tracked)
+        cdef _Slot slot = self._slot(message_id)
+        if not slot.tracked:
+            self._track(slot)
         slot.count += 1
         cdef Py_ssize_t count = slot.count
         cdef bint exhausted = count > self._limit(slot)
         if exhausted:
-            self._add_failed(message_id)
+            self._add_failed(slot)
         return (count, exhausted)
 
     def is_permanently_failed(self, message_id):
         """Whether the message is in the permanently-failed set."""
         if type(message_id) is not str:
             _check_message_id(message_id)
-        return message_id in self._failed.index
+        cdef _Slot slot = self._find(message_id)
+        return slot is not None and slot.failed
 
     def mark_permanently_failed(self, message_id):
         """Add the message to the permanently-failed set."""
         if type(message_id) is not str:
             _check_message_id(message_id)
-        self._add_failed(message_id)
+        self._add_failed(self._slot(message_id))
 
     def mark_success(self, message_id):
         """Forget the message's attempt count."""
         if type(message_id) is not str:
             _check_message_id(message_id)
-        self._attempts.take(message_id)
+        cdef _Slot slot = self._find(message_id)
+        if slot is not None and slot.tracked:
+            self._untrack(slot)
 
     def discard_attempt(self, message_id):
         """Undo one attempt (saturating); the entry goes away at zero."""
         if type(message_id) is not str:
             _check_message_id(message_id)
-        cdef _Slot slot = self._attempts.find(message_id)
-        if slot is None:
+        cdef _Slot slot = self._find(message_id)
+        if slot is None or not slot.tracked:
             return
         if slot.count <= 1:
-            self._attempts.take(message_id)
+            self._untrack(slot)
         else:
             slot.count -= 1
 
     def _attempt_count(self, message_id):
         """The current attempt count (0 when untracked)."""
-        cdef _Slot slot = self._attempts.find(message_id)
-        return 0 if slot is None else slot.count
+        cdef _Slot slot = self._find(message_id)
+        return slot.count if slot is not None and slot.tracked else 0
 
     def _ceiling(self, message_id):
         """The effective retry ceiling: the stricter of ours and a restored one."""
-        cdef _Slot slot = self._attempts.find(message_id)
-        return self._max_retries if slot is None else self._limit(slot)
+        cdef _Slot slot = self._find(message_id)
+        if slot is None or not slot.tracked:
+            return self._max_retries
+        return self._limit(slot)
 
     def _restore_attempts(self, message_id, Py_ssize_t attempts, Py_ssize_t ceiling):
         """Raise the count to ``attempts`` under the stricter ceiling; mark failed at it."""
-        cdef _Slot slot = self._attempts.add(message_id, self._max_tracked)  # new: count 0
+        cdef _Slot slot = self._slot(message_id)
+        if not slot.tracked:
+            self._track(slot)
         if attempts > slot.count:
             slot.count = attempts
         if slot.ceiling < 0 or ceiling < slot.ceiling:
             slot.ceiling = ceiling
         if slot.count >= self._limit(slot):
-            self._add_failed(message_id)
+            self._add_failed(slot)
