@@ -219,7 +219,7 @@ MESSAGE = {
     "metadata": {"mentions": [{"id": "a"}]},
     "attachments": [{"id": "f"}],
 }
-VALID = {
+VALID: dict[str, dict[str, Any]] = {
     "message_created": MESSAGE,
     "message_updated": MESSAGE,
     "room_added": {"id": "r", "inserted_at": "t", "updated_at": "t"},
