@@ -234,7 +234,8 @@ class ClaimRegistry:
             if len(room) > self._max_completed:
                 room.popitem(False)
         self._drop_entry(room_id, message_id)
-        self._retries.pop((room_id, message_id), None)
+        if self._retries:  # no counters (the common case): skip building the key
+            self._retries.pop((room_id, message_id), None)
 
     # -- claims and completion ------------------------------------------
 
@@ -421,7 +422,8 @@ class ClaimRegistry:
         if entry is None or entry.token != token:
             return False
         self._drop_entry(room_id, message_id)
-        self._retries.pop((room_id, message_id), None)
+        if self._retries:
+            self._retries.pop((room_id, message_id), None)
         if not entry.failed:
             self._complete(room_id, message_id)
             retry_tracker.mark_success(message_id)
