@@ -153,9 +153,11 @@ class DecisionRegistry:
         if len(entries) > _U32_MAX:
             return None
         state = self._state
-        while True:
-            state, out = splitmix64(state)
-            token = format(out & _U32_MAX, "08x")
+        while True:  # splitmix64(), inlined: the hot path of register_minted
+            state = (state + _GOLDEN) & _U64_MAX
+            z = ((state ^ (state >> 30)) * _MIX1) & _U64_MAX
+            z = ((z ^ (z >> 27)) * _MIX2) & _U64_MAX
+            token = format((z ^ (z >> 31)) & _U32_MAX, "08x")
             if token not in entries:
                 break
         object.__setattr__(self, "_state", state)
@@ -167,7 +169,8 @@ class DecisionRegistry:
         token = self._mint()
         if token is None:
             return None
-        ticket = self._issue()
+        ticket = self._next_ticket
+        object.__setattr__(self, "_next_ticket", ticket + 1)
         self._entries[token] = [ticket, room, False]
         self._unclaimed[token] = None
         return token, ticket

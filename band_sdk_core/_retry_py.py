@@ -90,24 +90,37 @@ class RetryTracker:
         """Count one attempt; return ``(count, exhausted)``."""
         if type(message_id) is not str:  # exact str is the common case: skip the call
             _check_message_id(message_id)
+        # the helpers are inlined here: this is the hot path of the pure implementation
         attempts = self._attempts
         previous: int = attempts.get(message_id, -1)  # counts are never negative
         count: int
         if previous < 0:
-            self._make_room()
+            if len(attempts) >= self._max_tracked:
+                oldest = attempts.popitem(False)[0]
+                if self._ceilings:
+                    self._ceilings.pop(oldest, None)
             count = 1
         else:
             count = previous + 1
-        number = count  # one int object for the map and the result (compiled: boxed once)
-        attempts[message_id] = number
-        exhausted: bool = count > self._ceiling(message_id)
-        if exhausted:
-            self._add_failed(message_id)
-        return (number, exhausted)
+        attempts[message_id] = count
+        limit = self._max_retries
+        if self._ceilings:
+            restored = self._ceilings.get(message_id, limit)
+            if restored < limit:
+                limit = restored
+        if count <= limit:
+            return (count, False)
+        failed = self._failed
+        if message_id not in failed:
+            if len(failed) >= self._max_tracked:
+                failed.popitem(False)
+            failed[message_id] = None
+        return (count, True)
 
     def is_permanently_failed(self, message_id: str) -> bool:
         """Whether the message is in the permanently-failed set."""
-        _check_message_id(message_id)
+        if type(message_id) is not str:
+            _check_message_id(message_id)
         return message_id in self._failed
 
     def mark_permanently_failed(self, message_id: str) -> None:
@@ -117,9 +130,11 @@ class RetryTracker:
 
     def mark_success(self, message_id: str) -> None:
         """Forget the message's attempt count."""
-        _check_message_id(message_id)
+        if type(message_id) is not str:
+            _check_message_id(message_id)
         self._attempts.pop(message_id, None)
-        self._ceilings.pop(message_id, None)
+        if self._ceilings:
+            self._ceilings.pop(message_id, None)
 
     def discard_attempt(self, message_id: str) -> None:
         """Undo one attempt (saturating); the entry goes away at zero."""
