@@ -18,6 +18,16 @@ from ._retry_py import _check_message_id, _check_range
 
 __all__ = ["RetryTracker"]
 
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define band_prefetch(p) __builtin_prefetch((const void *)(p))
+    #else
+    #define band_prefetch(p) ((void)(p))
+    #endif
+    """
+    void band_prefetch(void *p)
+
 
 @cython.final
 @cython.freelist(64)
@@ -144,7 +154,20 @@ cdef class RetryTracker:
         self._tracked += 1
         if self._tracked > self._max_tracked:  # evicting after the insert: the same state
             self._untrack(self._afirst)
+            self._prefetch_next_victims()
         return 0
+
+    cdef inline void _prefetch_next_victims(self):
+        """Warm what the next evictions read: large queues are bound by memory, not work.
+
+        The next victim's slot was fetched one eviction ago, so its id can be fetched now
+        (its hash is read to delete it from the index), and the one after it started.
+        """
+        cdef _Slot victim = self._afirst
+        if victim is not None:
+            band_prefetch(<void *>victim.key)
+            if victim.anext is not None:
+                band_prefetch(<void *>victim.anext)
 
     cdef int _untrack(self, _Slot slot) except -1:
         """Remove the attempt entry of ``slot``."""
