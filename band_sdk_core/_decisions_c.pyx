@@ -42,6 +42,7 @@ cdef class _Entry:
 
 
 @cython.final
+@cython.no_gc_clear  # __dealloc__ walks the links to break them; the collector must not clear first
 cdef class DecisionRegistry:
     """Pending chat-mediated asks keyed by token, each registration named by a ticket."""
 

@@ -20,6 +20,7 @@ cdef class _Node:
 
 
 @cython.final
+@cython.no_gc_clear  # __dealloc__ walks the links to break them; the collector must not clear first
 cdef class OrderedMap:
     """A dict whose order is insertion order, with O(1) oldest-pop and move-to-end."""
 

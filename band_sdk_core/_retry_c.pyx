@@ -47,6 +47,7 @@ cdef class _Slot:
 
 
 @cython.final
+@cython.no_gc_clear  # __dealloc__ walks the links to break them; the collector must not clear first
 cdef class RetryTracker:
     """Per-message retry budget with bounded attempt and permanent-failure tracking."""
 
