@@ -33,16 +33,20 @@ cdef extern from *:
 @cython.freelist(64)
 @cython.no_gc  # slots link only to slots and str ids; the tracker breaks the links itself
 cdef class _Slot:
-    """One id: its attempt entry (count, restored ceiling) and its places in both queues."""
+    """One id: its attempt entry (count, restored ceiling) and its places in both queues.
+
+    Packed into one 64-byte allocation: at 100,000 ids the queues are bound by memory.
+    Counts are u32 as in the reference; the failed queue only ever pops its front, so
+    it is singly linked.
+    """
 
     cdef object key
-    cdef bint tracked  # in the attempt queue
-    cdef bint failed  # in the permanently-failed queue
-    cdef Py_ssize_t count
-    cdef Py_ssize_t ceiling  # a restored (stricter) ceiling, or -1 for none
+    cdef unsigned int count
+    cdef char tracked  # in the attempt queue
+    cdef char failed  # in the permanently-failed queue
+    cdef long long ceiling  # a restored (stricter) ceiling, or -1 for none
     cdef _Slot aprev
     cdef _Slot anext
-    cdef _Slot fprev
     cdef _Slot fnext
 
 
@@ -81,7 +85,7 @@ cdef class RetryTracker:
         if self._index is not None:
             for found in self._index.values():
                 slot = <_Slot>found
-                slot.aprev = slot.anext = slot.fprev = slot.fnext = None
+                slot.aprev = slot.anext = slot.fnext = None
 
     def __reduce_ex__(self, protocol):
         """Refuse pickling and copying."""
@@ -192,7 +196,6 @@ cdef class RetryTracker:
         if slot.failed:
             return 0
         slot.failed = True
-        slot.fprev = self._flast
         slot.fnext = None
         if self._flast is None:
             self._ffirst = slot
@@ -203,7 +206,6 @@ cdef class RetryTracker:
         if self._failed > self._max_tracked:
             oldest = self._ffirst
             self._ffirst = oldest.fnext
-            self._ffirst.fprev = None
             oldest.fnext = None
             oldest.failed = False
             self._failed -= 1
@@ -213,7 +215,7 @@ cdef class RetryTracker:
     cdef inline Py_ssize_t _limit(self, _Slot slot):
         """The effective ceiling of a tracked id: the stricter of ours and a restored one."""
         if 0 <= slot.ceiling < self._max_retries:
-            return slot.ceiling
+            return <Py_ssize_t>slot.ceiling
         return self._max_retries
 
     # -- the API ------------------------------------------------------------------------
@@ -226,7 +228,7 @@ cdef class RetryTracker:
         if not slot.tracked:
             self._track(slot)
         slot.count += 1
-        cdef Py_ssize_t count = slot.count
+        cdef Py_ssize_t count = <Py_ssize_t>slot.count
         cdef bint exhausted = count > self._limit(slot)
         if exhausted:
             self._add_failed(slot)
@@ -237,7 +239,7 @@ cdef class RetryTracker:
         if type(message_id) is not str:
             _check_message_id(message_id)
         cdef _Slot slot = self._find(message_id)
-        return slot is not None and slot.failed
+        return slot is not None and slot.failed != 0
 
     def mark_permanently_failed(self, message_id):
         """Add the message to the permanently-failed set."""
@@ -282,9 +284,9 @@ cdef class RetryTracker:
         cdef _Slot slot = self._slot(message_id)
         if not slot.tracked:
             self._track(slot)
-        if attempts > slot.count:
-            slot.count = attempts
+        if attempts > <Py_ssize_t>slot.count:
+            slot.count = <unsigned int>attempts
         if slot.ceiling < 0 or ceiling < slot.ceiling:
             slot.ceiling = ceiling
-        if slot.count >= self._limit(slot):
+        if <Py_ssize_t>slot.count >= self._limit(slot):
             self._add_failed(slot)
