@@ -11,6 +11,10 @@ cimport cython
 
 __all__ = ["OrderedMap"]
 
+# One non-str key kept in every index (never reported): CPython then stores each entry's
+# hash in the table, so probes compare hashes instead of reading other keys' objects.
+cdef object _GENERAL = object()
+
 
 @cython.final
 @cython.freelist(256)
@@ -25,7 +29,7 @@ cdef class OrderedMap:
     """A dict whose order is insertion order, with O(1) oldest-pop and move-to-end."""
 
     def __cinit__(self):
-        self._index = {}
+        self._index = {_GENERAL: None}
 
     cdef inline _Node _unlink(self, _Node node):
         """Take ``node`` out of the list (it stays in the index)."""
@@ -52,7 +56,7 @@ cdef class OrderedMap:
         self._last = node
 
     def __len__(self):
-        return len(self._index)
+        return len(self._index) - 1
 
     def __contains__(self, key):
         return key in self._index
@@ -122,6 +126,7 @@ cdef class OrderedMap:
         self._first = None
         self._last = None
         self._index.clear()
+        self._index[_GENERAL] = None
 
     cpdef list keys_list(self):
         """The keys, oldest first."""
