@@ -17,7 +17,8 @@ PACKAGE = "band_sdk_core"
 # compiled module -> source. A .py source is compiled in pure-Python mode and
 # typed by "<compiled module>.pxd" next to it; a .pyx source is plain Cython.
 ACCELERATED = {
-    "_retry_c": "_retry_py.py",
+    "_ordered_c": "_ordered_c.pyx",
+    "_retry_c": "_retry_c.pyx",
     "_claims_c": "_claims_py.py",
     "_roster_c": "_roster_py.py",
     "_session_c": "_session_py.py",
@@ -27,6 +28,7 @@ ACCELERATED = {
     "_delivery_c": "_delivery_py.py",
     "_activity_c": "_activity_py.py",
     "_subscriptions_c": "_subscriptions_py.py",
+    "_decisions_c": "_decisions_c.pyx",
 }
 
 

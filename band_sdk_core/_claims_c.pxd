@@ -1,5 +1,7 @@
 import cython
 
+from band_sdk_core._ordered_c cimport OrderedMap
+
 
 cpdef _check_str(object value)
 
@@ -52,7 +54,7 @@ cdef class ClaimRegistry:
     @cython.locals(room=dict)
     cpdef _drop_entry(self, object room_id, object message_id)
 
-    @cython.locals(room=dict)
+    @cython.locals(room=OrderedMap)
     cpdef bint _is_completed(self, object room_id, object message_id) except -1
 
     @cython.locals(room=set)
@@ -61,7 +63,7 @@ cdef class ClaimRegistry:
     @cython.locals(room=set)
     cdef int _add_inflight(self, object room_id, object message_id) except -1
 
-    @cython.locals(room=dict)
+    @cython.locals(room=OrderedMap)
     cpdef _complete(self, object room_id, object message_id)
 
     cpdef bint try_claim(self, object room_id, object message_id) except -1

@@ -13,6 +13,11 @@ from ._errors import check_trace_context, validation_error
 if TYPE_CHECKING:
     from .retry import RetryTracker
 
+if TYPE_CHECKING or __name__ != "band_sdk_core._claims_c":
+    from collections import OrderedDict as _Ordered
+else:  # the compiled twin keeps the same order in a typed C-level map
+    from ._ordered_c import OrderedMap as _Ordered
+
 _U32_MAX = 4294967295
 _CONFLICT = (
     "error",
@@ -123,7 +128,8 @@ class ClaimRegistry:
             )
         self._max_completed: int = int(number)
         self._inflight: dict[str, set[str]] = {}
-        self._completed: dict[str, dict[str, None]] = {}
+        # per room, oldest first; OrderedDict evicts and refreshes in O(1) at any size
+        self._completed: dict[str, _Ordered[str, None]] = {}
         self._pending: dict[str, dict[str, _Entry]] = {}
         self._retries: dict[tuple[str, str], int] = {}
         self._next_token: int = 0
@@ -198,8 +204,7 @@ class ClaimRegistry:
         room = self._completed.get(room_id)
         if room is None or message_id not in room:
             return False
-        del room[message_id]
-        room[message_id] = None
+        room.move_to_end(message_id)
         return True
 
     def _is_inflight(self, room_id: str, message_id: str) -> bool:
@@ -219,15 +224,18 @@ class ClaimRegistry:
         """Append/refresh in the completed list; drop pending entry and retry counter."""
         room = self._completed.get(room_id)
         if room is None:
-            room = {}
+            room = _Ordered()
             self._completed[room_id] = room
+            room[message_id] = None
         elif message_id in room:
-            del room[message_id]
-        room[message_id] = None
-        while len(room) > self._max_completed:
-            del room[next(iter(room))]
+            room.move_to_end(message_id)
+        else:
+            room[message_id] = None
+            if len(room) > self._max_completed:
+                room.popitem(False)
         self._drop_entry(room_id, message_id)
-        self._retries.pop((room_id, message_id), None)
+        if self._retries:  # no counters (the common case): skip building the key
+            self._retries.pop((room_id, message_id), None)
 
     # -- claims and completion ------------------------------------------
 
@@ -414,7 +422,8 @@ class ClaimRegistry:
         if entry is None or entry.token != token:
             return False
         self._drop_entry(room_id, message_id)
-        self._retries.pop((room_id, message_id), None)
+        if self._retries:
+            self._retries.pop((room_id, message_id), None)
         if not entry.failed:
             self._complete(room_id, message_id)
             retry_tracker.mark_success(message_id)

@@ -19,6 +19,7 @@ REQUIRE_EXTENSIONS = _flag("BAND_SDK_CORE_REQUIRE_EXTENSIONS")
 
 #: Every compiled module; the package uses all of them or none (one flag tells the truth).
 COMPILED_MODULES = (
+    "_ordered_c",
     "_retry_c",
     "_claims_c",
     "_roster_c",
@@ -29,6 +30,7 @@ COMPILED_MODULES = (
     "_delivery_c",
     "_activity_c",
     "_subscriptions_c",
+    "_decisions_c",
 )
 
 USING_EXTENSIONS = False

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import operator
 import os
+from collections import OrderedDict
 from typing import Any, NoReturn
 
 from ._base import no_attribute, refuse_create, refuse_pickle, refuse_setattr, refuse_subclass
 from ._enums import ClaimOutcome, not_instance_message
 
-# The id and ticket conversions are the subscriptions' rules; this module is never
-# compiled, so their pure-Python source serves it as is.
+# The id and ticket conversions are the subscriptions' rules; their pure-Python source
+# serves this module and its compiled twin (_decisions_c.pyx) as is.
 from ._subscriptions_py import _text, _ticket
 
 __all__ = ["CancelledDecisions", "DecisionRegistry", "is_authorized_sender"]
@@ -81,12 +82,14 @@ def _cancelled(unclaimed: list[str], claimed: list[str]) -> CancelledDecisions:
     return result
 
 
-def _bounded(value: Any, name: str, low: int, high: int) -> int | None:
-    """Convert an optional integer argument and check its range."""
-    if value is None:
-        return None
-    number = int(operator.index(value))
-    if number < low or number > high:
+def _index(value: Any) -> int | None:
+    """Convert an optional integer argument (None stays None)."""
+    return None if value is None else int(operator.index(value))
+
+
+def _bounded(number: int | None, name: str, low: int, high: int) -> int | None:
+    """Check an already converted optional integer argument's range."""
+    if number is not None and (number < low or number > high):
         raise ValueError(f"`{name}` must be an integer between {low} and {high}, got {number}")
     return number
 
@@ -94,24 +97,31 @@ def _bounded(value: Any, name: str, low: int, high: int) -> int | None:
 class DecisionRegistry:
     """Pending chat-mediated asks keyed by token, each registration named by a ticket."""
 
-    __slots__ = ("_entries", "_max_pending", "_next_ticket", "_state")
+    __slots__ = ("_entries", "_max_pending", "_next_ticket", "_state", "_unclaimed")
     __module__ = "band_sdk_core"
 
     _max_pending: int | None
     _state: int
     _next_ticket: int
     _entries: dict[str, list[Any]]
+    # the unclaimed tokens in registration order, beside the entries: the oldest unclaimed
+    # token, the count and evict_oldest are O(1) however many claimed entries precede them
+    _unclaimed: OrderedDict[str, None]
 
     def __init__(self, *, max_pending: int | None = None, seed: int | None = None) -> None:
         """Create an empty registry; ``seed`` fixes the minted-token sequence."""
-        limit = _bounded(max_pending, "max_pending", 1, _U32_MAX)
-        state = _bounded(seed, "seed", 0, _U64_MAX)
+        # every argument is converted before any is range-checked (the reference's order)
+        pending_in = _index(max_pending)
+        seed_in = _index(seed)
+        limit = _bounded(pending_in, "max_pending", 1, _U32_MAX)
+        state = _bounded(seed_in, "seed", 0, _U64_MAX)
         if state is None:
             state = int.from_bytes(os.urandom(8), "little")
         object.__setattr__(self, "_max_pending", limit)
         object.__setattr__(self, "_state", state)
         object.__setattr__(self, "_next_ticket", 0)
         object.__setattr__(self, "_entries", {})
+        object.__setattr__(self, "_unclaimed", OrderedDict())
 
     @classmethod
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -143,9 +153,11 @@ class DecisionRegistry:
         if len(entries) > _U32_MAX:
             return None
         state = self._state
-        while True:
-            state, out = splitmix64(state)
-            token = format(out & _U32_MAX, "08x")
+        while True:  # splitmix64(), inlined: the hot path of register_minted
+            state = (state + _GOLDEN) & _U64_MAX
+            z = ((state ^ (state >> 30)) * _MIX1) & _U64_MAX
+            z = ((z ^ (z >> 27)) * _MIX2) & _U64_MAX
+            token = format((z ^ (z >> 31)) & _U32_MAX, "08x")
             if token not in entries:
                 break
         object.__setattr__(self, "_state", state)
@@ -157,8 +169,10 @@ class DecisionRegistry:
         token = self._mint()
         if token is None:
             return None
-        ticket = self._issue()
+        ticket = self._next_ticket
+        object.__setattr__(self, "_next_ticket", ticket + 1)
         self._entries[token] = [ticket, room, False]
+        self._unclaimed[token] = None
         return token, ticket
 
     def register_keyed(self, key: str) -> tuple[str, int] | None:
@@ -170,7 +184,8 @@ class DecisionRegistry:
         ticket = self._issue()
         if entry is None:
             self._entries[token] = [ticket, None, False]
-        else:
+            self._unclaimed[token] = None
+        else:  # unclaimed already: it keeps its position
             entry[_TICKET] = ticket
             entry[_ROOM] = None
         return token, ticket
@@ -186,12 +201,13 @@ class DecisionRegistry:
 
     def try_claim(self, token: str, ticket: int) -> ClaimOutcome:
         """Claim the registration; the first claimant wins."""
-        _key, entry = self._current(token, ticket)
+        key, entry = self._current(token, ticket)
         if entry is None:
             return ClaimOutcome.Stale
         if entry[_CLAIMED]:
             return ClaimOutcome.AlreadyClaimed
         entry[_CLAIMED] = True
+        del self._unclaimed[key]
         return ClaimOutcome.Claimed
 
     def withdraw(self, token: str, ticket: int) -> bool:
@@ -200,6 +216,7 @@ class DecisionRegistry:
         if entry is None or entry[_CLAIMED]:
             return False
         del self._entries[key]
+        del self._unclaimed[key]
         return True
 
     def forget(self, token: str, ticket: int) -> bool:
@@ -208,44 +225,36 @@ class DecisionRegistry:
         if entry is None:
             return False
         del self._entries[key]
+        self._unclaimed.pop(key, None)
         return True
 
     def unclaimed(self) -> list[str]:
         """Return the unclaimed tokens, oldest first."""
-        return [token for token, entry in self._entries.items() if not entry[_CLAIMED]]
+        return list(self._unclaimed)
 
     def unclaimed_in_room(self, room_id: str) -> list[str]:
         """Return the unclaimed tokens minted for ``room_id``, oldest first."""
         room = _text(room_id)
-        return [
-            token
-            for token, entry in self._entries.items()
-            if not entry[_CLAIMED] and entry[_ROOM] == room
-        ]
+        entries = self._entries
+        return [token for token in self._unclaimed if entries[token][_ROOM] == room]
 
     def unclaimed_count(self) -> int:
         """Return how many registrations are unclaimed."""
-        count = 0
-        for entry in self._entries.values():
-            if not entry[_CLAIMED]:
-                count += 1
-        return count
+        return len(self._unclaimed)
 
     def oldest_unclaimed(self) -> str | None:
         """Return the oldest unclaimed token, or None."""
-        for token, entry in self._entries.items():
-            if not entry[_CLAIMED]:
-                return token
-        return None
+        return next(iter(self._unclaimed), None)  # the linked order: O(1)
 
     def evict_oldest(self) -> str | None:
         """At capacity, remove and return the oldest unclaimed token; else None."""
         limit = self._max_pending
         if limit is None or len(self._entries) < limit:
             return None
-        token = self.oldest_unclaimed()
-        if token is not None:
-            del self._entries[token]
+        if not self._unclaimed:
+            return None
+        token: str = self._unclaimed.popitem(False)[0]
+        del self._entries[token]
         return token
 
     def _cancel(self, room: str | None, every: bool) -> CancelledDecisions:
@@ -260,9 +269,11 @@ class DecisionRegistry:
                     unclaimed.append(token)
         if every:
             self._entries.clear()
+            self._unclaimed.clear()
         else:
             for token in unclaimed:
                 del self._entries[token]
+                del self._unclaimed[token]
             for token in claimed:
                 del self._entries[token]
         return _cancelled(unclaimed, claimed)

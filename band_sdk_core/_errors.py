@@ -14,6 +14,8 @@ def validation_error(
     """Build the plain ValueError carrying ``.issues`` and ``.trace_context``."""
     path, _code, message = issues[0]
     error = ValueError(f"{len(issues)} validation issue(s): {message} ({path})")
+    if trace_context is not None and type(trace_context) is not str:
+        trace_context = str.__str__(trace_context)  # a plain str, never the caller's subclass
     error.issues = tuple(issues)  # type: ignore[attr-defined]
     error.trace_context = trace_context  # type: ignore[attr-defined]
     return error

@@ -250,7 +250,22 @@ def validate_event_payload(
         name = event_type.wire_name
     else:
         raise TypeError("event_type must be a str")
-    return validate_converted(name, to_json(raw), trace_context)
+    converted = to_json(raw)
+    if converted is raw and name == "event_created":
+        converted = _fresh(converted)
+    return validate_converted(name, converted, trace_context)
+
+
+def _fresh(value: Any) -> Any:
+    """A new object equal to a JSON scalar, as the reference builds it (None and bools stay)."""
+    tp = type(value)
+    if tp is str:
+        return value.encode("utf-8").decode("utf-8")  # str caching as when built from UTF-8
+    if tp is int:
+        return int.__add__(value, 0)  # a new int object (small ints are cached either way)
+    if tp is float:
+        return float.__mul__(value, 1.0)  # keeps -0.0
+    return value
 
 
 _ALLOWED: dict[str, tuple[str, ...]] = {

@@ -1,9 +1,13 @@
 # cython: annotation_typing=False
-"""RetryTracker: bounded per-message attempt counts and permanent failures."""
+"""RetryTracker: bounded per-message attempt counts and permanent failures.
+
+The pure implementation; _retry_c.pyx is its compiled twin (same state, same order).
+"""
 
 from __future__ import annotations
 
 import operator
+from collections import OrderedDict
 from typing import Any, NoReturn
 
 from ._base import read_only, refuse_pickle, refuse_subclass
@@ -19,9 +23,8 @@ def _check_message_id(message_id: object) -> None:
         raise TypeError(f"'{type(message_id).__name__}' object is not an instance of 'str'")
 
 
-def _check_range(value: Any, name: str, low: int) -> int:
-    """Convert an integer argument and check it lies in ``low..=u32::MAX``."""
-    number: Any = operator.index(value)
+def _check_range(number: Any, name: str, low: int) -> int:
+    """Check an already converted integer argument lies in ``low..=u32::MAX``."""
     if number < low or number > _U32_MAX:
         raise ValueError(f"`{name}` must be an integer between {low} and {_U32_MAX}, got {number}")
     return int(number)
@@ -35,19 +38,24 @@ class RetryTracker:
 
     _max_retries: int
     _max_tracked: int
-    _attempts: dict[str, int]
-    _ceilings: dict[str, int]
-    _failed: dict[str, None]
+    # Both bounded maps evict the oldest insertion in O(1) with popitem(last=False): a plain
+    # dict used as a FIFO (del d[next(iter(d))]) walks every earlier deletion on each eviction.
+    _attempts: OrderedDict[str, int]
+    _ceilings: dict[str, int]  # only ids that also have an attempt entry
+    _failed: OrderedDict[str, None]
 
     def __init__(self, max_retries: int = 1, max_tracked: int = 10_000) -> None:
         """Create a tracker allowing ``max_retries`` retries, tracking ``max_tracked`` ids."""
-        retries = _check_range(max_retries, "max_retries", 0)
-        tracked = _check_range(max_tracked, "max_tracked", 1)
+        # every argument is converted before any is range-checked (the reference's order)
+        retries_in = operator.index(max_retries)
+        tracked_in = operator.index(max_tracked)
+        retries = _check_range(retries_in, "max_retries", 0)
+        tracked = _check_range(tracked_in, "max_tracked", 1)
         self._max_retries = retries
         self._max_tracked = tracked
-        self._attempts = {}
+        self._attempts = OrderedDict()
         self._ceilings = {}
-        self._failed = {}
+        self._failed = OrderedDict()
 
     def __reduce_ex__(self, protocol: Any) -> NoReturn:
         """Refuse pickling and copying."""
@@ -82,24 +90,37 @@ class RetryTracker:
         """Count one attempt; return ``(count, exhausted)``."""
         if type(message_id) is not str:  # exact str is the common case: skip the call
             _check_message_id(message_id)
+        # the helpers are inlined here: this is the hot path of the pure implementation
         attempts = self._attempts
         previous: int = attempts.get(message_id, -1)  # counts are never negative
         count: int
         if previous < 0:
-            self._make_room()
+            if len(attempts) >= self._max_tracked:
+                oldest = attempts.popitem(False)[0]
+                if self._ceilings:
+                    self._ceilings.pop(oldest, None)
             count = 1
         else:
             count = previous + 1
-        number = count  # one int object for the map and the result (compiled: boxed once)
-        attempts[message_id] = number
-        exhausted: bool = count > self._ceiling(message_id)
-        if exhausted:
-            self._add_failed(message_id)
-        return (number, exhausted)
+        attempts[message_id] = count
+        limit = self._max_retries
+        if self._ceilings:
+            restored = self._ceilings.get(message_id, limit)
+            if restored < limit:
+                limit = restored
+        if count <= limit:
+            return (count, False)
+        failed = self._failed
+        if message_id not in failed:
+            if len(failed) >= self._max_tracked:
+                failed.popitem(False)
+            failed[message_id] = None
+        return (count, True)
 
     def is_permanently_failed(self, message_id: str) -> bool:
         """Whether the message is in the permanently-failed set."""
-        _check_message_id(message_id)
+        if type(message_id) is not str:
+            _check_message_id(message_id)
         return message_id in self._failed
 
     def mark_permanently_failed(self, message_id: str) -> None:
@@ -109,9 +130,11 @@ class RetryTracker:
 
     def mark_success(self, message_id: str) -> None:
         """Forget the message's attempt count."""
-        _check_message_id(message_id)
+        if type(message_id) is not str:
+            _check_message_id(message_id)
         self._attempts.pop(message_id, None)
-        self._ceilings.pop(message_id, None)
+        if self._ceilings:
+            self._ceilings.pop(message_id, None)
 
     def discard_attempt(self, message_id: str) -> None:
         """Undo one attempt (saturating); the entry goes away at zero."""
@@ -142,9 +165,9 @@ class RetryTracker:
         """Evict the oldest attempt entry when the map is full."""
         attempts = self._attempts
         if len(attempts) >= self._max_tracked:
-            oldest = next(iter(attempts))
-            del attempts[oldest]
-            self._ceilings.pop(oldest, None)
+            oldest = attempts.popitem(False)[0]
+            if self._ceilings:
+                self._ceilings.pop(oldest, None)
 
     def _restore_attempts(self, message_id: str, attempts: int, ceiling: int) -> None:
         """Raise the count to ``attempts`` under the stricter ceiling; mark failed at it."""
@@ -168,7 +191,7 @@ class RetryTracker:
         if message_id in failed:
             return
         if len(failed) >= self._max_tracked:
-            del failed[next(iter(failed))]
+            failed.popitem(False)
         failed[message_id] = None
 
 

@@ -17,13 +17,17 @@ def _read(participant: object) -> list[Any]:
     if type(participant) is not dict and not isinstance(participant, Mapping):
         raise TypeError("participant must be a mapping")
     pid = participant.get("id")
-    if not isinstance(pid, str):
-        raise TypeError("participant field `id` must be a string")
+    if type(pid) is not str:
+        if not isinstance(pid, str):
+            raise TypeError("participant field `id` must be a string")
+        pid = str.__str__(pid)  # stored and returned as a plain str, never a subclass
     record: list[Any] = [pid]
     for field in _FIELDS:
         value = participant.get(field)
-        if value is not None and not isinstance(value, str):
-            raise TypeError(f"participant field `{field}` must be a string or None")
+        if value is not None and type(value) is not str:
+            if not isinstance(value, str):
+                raise TypeError(f"participant field `{field}` must be a string or None")
+            value = str.__str__(value)
         record.append(value)
     return record
 

@@ -30,9 +30,9 @@ import runinfo
 from operations import NAMES, OPERATIONS
 
 
-def _operations(core: Any) -> dict[str, Callable[[], object]]:
-    """Build one zero-argument callable per operation."""
-    return {op.name: op.build(core) for op in OPERATIONS}
+def _operations(core: Any, only: str) -> dict[str, Callable[[], object]]:
+    """Build one zero-argument callable per operation (whose name contains ``only``)."""
+    return {op.name: op.build(core) for op in OPERATIONS if only in op.name}
 
 
 def _measure(func: Callable[[], object], seconds: float) -> float:
@@ -56,23 +56,23 @@ def _measure(func: Callable[[], object], seconds: float) -> float:
     return best
 
 
-def worker(seconds: float) -> None:
+def worker(seconds: float, only: str) -> None:
     """Measure every operation in this interpreter and print JSON."""
     import gc
 
     import band_sdk_core as core
 
     gc.disable()
-    ops = _operations(core)
+    ops = _operations(core, only)
     result = {name: _measure(func, seconds) for name, func in ops.items()}
     using = getattr(core, "USING_EXTENSIONS", None)
     info = {"using_extensions": using, "python": runinfo.python(), "ops": result}
     print(json.dumps(info))
 
 
-def _run(python: str, env: dict[str, str], seconds: float) -> dict[str, Any]:
+def _run(python: str, env: dict[str, str], seconds: float, only: str) -> dict[str, Any]:
     out = subprocess.run(
-        [python, os.path.abspath(__file__), "--worker", "--seconds", str(seconds)],
+        [python, os.path.abspath(__file__), "--worker", "--seconds", str(seconds), "--only", only],
         env=env,
         capture_output=True,
         text=True,
@@ -89,10 +89,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=0.3, help="time per operation per round")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    parser.add_argument(
+        "--only", default="", metavar="TEXT", help="only the operations whose name contains TEXT"
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        worker(args.seconds)
+        worker(args.seconds, args.only)
         return
 
     base = {k: v for k, v in os.environ.items() if not k.startswith("BAND_SDK_CORE_")}
@@ -107,20 +110,21 @@ def main() -> None:
     for round_ in range(args.rounds):
         for name, (python, env) in impls.items():
             print(f"round {round_ + 1}/{args.rounds}: {name} ...", file=sys.stderr, flush=True)
-            run = _run(python, env, args.seconds)
+            run = _run(python, env, args.seconds, args.only)
             pythons[name] = {"python": run["python"], "using_extensions": run["using_extensions"]}
             for op, value in run["ops"].items():
                 best[name][op] = max(best[name].get(op, 0.0), value)
 
     names = list(impls)
+    measured = [op for op in NAMES if op in best["c"]]
     ref = "ref" if "ref" in impls else "py"
     others = [n for n in names if n != ref]
-    ratios = {f"{n}/{ref}": {op: best[n][op] / best[ref][op] for op in NAMES} for n in others}
+    ratios = {f"{n}/{ref}": {op: best[n][op] / best[ref][op] for op in measured} for n in others}
     geomean = {key: math.exp(sum(map(math.log, r.values())) / len(r)) for key, r in ratios.items()}
     header = f"| operation | {' | '.join(f'{n} ops/s' for n in names)} |"
     print(header + "".join(f" {key} |" for key in ratios))
     print("|" + " --- |" * (1 + len(names) + len(others)))
-    for op in NAMES:
+    for op in measured:
         row = f"| {op} | " + " | ".join(f"{best[n][op]:,.0f}" for n in names) + " |"
         print(row + "".join(f" {r[op]:.2f}x |" for r in ratios.values()))
     geo = "".join(f" {g:.2f}x |" for g in geomean.values())

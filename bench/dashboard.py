@@ -18,6 +18,7 @@ import argparse
 import html
 import json
 import math
+import re
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -371,6 +372,105 @@ def line_chart(chart_id: str, op: str, points: Sequence[Point]) -> str:
     return "".join(out)
 
 
+SIZED = re.compile(r"^(?P<family>.+) @(?P<size>[\d,]+)$")
+
+
+def sized_families(ops: Iterable[str]) -> dict[str, dict[int, str]]:
+    """Operations measured at several sizes (``"<name> @<size>"``): family -> size -> name."""
+    families: dict[str, dict[int, str]] = {}
+    for op in ops:
+        match = SIZED.match(op)
+        if match:
+            size = int(match["size"].replace(",", ""))
+            families.setdefault(match["family"], {})[size] = op
+    return {family: dict(sorted(sizes.items())) for family, sizes in families.items()}
+
+
+def size_chart(chart_id: str, family: str, sizes: dict[int, str], run: Run) -> str:
+    """Ops/s of each implementation against the number of tracked ids (log-scale sizes)."""
+    impls = [
+        i
+        for i in implementations([Point("", run)])
+        if any(i in run.ops.get(op, {}) for op in sizes.values())
+    ]
+    series = {i: [run.ops.get(op, {}).get(i) for op in sizes.values()] for i in impls}
+    axis = ticks(max((v for vals in series.values() for v in vals if v), default=1.0))
+    left, plot_w, plot_h, top = 56, 360, 160, 30
+    width, height = left + plot_w + 40, top + plot_h + 56
+    step = plot_w / max(len(sizes) - 1, 1)
+
+    def xy(n: int, value: float) -> tuple[float, float]:
+        return left + n * step, top + plot_h - value / axis[-1] * plot_h
+
+    summary = "; ".join(
+        f"{i}: "
+        + ", ".join(f"{full(v)} at {size:,}" for size, v in zip(sizes, vals, strict=True) if v)
+        for i, vals in series.items()
+    )
+    out = [
+        f'<svg class="chart size-chart" role="img" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" aria-labelledby="{chart_id}-t {chart_id}-d">',
+        f'<title id="{chart_id}-t">{_e(family)}: operations per second against tracked ids</title>',
+        f'<desc id="{chart_id}-d">Line chart, sizes on a log scale: {_e(summary)} ops/s.</desc>',
+        f'<text class="tick" x="{left - 6}" y="{top - 14}" text-anchor="end">ops/s</text>',
+    ]
+    for tick in axis:
+        y = top + plot_h - tick / axis[-1] * plot_h
+        out.append(
+            f'<line class="grid" x1="{left}" x2="{left + plot_w}" y1="{y:.1f}" y2="{y:.1f}"/>'
+            f'<text class="tick" x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">'
+            f"{short(tick)}</text>"
+        )
+    for n, size in enumerate(sizes):
+        out.append(
+            f'<text class="tick size" x="{left + n * step:.1f}" y="{top + plot_h + 18}" '
+            f'text-anchor="middle">{size:,} ids</text>'
+        )
+    for n, impl in enumerate(impls):
+        color, dash, shape = _style(impl)
+        dots = [(k, v) for k, v in enumerate(series[impl]) if v]
+        path = " ".join(
+            f"{'M' if j == 0 else 'L'}{xy(k, v)[0]:.1f} {xy(k, v)[1]:.1f}"
+            for j, (k, v) in enumerate(dots)
+        )
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        out.append(
+            f'<path class="series" data-impl="{_e(impl)}" d="{path}" fill="none" '
+            f'stroke="{color}" stroke-width="2.5"{dash_attr}/>'
+        )
+        sizes_list = list(sizes)
+        for k, v in dots:
+            tip = f"{impl} at {sizes_list[k]:,} ids: {full(v)} ops/s"
+            out.append(_marker(shape, *xy(k, v), color, tip))
+        x, y = left + n * 110, top + plot_h + 42
+        out.append(
+            f'<g class="legend-item" aria-hidden="true"><line x1="{x}" x2="{x + 30}" y1="{y}" '
+            f'y2="{y}" stroke="{color}" stroke-width="2.5"{dash_attr}/>'
+            f"{_marker(shape, x + 15, y, color, '', 'legend-mark')}"
+            f'<text x="{x + 36}" y="{y + 4}">{_e(impl)}</text></g>'
+        )
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _size_section(latest: Point) -> str:
+    """One chart per sized operation family: does the cost stay flat as the registry grows?"""
+    families = sized_families(latest.run.ops)
+    if not families:
+        return ""
+    figures = "".join(
+        f"<figure>{size_chart(f'size-{n}', family, sizes, latest.run)}<figcaption>"
+        f"{_e(family)}: registries full and evicting on every call.</figcaption></figure>"
+        for n, (family, sizes) in enumerate(families.items())
+    )
+    return (
+        '<section aria-labelledby="sizes-h"><h2 id="sizes-h">Cost against size</h2>'
+        "<p>Each bounded registry at each size, kept full so every call evicts; an O(1) "
+        "eviction keeps its line flat.</p>"
+        f'<div class="charts">{figures}</div></section>'
+    )
+
+
 # -- HTML -----------------------------------------------------------------------
 
 CSS = """
@@ -504,7 +604,8 @@ def render(points: Sequence[Point], files: int) -> str:
         "Higher is better; ratios within one run matter more than absolute numbers.</p>"
         f"{_legend(impls)}"
         f'<section aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2>'
-        f"{_summary_table(latest)}</section>{''.join(sections)}</main></body></html>\n"
+        f"{_summary_table(latest)}</section>{_size_section(latest)}{''.join(sections)}"
+        "</main></body></html>\n"
     )
 
 

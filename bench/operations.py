@@ -9,6 +9,7 @@ module in other interpreters too (``--against``).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ class Operation:
     name: str
     topic: str
     build: Callable[[Any], Call]
+    size: int | None = None  # ids tracked (registries kept full and evicting), if sized
 
     @property
     def slug(self) -> str:
@@ -31,9 +33,11 @@ class Operation:
         return re.sub(r"[^a-z0-9]+", "_", self.name.lower()).strip("_")
 
 
+# a full message_created payload as the platform sends it: every field, two mentions, one
+# attachment and the extra keys a real message carries
 MESSAGE = {
     "id": "3f1e2d4c-0000-4000-8000-000000000001",
-    "content": "@[[agent-1]] could you summarise the thread so far?",
+    "content": "@[[agent-1]] could you summarise the thread so far? @[[agent-2]] please review.",
     "message_type": "text",
     "sender_type": "User",
     "sender_id": "user-1",
@@ -42,10 +46,24 @@ MESSAGE = {
     "inserted_at": "2026-12-02T12:00:00.000000Z",
     "updated_at": "2026-12-02T12:00:00.000000Z",
     "metadata": {
-        "mentions": [{"id": "agent-1", "handle": "ada/helper", "name": "Helper"}],
+        "mentions": [
+            {"id": "agent-1", "handle": "ada/helper", "name": "Helper"},
+            {"id": "agent-2", "handle": "ada/reviewer", "name": "Reviewer"},
+        ],
         "status": "sent",
+        "thread_id": None,
     },
-    "attachments": [],
+    "attachments": [
+        {
+            "id": "att-1",
+            "filename": "notes.md",
+            "content_type": "text/markdown",
+            "size": 2048,
+            "url": "https://files.example/att-1",
+        }
+    ],
+    "message_source": "web",
+    "edited": False,
 }
 PARTICIPANT = {
     "id": "agent-2",
@@ -176,6 +194,94 @@ def _normalize(core: Any) -> Call:
     return lambda: core.normalize_room_activity_snapshot(ACTIVITY, "agent-0")
 
 
+# registries at these sizes, full and evicting on every call (bounded by the size)
+SIZES = (100, 10_000, 100_000)
+
+
+def _id_pool(prefix: str, size: int) -> Callable[[], str]:
+    """Endless fresh ids: a cycle of 2 * size ids, so each id was evicted before it recurs."""
+    return itertools.cycle([f"{prefix}-{i:07d}" for i in range(2 * size)]).__next__
+
+
+def _attempt_churn(size: int) -> Callable[[Any], Call]:
+    def build(core: Any) -> Call:
+        tracker = core.RetryTracker(max_retries=3, max_tracked=size)
+        fresh = _id_pool("m", size)
+        for _ in range(size):
+            tracker.record_attempt(fresh())
+        record = tracker.record_attempt
+        return lambda: record(fresh())
+
+    return build
+
+
+def _exhausted_churn(size: int) -> Callable[[Any], Call]:
+    def build(core: Any) -> Call:
+        # max_retries=0: every attempt exhausts, so the attempt map and the
+        # permanently-failed set both evict on every call
+        tracker = core.RetryTracker(max_retries=0, max_tracked=size)
+        fresh = _id_pool("m", size)
+        for _ in range(size):
+            tracker.record_attempt(fresh())
+        record = tracker.record_attempt
+        return lambda: record(fresh())
+
+    return build
+
+
+def _claim_churn(size: int) -> Callable[[Any], Call]:
+    def build(core: Any) -> Call:
+        claims = core.ClaimRegistry(max_completed=size)
+        tracker = core.RetryTracker(max_retries=3, max_tracked=size)
+        fresh = _id_pool("m", size)
+        for _ in range(size):
+            claims.remember_completed("room", fresh())
+
+        def run() -> None:
+            mid = fresh()
+            claims.guarded_claim("room", mid, tracker)
+            tracker.record_attempt(mid)
+            pending = claims.record_processed_settlement("room", mid)
+            claims.release("room", mid)
+            claims.confirm_settlement("room", mid, pending["token"], tracker)  # completes
+
+        return run
+
+    return build
+
+
+def _decision_churn(size: int) -> Callable[[Any], Call]:
+    def build(core: Any) -> Call:
+        # the older half claimed (answered, not yet forgotten), the newer half pending:
+        # evict_oldest must find the oldest unclaimed behind every claimed entry
+        decisions = core.DecisionRegistry(max_pending=size, seed=7)
+        for index in range(size):
+            token, ticket = decisions.register_minted("room")
+            if index < size // 2:
+                decisions.try_claim(token, ticket)
+        evict, mint = decisions.evict_oldest, decisions.register_minted
+
+        def run() -> None:
+            evict()
+            mint("room")
+
+        return run
+
+    return build
+
+
+def _sized() -> tuple[Operation, ...]:
+    ops = []
+    for size in SIZES:
+        ops += [
+            Operation(f"retry record_attempt churn @{size:,}", "retry", _attempt_churn(size), size),
+            Operation(f"retry exhausted churn @{size:,}", "retry", _exhausted_churn(size), size),
+            Operation(f"claim cycle churn (5 calls) @{size:,}", "claims", _claim_churn(size), size),
+            Operation(f"decision evict+mint @{size:,}", "decisions", _decision_churn(size), size),
+        ]
+    return tuple(ops)
+
+
 OPERATIONS: tuple[Operation, ...] = (
     Operation("validate message_created", "payload", _validate("message_created", MESSAGE)),
     Operation("validate participant_added", "payload", _validate("participant_added", PARTICIPANT)),
@@ -190,5 +296,6 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("session reconnect cycle (3 calls)", "session", _session_cycle),
     Operation("turn ledger cycle (new + 5 calls)", "turn", _ledger_cycle),
     Operation("activity normalize (5 rows)", "activity", _normalize),
+    *_sized(),
 )
 NAMES: tuple[str, ...] = tuple(op.name for op in OPERATIONS)

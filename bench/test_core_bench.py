@@ -65,6 +65,13 @@ def test_claims(benchmark: Any, operation: Operation, claims_impl: ModuleType, r
     _run(benchmark, operation, claims_impl, run_info)
 
 
+@pytest.mark.parametrize("operation", _of("decisions"))
+def test_decisions(
+    benchmark: Any, operation: Operation, decisions_impl: ModuleType, run_info: Any
+) -> None:
+    _run(benchmark, operation, decisions_impl, run_info)
+
+
 @pytest.mark.parametrize("operation", _of("session"))
 def test_session(benchmark: Any, operation: Operation, session_impl: ModuleType, run_info: Any):
     _run(benchmark, operation, session_impl, run_info)

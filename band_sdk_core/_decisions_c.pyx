@@ -1,0 +1,306 @@
+# cython: language_level=3
+"""Compiled twin of _decisions_py: DecisionRegistry with C-level tokens and queues.
+
+_decisions_py.py is the readable source of behaviour and the pure fallback; this class
+keeps the same registrations in the same order. Tokens come from a 64-bit SplitMix64
+state in C; the unclaimed registrations are also linked in registration order, so the
+oldest unclaimed one, the count and evict_oldest cost O(1) however many claimed ones
+precede them. CancelledDecisions and is_authorized_sender are shared with the twin.
+"""
+
+cimport cython
+
+import os
+
+from ._base import no_attribute, refuse_pickle, refuse_setattr
+from ._decisions_py import CancelledDecisions, _bounded, _cancelled, _index, is_authorized_sender
+from ._enums import ClaimOutcome
+from ._subscriptions_py import _text, _ticket
+
+__all__ = ["CancelledDecisions", "DecisionRegistry", "is_authorized_sender"]
+
+cdef object _CLAIMED = ClaimOutcome.Claimed
+cdef object _ALREADY = ClaimOutcome.AlreadyClaimed
+cdef object _STALE = ClaimOutcome.Stale
+cdef object _U32_MAX = 0xFFFFFFFF
+cdef object _U64_MAX = 0xFFFFFFFFFFFFFFFF
+cdef const char* _HEX = b"0123456789abcdef"
+
+
+@cython.final
+@cython.freelist(64)
+@cython.no_gc  # links only to entries; the registry breaks them itself
+cdef class _Entry:
+    """One registration; unclaimed ones are linked in registration order."""
+
+    cdef object token
+    cdef object ticket
+    cdef object room
+    cdef bint claimed
+    cdef _Entry prev
+    cdef _Entry next
+
+
+@cython.final
+@cython.no_gc_clear  # __dealloc__ walks the links to break them; the collector must not clear first
+cdef class DecisionRegistry:
+    """Pending chat-mediated asks keyed by token, each registration named by a ticket."""
+
+    cdef object _max_pending
+    cdef Py_ssize_t _limit  # -1: no max_pending
+    cdef unsigned long long _state
+    cdef object _next_ticket
+    cdef dict _entries  # token -> _Entry, registration order
+    cdef _Entry _first  # the unclaimed entries, oldest first
+    cdef _Entry _last
+    cdef Py_ssize_t _unclaimed
+
+    __module__ = "band_sdk_core"
+
+    def __cinit__(self, *args, **kwargs):
+        self._entries = {}
+        self._next_ticket = 0
+        self._limit = -1
+
+    def __init__(self, *, max_pending=None, seed=None):
+        """Create an empty registry; ``seed`` fixes the minted-token sequence."""
+        # every argument is converted before any is range-checked (the reference's order)
+        pending_in = _index(max_pending)
+        seed_in = _index(seed)
+        limit = _bounded(pending_in, "max_pending", 1, _U32_MAX)
+        state = _bounded(seed_in, "seed", 0, _U64_MAX)
+        if state is None:
+            state = int.from_bytes(os.urandom(8), "little")
+        self._max_pending = limit
+        self._limit = -1 if limit is None else limit
+        self._state = state
+
+    def __reduce_ex__(self, protocol):
+        """Refuse pickling and copying."""
+        refuse_pickle(self)
+
+    def __setattr__(self, name, value):
+        refuse_setattr(self, name, value)
+
+    def __delattr__(self, name):
+        refuse_setattr(self, name)
+
+    def __getattr__(self, name):
+        no_attribute(self, name)
+
+    def __dealloc__(self):
+        # break the unclaimed links iteratively (entries are not tracked by the collector)
+        cdef _Entry entry = self._first
+        cdef _Entry following
+        while entry is not None:
+            following = entry.next
+            entry.prev = None
+            entry.next = None
+            entry = following
+        self._first = None
+        self._last = None
+
+    @property
+    def max_pending(self):
+        """The entry count at which evict_oldest starts evicting, or None."""
+        return self._max_pending
+
+    # -- the unclaimed queue ----------------------------------------------------------
+
+    cdef inline void _link(self, _Entry entry):
+        entry.prev = self._last
+        entry.next = None
+        if self._last is None:
+            self._first = entry
+        else:
+            self._last.next = entry
+        self._last = entry
+        self._unclaimed += 1
+
+    cdef inline void _unlink(self, _Entry entry):
+        if entry.prev is None:
+            self._first = entry.next
+        else:
+            entry.prev.next = entry.next
+        if entry.next is None:
+            self._last = entry.prev
+        else:
+            entry.next.prev = entry.prev
+        entry.prev = None
+        entry.next = None
+        self._unclaimed -= 1
+
+    # -- registration -----------------------------------------------------------------
+
+    cdef object _issue(self):
+        """Consume and return the next ticket."""
+        ticket = self._next_ticket
+        self._next_ticket = ticket + 1
+        return ticket
+
+    cdef object _mint(self):
+        """Draw tokens until one is not currently registered."""
+        cdef unsigned long long state = self._state
+        cdef unsigned long long z
+        cdef unsigned int low
+        cdef char buf[8]
+        cdef int i
+        if len(self._entries) > 0xFFFFFFFF:
+            return None
+        while True:
+            state += 0x9E3779B97F4A7C15ULL  # wraps mod 2**64
+            z = state
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+            low = <unsigned int>((z ^ (z >> 31)) & 0xFFFFFFFFULL)
+            for i in range(8):
+                buf[7 - i] = _HEX[low & 15]
+                low >>= 4
+            token = buf[:8].decode("ascii")
+            if token not in self._entries:
+                break
+        self._state = state
+        return token
+
+    def register_minted(self, room_id=None):
+        """Register a new ask under a freshly minted token; return ``(token, ticket)``."""
+        room = None if room_id is None else _text(room_id)
+        token = self._mint()
+        if token is None:
+            return None
+        cdef _Entry entry = _Entry.__new__(_Entry)
+        entry.token = token
+        entry.ticket = self._issue()
+        entry.room = room
+        self._entries[token] = entry
+        self._link(entry)
+        return (token, entry.ticket)
+
+    def register_keyed(self, key):
+        """Register (or re-register, if unclaimed) an ask under ``key``."""
+        token = _text(key)
+        found = self._entries.get(token)
+        cdef _Entry entry
+        if found is not None:
+            entry = <_Entry>found
+            if entry.claimed:
+                return None
+            entry.ticket = self._issue()  # unclaimed: it keeps its position
+            entry.room = None
+            return (token, entry.ticket)
+        entry = _Entry.__new__(_Entry)
+        entry.token = token
+        entry.ticket = self._issue()
+        self._entries[token] = entry
+        self._link(entry)
+        return (token, entry.ticket)
+
+    cdef _Entry _current(self, object token, object ticket):
+        """The entry registered under exactly ``token`` and ``ticket``, or None."""
+        key = _text(token) if type(token) is not str else token
+        if type(ticket) is int and 0 <= ticket <= _U64_MAX:
+            tk = ticket
+        else:
+            tk = _ticket(ticket)
+        found = self._entries.get(key)
+        if found is None or (<_Entry>found).ticket != tk:
+            return None
+        return <_Entry>found
+
+    def try_claim(self, token, ticket):
+        """Claim the registration; the first claimant wins."""
+        cdef _Entry entry = self._current(token, ticket)
+        if entry is None:
+            return _STALE
+        if entry.claimed:
+            return _ALREADY
+        entry.claimed = True
+        self._unlink(entry)
+        return _CLAIMED
+
+    def withdraw(self, token, ticket):
+        """Remove the registration if it is still unclaimed."""
+        cdef _Entry entry = self._current(token, ticket)
+        if entry is None or entry.claimed:
+            return False
+        del self._entries[entry.token]
+        self._unlink(entry)
+        return True
+
+    def forget(self, token, ticket):
+        """Remove the registration whether or not it was claimed."""
+        cdef _Entry entry = self._current(token, ticket)
+        if entry is None:
+            return False
+        del self._entries[entry.token]
+        if not entry.claimed:
+            self._unlink(entry)
+        return True
+
+    # -- queries ----------------------------------------------------------------------
+
+    def unclaimed(self):
+        """Return the unclaimed tokens, oldest first."""
+        cdef list tokens = []
+        cdef _Entry entry = self._first
+        while entry is not None:
+            tokens.append(entry.token)
+            entry = entry.next
+        return tokens
+
+    def unclaimed_in_room(self, room_id):
+        """Return the unclaimed tokens minted for ``room_id``, oldest first."""
+        room = _text(room_id)
+        cdef list tokens = []
+        cdef _Entry entry = self._first
+        while entry is not None:
+            if entry.room is not None and entry.room == room:
+                tokens.append(entry.token)
+            entry = entry.next
+        return tokens
+
+    def unclaimed_count(self):
+        """Return how many registrations are unclaimed."""
+        return self._unclaimed
+
+    def oldest_unclaimed(self):
+        """Return the oldest unclaimed token, or None."""
+        return None if self._first is None else self._first.token
+
+    def evict_oldest(self):
+        """At capacity, remove and return the oldest unclaimed token; else None."""
+        if self._limit < 0 or len(self._entries) < self._limit or self._first is None:
+            return None
+        cdef _Entry entry = self._first
+        del self._entries[entry.token]
+        self._unlink(entry)
+        return entry.token
+
+    # -- cancellation -----------------------------------------------------------------
+
+    cdef object _cancel(self, object room, bint every):
+        """Remove every entry (or every entry of ``room``) and report them."""
+        cdef list unclaimed = []
+        cdef list claimed = []
+        cdef _Entry entry
+        for found in list(self._entries.values()):
+            entry = <_Entry>found
+            if every or (entry.room is not None and entry.room == room):
+                if entry.claimed:
+                    claimed.append(entry.token)
+                else:
+                    unclaimed.append(entry.token)
+                    self._unlink(entry)
+                if not every:
+                    del self._entries[entry.token]
+        if every:
+            self._entries.clear()
+        return _cancelled(unclaimed, claimed)
+
+    def cancel_all(self):
+        """Remove every registration."""
+        return self._cancel(None, True)
+
+    def cancel_room(self, room_id):
+        """Remove every registration minted for ``room_id``."""
+        return self._cancel(_text(room_id), False)

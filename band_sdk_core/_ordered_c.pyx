@@ -1,0 +1,148 @@
+# cython: language_level=3
+"""Compiled insertion-ordered map: the OrderedDict subset the bounded registries use.
+
+The pure twins use ``collections.OrderedDict``; the compiled twins use this class
+(typed, so every call is a C call) for the same operations with the same order:
+FIFO eviction by ``popitem(False)`` and LRU refresh by ``move_to_end`` in O(1) at
+any size and history. A dict maps each key to its node in a doubly linked list.
+"""
+
+cimport cython
+
+__all__ = ["OrderedMap"]
+
+# One non-str key kept in every index (never reported): CPython then stores each entry's
+# hash in the table, so probes compare hashes instead of reading other keys' objects.
+cdef object _GENERAL = object()
+
+
+@cython.final
+@cython.freelist(256)
+@cython.no_gc  # links are broken explicitly (unlink, clear, dealloc); values are plain data
+cdef class _Node:
+    """One entry: key, value and its neighbours in insertion order."""
+
+
+@cython.final
+@cython.no_gc_clear  # __dealloc__ walks the links to break them; the collector must not clear first
+cdef class OrderedMap:
+    """A dict whose order is insertion order, with O(1) oldest-pop and move-to-end."""
+
+    def __cinit__(self):
+        self._index = {_GENERAL: None}
+
+    cdef inline _Node _unlink(self, _Node node):
+        """Take ``node`` out of the list (it stays in the index)."""
+        if node.prev is None:
+            self._first = node.next
+        else:
+            node.prev.next = node.next
+        if node.next is None:
+            self._last = node.prev
+        else:
+            node.next.prev = node.prev
+        node.prev = None
+        node.next = None
+        return node
+
+    cdef inline void _append(self, _Node node):
+        """Link ``node`` at the back."""
+        node.prev = self._last
+        node.next = None
+        if self._last is None:
+            self._first = node
+        else:
+            self._last.next = node
+        self._last = node
+
+    def __len__(self):
+        return len(self._index) - 1
+
+    def __contains__(self, key):
+        return key in self._index
+
+    def __iter__(self):
+        return iter(self.keys_list())
+
+    def __getitem__(self, key):
+        return (<_Node>self._index[key]).value
+
+    def __setitem__(self, key, value):
+        cdef object found = self._index.get(key)
+        cdef _Node node
+        if found is not None:
+            (<_Node>found).value = value
+            return
+        node = _Node.__new__(_Node)
+        node.key = key
+        node.value = value
+        self._index[key] = node
+        self._append(node)
+
+    def __delitem__(self, key):
+        cdef _Node node = <_Node>self._index.pop(key)
+        self._unlink(node)
+
+    cpdef object get(self, object key, object default=None):
+        """The value of ``key``, or ``default``."""
+        cdef object found = self._index.get(key)
+        if found is None:
+            return default
+        return (<_Node>found).value
+
+    cpdef object pop(self, object key, object default):
+        """Remove ``key`` and return its value, or ``default`` when absent."""
+        cdef object found = self._index.pop(key, None)
+        if found is None:
+            return default
+        self._unlink(<_Node>found)
+        return (<_Node>found).value
+
+    cpdef tuple popitem(self, bint last=True):
+        """Remove and return the newest (``last``) or oldest ``(key, value)``."""
+        cdef _Node node = self._last if last else self._first
+        if node is None:
+            raise KeyError("dictionary is empty")
+        del self._index[node.key]
+        self._unlink(node)
+        return (node.key, node.value)
+
+    cpdef move_to_end(self, object key):
+        """Move ``key`` to the back (KeyError when absent)."""
+        cdef _Node node = <_Node>self._index[key]
+        if node is not self._last:
+            self._unlink(node)
+            self._append(node)
+
+    cpdef clear(self):
+        """Remove every entry."""
+        cdef _Node node = self._first
+        cdef _Node following
+        while node is not None:  # break the links so nothing waits for the cycle collector
+            following = node.next
+            node.prev = None
+            node.next = None
+            node = following
+        self._first = None
+        self._last = None
+        self._index.clear()
+        self._index[_GENERAL] = None
+
+    cpdef list keys_list(self):
+        """The keys, oldest first."""
+        cdef list keys = []
+        cdef _Node node = self._first
+        while node is not None:
+            keys.append(node.key)
+            node = node.next
+        return keys
+
+    def __dealloc__(self):
+        # unlink iteratively: a long chain of nodes would otherwise be freed recursively
+        cdef _Node node = self._first
+        cdef _Node following
+        while node is not None:
+            following = node.next
+            node.prev = None
+            node.next = None
+            node = following
