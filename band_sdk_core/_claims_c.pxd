@@ -9,6 +9,7 @@ cpdef _check_tracker(object value)
 
 cpdef _check_reason(object value)
 
+
 @cython.locals(room=object)
 cdef list _ids(dict table, object room_id)
 

@@ -13,13 +13,16 @@ cdef bint _valid(object value, int kind)
 
 cdef tuple _field_issue(object value, int kind, str path)
 
+
 @cython.locals(name=str, kind=int, required=bint, drop_null=bint, allowed=tuple, path=str)
 cdef int _check_fields(dict obj, tuple fields, str prefix, list issues) except -1
+
 
 @cython.locals(index=Py_ssize_t, path=str)
 cdef int _normalize_metadata(dict obj, list issues) except -1
 
 cdef object _retry_after(object value)
+
 
 @cython.locals(issues=list, resort=bint)
 cpdef object validate_converted(str name, object payload, object trace_context)

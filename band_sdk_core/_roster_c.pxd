@@ -4,6 +4,7 @@ import cython
 @cython.locals(record=list)
 cpdef list _read(object participant)
 
+
 @cython.locals(index=Py_ssize_t)
 cpdef _merge(list old, list new)
 

@@ -13,6 +13,7 @@ cdef object _CLASSIFIED, _RAPID_DISCONNECT
 @cython.locals(tp=object)
 cdef double _to_float(object value) except? -1.0
 
+
 @cython.locals(number=object)
 cdef long long _to_i64(object value) except? -1
 
@@ -28,13 +29,16 @@ cdef int _check_retry_after(object retry_after_s) except -1
 
 cdef int _check_jitter(double jitter_sample) except -1
 
+
 @cython.locals(result=double)
 cdef double _powi(double base, Py_ssize_t exponent) noexcept
 
 cdef object _to_nanos(double seconds)
 
+
 @cython.locals(secs=object, rest=object)
 cdef double _secs(object nanos) except? -1.0
+
 
 @cython.locals(frac=double, x=double, part=double, nanos=object)
 cdef double _delay_secs(double delay, double fallback) except? -1.0
@@ -49,7 +53,8 @@ cdef class SessionOutcome:
 
 
 @cython.locals(out=SessionOutcome)
-cdef SessionOutcome _outcome(object state, object retry_after_s, object dead_reason, object stale_reason)
+cdef SessionOutcome _outcome(
+        object state, object retry_after_s, object dead_reason, object stale_reason)
 
 
 @cython.final
@@ -88,13 +93,18 @@ cdef class _SessionCore:
 
     cdef SessionOutcome on_connected(self, long long epoch, double now_s)
 
-    cdef SessionOutcome on_close(self, long long epoch, double now_s, bint terminal, object retry_after_s, double jitter_sample)
+    cdef SessionOutcome on_close(
+            self, long long epoch, double now_s, bint terminal, object retry_after_s,
+            double jitter_sample)
 
-    cdef SessionOutcome on_supersede(self, double now_s, bint retryable, object retry_after_s, double jitter_sample)
+    cdef SessionOutcome on_supersede(
+            self, double now_s, bint retryable, object retry_after_s, double jitter_sample)
 
     @cython.locals(was_up=bint, uptime=double, ceiling=double, delay=double, rapid=list, t=double,
-                   drop=Py_ssize_t, window=double, k=Py_ssize_t, floor=double, result=double, state=object)
-    cdef SessionOutcome disconnect(self, double now_s, bint terminal, object retry_after_s, double jitter_sample)
+                   drop=Py_ssize_t, window=double, k=Py_ssize_t, floor=double, result=double,
+                   state=object)
+    cdef SessionOutcome disconnect(
+            self, double now_s, bint terminal, object retry_after_s, double jitter_sample)
 
     cdef object end(self)
 
@@ -109,13 +119,20 @@ cdef class Session:
     @cython.locals(e=cython.longlong, now=double)
     cpdef SessionOutcome on_connected(self, object epoch, object now_s)
 
-    @cython.locals(e=cython.longlong, now=double, has_code=bint, code=cython.longlong, jitter=double)
-    cpdef SessionOutcome on_socket_close(self, object epoch, object now_s, object close_code, object jitter_sample)
+    @cython.locals(
+            e=cython.longlong, now=double, has_code=bint, code=cython.longlong, jitter=double)
+    cpdef SessionOutcome on_socket_close(
+            self, object epoch, object now_s, object close_code, object jitter_sample)
 
-    @cython.locals(e=cython.longlong, now=double, code=cython.longlong, retry=object, jitter=double, terminal=bint)
-    cpdef SessionOutcome on_upgrade_rejected(self, object epoch, object now_s, object status, object retry_after_s, object jitter_sample)
+    @cython.locals(
+            e=cython.longlong, now=double, code=cython.longlong, retry=object, jitter=double,
+            terminal=bint)
+    cpdef SessionOutcome on_upgrade_rejected(
+            self, object epoch, object now_s, object status, object retry_after_s,
+            object jitter_sample)
 
     @cython.locals(now=double, retry=object, jitter=double)
-    cpdef SessionOutcome on_supersede(self, object now_s, object retryable, object retry_after_s, object jitter_sample)
+    cpdef SessionOutcome on_supersede(
+            self, object now_s, object retryable, object retry_after_s, object jitter_sample)
 
     cpdef object end(self)

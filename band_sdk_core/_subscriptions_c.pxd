@@ -12,30 +12,39 @@ cdef object _ticket(object value)
 
 cdef object _outcome(object value)
 
+
 @cython.locals(entry=list)
 cdef bint _in_state(dict table, str key, long state, object ticket) except -1
+
 
 @cython.locals(entry=list)
 cdef bint _move(dict table, str key, object ticket, long source, long target) except -1
 
 cdef list _keys_in(dict table, long state)
 
+
 @cython.locals(entry=list)
 cdef bint _is_active(dict table, object key_arg) except -1
+
 
 @cython.locals(key=str)
 cdef bint _is_claim_current(dict table, object key_arg, object ticket_arg) except -1
 
+
 @cython.locals(entry=list)
 cdef object _status(dict table, object key_arg, tuple statuses)
 
+
 @cython.locals(key=str, tk=object, result=object)
-cdef bint _leave_complete(dict table, object key_arg, object ticket_arg, object outcome_arg) except -1
+cdef bint _leave_complete(
+        dict table, object key_arg, object ticket_arg, object outcome_arg) except -1
+
 
 @cython.locals(key=str, entry=list)
 cdef bint _acknowledge(dict table, object key_arg) except -1
 
 cdef list _rejoin_candidates(dict table)
+
 
 @cython.locals(key=str, tk=object)
 cdef bint _rejoin_failed(dict table, object key_arg, object ticket_arg) except -1
