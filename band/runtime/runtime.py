@@ -182,15 +182,19 @@ class AgentRuntime:
     async def _room_ids(self) -> list[str]:
         """Every room of the agent, across all pages (an id may repeat across pages)."""
         rooms: dict[str, dict[str, Any]] = {}
-        for page in range(1, MAX_ROOM_PAGES + 1):
-            params = {"page": page, "page_size": ROOM_PAGE_SIZE}
-            resp = await self.rest.request("GET", "/agent/chats", params=params)
+
+        async def page(n: int) -> Any:
+            params = {"page": n, "page_size": ROOM_PAGE_SIZE}
+            return await self.rest.request("GET", "/agent/chats", params=params)
+
+        # page 1 tells how many there are; the rest are fetched at once, not one round trip each
+        first = await page(1)
+        total = first.metadata.get("total_pages")
+        pages = min(total, MAX_ROOM_PAGES) if isinstance(total, int) else 1
+        for resp in [first, *await asyncio.gather(*(page(n) for n in range(2, pages + 1)))]:
             for row in resp.data if isinstance(resp.data, list) else []:
                 if isinstance(row, dict) and isinstance(row.get("id"), str):
                     rooms[row["id"]] = row
-            total = resp.metadata.get("total_pages")
-            if not isinstance(total, int) or page >= total:
-                break
         self._listing = rooms
         return list(rooms)
 
