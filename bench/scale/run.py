@@ -39,6 +39,7 @@ import tempfile
 import threading
 import time
 from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +47,9 @@ import httpx
 import websockets
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "e2e"))
+sys.path[:0] = [str(HERE.parent / "e2e"), str(HERE.parent)]
 
+import runinfo  # noqa: E402  (bench/runinfo.py)
 from harness import (  # noqa: E402
     TOKEN,
     AgentProc,
@@ -608,6 +610,8 @@ def main(argv: list[str] | None = None) -> int:
     print(table(results))
     if args.json:
         record = {
+            "commit": runinfo.commit(),
+            "datetime": datetime.now(UTC).isoformat(timespec="seconds"),
             "params": vars(args),
             "python": pyplatform.python_version(),
             "against_sdk": e2e_run._interpreter_sdk(args.against) if args.against else None,
