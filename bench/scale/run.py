@@ -129,6 +129,17 @@ class PlatformLog:
             await asyncio.sleep(0.02)
         raise TimeoutError(f"{len(wanted)} of {len(rooms)} rooms not joined in {timeout:.0f}s")
 
+    def first_join(self, pid: str, since: float) -> float | None:
+        """Unix time of ``pid``'s first room join after ``since``."""
+        return next(
+            (
+                t
+                for t, who, topic in self.joins
+                if who == pid and t >= since and topic.startswith("chat_room:")
+            ),
+            None,
+        )
+
     def count(self, pid: str, start: float, end: float) -> tuple[int, int]:
         """(HTTP requests, socket joins by ``pid``) logged in [start, end]."""
         http = sum(1 for t in self.requests if start <= t <= end)
@@ -248,6 +259,7 @@ class Result:
     variant: str
     rooms: int
     subscribe_s: float | None = None
+    first_room_join_s: float | None = None  # from Agent.run() to its first room topic joined
     subscribe_http_calls: int | None = None
     subscribe_joins: int | None = None
     msgs_per_s: float | None = None
@@ -362,6 +374,8 @@ class Run:
             self.agent.agent_id, self.agent.rooms, t0, self.args.timeout
         )
         res.subscribe_s = done - t0
+        first = self.log.first_join(self.agent.agent_id, t0)
+        res.first_room_join_s = first - t0 if first is not None else None
         res.subscribe_http_calls, res.subscribe_joins = self.log.count(
             self.agent.agent_id, t0, done
         )
@@ -371,6 +385,7 @@ class Run:
         res.rss_per_room_kib = (res.rss_joined_kib - res.rss_idle_kib) / self.args.rooms
         print(
             f"{self.variant}: subscribed to {self.args.rooms} rooms in {res.subscribe_s:.2f}s "
+            f"(first room at {res.first_room_join_s or 0:.2f}s) "
             f"({res.subscribe_http_calls} HTTP, {res.subscribe_joins} joins), "
             f"{res.rss_per_room_kib:.1f} KiB/room",
             file=sys.stderr,
