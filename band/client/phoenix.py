@@ -69,8 +69,8 @@ VSN = "2.0.0"
 JOIN_TIMEOUT_S = 10.0
 LEAVE_TIMEOUT_S = 5.0
 #: First and longest pause between probes of a platform that refuses connections.
-PROBE_FIRST_S = 0.1
-PROBE_MAX_S = 2.0
+PROBE_FIRST_S = 0.05
+PROBE_MAX_S = 0.5
 #: Longest wait for a listening platform before a reconnect attempt is made anyway (the default
 #: policy's backoff ceiling).
 PROBE_LIMIT_S = 30.0
