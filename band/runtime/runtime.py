@@ -217,15 +217,28 @@ class AgentRuntime:
             room = self.rooms.get(room_id)
             if room is not None:
                 room.request_drain()
-        await asyncio.gather(*(self._admit(room_id, t) for room_id, t in plan.admitting))
+        # every room is joined before any starts: the start-up /next drains (one per room) would
+        # otherwise compete with the remaining joins on the platform; pushes that arrive in
+        # between wait in their room's queue behind its drain
+        admitted = await asyncio.gather(
+            *(self._admit(room_id, t, start=False) for room_id, t in plan.admitting)
+        )
+        for room in admitted:
+            if room is not None:
+                self._start(room)
 
     async def _add_room(self, room_id: str) -> None:
         ticket = self.roster.begin_room_admission(room_id, passes_filter=True)
         if ticket is not None:
             await self._admit(room_id, ticket)
 
-    async def _admit(self, room_id: str, ticket: int) -> None:
-        """Subscribe to a room and start its execution (unless it was removed meanwhile)."""
+    async def _admit(
+        self, room_id: str, ticket: int, *, start: bool = True
+    ) -> RoomExecution | None:
+        """Subscribe to a room and start its execution (unless it was removed meanwhile).
+
+        With ``start=False`` the admitted room is returned for the caller to ``_start``.
+        """
         room = RoomExecution(
             room_id,
             agent_id=self.agent_id,
@@ -246,11 +259,19 @@ class AgentRuntime:
                 del self.rooms[room_id]
             if joined:
                 await self.subscriptions.leave_room(room_id)
-            return
+            return None
         log.info("joined room %s", room_id)
+        if start:
+            self._start(room)
+        return room
+
+    def _start(self, room: RoomExecution) -> None:
+        """Start an admitted room's execution, unless it was dropped since."""
+        if self.rooms.get(room.room_id) is not room:
+            return
         room.start()
         if self.hub is not None:
-            self.hub.joined(room_id)
+            self.hub.joined(room.room_id)
 
     async def _drop_room(self, room_id: str) -> None:
         """Leave a room the agent is no longer in."""
