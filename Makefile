@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv install refsdk test test-pure test-wheel test-dist lint types format bench bench-e2e demo clean
+.PHONY: venv install refsdk test test-pure test-wheel test-dist lint types format bench bench-e2e bench-scale demo clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -89,6 +89,13 @@ E2E_AGAINST ?= $(wildcard $(REFSDK)/bin/python)
 E2E_ARGS ?=
 bench-e2e: $(STAMP)
 	$(PY) bench/e2e/run.py $(if $(E2E_AGAINST),--against $(E2E_AGAINST)) $(E2E_ARGS)
+
+# one agent in many rooms through band dev (not part of `make test`): subscribe time, msgs/s, a
+# reconnect storm (band dev killed and restarted), RSS per room, lost/duplicated answers; ours and,
+# when that interpreter exists, the official band-sdk; SCALE_ARGS e.g. "--rooms 100 --json s.json"
+SCALE_ARGS ?=
+bench-scale: $(STAMP)
+	$(PY) bench/scale/run.py $(if $(E2E_AGAINST),--against $(E2E_AGAINST)) $(SCALE_ARGS)
 
 # band demo: local platform, an SDK agent, a room, a mention, the reply (DEMO_ARGS: --acp, --keep)
 demo: $(STAMP)

@@ -26,6 +26,7 @@ def _dev_run(args: argparse.Namespace) -> int:
     from band.devserver.app import create_app
 
     app = create_app(args.db, user_key=args.user_key)
+    app.state.log_joins = args.access_log  # socket topic joins are logged with the requests
     rest = f"http://{args.host}:{args.port}"
     print(f"BAND_USER_KEY={app.state.user_key}")
     print(f"BAND_REST_URL={rest}")
@@ -138,7 +139,9 @@ def _add_dev(sub: argparse._SubParsersAction) -> None:
     dev.add_argument("--db", default=DEFAULT_DB, help="SQLite file or :memory:")
     dev.add_argument("--user-key", default=None, help="key of the local person")
     dev.add_argument(
-        "--access-log", action="store_true", help="log every HTTP request (keys redacted)"
+        "--access-log",
+        action="store_true",
+        help="log every HTTP request and socket join (keys redacted)",
     )
     dev.set_defaults(func=_dev_run)
     dev_sub = dev.add_subparsers(dest="dev_command")

@@ -115,8 +115,12 @@ class _Connection(asyncio.Protocol):
 
     def on_headers_complete(self) -> None:
         self._headers_done = True
-        self._framed = "content-length" in self._headers or "chunked" in self._headers.get(
-            "transfer-encoding", ""
+        # 204 and 304 never carry a body (RFC 9110): their end is the end of the headers, and
+        # the connection stays good (``/next`` answers 204 whenever nothing is pending)
+        self._framed = (
+            self._parser.get_status_code() in (204, 304)
+            or "content-length" in self._headers
+            or "chunked" in self._headers.get("transfer-encoding", "")
         )
 
     def on_body(self, body: bytes) -> None:
@@ -187,7 +191,9 @@ class Http11Pool:
         timeout: float,
         connect_timeout: float,
         max_connections: int = 100,
-        max_idle: int = 20,
+        # as many as may be open: with fewer, a burst (1000 rooms draining /next at start) closed
+        # and reopened a TCP connection for nearly every request, on both ends
+        max_idle: int = 100,
         keepalive_expiry_s: float = 5.0,
     ) -> None:
         if httptools is None:  # pragma: no cover

@@ -68,6 +68,12 @@ DeadHook = Callable[[str], Awaitable[None] | None]
 VSN = "2.0.0"
 JOIN_TIMEOUT_S = 10.0
 LEAVE_TIMEOUT_S = 5.0
+#: First and longest pause between probes of a platform that refuses connections.
+PROBE_FIRST_S = 0.05
+PROBE_MAX_S = 0.5
+#: Longest wait for a listening platform before a reconnect attempt is made anyway (the default
+#: policy's backoff ceiling).
+PROBE_LIMIT_S = 30.0
 #: Pause before rejoining a channel the server crashed (``phx_error``).
 REJOIN_DELAY_S = 1.0
 
@@ -349,6 +355,8 @@ class PhoenixClient:
                 delay = outcome.retry_after_s or 0.0
                 log.info("reconnecting in %.2fs", delay)
                 await asyncio.sleep(delay)
+                if self.connections:
+                    await self._until_listening()
         except asyncio.CancelledError:
             self._closing = True  # cancelled from outside: a shutdown, not a dead session
             raise
@@ -362,6 +370,33 @@ class PhoenixClient:
                     if inspect.isawaitable(result):
                         await result
             self._settled.set()
+
+    async def _until_listening(self) -> None:
+        """Before a reconnect attempt, wait (jittered) until the platform accepts TCP again.
+
+        A restarting platform refuses connections for a while; each refused attempt would count
+        as a rapid disconnect in the ``Session`` (floors 1 s, 5 s, 10 s... and death after ten),
+        so a restart of a few seconds would cost many more. Those attempts are not spent while
+        nothing listens: the address is probed with a growing, jittered pause (agents restarting
+        together do not come back in lockstep), and after ``PROBE_LIMIT_S`` the attempt is made
+        anyway so a platform that stays away still reaches the Session's verdict.
+        """
+        parts = urlsplit(self.url)
+        host = parts.hostname or "127.0.0.1"
+        port = parts.port or (443 if parts.scheme == "wss" else 80)
+        deadline = time.monotonic() + PROBE_LIMIT_S
+        pause = PROBE_FIRST_S
+        while not self._closing and time.monotonic() < deadline:
+            try:
+                _, writer = await asyncio.wait_for(asyncio.open_connection(host, port), 2.0)
+            except (OSError, TimeoutError):
+                await asyncio.sleep(random.uniform(0.5, 1.0) * pause)
+                pause = min(pause * 2, PROBE_MAX_S)
+                continue
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+            return
 
     async def _attempt(self, epoch: int) -> SessionOutcome:
         """One connection attempt and, when it opens, its whole life."""

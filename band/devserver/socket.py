@@ -15,6 +15,7 @@ from . import authz
 from .contracts import Principal
 from .hub import AsyncStore, Connection, Hub
 
+join_log = logging.getLogger("band.devserver.joins")
 log = logging.getLogger(__name__)
 
 
@@ -119,6 +120,8 @@ async def _handle(conn: Connection, text: str, directory: AsyncStore) -> None:
             return
         conn.topics[topic] = join_ref if join_ref is not None else ref
         await conn.send(_reply(join_ref, ref, topic, "ok", {}))
+        if getattr(conn.ws.app.state, "log_joins", False):  # --access-log: joins too
+            join_log.info("joined %s %s %s", conn.principal.kind, conn.principal.id, topic)
     elif event == "phx_leave":
         conn.topics.pop(topic, None)
         await conn.send(_reply(join_ref, ref, topic, "ok", {}))

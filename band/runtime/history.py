@@ -33,7 +33,7 @@ class RoomHistory:
         if refresh or stale or not self.config.enable_context_cache:
             resp = await self.rest.request("GET", path("/agent/chats/{}/context", self.room_id))
             rows = resp.data if isinstance(resp.data, list) else []
-            self._rows = [r for r in rows if isinstance(r, dict)]
+            self._rows = self._bounded([r for r in rows if isinstance(r, dict)])
             self._fetched_at = time.monotonic()
         rows = [r for r in self._rows if r.get("id") != message_id]
         return rows[-self.config.max_context_messages :]
@@ -46,3 +46,9 @@ class RoomHistory:
         """Keep a handled message in the cached context (the next fetch replaces it)."""
         if all(r.get("id") != row.get("id") for r in self._rows):
             self._rows.append(row)
+            self._rows = self._bounded(self._rows)  # however busy the room is between fetches
+
+    def _bounded(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The rows worth holding: a turn sees ``max_context_messages`` besides its own one."""
+        keep = self.config.max_context_messages
+        return rows[-(keep + 1) :] if keep > 0 else rows

@@ -190,15 +190,19 @@ class AgentRuntime:
     async def _room_ids(self) -> list[str]:
         """Every room of the agent, across all pages (an id may repeat across pages)."""
         rooms: dict[str, dict[str, Any]] = {}
-        for page in range(1, MAX_ROOM_PAGES + 1):
-            params = {"page": page, "page_size": ROOM_PAGE_SIZE}
-            resp = await self.rest.request("GET", "/agent/chats", params=params)
+
+        async def page(n: int) -> Any:
+            params = {"page": n, "page_size": ROOM_PAGE_SIZE}
+            return await self.rest.request("GET", "/agent/chats", params=params)
+
+        # page 1 tells how many there are; the rest are fetched at once, not one round trip each
+        first = await page(1)
+        total = first.metadata.get("total_pages")
+        pages = min(total, MAX_ROOM_PAGES) if isinstance(total, int) else 1
+        for resp in [first, *await asyncio.gather(*(page(n) for n in range(2, pages + 1)))]:
             for row in resp.data if isinstance(resp.data, list) else []:
                 if isinstance(row, dict) and isinstance(row.get("id"), str):
                     rooms[row["id"]] = row
-            total = resp.metadata.get("total_pages")
-            if not isinstance(total, int) or page >= total:
-                break
         self._listing = rooms
         return list(rooms)
 
@@ -221,15 +225,28 @@ class AgentRuntime:
             room = self.rooms.get(room_id)
             if room is not None:
                 room.request_drain()
-        await asyncio.gather(*(self._admit(room_id, t) for room_id, t in plan.admitting))
+        # every room is joined before any starts: the start-up /next drains (one per room) would
+        # otherwise compete with the remaining joins on the platform; pushes that arrive in
+        # between wait in their room's queue behind its drain
+        admitted = await asyncio.gather(
+            *(self._admit(room_id, t, start=False) for room_id, t in plan.admitting)
+        )
+        for room in admitted:
+            if room is not None:
+                self._start(room)
 
     async def _add_room(self, room_id: str) -> None:
         ticket = self.roster.begin_room_admission(room_id, passes_filter=True)
         if ticket is not None:
             await self._admit(room_id, ticket)
 
-    async def _admit(self, room_id: str, ticket: int) -> None:
-        """Subscribe to a room and start its execution (unless it was removed meanwhile)."""
+    async def _admit(
+        self, room_id: str, ticket: int, *, start: bool = True
+    ) -> RoomExecution | None:
+        """Subscribe to a room and start its execution (unless it was removed meanwhile).
+
+        With ``start=False`` the admitted room is returned for the caller to ``_start``.
+        """
         room = RoomExecution(
             room_id,
             agent_id=self.agent_id,
@@ -250,11 +267,19 @@ class AgentRuntime:
                 del self.rooms[room_id]
             if joined:
                 await self.subscriptions.leave_room(room_id)
-            return
+            return None
         log.info("joined room %s", room_id)
+        if start:
+            self._start(room)
+        return room
+
+    def _start(self, room: RoomExecution) -> None:
+        """Start an admitted room's execution, unless it was dropped since."""
+        if self.rooms.get(room.room_id) is not room:
+            return
         room.start()
         if self.hub is not None:
-            self.hub.joined(room_id)
+            self.hub.joined(room.room_id)
 
     async def _drop_room(self, room_id: str) -> None:
         """Leave a room the agent is no longer in."""

@@ -65,8 +65,9 @@ def stop(proc: subprocess.Popen[Any], timeout: float = 10.0) -> None:
 class DevPlatform:
     """``band dev`` in a subprocess on 127.0.0.1 with a file DB in ``workdir``."""
 
-    def __init__(self, workdir: Path, band: str | None = None) -> None:
+    def __init__(self, workdir: Path, band: str | None = None, extra: tuple[str, ...] = ()) -> None:
         self.workdir = workdir
+        self.extra = list(extra)  # more ``band dev`` flags (e.g. --access-log)
         self.port = free_port()
         self.user_key = "band_u_" + secrets.token_hex(16)
         self.rest = f"http://127.0.0.1:{self.port}"
@@ -76,9 +77,10 @@ class DevPlatform:
 
     def start(self, timeout: float = 20.0) -> None:
         """Start the platform and wait until it serves."""
-        log = (self.workdir / "platform.log").open("wb")
+        # appended: a restart on the same DB (bench/scale's storm) keeps the earlier lines
+        log = (self.workdir / "platform.log").open("ab")
         cmd = [self.band, "dev", "--port", str(self.port), "--user-key", self.user_key]
-        cmd += ["--db", str(self.workdir / "dev.sqlite3")]
+        cmd += ["--db", str(self.workdir / "dev.sqlite3"), *self.extra]
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=self.workdir)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -93,6 +95,12 @@ class DevPlatform:
     def log_tail(self, size: int = 2000) -> str:
         """The end of the platform's log."""
         return (self.workdir / "platform.log").read_text(errors="replace")[-size:]
+
+    def kill(self) -> None:
+        """SIGKILL the platform (no shutdown at all); ``start`` brings it back on the same DB."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
 
     def close(self) -> None:
         """Stop the platform."""
@@ -112,7 +120,12 @@ class AgentProc:
 
 
 def start_agent(
-    python: str, agent: AgentProc, platform: DevPlatform, workdir: Path, pure: bool
+    python: str,
+    agent: AgentProc,
+    platform: DevPlatform,
+    workdir: Path,
+    pure: bool,
+    script: Path = AGENT_SCRIPT,
 ) -> None:
     """Start ``agent`` under ``python`` (ours or another SDK's interpreter)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("BAND_", "PYTHON"))}
@@ -124,10 +137,10 @@ def start_agent(
     )
     if pure:
         env["BAND_SDK_CORE_NO_EXTENSIONS"] = "1"
-    log = (workdir / f"agent-{agent.agent_id}.log").open("wb")
+    log = (workdir / f"agent-{agent.agent_id}.log").open("ab")
     # run from the work dir: a checkout on sys.path must not shadow the interpreter's own band
     agent.proc = subprocess.Popen(
-        [python, str(AGENT_SCRIPT)], env=env, cwd=workdir, stdout=log, stderr=subprocess.STDOUT
+        [python, str(script)], env=env, cwd=workdir, stdout=log, stderr=subprocess.STDOUT
     )
 
 

@@ -371,3 +371,20 @@ def test_https_verifies_the_server(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     run(go(False))
     monkeypatch.setenv("SSL_CERT_FILE", str(cert))
     run(go(True))
+
+
+def test_bare_204_keeps_the_connection() -> None:
+    """A 204 without Content-Length (as uvicorn sends it for an empty ``/next``) ends at its
+    headers: the connection is reused, not closed and reopened for every empty drain."""
+
+    async def go() -> None:
+        bare = b"HTTP/1.1 204 No Content\r\ndate: x\r\n\r\n"
+        answers: list[bytes | Script] = [bare, bare, raw(200, b'{"data": 1}', JSON)]
+        async with RawServer(answers) as srv, RestClient("k", srv.url) as rest:
+            for _ in range(2):
+                empty = await rest.request("GET", "/agent/chats/r/messages/next")
+                assert empty.status_code == 204 and empty.body is None
+            assert (await rest.request("GET", "/agent/me")).data == 1
+            assert srv.connections == 1
+
+    run(go())

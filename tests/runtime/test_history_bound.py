@@ -1,0 +1,41 @@
+"""A room's cached context stays bounded: ``max_context_messages`` plus the turn's own message."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bandtest.platform import RestartablePlatform, room_with
+
+from band.client.rest import RestClient
+from band.runtime.history import RoomHistory
+from band.runtime.sessionconfig import SessionConfig
+
+
+def test_cached_context_keeps_only_what_a_turn_can_see(platform: RestartablePlatform) -> None:
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Bounded")
+    rid = room_with(live, aid)
+    for i in range(8):
+        body = {"message": {"content": f"m{i}", "mentions": [{"id": aid}]}}
+        assert live.human("POST", f"/api/v1/me/chats/{rid}/messages", json=body).status_code == 201
+
+    async def scenario() -> None:
+        rest = RestClient(key, live.rest)
+        try:
+            history = RoomHistory(rest, rid, SessionConfig(max_context_messages=3))
+            fetched = await history.for_turn("none", refresh=True)
+            assert [r["content"].split()[-1] for r in fetched] == [
+                "m5",
+                "m6",
+                "m7",
+            ]  # mention + text
+            for i in range(50):  # a busy room between two fetches
+                history.remember({"id": f"local-{i}", "content": f"r{i}"})
+            assert len(history._rows) == 4  # the last three, plus room for the turn's own
+            rows = await history.for_turn("local-49", refresh=False)
+            assert [r["content"] for r in rows] == ["r46", "r47", "r48"]
+        finally:
+            await rest.aclose()
+
+    asyncio.run(scenario())
