@@ -15,7 +15,8 @@ import httpx
 import msgspec
 
 from band import __version__
-from band.config.env import DEFAULT_REST_URL, env_flag
+from band.config.env import DEFAULT_REST_URL as DEFAULT_REST_URL  # the client default, re-exported
+from band.config.env import env_flag
 
 # band-sdk exposes the typed results of the tools here (band_rest's); ours are band.core.wire's
 from band.core.wire import (  # noqa: F401 -- re-exported at band-sdk's import path

@@ -3,7 +3,8 @@
 Every reader follows pydantic-settings' rules (``LogSettings`` and band-mcp's ``Settings`` use it
 directly): names match case-insensitively, and an empty or blank value counts as unset. A flag is
 on for exactly the values pydantic accepts as ``True``: ``TRUE_VALUES``. ``band_sdk_core`` keeps a
-copy of the set (the core imports nothing from ``band``); tests/runtime/test_config.py holds the two equal.
+copy of the set (the core imports nothing from ``band``); tests/runtime/test_config.py holds
+the two equal.
 """
 
 from __future__ import annotations
