@@ -24,7 +24,7 @@ __all__ = [
 #: Band Cloud: the REST base URL (band-mcp's ``BAND_BASE_URL`` default too) and its socket.
 DEFAULT_BAND_URL = "https://app.band.ai"
 DEFAULT_REST_URL = DEFAULT_BAND_URL
-DEFAULT_WS_URL = "wss://app.band.ai/api/v1/socket/websocket"
+DEFAULT_WS_URL = DEFAULT_BAND_URL.replace("https://", "wss://", 1) + "/api/v1/socket/websocket"
 
 #: Lower-cased, stripped values that turn a flag on (pydantic's ``True`` strings).
 TRUE_VALUES = frozenset({"1", "true", "yes", "on", "t", "y"})

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -18,8 +17,10 @@ from pydantic_settings import (
     EnvSettingsSource,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
-    SettingsError,  # pydantic-settings' own: a setting that cannot be parsed (exit code 1)
 )
+
+# pydantic-settings' own error for a setting that cannot be parsed (band-mcp exits with code 1)
+from pydantic_settings import SettingsError as SettingsError
 
 from band.config.env import DEFAULT_BAND_URL
 
@@ -263,8 +264,3 @@ def validate(config: Config) -> None:
         )
     if missing:
         raise ConfigError("; ".join(missing))
-
-
-def process_env() -> dict[str, str]:
-    """A snapshot of the process environment."""
-    return dict(os.environ)
