@@ -20,6 +20,7 @@ from band.config.env import DEFAULT_BAND_URL, TRUE_VALUES, env_flag
 from band.core import BandConfigError, SimpleAdapter
 from band.mcp.config import DEFAULT_BASE_URL as mcp_default
 from band.mcp.config import load_settings
+from band.runtime.tools.files import AttachmentCache
 from band_sdk_core import _compat as core_compat
 
 
@@ -180,3 +181,21 @@ def test_session_config_validates() -> None:
         SessionConfig(idle_resync_seconds=0)
     with pytest.raises(ValueError):
         SessionConfig(unknown=1)  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "size"),
+    [
+        ("BAND_ATTACHMENT_CACHE_MAXSIZE", "5", 5),
+        ("band_attachment_cache_maxsize", " 7 ", 7),  # names match any case, values are stripped
+        ("BAND_ATTACHMENT_CACHE_MAXSIZE", "  ", 1000),  # blank counts as unset
+        ("BAND_ATTACHMENT_CACHE_MAXSIZE", "lots", 1000),  # not a number: the default, logged
+        ("BAND_ATTACHMENT_CACHE_MAXSIZE", "-3", 0),
+    ],
+)
+def test_attachment_cache_size_reads_the_shared_rule(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str, size: int
+) -> None:
+    monkeypatch.delenv("BAND_ATTACHMENT_CACHE_MAXSIZE", raising=False)
+    monkeypatch.setenv(name, value)
+    assert AttachmentCache().maxsize == size
