@@ -33,7 +33,10 @@ ACCELERATED = {
 
 
 def flag(name):
-    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
+    # band_sdk_core._compat.env_flag's rule (the package cannot be imported before it is built)
+    wanted = name.upper()
+    value = next((v for k, v in os.environ.items() if k.upper() == wanted), "")
+    return value.strip().lower() in {"1", "true", "yes", "on", "t", "y"}
 
 
 PURE = flag("BAND_SDK_CORE_NO_EXTENSIONS") or sys.implementation.name != "cpython"

@@ -5,17 +5,22 @@ from __future__ import annotations
 import os
 import sys
 
-_TRUE = frozenset({"1", "true", "yes", "on"})
+#: What turns a flag on: ``band.config.env.TRUE_VALUES`` (pydantic's ``True`` strings), copied
+#: because the core imports nothing from ``band``; tests/runtime/test_config.py holds them equal.
+TRUE_VALUES = frozenset({"1", "true", "yes", "on", "t", "y"})
 
 
-def _flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in _TRUE
+def env_flag(name: str) -> bool:
+    """True when ``name`` (any case, as ``band`` reads settings) is set to one of TRUE_VALUES."""
+    wanted = name.upper()
+    value = next((v for k, v in os.environ.items() if k.upper() == wanted), "")
+    return value.strip().lower() in TRUE_VALUES
 
 
 #: ``BAND_SDK_CORE_NO_EXTENSIONS=1`` forces the pure-Python implementation.
-NO_EXTENSIONS = _flag("BAND_SDK_CORE_NO_EXTENSIONS") or sys.implementation.name != "cpython"
+NO_EXTENSIONS = env_flag("BAND_SDK_CORE_NO_EXTENSIONS") or sys.implementation.name != "cpython"
 #: ``BAND_SDK_CORE_REQUIRE_EXTENSIONS=1`` turns a missing compiled module into an ImportError.
-REQUIRE_EXTENSIONS = _flag("BAND_SDK_CORE_REQUIRE_EXTENSIONS")
+REQUIRE_EXTENSIONS = env_flag("BAND_SDK_CORE_REQUIRE_EXTENSIONS")
 
 #: Every compiled module; the package uses all of them or none (one flag tells the truth).
 COMPILED_MODULES = (

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json as jsonlib
 import logging
-import os
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -16,6 +15,8 @@ import httpx
 import msgspec
 
 from band import __version__
+from band.config.env import DEFAULT_REST_URL as DEFAULT_REST_URL  # the client default, re-exported
+from band.config.env import env_flag
 
 # band-sdk exposes the typed results of the tools here (band_rest's); ours are band.core.wire's
 from band.core.wire import (  # noqa: F401 -- re-exported at band-sdk's import path
@@ -63,7 +64,6 @@ from .errors import (  # noqa: F401 -- band-sdk re-exports these here; ours are 
 
 log = logging.getLogger("band.client.rest")
 
-DEFAULT_REST_URL = "https://app.band.ai"
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MAX_RETRIES = 3
 #: Retrying these can only help: the platform did not act, or asked us to come back later.
@@ -71,7 +71,7 @@ RETRYABLE_STATUS = frozenset({408, 429, 500, 502, 503, 504})
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
 #: Methods the lean client sends; anything else (HEAD, OPTIONS) goes through httpx.
 _LEAN_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE"})
-#: Set to 1 to send every call through httpx (e.g. to compare, or to use httpx's event hooks).
+#: A flag (``env_flag``, e.g. 1): every call goes through httpx (to compare, or for its hooks).
 FORCE_HTTPX_ENV = "BAND_REST_HTTPX"
 _encode_json = msgspec.json.Encoder().encode
 
@@ -148,7 +148,7 @@ class RestClient:
         if (
             transport is None
             and http11.available()
-            and os.environ.get(FORCE_HTTPX_ENV, "") in ("", "0")
+            and not env_flag(FORCE_HTTPX_ENV)
             and not http11.uses_proxy(self.base_url)
         ):
             self._lean = http11.Http11Pool(

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from . import __version__
 from .config import (
+    DEFAULT_BASE_URL,
     Config,
     ConfigError,
     Settings,
@@ -26,7 +27,7 @@ from .config import (
 log = logging.getLogger("band.mcp")
 
 LOG_FORMAT = "%(asctime)s [%(levelname)s] %(name)s: %(message)s"
-EPILOG = """\
+EPILOG = f"""\
 transports:
   stdio             the MCP client starts band-mcp and talks over stdin/stdout (default)
   sse               HTTP server: event stream at /sse, client messages at /messages/
@@ -43,7 +44,7 @@ environment (a flag wins over its variable; an empty value counts as unset):
   BAND_USER_KEY, BAND_AGENT_KEY       keys of the human and agent scopes
   BAND_MCP_SCOPE, BAND_MCP_TOOLS      comma-separated scopes and tool groups
   BAND_MCP_ROOM_ID                    pinned room
-  BAND_BASE_URL                       Band API (default https://app.band.ai)
+  BAND_BASE_URL                       Band API (default {DEFAULT_BASE_URL})
   TRANSPORT, HOST, PORT               transport, bind address and port
   ENABLE_DNS_REBINDING_PROTECTION     Host check over HTTP (default true)
   ALLOWED_HOSTS, ALLOWED_ORIGINS      JSON arrays, e.g. '["127.0.0.1:*","localhost:*"]'

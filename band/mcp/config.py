@@ -3,15 +3,28 @@
 from __future__ import annotations
 
 import difflib
-import json
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-DEFAULT_BASE_URL = "https://app.band.ai"
+from dotenv import dotenv_values
+from pydantic import ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    DotEnvSettingsSource,
+    EnvSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+
+# pydantic-settings' own error for a setting that cannot be parsed (band-mcp exits with code 1)
+from pydantic_settings import SettingsError as SettingsError
+
+from band.config.env import DEFAULT_BAND_URL
+
+DEFAULT_BASE_URL = DEFAULT_BAND_URL
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 
@@ -49,21 +62,18 @@ DOTENV_FIELDS = (
     "ALLOWED_HOSTS",
     "ALLOWED_ORIGINS",
 )
-_TRUE = frozenset({"1", "true", "yes", "on", "t", "y"})
-_FALSE = frozenset({"0", "false", "no", "off", "f", "n"})
 
 
 class ConfigError(Exception):
     """A configuration that cannot serve any tool: the CLI exits with code 2."""
 
 
-class SettingsError(Exception):
-    """A process setting (environment or ``.env``) that cannot be parsed: exit code 1."""
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
+class Settings(BaseSettings):
     """Process settings: CLI flag, else environment, else ``.env``, else the default."""
+
+    model_config = SettingsConfigDict(
+        case_sensitive=False, extra="ignore", env_ignore_empty=True, frozen=True
+    )
 
     band_base_url: str = DEFAULT_BASE_URL
     transport: Transport = Transport.STDIO
@@ -72,6 +82,33 @@ class Settings:
     enable_dns_rebinding_protection: bool = True
     allowed_hosts: tuple[str, ...] = ()
     allowed_origins: tuple[str, ...] = ()
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Only the given values: :func:`load_settings` reads the environment and ``.env``."""
+        return (init_settings,)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _strip(cls, value: Any) -> Any:
+        return value.strip() if isinstance(value, str) else value
+
+    @field_validator("transport", mode="before")
+    @classmethod
+    def _lower(cls, value: Any) -> Any:
+        return value.lower() if isinstance(value, str) else value
+
+    @field_validator("band_base_url")
+    @classmethod
+    def _no_trailing_slash(cls, value: str) -> str:
+        return value.rstrip("/")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,52 +124,21 @@ class Config:
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
-    """Parse a ``.env`` file: ``KEY=VALUE`` lines, ``export``, quotes and ``#`` comments."""
+    """The ``KEY=VALUE`` pairs of a ``.env`` file (python-dotenv's parser); {} when unreadable."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (FileNotFoundError, IsADirectoryError, PermissionError):
+        values = dotenv_values(path, encoding="utf-8") if path.is_file() else {}
+    except (OSError, UnicodeDecodeError):
         return {}
-    out: dict[str, str] = {}
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("export "):
-            line = line[len("export ") :].lstrip()
-        key, sep, value = line.partition("=")
-        if not sep:
-            continue
-        value = value.strip()
-        if value[:1] in ("'", '"'):
-            quote = value[0]
-            end = value.find(quote, 1)
-            value = value[1:end] if end > 0 else value[1:]
-        else:
-            value = value.split(" #", 1)[0].rstrip()
-        out[key.strip()] = value
-    return out
+    return {key: value for key, value in values.items() if value is not None}
 
 
-def _lookup(name: str, env: Mapping[str, str], dotenv: Mapping[str, str]) -> tuple[str, str] | None:
-    """(value, source) for a setting: environment first, then ``.env``; names case-insensitive."""
-    for source, mapping in (("environment", env), (".env", dotenv)):
-        for key, value in mapping.items():
-            if key.upper() == name and value.strip():
-                return value.strip(), source
-    return None
-
-
-def _json_list(name: str, value: str, source: str) -> tuple[str, ...]:
-    try:
-        parsed = json.loads(value)
-    except ValueError:
-        parsed = None
-    if not isinstance(parsed, list) or not all(isinstance(x, str) for x in parsed):
-        raise SettingsError(
-            f'error parsing value for field "{name.lower()}" from source "{source}": '
-            "expected a JSON array of strings"
-        )
-    return tuple(parsed)
+def _over(source: EnvSettingsSource, values: Mapping[str, str]) -> EnvSettingsSource:
+    """``source`` reading ``values`` in place of its own (names case-insensitive, blank unset)."""
+    wanted = {name.lower() for name in DOTENV_FIELDS}
+    source.env_vars = {
+        k.lower(): v.strip() for k, v in values.items() if k.lower() in wanted and v.strip()
+    }
+    return source
 
 
 def load_settings(
@@ -143,51 +149,29 @@ def load_settings(
     host: str | None = None,
     port: int | None = None,
 ) -> Settings:
-    """Resolve process settings; CLI values (keyword arguments) win over env and ``.env``."""
-    raw: dict[str, tuple[str, str]] = {}
-    for name in DOTENV_FIELDS:
-        hit = _lookup(name, env, dotenv)
-        if hit is not None:
-            raw[name] = hit
-    values: dict[str, Any] = {}
-    if "BAND_BASE_URL" in raw:
-        values["band_base_url"] = raw["BAND_BASE_URL"][0].rstrip("/")
-    chosen_transport = transport or (raw["TRANSPORT"][0] if "TRANSPORT" in raw else None)
-    if chosen_transport:
-        try:
-            values["transport"] = Transport(chosen_transport.strip().lower())
-        except ValueError:
-            valid = ", ".join(t.value for t in Transport)
-            src = "cli" if transport else raw["TRANSPORT"][1]
-            raise SettingsError(
-                f'error parsing value for field "transport" from source "{src}": '
-                f"{chosen_transport!r} is not one of {valid}"
-            ) from None
-    if host or "HOST" in raw:
-        values["host"] = host or raw["HOST"][0]
-    if port is not None:
-        values["port"] = port
-    elif "PORT" in raw:
-        value, src = raw["PORT"]
-        try:
-            values["port"] = int(value)
-        except ValueError:
-            raise SettingsError(
-                f'error parsing value for field "port" from source "{src}": '
-                f"{value!r} is not an integer"
-            ) from None
-    if "ENABLE_DNS_REBINDING_PROTECTION" in raw:
-        value, src = raw["ENABLE_DNS_REBINDING_PROTECTION"]
-        if value.lower() not in _TRUE | _FALSE:
-            raise SettingsError(
-                f'error parsing value for field "enable_dns_rebinding_protection" from source '
-                f'"{src}": {value!r} is not a boolean'
-            )
-        values["enable_dns_rebinding_protection"] = value.lower() in _TRUE
-    for name in ("ALLOWED_HOSTS", "ALLOWED_ORIGINS"):
-        if name in raw:
-            values[name.lower()] = _json_list(name, *raw[name])
-    return Settings(**values)
+    """Resolve process settings; CLI values (keyword arguments) win over env and ``.env``.
+
+    pydantic-settings' own sources parse both mappings (JSON for the lists), so a bad list
+    raises its ``SettingsError``; a value the model rejects is raised as one too, naming the
+    field and where it came from.
+    """
+    cli = {
+        k: v for k, v in (("transport", transport), ("host", host), ("port", port)) if v or v == 0
+    }
+    env_source = _over(EnvSettingsSource(Settings), env)
+    dotenv_source = _over(DotEnvSettingsSource(Settings, env_file=None), dotenv)
+    found = {"cli": cli, "EnvSettingsSource": env_source(), "DotEnvSettingsSource": dotenv_source()}
+    values = {**found["DotEnvSettingsSource"], **found["EnvSettingsSource"], **cli}
+    try:
+        return Settings.model_validate(values)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        name = str(error["loc"][0]) if error["loc"] else "?"
+        origin = next((src for src, got in found.items() if name in got), "cli")
+        raise SettingsError(
+            f'error parsing value for field "{name}" from source "{origin}": '
+            f"{error['input']!r}: {error['msg']}"
+        ) from None
 
 
 def _tokens(values: Iterable[str]) -> list[str]:
@@ -280,8 +264,3 @@ def validate(config: Config) -> None:
         )
     if missing:
         raise ConfigError("; ".join(missing))
-
-
-def process_env() -> dict[str, str]:
-    """A snapshot of the process environment."""
-    return dict(os.environ)

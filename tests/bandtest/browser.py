@@ -18,6 +18,8 @@ from typing import Any, NoReturn
 
 import pytest
 
+from band.config.env import env_flag
+
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -44,7 +46,7 @@ def chromium_path() -> str | None:
 
 def in_ci() -> bool:
     """Whether this run is CI (where a missing browser is a failure, not a skip)."""
-    return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
+    return env_flag("CI")
 
 
 def unavailable(reason: str) -> NoReturn:

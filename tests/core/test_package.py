@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import os
 
 import pytest
 
@@ -68,10 +67,10 @@ def test_unknown_attribute_raises_attribute_error() -> None:
 
 def test_using_extensions_matches_environment() -> None:
     assert core.USING_EXTENSIONS is _compat.USING_EXTENSIONS
-    if os.environ.get("BAND_SDK_CORE_NO_EXTENSIONS"):
+    if _compat.env_flag("BAND_SDK_CORE_NO_EXTENSIONS"):
         assert core.USING_EXTENSIONS is False
         assert core.RetryTracker.__module__ == "band_sdk_core"
-    if os.environ.get("BAND_SDK_CORE_REQUIRE_EXTENSIONS") and not os.environ.get(
+    if _compat.env_flag("BAND_SDK_CORE_REQUIRE_EXTENSIONS") and not _compat.env_flag(
         "BAND_SDK_CORE_NO_EXTENSIONS"
     ):
         assert core.USING_EXTENSIONS is True

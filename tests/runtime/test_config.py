@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from band import Agent, AgentConfig, SessionConfig
+from band.client import DEFAULT_REST_URL as client_default
 from band.config import (
     DEFAULT_REST_URL,
     DEFAULT_WS_URL,
@@ -15,7 +16,12 @@ from band.config import (
     get_config_path,
     load_agent_config,
 )
+from band.config.env import DEFAULT_BAND_URL, TRUE_VALUES, env_flag
 from band.core import BandConfigError, SimpleAdapter
+from band.mcp.config import DEFAULT_BASE_URL as mcp_default
+from band.mcp.config import load_settings
+from band.runtime.tools.files import AttachmentCache
+from band_sdk_core import _compat as core_compat
 
 
 class Noop(SimpleAdapter[Any]):
@@ -107,6 +113,34 @@ def test_settings_defaults_env_and_arguments() -> None:
     )
 
 
+def test_one_flag_rule_and_one_default_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every flag reader (band's, the core's, band-mcp's bool) agrees on what turns a flag on."""
+    assert core_compat.TRUE_VALUES == TRUE_VALUES
+    for value in ("1", "true", "YES", " on ", "t", "Y"):
+        assert env_flag("X", {"x": value}) and core_compat_flag(monkeypatch, value)
+        assert dns_protection(value) is True
+    for value in ("", "  ", "0", "false", "no", "off", "2", "enabled"):
+        assert not env_flag("X", {"X": value}) and not core_compat_flag(monkeypatch, value)
+    for value in ("0", "false", "No", "off", "f", "n"):
+        assert dns_protection(value) is False
+    assert not env_flag("X", {})
+    # the Band Cloud URL is written once; the client, the settings and band-mcp all use it
+    assert DEFAULT_REST_URL == DEFAULT_BAND_URL == client_default == mcp_default
+    assert DEFAULT_WS_URL.startswith(DEFAULT_BAND_URL.replace("https://", "wss://") + "/")
+
+
+def dns_protection(value: str) -> bool:
+    """band-mcp's pydantic-settings bool for ``value`` (its default is on)."""
+    settings = load_settings({"ENABLE_DNS_REBINDING_PROTECTION": value}, {})
+    return settings.enable_dns_rebinding_protection
+
+
+def core_compat_flag(monkeypatch: pytest.MonkeyPatch, value: str) -> bool:
+    """The core's own reader, given ``value`` under a lower-case name (names match any case)."""
+    monkeypatch.setenv("band_sdk_core_test_flag", value)
+    return core_compat.env_flag("BAND_SDK_CORE_TEST_FLAG")
+
+
 def test_create_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BAND_REST_URL", "http://127.0.0.1:1")
     monkeypatch.setenv("BAND_WS_URL", "")
@@ -147,3 +181,21 @@ def test_session_config_validates() -> None:
         SessionConfig(idle_resync_seconds=0)
     with pytest.raises(ValueError):
         SessionConfig(unknown=1)  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "size"),
+    [
+        ("BAND_ATTACHMENT_CACHE_MAXSIZE", "5", 5),
+        ("band_attachment_cache_maxsize", " 7 ", 7),  # names match any case, values are stripped
+        ("BAND_ATTACHMENT_CACHE_MAXSIZE", "  ", 1000),  # blank counts as unset
+        ("BAND_ATTACHMENT_CACHE_MAXSIZE", "lots", 1000),  # not a number: the default, logged
+        ("BAND_ATTACHMENT_CACHE_MAXSIZE", "-3", 0),
+    ],
+)
+def test_attachment_cache_size_reads_the_shared_rule(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str, size: int
+) -> None:
+    monkeypatch.delenv("BAND_ATTACHMENT_CACHE_MAXSIZE", raising=False)
+    monkeypatch.setenv(name, value)
+    assert AttachmentCache().maxsize == size

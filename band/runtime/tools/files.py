@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import logging
-import os
 import re
 import unicodedata
 from collections import OrderedDict
@@ -20,6 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from band.client.errors import NotFoundError
+from band.config.env import env_value
 
 from . import ops
 from .errors import BandToolError
@@ -208,11 +208,8 @@ class AttachmentCache:
 
 
 def _env_maxsize() -> int:
-    # settings are case-insensitive and an empty value counts as unset
-    raw = next(
-        (v for k, v in os.environ.items() if k.upper() == "BAND_ATTACHMENT_CACHE_MAXSIZE"), ""
-    ).strip()
-    if not raw:
+    raw = env_value("BAND_ATTACHMENT_CACHE_MAXSIZE")
+    if raw is None:
         return DEFAULT_ATTACHMENT_CACHE_MAXSIZE
     try:
         return max(0, int(raw))
