@@ -8,6 +8,7 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import httpx
 
@@ -116,7 +117,7 @@ def _write_config(path: str, key: str, agent_id: str, api_key: str) -> None:
     """Merge ``key: {agent_id, api_key}`` into the keyed ``agent_config.yaml`` (spec 1.1)."""
     import yaml
 
-    doc: dict = {}
+    doc: dict[str, Any] = {}
     if os.path.exists(path):
         with open(path, encoding="utf-8") as fh:
             loaded = yaml.safe_load(fh)
@@ -124,7 +125,7 @@ def _write_config(path: str, key: str, agent_id: str, api_key: str) -> None:
             raise SystemExit(f"error: {path} is not a YAML mapping")
         doc = loaded or {}
     old = doc.get(key)
-    entry: dict = old if isinstance(old, dict) else {}
+    entry: dict[str, Any] = old if isinstance(old, dict) else {}
     doc[key] = {**entry, "agent_id": agent_id, "api_key": api_key}
     tmp = f"{path}.tmp"
     with open(tmp, "w", encoding="utf-8") as fh:
@@ -132,7 +133,7 @@ def _write_config(path: str, key: str, agent_id: str, api_key: str) -> None:
     os.replace(tmp, path)
 
 
-def _add_dev(sub: argparse._SubParsersAction) -> None:
+def _add_dev(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     dev = sub.add_parser("dev", help="run the local Band platform")
     dev.add_argument("--host", default="127.0.0.1")
     dev.add_argument("--port", type=int, default=8080)
@@ -165,7 +166,10 @@ def _add_dev(sub: argparse._SubParsersAction) -> None:
     user_create.set_defaults(func=_user_create)
 
 
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_dev, add_demo]
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = [
+    _add_dev,
+    add_demo,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -540,7 +540,7 @@ class ClaimRegistry:
         return result
 
 
-def _refuse_subclass(cls: type, **kwargs: Any) -> NoReturn:
+def _refuse_subclass(cls: type, /, **kwargs: Any) -> NoReturn:
     """Refuse subclassing (the compiled class is final instead)."""
     refuse_subclass(ClaimRegistry)
 

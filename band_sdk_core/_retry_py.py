@@ -195,7 +195,7 @@ class RetryTracker:
         failed[message_id] = None
 
 
-def _refuse_subclass(cls: type, **kwargs: Any) -> NoReturn:
+def _refuse_subclass(cls: type, /, **kwargs: Any) -> NoReturn:
     """Refuse subclassing (the compiled class is final instead)."""
     refuse_subclass(RetryTracker)
 

@@ -157,7 +157,7 @@ class ParticipantRoster:
         self._snapshot = [tuple(record) for record in self._records.values()]
 
 
-def _refuse_subclass(cls: type, **kwargs: Any) -> NoReturn:
+def _refuse_subclass(cls: type, /, **kwargs: Any) -> NoReturn:
     """Refuse subclassing (the compiled class is final instead)."""
     refuse_subclass(ParticipantRoster)
 

@@ -386,7 +386,7 @@ def _refuse_outcome(cls: type, *args: object, **kwargs: object) -> NoReturn:
     refuse_create(SessionOutcome)
 
 
-def _refuse_subclass_outcome(cls: type, **kwargs: Any) -> NoReturn:
+def _refuse_subclass_outcome(cls: type, /, **kwargs: Any) -> NoReturn:
     """Refuse subclassing SessionOutcome (the compiled class is final instead)."""
     refuse_subclass(SessionOutcome)
 
@@ -733,7 +733,7 @@ def _new_session(cls: type, policy: SessionPolicy) -> Session:
     return self
 
 
-def _refuse_subclass_session(cls: type, **kwargs: Any) -> NoReturn:
+def _refuse_subclass_session(cls: type, /, **kwargs: Any) -> NoReturn:
     """Refuse subclassing Session (the compiled class is final instead)."""
     refuse_subclass(Session)
 

@@ -175,7 +175,7 @@ def _new_ledger(cls: type) -> TurnLedger:
     return self
 
 
-def _refuse_subclass(cls: type, **kwargs: Any) -> NoReturn:
+def _refuse_subclass(cls: type, /, **kwargs: Any) -> NoReturn:
     """Refuse subclassing (the compiled class is final instead)."""
     refuse_subclass(TurnLedger)
 

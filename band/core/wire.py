@@ -83,11 +83,16 @@ class WireModel(msgspec.Struct, kw_only=True):
         return getattr(self, key, default) if key in self.__struct_fields__ else default
 
 
-def _drop_none(value: Any) -> Any:
+def _drop_none(obj: dict[str, Any]) -> dict[str, Any]:
+    """``obj`` without its None values, at any depth."""
+    return {k: _drop_none_in(v) for k, v in obj.items() if v is not None}
+
+
+def _drop_none_in(value: Any) -> Any:
     if isinstance(value, dict):
-        return {k: _drop_none(v) for k, v in value.items() if v is not None}
+        return _drop_none(value)
     if isinstance(value, list):
-        return [_drop_none(v) for v in value]
+        return [_drop_none_in(v) for v in value]
     return value
 
 

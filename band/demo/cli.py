@@ -22,7 +22,7 @@ def _run(args: argparse.Namespace) -> int:
     return main(args)
 
 
-def add_demo(sub: argparse._SubParsersAction) -> None:
+def add_demo(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``band demo``."""
     demo = sub.add_parser(
         "demo",

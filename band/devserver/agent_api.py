@@ -28,7 +28,9 @@ agent = endpoint("agent")
 @agent
 async def me(ctx: Ctx) -> Response:
     """GET /agent/me."""
-    return data(shapes.agent_me(await ctx.db.run(Store.agent, ctx.principal.id)))
+    row = await ctx.db.run(Store.agent, ctx.principal.id)
+    assert row is not None  # the principal was authenticated from this very row
+    return data(shapes.agent_me(row))
 
 
 @agent

@@ -46,6 +46,7 @@ async def bulk_delete_chats(ctx: Ctx) -> Response:
         except StoreError as exc:
             failed.append({"id": rid, "reason": exc.code})
             continue
+        assert room is not None  # delete_room raises not_found for a missing room
         left = ctx.hub.leave_room(rid)  # a deleted room pushes nothing more to anyone
         await ops.push(ctx, f"room_participants:{rid}", "room_deleted", {"id": rid})
         await ctx.hub.send_to(left, f"room_participants:{rid}", "room_deleted", {"id": rid})

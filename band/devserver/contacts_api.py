@@ -173,6 +173,7 @@ async def _remove(ctx: Ctx) -> Response:
     body = ctx.body(RemoveContactBody)
     other = await ctx.db.run(sc.remove_contact, ctx.principal.id, body.handle, body.contact_id)
     me = await ctx.db.run(sc.public_entity, ctx.principal.id)
+    assert me is not None  # the principal was authenticated from its own row
     await push_removed(ctx, me, other)
     return data({"status": "removed"})
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from starlette.websockets import WebSocket
 
@@ -14,6 +15,7 @@ from .store import Store
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 class AsyncStore:
@@ -28,7 +30,9 @@ class AsyncStore:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    async def run(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    async def run(
+        self, fn: Callable[Concatenate[Store, P], T], *args: P.args, **kwargs: P.kwargs
+    ) -> T:
         """Call ``fn(store, *args, **kwargs)``."""
         return fn(self.store, *args, **kwargs)
 

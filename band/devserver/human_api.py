@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.responses import Response
 from starlette.routing import Route
 
@@ -55,7 +57,7 @@ async def list_agents(ctx: Ctx) -> Response:
     return data([shapes.my_agent(a) for a in chunk], metadata=meta)
 
 
-async def _me_room(ctx: Ctx, room: dict) -> dict:
+async def _me_room(ctx: Ctx, room: dict[str, Any]) -> dict[str, Any]:
     parts = await ctx.db.run(Store.participants, room["id"])
     return shapes.me_chat_room(room, parts)
 
@@ -137,7 +139,9 @@ async def remove_participant(ctx: Ctx) -> Response:
 @human
 async def profile(ctx: Ctx) -> Response:
     """GET /me/profile."""
-    return data(shapes.user_details(await ctx.db.run(Store.user, ctx.principal.id)))
+    row = await ctx.db.run(Store.user, ctx.principal.id)
+    assert row is not None  # the principal was authenticated from this very row
+    return data(shapes.user_details(row))
 
 
 @human

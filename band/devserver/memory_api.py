@@ -60,7 +60,9 @@ def _filters(q: MemoryFilters, *extra: str) -> dict[str, Any]:
     return {name: getattr(q, name) for name in (*names, *extra)}
 
 
-def _paginate(q: MemoryFilters, rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict]:
+def _paginate(
+    q: MemoryFilters, rows: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Cursor (``cursor``/``limit``) or offset (``page``/``page_size``) pagination."""
     limit, page_size, page, cursor = q.limit, q.page_size, q.page, q.cursor
     total = len(rows)

@@ -94,7 +94,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         log.info("socket closed: %s %s", principal.kind, principal.id)
 
 
-def _reply(join_ref: Any, ref: Any, topic: str, status: str, response: dict) -> list[Any]:
+def _reply(join_ref: Any, ref: Any, topic: str, status: str, response: dict[str, Any]) -> list[Any]:
     return [join_ref, ref, topic, "phx_reply", {"status": status, "response": response}]
 
 

@@ -282,7 +282,9 @@ class Store:
         row = self.db.execute("SELECT * FROM users WHERE key_hash=?", (hash_key(key),)).fetchone()
         return dict(row) if row else None
 
-    def create_agent(self, owner_id: str, name: str, description: str) -> tuple[dict, str]:
+    def create_agent(
+        self, owner_id: str, name: str, description: str
+    ) -> tuple[dict[str, Any], str]:
         """Register an agent for ``owner_id``; return (agent, api_key)."""
         owner = self.user(owner_id)
         if owner is None:
@@ -349,7 +351,9 @@ class Store:
 
     # -- rooms & participants --------------------------------------------
 
-    def create_room(self, creator: Principal, title: str | None, task_id: str | None) -> dict:
+    def create_room(
+        self, creator: Principal, title: str | None, task_id: str | None
+    ) -> dict[str, Any]:
         """Create a room with the creator as owner."""
         rid, ts = str(uuid.uuid4()), now()
         self.db.execute(
@@ -387,7 +391,7 @@ class Store:
             raise StoreError(404, "not_found", "chat room not found")
         return room
 
-    def rooms_of(self, pid: str, page: int, page_size: int) -> tuple[list[dict], int]:
+    def rooms_of(self, pid: str, page: int, page_size: int) -> tuple[list[dict[str, Any]], int]:
         """Return a page of rooms ``pid`` participates in and the total count."""
         total = self.db.execute(
             "SELECT COUNT(*) FROM participants WHERE participant_id=?", (pid,)
@@ -414,7 +418,9 @@ class Store:
             out.append({**ent, "id": row["participant_id"], "role": row["role"]})
         return out
 
-    def add_participant(self, rid: str, actor: str, pid: str, role: str) -> tuple[dict, bool]:
+    def add_participant(
+        self, rid: str, actor: str, pid: str, role: str
+    ) -> tuple[dict[str, Any], bool]:
         """Add ``pid`` (a peer of ``actor``) to the room; return (participant, newly_added)."""
         ent = self.entity(pid)
         if ent is None:
@@ -644,9 +650,10 @@ class Store:
         msg = self.db.execute("SELECT room_id FROM messages WHERE id=?", (mid,)).fetchone()
         if msg is None or msg[0] != rid:
             raise StoreError(404, "not_found", "message not found")
-        return self.db.execute(
+        row: sqlite3.Row | None = self.db.execute(  # row_factory is sqlite3.Row
             "SELECT * FROM deliveries WHERE message_id=? AND agent_id=?", (mid, aid)
         ).fetchone()
+        return row
 
     def mark_processing(self, rid: str, mid: str, aid: str) -> dict[str, Any]:
         """Start (or keep) a processing attempt for ``aid`` on ``mid``."""

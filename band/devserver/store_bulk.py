@@ -21,7 +21,9 @@ def delete_room(store: Store, owner_id: str, rid: str) -> list[str]:
     return [r[0] for r in rows]
 
 
-def save_job(store: Store, owner_id: str, kind: str, ids: list[str], failed: list[dict]) -> dict:
+def save_job(
+    store: Store, owner_id: str, kind: str, ids: list[str], failed: list[dict[str, Any]]
+) -> dict[str, Any]:
     """Record a finished bulk deletion and return it."""
     ts = now()
     job = {

@@ -54,7 +54,9 @@ def visible_to_user(mem: dict[str, Any], user_id: str) -> bool:
     return user_id in (mem["owner_id"], mem["subject_id"])
 
 
-def query(store: Store, where: list[str], args: list[Any], filters: dict[str, Any]) -> list[dict]:
+def query(
+    store: Store, where: list[str], args: list[Any], filters: dict[str, Any]
+) -> list[dict[str, Any]]:
     """All memories matching ``where`` plus the common filters, oldest first."""
     conds, params = list(where), list(args)
     for col in ("system", "type", "segment", "subject_id", "source_agent_id", "chat_room_id"):

@@ -61,12 +61,16 @@ class Record(dict[str, Any]):
             raise AttributeError(name) from None
 
 
-def _record(value: Any) -> Any:
+def _record(value: Mapping[str, Any]) -> Record:
     """``value`` deep-copied, with every dict in it a :class:`Record`."""
+    return Record({k: _record_in(v) for k, v in value.items()})
+
+
+def _record_in(value: Any) -> Any:
     if isinstance(value, Mapping):
-        return Record({k: _record(v) for k, v in value.items()})
+        return _record(value)
     if isinstance(value, list):
-        return [_record(v) for v in value]
+        return [_record_in(v) for v in value]
     return copy.deepcopy(value)
 
 

@@ -134,14 +134,12 @@ class BandMCPServer:
     def _mcp(self) -> Server[Any, Any]:
         server: Server[Any, Any] = Server(SERVER_NAME)
 
-        @server.list_tools()
         async def list_tools() -> list[types.Tool]:
             return [
                 types.Tool(name=t.name, description=t.description, inputSchema=t.input_schema)
                 for t in self._tools()
             ]
 
-        @server.call_tool(validate_input=False)
         async def call_tool(name: str, arguments: dict[str, Any] | None) -> Any:
             request = server.request_context.request
             key = request.path_params.get("room_key") if request is not None else None
@@ -165,6 +163,9 @@ class BandMCPServer:
             text = value if isinstance(value, str) else json.dumps(value, default=str, indent=2)
             return [types.TextContent(type="text", text=text)]
 
+        # registered by call, not as decorators: mcp's decorator factories are unannotated
+        server.list_tools()(list_tools)
+        server.call_tool(validate_input=False)(call_tool)
         return server
 
     def _app(self) -> Starlette:

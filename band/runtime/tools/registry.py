@@ -219,7 +219,7 @@ def model_schema(model: type[BaseModel]) -> dict[str, Any]:
 
 def clean_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
     """Drop pydantic's generated titles and the top-level description (the tool carries it)."""
-    out = _strip_titles(schema)
+    out: dict[str, Any] = _strip_titles(schema)  # a mapping in, a dict out
     out.pop("description", None)
     out.setdefault("properties", {})
     out["type"] = "object"
