@@ -16,6 +16,11 @@ def refuse_pickle(obj: object) -> NoReturn:
     raise TypeError(f"cannot pickle 'band_sdk_core.{type(obj).__name__}' object")
 
 
+def refuse_copy(obj: object, *args: object) -> NoReturn:
+    """Refuse pickling or copying; bound as every reduce and copy hook of a runtime class."""
+    refuse_pickle(obj)
+
+
 def refuse_create(cls: type) -> NoReturn:
     """Raise the error for constructing a result class from Python."""
     raise TypeError(f"cannot create 'band_sdk_core.{cls.__name__}' instances")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from ._base import read_only, refuse_pickle, refuse_subclass
+from ._base import read_only, refuse_copy, refuse_subclass
 from ._enums import ParkedReason, not_instance_message
 from ._errors import check_trace_context, validation_error
 
@@ -134,21 +134,7 @@ class ClaimRegistry:
         self._retries: dict[tuple[str, str], int] = {}
         self._next_token: int = 0
 
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
-
-    def __reduce__(self) -> NoReturn:
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
-
-    def __copy__(self) -> NoReturn:
-        """Refuse copying."""
-        refuse_pickle(self)
-
-    def __deepcopy__(self, memo: object) -> NoReturn:
-        """Refuse copying."""
-        refuse_pickle(self)
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
     @property
     def max_completed(self) -> int:

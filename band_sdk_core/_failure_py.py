@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any
 
-from ._base import check_str, read_only, refuse_pickle, refuse_subclass
+from ._base import check_str, read_only, refuse_copy, refuse_subclass
 from ._json_py import to_json
 
 __all__ = ["AgentFailure"]
@@ -45,17 +45,7 @@ class AgentFailure:
     def __delattr__(self, name: str) -> None:
         self.__setattr__(name, None)
 
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        refuse_pickle(self)
-
-    def __reduce__(self) -> NoReturn:
-        refuse_pickle(self)
-
-    def __copy__(self) -> NoReturn:
-        refuse_pickle(self)
-
-    def __deepcopy__(self, memo: object) -> NoReturn:
-        refuse_pickle(self)
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
     @property
     def provider(self) -> str:

@@ -10,7 +10,7 @@ import operator
 from collections import OrderedDict
 from typing import Any, NoReturn
 
-from ._base import read_only, refuse_pickle, refuse_subclass
+from ._base import read_only, refuse_copy, refuse_subclass
 
 _U32_MAX = 4294967295
 
@@ -57,21 +57,7 @@ class RetryTracker:
         self._ceilings = {}
         self._failed = OrderedDict()
 
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
-
-    def __reduce__(self) -> NoReturn:
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
-
-    def __copy__(self) -> NoReturn:
-        """Refuse copying."""
-        refuse_pickle(self)
-
-    def __deepcopy__(self, memo: object) -> NoReturn:
-        """Refuse copying."""
-        refuse_pickle(self)
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
     @property
     def max_retries(self) -> int:

@@ -11,8 +11,8 @@ from ._base import (
     check_bool,
     no_attribute,
     read_only,
+    refuse_copy,
     refuse_create,
-    refuse_pickle,
     refuse_subclass,
 )
 from ._enums import DeadReason, SessionState, StaleReason, not_instance_message
@@ -310,17 +310,7 @@ class SessionPolicy:
     def __delattr__(self, name: str) -> None:
         self.__setattr__(name, None)
 
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        refuse_pickle(self)
-
-    def __reduce__(self) -> NoReturn:
-        refuse_pickle(self)
-
-    def __copy__(self) -> NoReturn:
-        refuse_pickle(self)
-
-    def __deepcopy__(self, memo: object) -> NoReturn:
-        refuse_pickle(self)
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
 
 _OUTCOME_FIELDS = ("state", "retry_after_s", "dead_reason", "stale_reason")
@@ -368,17 +358,7 @@ class SessionOutcome:
     def __delattr__(self, name: str) -> None:
         self.__setattr__(name, None)
 
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        refuse_pickle(self)
-
-    def __reduce__(self) -> NoReturn:
-        refuse_pickle(self)
-
-    def __copy__(self) -> NoReturn:
-        refuse_pickle(self)
-
-    def __deepcopy__(self, memo: object) -> NoReturn:
-        refuse_pickle(self)
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
 
 def _refuse_outcome(cls: type, *args: object, **kwargs: object) -> NoReturn:
@@ -623,22 +603,31 @@ class Session:
 
     _core: _SessionCore
 
-    def __cinit__(self, policy: SessionPolicy) -> None:
-        """Start a session in the Connecting state (the compiled constructor)."""
+    def __init__(self, policy: SessionPolicy) -> None:
+        """Start a session in the Connecting state; calling it again changes nothing."""
+        if _COMPILED:
+            if self._core is not None:
+                return
+        elif _has_core(self):
+            return
         if type(policy) is not SessionPolicy:
             raise TypeError(not_instance_message(policy, "SessionPolicy"))
-        self._core = _SessionCore(policy._values)
+        core = _SessionCore(policy._values)
+        if _COMPILED:
+            self._core = core
+        else:
+            _set_core(self, core)
 
     @property
     def state(self) -> SessionState:
         """The current session state."""
-        return self._core.state
+        return _core_of(self).state
 
     def begin_attempt(self, now_s: float) -> int | None:
         """Start a connection attempt; return its epoch, or None once Dead."""
         now = _to_float(now_s)
         _check_now(now)
-        return self._core.begin_attempt(now)
+        return _core_of(self).begin_attempt(now)
 
     def on_connected(self, epoch: int, now_s: float) -> SessionOutcome:
         """Report that the attempt ``epoch`` connected."""
@@ -646,7 +635,7 @@ class Session:
         now = _to_float(now_s)
         _check_epoch(e)
         _check_now(now)
-        return self._core.on_connected(e, now)
+        return _core_of(self).on_connected(e, now)
 
     def on_socket_close(
         self, epoch: int, now_s: float, close_code: int | None, jitter_sample: float
@@ -662,7 +651,7 @@ class Session:
         if has_code:
             _check_code(code, "close_code")
         _check_jitter(jitter)
-        return self._core.on_close(e, now, has_code and code == 1008, None, jitter)
+        return _core_of(self).on_close(e, now, has_code and code == 1008, None, jitter)
 
     def on_upgrade_rejected(
         self,
@@ -684,7 +673,7 @@ class Session:
         _check_retry_after(retry)
         _check_jitter(jitter)
         terminal = code == 400 or code == 403 or code == 409
-        return self._core.on_close(e, now, terminal, retry, jitter)
+        return _core_of(self).on_close(e, now, terminal, retry, jitter)
 
     def on_supersede(
         self, now_s: float, retryable: bool, retry_after_s: float | None, jitter_sample: float
@@ -697,11 +686,11 @@ class Session:
         _check_now(now)
         _check_retry_after(retry)
         _check_jitter(jitter)
-        return self._core.on_supersede(now, retryable, retry, jitter)
+        return _core_of(self).on_supersede(now, retryable, retry, jitter)
 
     def end(self) -> SessionState:
         """End the session; it stays Dead."""
-        return self._core.end()
+        return _core_of(self).end()
 
     def __setattr__(self, name: str, value: object) -> None:
         if name == "state":
@@ -711,26 +700,24 @@ class Session:
     def __delattr__(self, name: str) -> None:
         self.__setattr__(name, None)
 
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        refuse_pickle(self)
-
-    def __reduce__(self) -> NoReturn:
-        refuse_pickle(self)
-
-    def __copy__(self) -> NoReturn:
-        refuse_pickle(self)
-
-    def __deepcopy__(self, memo: object) -> NoReturn:
-        refuse_pickle(self)
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
 
-def _new_session(cls: type, policy: SessionPolicy) -> Session:
-    """Start a session in the Connecting state."""
-    if type(policy) is not SessionPolicy:
-        raise TypeError(not_instance_message(policy, "SessionPolicy"))
-    self = object.__new__(Session)
-    object.__setattr__(self, "_core", _SessionCore(policy._values))
-    return self
+def _core_of(session: Session) -> _SessionCore:
+    """Return the session's state machine; refuse a Session whose constructor never ran."""
+    core = session._core
+    if core is None:  # compiled: only Session.__new__(Session) leaves the C field unset
+        raise TypeError("'band_sdk_core.Session' object was never initialised")
+    return core
+
+
+def _has_core(session: Session) -> bool:
+    """Tell whether the pure Session's ``_core`` slot is set (its constructor ran)."""
+    try:
+        _get_core(session)
+    except AttributeError:
+        return False
+    return True
 
 
 def _refuse_subclass_session(cls: type, **kwargs: Any) -> NoReturn:
@@ -738,8 +725,8 @@ def _refuse_subclass_session(cls: type, **kwargs: Any) -> NoReturn:
     refuse_subclass(Session)
 
 
-if not _COMPILED:  # the compiled twin uses __cinit__ and is final instead
-    delattr(Session, "__cinit__")
-    _new_session.__name__, _new_session.__qualname__ = "__new__", "Session.__new__"
-    Session.__new__ = staticmethod(_new_session)  # type: ignore[assignment]
+if not _COMPILED:  # Cython refuses __init_subclass__ in a class body; the compiled one is final
     Session.__init_subclass__ = classmethod(_refuse_subclass_session)  # type: ignore[assignment]
+    # the slot's own descriptor: Session.__setattr__ refuses every name
+    _get_core = Session.__dict__["_core"].__get__
+    _set_core = Session.__dict__["_core"].__set__

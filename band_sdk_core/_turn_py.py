@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from ._base import refuse_pickle, refuse_subclass
+from ._base import refuse_copy, refuse_subclass
 from ._enums import TurnEffect, TurnVerdict, not_instance_message
 
 if TYPE_CHECKING:
@@ -154,17 +154,7 @@ class TurnLedger:
     def __delattr__(self, name: str) -> None:
         self.__setattr__(name, None)
 
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        refuse_pickle(self)
-
-    def __reduce__(self) -> NoReturn:
-        refuse_pickle(self)
-
-    def __copy__(self) -> NoReturn:
-        refuse_pickle(self)
-
-    def __deepcopy__(self, memo: object) -> NoReturn:
-        refuse_pickle(self)
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
 
 def _new_ledger(cls: type) -> TurnLedger:
