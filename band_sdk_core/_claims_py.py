@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
-from ._base import read_only, refuse_copy, refuse_subclass
+from ._base import make_final, read_only, refuse_copy
 from ._enums import ParkedReason, not_instance_message
 from ._errors import check_trace_context, validation_error
 
@@ -526,10 +526,4 @@ class ClaimRegistry:
         return result
 
 
-def _refuse_subclass(cls: type, **kwargs: Any) -> NoReturn:
-    """Refuse subclassing (the compiled class is final instead)."""
-    refuse_subclass(ClaimRegistry)
-
-
-if __name__ == "band_sdk_core._claims_py":  # the compiled twin is final instead
-    ClaimRegistry.__init_subclass__ = classmethod(_refuse_subclass)  # type: ignore[assignment]
+make_final(ClaimRegistry)

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, NoReturn
+from typing import Any
 
-from ._base import refuse_copy, refuse_subclass
+from ._base import make_final, refuse_copy
 from ._errors import check_trace_context, validation_error
 
 _FIELDS = ("name", "type", "handle", "description")
@@ -143,10 +143,4 @@ class ParticipantRoster:
         self._snapshot = [tuple(record) for record in self._records.values()]
 
 
-def _refuse_subclass(cls: type, **kwargs: Any) -> NoReturn:
-    """Refuse subclassing (the compiled class is final instead)."""
-    refuse_subclass(ParticipantRoster)
-
-
-if __name__ == "band_sdk_core._roster_py":  # the compiled twin is final instead
-    ParticipantRoster.__init_subclass__ = classmethod(_refuse_subclass)  # type: ignore[assignment]
+make_final(ParticipantRoster)

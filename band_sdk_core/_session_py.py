@@ -9,6 +9,7 @@ from typing import Any, NoReturn
 
 from ._base import (
     check_bool,
+    make_final,
     no_attribute,
     read_only,
     refuse_copy,
@@ -366,14 +367,9 @@ def _refuse_outcome(cls: type, *args: object, **kwargs: object) -> NoReturn:
     refuse_create(SessionOutcome)
 
 
-def _refuse_subclass_outcome(cls: type, **kwargs: Any) -> NoReturn:
-    """Refuse subclassing SessionOutcome (the compiled class is final instead)."""
-    refuse_subclass(SessionOutcome)
-
-
-if not _COMPILED:  # the compiled twin is final and sets its C fields directly
+make_final(SessionOutcome)
+if not _COMPILED:  # Cython accepts no __new__ in an extension class; the compiled twin is final
     SessionOutcome.__new__ = staticmethod(_refuse_outcome)  # type: ignore[method-assign]
-    SessionOutcome.__init_subclass__ = classmethod(_refuse_subclass_outcome)  # type: ignore[assignment]
     _set_state = SessionOutcome.__dict__["_state"].__set__
     _set_retry = SessionOutcome.__dict__["_retry_after_s"].__set__
     _set_dead = SessionOutcome.__dict__["_dead_reason"].__set__
@@ -720,13 +716,7 @@ def _has_core(session: Session) -> bool:
     return True
 
 
-def _refuse_subclass_session(cls: type, **kwargs: Any) -> NoReturn:
-    """Refuse subclassing Session (the compiled class is final instead)."""
-    refuse_subclass(Session)
-
-
-if not _COMPILED:  # Cython refuses __init_subclass__ in a class body; the compiled one is final
-    Session.__init_subclass__ = classmethod(_refuse_subclass_session)  # type: ignore[assignment]
-    # the slot's own descriptor: Session.__setattr__ refuses every name
+make_final(Session)
+if not _COMPILED:  # the slot's own descriptor: Session.__setattr__ refuses every name
     _get_core = Session.__dict__["_core"].__get__
     _set_core = Session.__dict__["_core"].__set__
