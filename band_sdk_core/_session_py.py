@@ -213,17 +213,17 @@ def classify_upgrade(status: int) -> tuple[bool, tuple[float, float] | None]:
 class SessionPolicy:
     """Reconnect backoff/jitter policy, plus the graduated rapid-disconnect cooldown ladder."""
 
-    __slots__ = ("_values",)
+    __slots__ = ("_settings",)
     __module__ = "band_sdk_core"
 
-    _values: tuple[float, ...]
+    _settings: dict[str, float]
 
     def __new__(
         cls, config: Mapping[str, float | int], trace_context: str | None = None
     ) -> SessionPolicy:
         """Validate ``config`` and build the policy."""
         check_trace_context(trace_context)
-        values: list[float] = []
+        values: dict[str, float] = {}
         for key in _KEYS:
             try:
                 raw = config[key]
@@ -245,10 +245,10 @@ class SessionPolicy:
                 raise ValueError(
                     f"`{key}` must be a finite, non-negative number, got {format_number(x)}"
                 )
-            values.append(x)
+            values[key] = x
         # every *_s value becomes a Duration (whole nanoseconds, saturating) before use
-        nanos = [_sat_nanos(x) for x in values]
-        factor, threshold = values[1], values[11]
+        nanos = {key: _sat_nanos(x) for key, x in values.items() if key.endswith("_s")}
+        factor, threshold = values["factor"], values["rapid_threshold"]
         issues: list[Issue] = []
         if factor != factor or factor == _INF or factor < 1.0:
             issues.append(
@@ -258,13 +258,13 @@ class SessionPolicy:
                     f"factor must be a finite number >= 1.0, got {format_number(factor)}",
                 )
             )
-        if nanos[0] > nanos[2]:
+        if nanos["base_delay_s"] > nanos["max_delay_s"]:
             issues.append(("base_delay", "invalid_value", "base_delay must not exceed max_delay"))
         if threshold == 0.0:
             issues.append(
                 ("rapid_threshold", "invalid_value", "rapid_threshold must be at least 1")
             )
-        if nanos[12] == 0:
+        if nanos["heartbeat_interval_s"] == 0:
             issues.append(
                 (
                     "heartbeat_interval",
@@ -272,17 +272,16 @@ class SessionPolicy:
                     "heartbeat_interval must be greater than zero",
                 )
             )
-        if nanos[13] <= nanos[12]:
+        if nanos["dead_threshold_s"] <= nanos["heartbeat_interval_s"]:
             issues.append(
                 ("dead_threshold", "invalid_value", "dead_threshold must exceed heartbeat_interval")
             )
         if issues:
             raise validation_error(issues, trace_context)
-        for index, x in enumerate(nanos):
-            if index != 1 and index != 11:
-                values[index] = _secs(x)
+        for key, ns in nanos.items():
+            values[key] = _secs(ns)
         self = object.__new__(SessionPolicy)
-        object.__setattr__(self, "_values", tuple(values))
+        object.__setattr__(self, "_settings", values)
         return self
 
     @staticmethod
@@ -293,12 +292,12 @@ class SessionPolicy:
     @property
     def heartbeat_interval_s(self) -> float:
         """Seconds between heartbeats."""
-        return self._values[12]
+        return self._settings["heartbeat_interval_s"]
 
     @property
     def dead_threshold_s(self) -> float:
         """Seconds of silence after which the connection counts as dead."""
-        return self._values[13]
+        return self._settings["dead_threshold_s"]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         refuse_subclass(SessionPolicy)
@@ -441,20 +440,20 @@ class _SessionCore:
         "up_since",
     )
 
-    def __init__(self, values: tuple[float, ...]) -> None:
-        """Copy the (already nanosecond-rounded) policy values and reset the state."""
-        self.base_s: float = values[0]
-        self.factor: float = values[1]
-        self.max_delay_s: float = values[2]
-        self.stable_reset: float = values[3]
-        self.rapid_uptime: float = values[4]
-        self.rapid_window: float = values[5]
-        self.rapid_first: float = values[6]
-        self.rapid_second: float = values[7]
-        self.cooldown_base: float = values[8]
-        self.cooldown_step: float = values[9]
-        self.cooldown_max: float = values[10]
-        self.threshold: int = int(values[11])
+    def __init__(self, settings: dict[str, float]) -> None:
+        """Copy the (already nanosecond-rounded) policy settings and reset the state."""
+        self.base_s: float = settings["base_delay_s"]
+        self.factor: float = settings["factor"]
+        self.max_delay_s: float = settings["max_delay_s"]
+        self.stable_reset: float = settings["stable_reset_s"]
+        self.rapid_uptime: float = settings["rapid_disconnect_uptime_s"]
+        self.rapid_window: float = settings["rapid_window_s"]
+        self.rapid_first: float = settings["rapid_first_min_delay_s"]
+        self.rapid_second: float = settings["rapid_second_min_delay_s"]
+        self.cooldown_base: float = settings["rapid_cooldown_base_s"]
+        self.cooldown_step: float = settings["rapid_cooldown_step_s"]
+        self.cooldown_max: float = settings["rapid_cooldown_max_s"]
+        self.threshold: int = int(settings["rapid_threshold"])
         self.state: SessionState = _CONNECTING
         self.next_epoch: int = 0
         self.has_epoch: bool = False
@@ -608,7 +607,7 @@ class Session:
             return
         if type(policy) is not SessionPolicy:
             raise TypeError(not_instance_message(policy, "SessionPolicy"))
-        core = _SessionCore(policy._values)
+        core = _SessionCore(policy._settings)
         if _COMPILED:
             self._core = core
         else:
