@@ -138,4 +138,4 @@ cdef class Session:
     cpdef object end(self)
 
 
-cdef _SessionCore _core_of(Session session)
+cdef inline _SessionCore _core_of(Session session)
