@@ -700,8 +700,14 @@ class Session:
 
 def _core_of(session: Session) -> _SessionCore:
     """Return the session's state machine; refuse a Session whose constructor never ran."""
-    core = session._core
-    if core is None:  # compiled: only Session.__new__(Session) leaves the C field unset
+    if _COMPILED:
+        core = session._core  # None after Session.__new__(Session) alone
+    else:
+        try:
+            core = session._core
+        except AttributeError:  # the same leaves the pure slot unset
+            core = None
+    if core is None:
         raise TypeError("'band_sdk_core.Session' object was never initialised")
     return core
 
