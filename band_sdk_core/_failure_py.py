@@ -14,6 +14,7 @@ class AgentFailure:
     """An immutable description of why an agent turn failed."""
 
     __slots__ = ("_code", "_detail", "_message", "_provider")
+    __module__ = "band_sdk_core"
 
     _provider: str
     _message: str
@@ -79,6 +80,3 @@ class AgentFailure:
     def to_extension_data(self) -> dict[str, Any]:
         """Return the failure wrapped under the ``band.ai/failure`` extension key."""
         return {"band.ai/failure": self.to_dict()}
-
-
-AgentFailure.__module__ = "band_sdk_core"
