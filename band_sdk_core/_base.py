@@ -11,9 +11,32 @@ def refuse_subclass(cls: type) -> NoReturn:
     raise TypeError(f"type 'band_sdk_core.{cls.__name__}' is not an acceptable base type")
 
 
+_BASETYPE = 1 << 10  # Py_TPFLAGS_BASETYPE: unset on a final compiled class
+
+
+def make_final(cls: type) -> None:
+    """Make a pure-Python class refuse subclasses, as its compiled (final) twin does.
+
+    Cython accepts no ``__init_subclass__`` in an extension class body, so the one shared
+    source cannot declare it; a compiled class is final already and is left alone.
+    """
+    if not cls.__flags__ & _BASETYPE:
+        return
+
+    def refuse(subclass: type, /, **kwargs: object) -> NoReturn:
+        refuse_subclass(cls)
+
+    cls.__init_subclass__ = classmethod(refuse)  # type: ignore[assignment, method-assign]
+
+
 def refuse_pickle(obj: object) -> NoReturn:
     """Raise the error for pickling or copying a runtime object."""
     raise TypeError(f"cannot pickle 'band_sdk_core.{type(obj).__name__}' object")
+
+
+def refuse_copy(obj: object, *args: object) -> NoReturn:
+    """Refuse pickling or copying; bound as every reduce and copy hook of a runtime class."""
+    refuse_pickle(obj)
 
 
 def refuse_create(cls: type) -> NoReturn:

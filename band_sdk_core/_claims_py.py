@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
-from ._base import read_only, refuse_pickle, refuse_subclass
+from ._base import make_final, read_only, refuse_copy
 from ._enums import ParkedReason, not_instance_message
 from ._errors import check_trace_context, validation_error
 
@@ -134,21 +134,7 @@ class ClaimRegistry:
         self._retries: dict[tuple[str, str], int] = {}
         self._next_token: int = 0
 
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
-
-    def __reduce__(self) -> NoReturn:
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
-
-    def __copy__(self) -> NoReturn:
-        """Refuse copying."""
-        refuse_pickle(self)
-
-    def __deepcopy__(self, memo: object) -> NoReturn:
-        """Refuse copying."""
-        refuse_pickle(self)
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
     @property
     def max_completed(self) -> int:
@@ -540,10 +526,4 @@ class ClaimRegistry:
         return result
 
 
-def _refuse_subclass(cls: type, /, **kwargs: Any) -> NoReturn:
-    """Refuse subclassing (the compiled class is final instead)."""
-    refuse_subclass(ClaimRegistry)
-
-
-if __name__ == "band_sdk_core._claims_py":  # the compiled twin is final instead
-    ClaimRegistry.__init_subclass__ = classmethod(_refuse_subclass)  # type: ignore[assignment]
+make_final(ClaimRegistry)

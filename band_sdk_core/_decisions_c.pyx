@@ -12,7 +12,7 @@ cimport cython
 
 import os
 
-from ._base import no_attribute, refuse_pickle, refuse_setattr
+from ._base import no_attribute, refuse_copy, refuse_setattr
 from ._decisions_py import CancelledDecisions, _bounded, _cancelled, _index, is_authorized_sender
 from ._enums import ClaimOutcome
 from ._subscriptions_py import _text, _ticket
@@ -75,9 +75,7 @@ cdef class DecisionRegistry:
         self._limit = -1 if limit is None else limit
         self._state = state
 
-    def __reduce_ex__(self, protocol):
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
     def __setattr__(self, name, value):
         refuse_setattr(self, name, value)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import operator
 import os
 from collections import OrderedDict
-from typing import Any, NoReturn
+from typing import Any
 
-from ._base import no_attribute, refuse_create, refuse_pickle, refuse_setattr, refuse_subclass
+from ._base import no_attribute, refuse_copy, refuse_create, refuse_setattr, refuse_subclass
 from ._enums import ClaimOutcome, not_instance_message
 
 # The id and ticket conversions are the subscriptions' rules; their pure-Python source
@@ -55,9 +55,7 @@ class CancelledDecisions:
         """Refuse subclassing."""
         refuse_subclass(CancelledDecisions)
 
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
     __setattr__ = refuse_setattr
     __delattr__ = refuse_setattr
@@ -128,9 +126,7 @@ class DecisionRegistry:
         """Refuse subclassing."""
         refuse_subclass(DecisionRegistry)
 
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
     __setattr__ = refuse_setattr
     __delattr__ = refuse_setattr

@@ -6,7 +6,7 @@ compiled twins return the very same singleton members.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NoReturn
+from typing import Any, ClassVar, NoReturn, Self
 
 __all__ = [
     "AgentTopicKind",
@@ -41,6 +41,49 @@ def not_instance_message(value: object, expected: str) -> str:
     return f"'{type(value).__name__}' object is not an instance of '{expected}'"
 
 
+class _Declared:
+    """A member written in a class body; the class turns it into its singleton on creation."""
+
+    __slots__ = ("label",)
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+
+
+def wire(name: str) -> Any:
+    """Declare a member whose ``wire_name`` is ``name``."""
+    return _Declared(name)
+
+
+def declared() -> Any:
+    """Declare a member whose ``value`` is its own name in snake_case."""
+    return _Declared("")
+
+
+def _snake(name: str) -> str:
+    out = []
+    for i, ch in enumerate(name):
+        if ch.isupper() and i:
+            out.append("_")
+        out.append(ch.lower())
+    return "".join(out)
+
+
+def _define(cls: Any, members: list[tuple[str, str]]) -> None:
+    """Create the singleton members of ``cls`` in declaration order."""
+    made = []
+    for index, (name, label) in enumerate(members):
+        member = object.__new__(cls)
+        object.__setattr__(member, "_name", name)
+        object.__setattr__(member, "_label", label)
+        object.__setattr__(member, "_index", index)
+        type.__setattr__(cls, name, member)
+        made.append(member)
+    cls._members = tuple(made)
+    cls._by_label = {m._label: m for m in made}
+    cls.__module__ = "band_sdk_core"
+
+
 class _Member:
     """Base of every closed enum: singletons, read-only, unhashable, unpicklable."""
 
@@ -61,6 +104,9 @@ class _Member:
             base = cls.__mro__[1].__name__
             raise TypeError(f"type 'band_sdk_core.{base}' is not an acceptable base type")
         super().__init_subclass__(**kwargs)
+        members = [(k, v.label or _snake(k)) for k, v in vars(cls).items() if type(v) is _Declared]
+        if members:
+            _define(cls, members)
 
     def __setattr__(self, name: str, value: object) -> None:
         cls = type(self).__name__
@@ -120,10 +166,12 @@ class _WireMember(_Member):
         return self._label
 
     @classmethod
-    def _lookup(cls, name: object) -> Any:
+    def from_wire_name(cls, name: str) -> Self | None:
+        """Return the member with this wire name, or None."""
         if not isinstance(name, str):
             raise TypeError(not_instance_message(name, "str"))
-        return cls._by_label.get(name)
+        member: Self | None = cls._by_label.get(name)
+        return member
 
 
 class _ValueMember(_Member):
@@ -137,197 +185,117 @@ class _ValueMember(_Member):
         return self._label
 
 
-def _define(cls: Any, members: list[tuple[str, str]]) -> None:
-    """Create the singleton members of ``cls`` in declaration order."""
-    made = []
-    for index, (name, label) in enumerate(members):
-        member = object.__new__(cls)
-        object.__setattr__(member, "_name", name)
-        object.__setattr__(member, "_label", label)
-        object.__setattr__(member, "_index", index)
-        type.__setattr__(cls, name, member)
-        made.append(member)
-    cls._members = tuple(made)
-    cls._by_label = {m._label: m for m in made}
-    cls.__module__ = "band_sdk_core"
-
-
-def _wire_lookup(cls: Any) -> Any:
-    def from_wire_name(name: str) -> Any:
-        if not isinstance(name, str):
-            raise TypeError(not_instance_message(name, "str"))
-        return cls._by_label.get(name)
-
-    from_wire_name.__doc__ = f"Return the {cls.__name__} named ``name`` on the wire, or None."
-    return staticmethod(from_wire_name)
-
-
 class EventType(_WireMember):
     """The closed set of inbound event names."""
 
     __slots__ = ()
-    MessageCreated: ClassVar[EventType]
-    MessageUpdated: ClassVar[EventType]
-    RoomAdded: ClassVar[EventType]
-    RoomRemoved: ClassVar[EventType]
-    RoomDeleted: ClassVar[EventType]
-    ParticipantAdded: ClassVar[EventType]
-    ParticipantRemoved: ClassVar[EventType]
-    ContactRequestReceived: ClassVar[EventType]
-    ContactRequestUpdated: ClassVar[EventType]
-    ContactAdded: ClassVar[EventType]
-    ContactRemoved: ClassVar[EventType]
-    Supersede: ClassVar[EventType]
-    AgentControl: ClassVar[EventType]
-    EventCreated: ClassVar[EventType]
-
-    @staticmethod
-    def from_wire_name(name: str) -> EventType | None:  # replaced below
-        """Return the member with this wire name, or None."""
-        raise NotImplementedError
+    MessageCreated: ClassVar[EventType] = wire("message_created")
+    MessageUpdated: ClassVar[EventType] = wire("message_updated")
+    RoomAdded: ClassVar[EventType] = wire("room_added")
+    RoomRemoved: ClassVar[EventType] = wire("room_removed")
+    RoomDeleted: ClassVar[EventType] = wire("room_deleted")
+    ParticipantAdded: ClassVar[EventType] = wire("participant_added")
+    ParticipantRemoved: ClassVar[EventType] = wire("participant_removed")
+    ContactRequestReceived: ClassVar[EventType] = wire("contact_request_received")
+    ContactRequestUpdated: ClassVar[EventType] = wire("contact_request_updated")
+    ContactAdded: ClassVar[EventType] = wire("contact_added")
+    ContactRemoved: ClassVar[EventType] = wire("contact_removed")
+    Supersede: ClassVar[EventType] = wire("supersede")
+    AgentControl: ClassVar[EventType] = wire("agent.control")
+    EventCreated: ClassVar[EventType] = wire("event_created")
 
 
 class MemorySystem(_WireMember):
     """Memory systems."""
 
     __slots__ = ()
-    Sensory: ClassVar[MemorySystem]
-    Working: ClassVar[MemorySystem]
-    LongTerm: ClassVar[MemorySystem]
-
-    @staticmethod
-    def from_wire_name(name: str) -> MemorySystem | None:
-        """Return the member with this wire name, or None."""
-        raise NotImplementedError
+    Sensory: ClassVar[MemorySystem] = wire("sensory")
+    Working: ClassVar[MemorySystem] = wire("working")
+    LongTerm: ClassVar[MemorySystem] = wire("long_term")
 
 
 class MemoryType(_WireMember):
     """Memory types."""
 
     __slots__ = ()
-    Iconic: ClassVar[MemoryType]
-    Echoic: ClassVar[MemoryType]
-    Haptic: ClassVar[MemoryType]
-    Episodic: ClassVar[MemoryType]
-    Semantic: ClassVar[MemoryType]
-    Procedural: ClassVar[MemoryType]
-
-    @staticmethod
-    def from_wire_name(name: str) -> MemoryType | None:
-        """Return the member with this wire name, or None."""
-        raise NotImplementedError
+    Iconic: ClassVar[MemoryType] = wire("iconic")
+    Echoic: ClassVar[MemoryType] = wire("echoic")
+    Haptic: ClassVar[MemoryType] = wire("haptic")
+    Episodic: ClassVar[MemoryType] = wire("episodic")
+    Semantic: ClassVar[MemoryType] = wire("semantic")
+    Procedural: ClassVar[MemoryType] = wire("procedural")
 
 
 class MemorySegment(_WireMember):
     """Memory segments."""
 
     __slots__ = ()
-    User: ClassVar[MemorySegment]
-    Agent: ClassVar[MemorySegment]
-    Tool: ClassVar[MemorySegment]
-    Guideline: ClassVar[MemorySegment]
-
-    @staticmethod
-    def from_wire_name(name: str) -> MemorySegment | None:
-        """Return the member with this wire name, or None."""
-        raise NotImplementedError
+    User: ClassVar[MemorySegment] = wire("user")
+    Agent: ClassVar[MemorySegment] = wire("agent")
+    Tool: ClassVar[MemorySegment] = wire("tool")
+    Guideline: ClassVar[MemorySegment] = wire("guideline")
 
 
 class MemoryStoreScope(_WireMember):
     """Scopes a memory can be stored in."""
 
     __slots__ = ()
-    Subject: ClassVar[MemoryStoreScope]
-    Organization: ClassVar[MemoryStoreScope]
-
-    @staticmethod
-    def from_wire_name(name: str) -> MemoryStoreScope | None:
-        """Return the member with this wire name, or None."""
-        raise NotImplementedError
+    Subject: ClassVar[MemoryStoreScope] = wire("subject")
+    Organization: ClassVar[MemoryStoreScope] = wire("organization")
 
 
 class MemoryListScope(_WireMember):
     """Scopes memories can be listed from."""
 
     __slots__ = ()
-    Subject: ClassVar[MemoryListScope]
-    Organization: ClassVar[MemoryListScope]
-    All: ClassVar[MemoryListScope]
-
-    @staticmethod
-    def from_wire_name(name: str) -> MemoryListScope | None:
-        """Return the member with this wire name, or None."""
-        raise NotImplementedError
+    Subject: ClassVar[MemoryListScope] = wire("subject")
+    Organization: ClassVar[MemoryListScope] = wire("organization")
+    All: ClassVar[MemoryListScope] = wire("all")
 
 
 class MemoryStatus(_WireMember):
     """Memory statuses."""
 
     __slots__ = ()
-    Active: ClassVar[MemoryStatus]
-    Superseded: ClassVar[MemoryStatus]
-    Archived: ClassVar[MemoryStatus]
-    All: ClassVar[MemoryStatus]
-
-    @staticmethod
-    def from_wire_name(name: str) -> MemoryStatus | None:
-        """Return the member with this wire name, or None."""
-        raise NotImplementedError
+    Active: ClassVar[MemoryStatus] = wire("active")
+    Superseded: ClassVar[MemoryStatus] = wire("superseded")
+    Archived: ClassVar[MemoryStatus] = wire("archived")
+    All: ClassVar[MemoryStatus] = wire("all")
 
 
 class ParkedReason(_WireMember):
     """Why a pending acknowledgement is parked."""
 
     __slots__ = ()
-    NotFound: ClassVar[ParkedReason]
-    Rejected: ClassVar[ParkedReason]
-
-    @staticmethod
-    def from_wire_name(name: str) -> ParkedReason | None:
-        """Return the member with this wire name, or None."""
-        raise NotImplementedError
+    NotFound: ClassVar[ParkedReason] = wire("not_found")
+    Rejected: ClassVar[ParkedReason] = wire("rejected")
 
 
 class TurnEffect(_WireMember):
     """What a successful tool call did for the turn."""
 
     __slots__ = ()
-    Observe: ClassVar[TurnEffect]
-    Act: ClassVar[TurnEffect]
-    Reply: ClassVar[TurnEffect]
-    Decline: ClassVar[TurnEffect]
-
-    @staticmethod
-    def from_wire_name(name: str) -> TurnEffect | None:
-        """Return the member with this wire name, or None."""
-        raise NotImplementedError
+    Observe: ClassVar[TurnEffect] = wire("observe")
+    Act: ClassVar[TurnEffect] = wire("act")
+    Reply: ClassVar[TurnEffect] = wire("reply")
+    Decline: ClassVar[TurnEffect] = wire("decline")
 
 
 class TurnVerdict(_WireMember):
     """The judgement of a finished turn."""
 
     __slots__ = ()
-    Complete: ClassVar[TurnVerdict]
-    MissingReply: ClassVar[TurnVerdict]
-
-    @staticmethod
-    def from_wire_name(name: str) -> TurnVerdict | None:
-        """Return the member with this wire name, or None."""
-        raise NotImplementedError
+    Complete: ClassVar[TurnVerdict] = wire("complete")
+    MissingReply: ClassVar[TurnVerdict] = wire("missing_reply")
 
 
 class AgentTopicKind(_WireMember):
     """The agent-scoped WebSocket topics."""
 
     __slots__ = ()
-    Control: ClassVar[AgentTopicKind]
-    Rooms: ClassVar[AgentTopicKind]
-    Contacts: ClassVar[AgentTopicKind]
-
-    @staticmethod
-    def from_wire_name(name: str) -> AgentTopicKind | None:
-        """Return the member with this wire name, or None."""
-        raise NotImplementedError
+    Control: ClassVar[AgentTopicKind] = wire("agent_control")
+    Rooms: ClassVar[AgentTopicKind] = wire("agent_rooms")
+    Contacts: ClassVar[AgentTopicKind] = wire("agent_contacts")
 
     def topic(self, agent_id: str) -> str:
         """Return the topic name of this kind for ``agent_id``."""
@@ -341,172 +309,88 @@ class RoomSubscribeResult(_ValueMember):
     """Result of completing a two-topic room subscription."""
 
     __slots__ = ()
-    Subscribed: ClassVar[RoomSubscribeResult]
-    JoinFailed: ClassVar[RoomSubscribeResult]
-    RolledBack: ClassVar[RoomSubscribeResult]
-    RollbackFailed: ClassVar[RoomSubscribeResult]
-    Stale: ClassVar[RoomSubscribeResult]
+    Subscribed: ClassVar[RoomSubscribeResult] = declared()
+    JoinFailed: ClassVar[RoomSubscribeResult] = declared()
+    RolledBack: ClassVar[RoomSubscribeResult] = declared()
+    RollbackFailed: ClassVar[RoomSubscribeResult] = declared()
+    Stale: ClassVar[RoomSubscribeResult] = declared()
 
 
 class RoomStatus(_ValueMember):
     """Subscription state of a room."""
 
     __slots__ = ()
-    Absent: ClassVar[RoomStatus]
-    Pending: ClassVar[RoomStatus]
-    Subscribed: ClassVar[RoomStatus]
-    Leaving: ClassVar[RoomStatus]
-    NeedsReconciliation: ClassVar[RoomStatus]
+    Absent: ClassVar[RoomStatus] = declared()
+    Pending: ClassVar[RoomStatus] = declared()
+    Subscribed: ClassVar[RoomStatus] = declared()
+    Leaving: ClassVar[RoomStatus] = declared()
+    NeedsReconciliation: ClassVar[RoomStatus] = declared()
 
 
 class AgentTopicStatus(_ValueMember):
     """Subscription state of an agent topic."""
 
     __slots__ = ()
-    Absent: ClassVar[AgentTopicStatus]
-    Pending: ClassVar[AgentTopicStatus]
-    Joined: ClassVar[AgentTopicStatus]
-    Leaving: ClassVar[AgentTopicStatus]
-    NeedsReconciliation: ClassVar[AgentTopicStatus]
+    Absent: ClassVar[AgentTopicStatus] = declared()
+    Pending: ClassVar[AgentTopicStatus] = declared()
+    Joined: ClassVar[AgentTopicStatus] = declared()
+    Leaving: ClassVar[AgentTopicStatus] = declared()
+    NeedsReconciliation: ClassVar[AgentTopicStatus] = declared()
 
 
 class LeaveOutcome(_ValueMember):
     """How a topic leave ended."""
 
     __slots__ = ()
-    Left: ClassVar[LeaveOutcome]
-    Failed: ClassVar[LeaveOutcome]
-    Unknown: ClassVar[LeaveOutcome]
+    Left: ClassVar[LeaveOutcome] = declared()
+    Failed: ClassVar[LeaveOutcome] = declared()
+    Unknown: ClassVar[LeaveOutcome] = declared()
 
 
 class SessionState(_ValueMember):
     """State of the reconnect session."""
 
     __slots__ = ()
-    Connecting: ClassVar[SessionState]
-    Up: ClassVar[SessionState]
-    Reconnecting: ClassVar[SessionState]
-    Dead: ClassVar[SessionState]
+    Connecting: ClassVar[SessionState] = declared()
+    Up: ClassVar[SessionState] = declared()
+    Reconnecting: ClassVar[SessionState] = declared()
+    Dead: ClassVar[SessionState] = declared()
 
 
 class DeadReason(_ValueMember):
     """Why a session died."""
 
     __slots__ = ()
-    Classified: ClassVar[DeadReason]
-    RapidDisconnect: ClassVar[DeadReason]
+    Classified: ClassVar[DeadReason] = declared()
+    RapidDisconnect: ClassVar[DeadReason] = declared()
 
 
 class StaleReason(_ValueMember):
     """Why a session event was ignored."""
 
     __slots__ = ()
-    WrongEpoch: ClassVar[StaleReason]
-    ClockRegression: ClassVar[StaleReason]
-    DuplicateConnected: ClassVar[StaleReason]
-    SupersedePredatesEpoch: ClassVar[StaleReason]
+    WrongEpoch: ClassVar[StaleReason] = declared()
+    ClockRegression: ClassVar[StaleReason] = declared()
+    DuplicateConnected: ClassVar[StaleReason] = declared()
+    SupersedePredatesEpoch: ClassVar[StaleReason] = declared()
 
 
 class RoomMembership(_ValueMember):
     """Admission state of a room in a RoomRoster."""
 
     __slots__ = ()
-    Unadmitted: ClassVar[RoomMembership]
-    Admitting: ClassVar[RoomMembership]
-    Admitted: ClassVar[RoomMembership]
+    Unadmitted: ClassVar[RoomMembership] = declared()
+    Admitting: ClassVar[RoomMembership] = declared()
+    Admitted: ClassVar[RoomMembership] = declared()
 
 
 class ClaimOutcome(_ValueMember):
     """Result of claiming a registered decision."""
 
     __slots__ = ()
-    Claimed: ClassVar[ClaimOutcome]
-    AlreadyClaimed: ClassVar[ClaimOutcome]
-    Stale: ClassVar[ClaimOutcome]
+    Claimed: ClassVar[ClaimOutcome] = declared()
+    AlreadyClaimed: ClassVar[ClaimOutcome] = declared()
+    Stale: ClassVar[ClaimOutcome] = declared()
 
 
 _DEFINING = False
-
-_WIRE: dict[Any, list[tuple[str, str]]] = {
-    EventType: [
-        ("MessageCreated", "message_created"),
-        ("MessageUpdated", "message_updated"),
-        ("RoomAdded", "room_added"),
-        ("RoomRemoved", "room_removed"),
-        ("RoomDeleted", "room_deleted"),
-        ("ParticipantAdded", "participant_added"),
-        ("ParticipantRemoved", "participant_removed"),
-        ("ContactRequestReceived", "contact_request_received"),
-        ("ContactRequestUpdated", "contact_request_updated"),
-        ("ContactAdded", "contact_added"),
-        ("ContactRemoved", "contact_removed"),
-        ("Supersede", "supersede"),
-        ("AgentControl", "agent.control"),
-        ("EventCreated", "event_created"),
-    ],
-    MemorySystem: [("Sensory", "sensory"), ("Working", "working"), ("LongTerm", "long_term")],
-    MemoryType: [
-        ("Iconic", "iconic"),
-        ("Echoic", "echoic"),
-        ("Haptic", "haptic"),
-        ("Episodic", "episodic"),
-        ("Semantic", "semantic"),
-        ("Procedural", "procedural"),
-    ],
-    MemorySegment: [
-        ("User", "user"),
-        ("Agent", "agent"),
-        ("Tool", "tool"),
-        ("Guideline", "guideline"),
-    ],
-    MemoryStoreScope: [("Subject", "subject"), ("Organization", "organization")],
-    MemoryListScope: [("Subject", "subject"), ("Organization", "organization"), ("All", "all")],
-    MemoryStatus: [
-        ("Active", "active"),
-        ("Superseded", "superseded"),
-        ("Archived", "archived"),
-        ("All", "all"),
-    ],
-    ParkedReason: [("NotFound", "not_found"), ("Rejected", "rejected")],
-    TurnEffect: [
-        ("Observe", "observe"),
-        ("Act", "act"),
-        ("Reply", "reply"),
-        ("Decline", "decline"),
-    ],
-    TurnVerdict: [("Complete", "complete"), ("MissingReply", "missing_reply")],
-    AgentTopicKind: [
-        ("Control", "agent_control"),
-        ("Rooms", "agent_rooms"),
-        ("Contacts", "agent_contacts"),
-    ],
-}
-
-_VALUES: dict[Any, list[str]] = {
-    RoomSubscribeResult: ["Subscribed", "JoinFailed", "RolledBack", "RollbackFailed", "Stale"],
-    RoomStatus: ["Absent", "Pending", "Subscribed", "Leaving", "NeedsReconciliation"],
-    AgentTopicStatus: ["Absent", "Pending", "Joined", "Leaving", "NeedsReconciliation"],
-    LeaveOutcome: ["Left", "Failed", "Unknown"],
-    SessionState: ["Connecting", "Up", "Reconnecting", "Dead"],
-    DeadReason: ["Classified", "RapidDisconnect"],
-    StaleReason: ["WrongEpoch", "ClockRegression", "DuplicateConnected", "SupersedePredatesEpoch"],
-    RoomMembership: ["Unadmitted", "Admitting", "Admitted"],
-    ClaimOutcome: ["Claimed", "AlreadyClaimed", "Stale"],
-}
-
-
-def _snake(name: str) -> str:
-    out = []
-    for i, ch in enumerate(name):
-        if ch.isupper() and i:
-            out.append("_")
-        out.append(ch.lower())
-    return "".join(out)
-
-
-for _cls, _pairs in _WIRE.items():
-    _define(_cls, _pairs)
-    type.__setattr__(_cls, "from_wire_name", _wire_lookup(_cls))
-for _cls, _names in _VALUES.items():
-    _define(_cls, [(n, _snake(n)) for n in _names])
-del _cls, _pairs, _names

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any
 
-from ._base import check_str, read_only, refuse_pickle, refuse_subclass
+from ._base import check_str, read_only, refuse_copy, refuse_subclass
 from ._json_py import to_json
 
 __all__ = ["AgentFailure"]
@@ -14,6 +14,7 @@ class AgentFailure:
     """An immutable description of why an agent turn failed."""
 
     __slots__ = ("_code", "_detail", "_message", "_provider")
+    __module__ = "band_sdk_core"
 
     _provider: str
     _message: str
@@ -45,17 +46,7 @@ class AgentFailure:
     def __delattr__(self, name: str) -> None:
         self.__setattr__(name, None)
 
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        refuse_pickle(self)
-
-    def __reduce__(self) -> NoReturn:
-        refuse_pickle(self)
-
-    def __copy__(self) -> NoReturn:
-        refuse_pickle(self)
-
-    def __deepcopy__(self, memo: object) -> NoReturn:
-        refuse_pickle(self)
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
     @property
     def provider(self) -> str:
@@ -89,6 +80,3 @@ class AgentFailure:
     def to_extension_data(self) -> dict[str, Any]:
         """Return the failure wrapped under the ``band.ai/failure`` extension key."""
         return {"band.ai/failure": self.to_dict()}
-
-
-AgentFailure.__module__ = "band_sdk_core"

@@ -13,7 +13,7 @@ cimport cython
 
 import operator
 
-from ._base import read_only, refuse_pickle
+from ._base import read_only, refuse_copy
 from ._retry_py import _check_message_id, _check_range
 
 __all__ = ["RetryTracker"]
@@ -93,21 +93,7 @@ cdef class RetryTracker:
                     slot = <_Slot>found
                     slot.aprev = slot.anext = slot.fnext = None
 
-    def __reduce_ex__(self, protocol):
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
-
-    def __reduce__(self):
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
-
-    def __copy__(self):
-        """Refuse copying."""
-        refuse_pickle(self)
-
-    def __deepcopy__(self, memo):
-        """Refuse copying."""
-        refuse_pickle(self)
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
     @property
     def max_retries(self):

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import operator
 from collections import OrderedDict
-from typing import Any, NoReturn
+from typing import Any
 
-from ._base import read_only, refuse_pickle, refuse_subclass
+from ._base import make_final, read_only, refuse_copy
 
 _U32_MAX = 4294967295
 
@@ -57,21 +57,7 @@ class RetryTracker:
         self._ceilings = {}
         self._failed = OrderedDict()
 
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
-
-    def __reduce__(self) -> NoReturn:
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
-
-    def __copy__(self) -> NoReturn:
-        """Refuse copying."""
-        refuse_pickle(self)
-
-    def __deepcopy__(self, memo: object) -> NoReturn:
-        """Refuse copying."""
-        refuse_pickle(self)
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
     @property
     def max_retries(self) -> int:
@@ -195,10 +181,4 @@ class RetryTracker:
         failed[message_id] = None
 
 
-def _refuse_subclass(cls: type, /, **kwargs: Any) -> NoReturn:
-    """Refuse subclassing (the compiled class is final instead)."""
-    refuse_subclass(RetryTracker)
-
-
-if __name__ == "band_sdk_core._retry_py":  # the compiled twin is final instead
-    RetryTracker.__init_subclass__ = classmethod(_refuse_subclass)  # type: ignore[assignment]
+make_final(RetryTracker)

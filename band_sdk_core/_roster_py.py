@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, NoReturn
+from typing import Any
 
-from ._base import refuse_pickle, refuse_subclass
+from ._base import make_final, refuse_copy
 from ._errors import check_trace_context, validation_error
 
 _FIELDS = ("name", "type", "handle", "description")
@@ -63,21 +63,7 @@ class ParticipantRoster:
         self._snapshot: list[tuple[Any, ...]] | None = None
         self._provider: object = trace_context_provider
 
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
-
-    def __reduce__(self) -> NoReturn:
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
-
-    def __copy__(self) -> NoReturn:
-        """Refuse copying."""
-        refuse_pickle(self)
-
-    def __deepcopy__(self, memo: object) -> NoReturn:
-        """Refuse copying."""
-        refuse_pickle(self)
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
     def add(self, participant: Mapping[str, Any]) -> bool:
         """Append a new participant (True) or merge into the existing one (False)."""
@@ -157,10 +143,4 @@ class ParticipantRoster:
         self._snapshot = [tuple(record) for record in self._records.values()]
 
 
-def _refuse_subclass(cls: type, /, **kwargs: Any) -> NoReturn:
-    """Refuse subclassing (the compiled class is final instead)."""
-    refuse_subclass(ParticipantRoster)
-
-
-if __name__ == "band_sdk_core._roster_py":  # the compiled twin is final instead
-    ParticipantRoster.__init_subclass__ = classmethod(_refuse_subclass)  # type: ignore[assignment]
+make_final(ParticipantRoster)

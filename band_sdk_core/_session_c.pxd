@@ -136,3 +136,6 @@ cdef class Session:
             self, object now_s, object retryable, object retry_after_s, object jitter_sample)
 
     cpdef object end(self)
+
+
+cdef inline _SessionCore _core_of(Session session)

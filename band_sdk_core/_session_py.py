@@ -9,10 +9,11 @@ from typing import Any, NoReturn
 
 from ._base import (
     check_bool,
+    make_final,
     no_attribute,
     read_only,
+    refuse_copy,
     refuse_create,
-    refuse_pickle,
     refuse_subclass,
 )
 from ._enums import DeadReason, SessionState, StaleReason, not_instance_message
@@ -212,17 +213,17 @@ def classify_upgrade(status: int) -> tuple[bool, tuple[float, float] | None]:
 class SessionPolicy:
     """Reconnect backoff/jitter policy, plus the graduated rapid-disconnect cooldown ladder."""
 
-    __slots__ = ("_values",)
+    __slots__ = ("_settings",)
     __module__ = "band_sdk_core"
 
-    _values: tuple[float, ...]
+    _settings: dict[str, float]
 
     def __new__(
         cls, config: Mapping[str, float | int], trace_context: str | None = None
     ) -> SessionPolicy:
         """Validate ``config`` and build the policy."""
         check_trace_context(trace_context)
-        values: list[float] = []
+        values: dict[str, float] = {}
         for key in _KEYS:
             try:
                 raw = config[key]
@@ -244,10 +245,10 @@ class SessionPolicy:
                 raise ValueError(
                     f"`{key}` must be a finite, non-negative number, got {format_number(x)}"
                 )
-            values.append(x)
+            values[key] = x
         # every *_s value becomes a Duration (whole nanoseconds, saturating) before use
-        nanos = [_sat_nanos(x) for x in values]
-        factor, threshold = values[1], values[11]
+        nanos = {key: _sat_nanos(x) for key, x in values.items() if key.endswith("_s")}
+        factor, threshold = values["factor"], values["rapid_threshold"]
         issues: list[Issue] = []
         if factor != factor or factor == _INF or factor < 1.0:
             issues.append(
@@ -257,13 +258,13 @@ class SessionPolicy:
                     f"factor must be a finite number >= 1.0, got {format_number(factor)}",
                 )
             )
-        if nanos[0] > nanos[2]:
+        if nanos["base_delay_s"] > nanos["max_delay_s"]:
             issues.append(("base_delay", "invalid_value", "base_delay must not exceed max_delay"))
         if threshold == 0.0:
             issues.append(
                 ("rapid_threshold", "invalid_value", "rapid_threshold must be at least 1")
             )
-        if nanos[12] == 0:
+        if nanos["heartbeat_interval_s"] == 0:
             issues.append(
                 (
                     "heartbeat_interval",
@@ -271,17 +272,16 @@ class SessionPolicy:
                     "heartbeat_interval must be greater than zero",
                 )
             )
-        if nanos[13] <= nanos[12]:
+        if nanos["dead_threshold_s"] <= nanos["heartbeat_interval_s"]:
             issues.append(
                 ("dead_threshold", "invalid_value", "dead_threshold must exceed heartbeat_interval")
             )
         if issues:
             raise validation_error(issues, trace_context)
-        for index, x in enumerate(nanos):
-            if index != 1 and index != 11:
-                values[index] = _secs(x)
+        for key, ns in nanos.items():
+            values[key] = _secs(ns)
         self = object.__new__(SessionPolicy)
-        object.__setattr__(self, "_values", tuple(values))
+        object.__setattr__(self, "_settings", values)
         return self
 
     @staticmethod
@@ -292,12 +292,12 @@ class SessionPolicy:
     @property
     def heartbeat_interval_s(self) -> float:
         """Seconds between heartbeats."""
-        return self._values[12]
+        return self._settings["heartbeat_interval_s"]
 
     @property
     def dead_threshold_s(self) -> float:
         """Seconds of silence after which the connection counts as dead."""
-        return self._values[13]
+        return self._settings["dead_threshold_s"]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         refuse_subclass(SessionPolicy)
@@ -310,17 +310,7 @@ class SessionPolicy:
     def __delattr__(self, name: str) -> None:
         self.__setattr__(name, None)
 
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        refuse_pickle(self)
-
-    def __reduce__(self) -> NoReturn:
-        refuse_pickle(self)
-
-    def __copy__(self) -> NoReturn:
-        refuse_pickle(self)
-
-    def __deepcopy__(self, memo: object) -> NoReturn:
-        refuse_pickle(self)
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
 
 _OUTCOME_FIELDS = ("state", "retry_after_s", "dead_reason", "stale_reason")
@@ -368,17 +358,7 @@ class SessionOutcome:
     def __delattr__(self, name: str) -> None:
         self.__setattr__(name, None)
 
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        refuse_pickle(self)
-
-    def __reduce__(self) -> NoReturn:
-        refuse_pickle(self)
-
-    def __copy__(self) -> NoReturn:
-        refuse_pickle(self)
-
-    def __deepcopy__(self, memo: object) -> NoReturn:
-        refuse_pickle(self)
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
 
 def _refuse_outcome(cls: type, *args: object, **kwargs: object) -> NoReturn:
@@ -386,14 +366,9 @@ def _refuse_outcome(cls: type, *args: object, **kwargs: object) -> NoReturn:
     refuse_create(SessionOutcome)
 
 
-def _refuse_subclass_outcome(cls: type, /, **kwargs: Any) -> NoReturn:
-    """Refuse subclassing SessionOutcome (the compiled class is final instead)."""
-    refuse_subclass(SessionOutcome)
-
-
-if not _COMPILED:  # the compiled twin is final and sets its C fields directly
+make_final(SessionOutcome)
+if not _COMPILED:  # Cython accepts no __new__ in an extension class; the compiled twin is final
     SessionOutcome.__new__ = staticmethod(_refuse_outcome)  # type: ignore[method-assign]
-    SessionOutcome.__init_subclass__ = classmethod(_refuse_subclass_outcome)  # type: ignore[assignment]
     _set_state = SessionOutcome.__dict__["_state"].__set__
     _set_retry = SessionOutcome.__dict__["_retry_after_s"].__set__
     _set_dead = SessionOutcome.__dict__["_dead_reason"].__set__
@@ -465,20 +440,20 @@ class _SessionCore:
         "up_since",
     )
 
-    def __init__(self, values: tuple[float, ...]) -> None:
-        """Copy the (already nanosecond-rounded) policy values and reset the state."""
-        self.base_s: float = values[0]
-        self.factor: float = values[1]
-        self.max_delay_s: float = values[2]
-        self.stable_reset: float = values[3]
-        self.rapid_uptime: float = values[4]
-        self.rapid_window: float = values[5]
-        self.rapid_first: float = values[6]
-        self.rapid_second: float = values[7]
-        self.cooldown_base: float = values[8]
-        self.cooldown_step: float = values[9]
-        self.cooldown_max: float = values[10]
-        self.threshold: int = int(values[11])
+    def __init__(self, settings: dict[str, float]) -> None:
+        """Copy the (already nanosecond-rounded) policy settings and reset the state."""
+        self.base_s: float = settings["base_delay_s"]
+        self.factor: float = settings["factor"]
+        self.max_delay_s: float = settings["max_delay_s"]
+        self.stable_reset: float = settings["stable_reset_s"]
+        self.rapid_uptime: float = settings["rapid_disconnect_uptime_s"]
+        self.rapid_window: float = settings["rapid_window_s"]
+        self.rapid_first: float = settings["rapid_first_min_delay_s"]
+        self.rapid_second: float = settings["rapid_second_min_delay_s"]
+        self.cooldown_base: float = settings["rapid_cooldown_base_s"]
+        self.cooldown_step: float = settings["rapid_cooldown_step_s"]
+        self.cooldown_max: float = settings["rapid_cooldown_max_s"]
+        self.threshold: int = int(settings["rapid_threshold"])
         self.state: SessionState = _CONNECTING
         self.next_epoch: int = 0
         self.has_epoch: bool = False
@@ -623,22 +598,31 @@ class Session:
 
     _core: _SessionCore
 
-    def __cinit__(self, policy: SessionPolicy) -> None:
-        """Start a session in the Connecting state (the compiled constructor)."""
+    def __init__(self, policy: SessionPolicy) -> None:
+        """Start a session in the Connecting state; calling it again changes nothing."""
+        if _COMPILED:
+            if self._core is not None:
+                return
+        elif _has_core(self):
+            return
         if type(policy) is not SessionPolicy:
             raise TypeError(not_instance_message(policy, "SessionPolicy"))
-        self._core = _SessionCore(policy._values)
+        core = _SessionCore(policy._settings)
+        if _COMPILED:
+            self._core = core
+        else:
+            _set_core(self, core)
 
     @property
     def state(self) -> SessionState:
         """The current session state."""
-        return self._core.state
+        return _core_of(self).state
 
     def begin_attempt(self, now_s: float) -> int | None:
         """Start a connection attempt; return its epoch, or None once Dead."""
         now = _to_float(now_s)
         _check_now(now)
-        return self._core.begin_attempt(now)
+        return _core_of(self).begin_attempt(now)
 
     def on_connected(self, epoch: int, now_s: float) -> SessionOutcome:
         """Report that the attempt ``epoch`` connected."""
@@ -646,7 +630,7 @@ class Session:
         now = _to_float(now_s)
         _check_epoch(e)
         _check_now(now)
-        return self._core.on_connected(e, now)
+        return _core_of(self).on_connected(e, now)
 
     def on_socket_close(
         self, epoch: int, now_s: float, close_code: int | None, jitter_sample: float
@@ -662,7 +646,7 @@ class Session:
         if has_code:
             _check_code(code, "close_code")
         _check_jitter(jitter)
-        return self._core.on_close(e, now, has_code and code == 1008, None, jitter)
+        return _core_of(self).on_close(e, now, has_code and code == 1008, None, jitter)
 
     def on_upgrade_rejected(
         self,
@@ -684,7 +668,7 @@ class Session:
         _check_retry_after(retry)
         _check_jitter(jitter)
         terminal = code == 400 or code == 403 or code == 409
-        return self._core.on_close(e, now, terminal, retry, jitter)
+        return _core_of(self).on_close(e, now, terminal, retry, jitter)
 
     def on_supersede(
         self, now_s: float, retryable: bool, retry_after_s: float | None, jitter_sample: float
@@ -697,11 +681,11 @@ class Session:
         _check_now(now)
         _check_retry_after(retry)
         _check_jitter(jitter)
-        return self._core.on_supersede(now, retryable, retry, jitter)
+        return _core_of(self).on_supersede(now, retryable, retry, jitter)
 
     def end(self) -> SessionState:
         """End the session; it stays Dead."""
-        return self._core.end()
+        return _core_of(self).end()
 
     def __setattr__(self, name: str, value: object) -> None:
         if name == "state":
@@ -711,35 +695,33 @@ class Session:
     def __delattr__(self, name: str) -> None:
         self.__setattr__(name, None)
 
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        refuse_pickle(self)
-
-    def __reduce__(self) -> NoReturn:
-        refuse_pickle(self)
-
-    def __copy__(self) -> NoReturn:
-        refuse_pickle(self)
-
-    def __deepcopy__(self, memo: object) -> NoReturn:
-        refuse_pickle(self)
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
 
-def _new_session(cls: type, policy: SessionPolicy) -> Session:
-    """Start a session in the Connecting state."""
-    if type(policy) is not SessionPolicy:
-        raise TypeError(not_instance_message(policy, "SessionPolicy"))
-    self = object.__new__(Session)
-    object.__setattr__(self, "_core", _SessionCore(policy._values))
-    return self
+def _core_of(session: Session) -> _SessionCore:
+    """Return the session's state machine; refuse a Session whose constructor never ran."""
+    if _COMPILED:
+        core = session._core  # None after Session.__new__(Session) alone
+    else:
+        try:
+            core = session._core
+        except AttributeError:  # the same leaves the pure slot unset
+            core = None
+    if core is None:
+        raise TypeError("'band_sdk_core.Session' object was never initialised")
+    return core
 
 
-def _refuse_subclass_session(cls: type, /, **kwargs: Any) -> NoReturn:
-    """Refuse subclassing Session (the compiled class is final instead)."""
-    refuse_subclass(Session)
+def _has_core(session: Session) -> bool:
+    """Tell whether the pure Session's ``_core`` slot is set (its constructor ran)."""
+    try:
+        _get_core(session)
+    except AttributeError:
+        return False
+    return True
 
 
-if not _COMPILED:  # the compiled twin uses __cinit__ and is final instead
-    delattr(Session, "__cinit__")
-    _new_session.__name__, _new_session.__qualname__ = "__new__", "Session.__new__"
-    Session.__new__ = staticmethod(_new_session)  # type: ignore[assignment]
-    Session.__init_subclass__ = classmethod(_refuse_subclass_session)  # type: ignore[assignment]
+make_final(Session)
+if not _COMPILED:  # the slot's own descriptor: Session.__setattr__ refuses every name
+    _get_core = Session.__dict__["_core"].__get__
+    _set_core = Session.__dict__["_core"].__set__

@@ -10,8 +10,8 @@ from typing import Any, NoReturn, TypeVar
 from ._base import (
     check_bool,
     no_attribute,
+    refuse_copy,
     refuse_create,
-    refuse_pickle,
     refuse_setattr,
     refuse_subclass,
 )
@@ -110,9 +110,7 @@ class _Sealed:
 
     __slots__ = ()
 
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        """Refuse pickling and copying."""
-        refuse_pickle(self)
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
     def __setattr__(self, name: str, value: object) -> None:
         refuse_setattr(self, name, value)

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING
 
-from ._base import refuse_pickle, refuse_subclass
+from ._base import make_final, refuse_copy
 from ._enums import TurnEffect, TurnVerdict, not_instance_message
 
 if TYPE_CHECKING:
@@ -109,7 +109,10 @@ class TurnLedger:
     _replied: bool
 
     def __init__(self) -> None:
-        """Start an empty ledger (compiled: rejects arguments; the C fields start out False)."""
+        """Start an empty ledger; calling it again changes nothing."""
+        if not _COMPILED and not hasattr(self, "_complete"):
+            object.__setattr__(self, "_complete", False)
+            object.__setattr__(self, "_replied", False)
 
     def record(self, effect: TurnEffect) -> None:
         """Record the effect of one successful tool call."""
@@ -154,34 +157,7 @@ class TurnLedger:
     def __delattr__(self, name: str) -> None:
         self.__setattr__(name, None)
 
-    def __reduce_ex__(self, protocol: Any) -> NoReturn:
-        refuse_pickle(self)
-
-    def __reduce__(self) -> NoReturn:
-        refuse_pickle(self)
-
-    def __copy__(self) -> NoReturn:
-        refuse_pickle(self)
-
-    def __deepcopy__(self, memo: object) -> NoReturn:
-        refuse_pickle(self)
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
 
-def _new_ledger(cls: type) -> TurnLedger:
-    """Start an empty ledger."""
-    self = object.__new__(TurnLedger)
-    object.__setattr__(self, "_complete", False)
-    object.__setattr__(self, "_replied", False)
-    return self
-
-
-def _refuse_subclass(cls: type, /, **kwargs: Any) -> NoReturn:
-    """Refuse subclassing (the compiled class is final instead)."""
-    refuse_subclass(TurnLedger)
-
-
-if not _COMPILED:  # the compiled twin checks arguments in __init__ and is final
-    delattr(TurnLedger, "__init__")
-    _new_ledger.__name__, _new_ledger.__qualname__ = "__new__", "TurnLedger.__new__"
-    TurnLedger.__new__ = staticmethod(_new_ledger)  # type: ignore[assignment]
-    TurnLedger.__init_subclass__ = classmethod(_refuse_subclass)  # type: ignore[assignment]
+make_final(TurnLedger)

@@ -149,7 +149,7 @@ class PhoenixClient:
         self._initial_url = socket_url(self.url, initial_params) if initial_params else self.url
         self._headers = {"x-api-key": api_key}
         self.policy = policy or SessionPolicy.default()
-        self._session = Session(self.policy)  # type: ignore[call-arg]  # (Cython __cinit__)
+        self._session = Session(self.policy)
         self._on_connected = on_connected
         self._on_dead = on_dead
         self._open_timeout = open_timeout

@@ -50,7 +50,7 @@ class RecheckBackoff:
     def next_delay(self) -> float:
         """The delay before the next re-check (the series grows with each call)."""
         if self._session is None:
-            self._session = Session(self._policy)  # type: ignore[call-arg]  # (Cython __cinit__)
+            self._session = Session(self._policy)
         now = time.monotonic()
         epoch = self._session.begin_attempt(now)
         assert epoch is not None  # a session with this policy never dies

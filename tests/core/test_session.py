@@ -997,3 +997,25 @@ def test_matches_model(session_impl: ModuleType, cfg: dict[str, Any], ops: list[
             model.state = "dead"
         assert real.state.value == model.state
         assert not math.isnan(now)
+
+
+# --------------------------------------------------------------------------- construction
+
+
+def test_second_init_keeps_the_session_state(session_impl: ModuleType) -> None:
+    s = session(session_impl)
+    epoch = s.begin_attempt(1.0)
+    s.on_connected(epoch, 1.0)
+    s.__init__(policy(session_impl, base_delay_s=2.0))  # the reference ignores a second call
+    assert s.state is SessionState.Up
+    assert s.begin_attempt(2.0) == epoch + 1
+
+
+def test_session_never_initialised_is_refused_on_use(session_impl: ModuleType) -> None:
+    s = session_impl.Session.__new__(session_impl.Session)
+    with pytest.raises(
+        TypeError, match=re.escape("'band_sdk_core.Session' object was never initialised")
+    ):
+        _ = s.state
+    with pytest.raises(TypeError, match="was never initialised"):
+        s.begin_attempt(1.0)

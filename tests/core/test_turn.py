@@ -179,3 +179,11 @@ def test_missing_reply_message(turn_impl: ModuleType) -> None:
         "The agent ended its turn without replying or calling band_no_reply, "
         "so nothing reached the room."
     )
+
+
+def test_second_init_keeps_the_ledger(turn_impl: ModuleType) -> None:
+    ledger = turn_impl.TurnLedger()
+    ledger.record(TurnEffect.Reply)
+    ledger.__init__()  # the reference ignores a second call
+    assert ledger.verdict() is TurnVerdict.Complete
+    assert ledger.reply_settled() is True
