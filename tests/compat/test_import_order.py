@@ -1,0 +1,33 @@
+"""Every package of the SDK imports as the first module of a fresh interpreter (no import circle
+that only shows when a program starts from somewhere other than ``import band``)."""
+
+from __future__ import annotations
+
+import pkgutil
+import subprocess
+import sys
+
+import pytest
+
+import band
+
+
+def _packages() -> list[str]:
+    found = ["band"]
+    for info in pkgutil.walk_packages(band.__path__, "band."):
+        if info.ispkg:
+            found.append(info.name)
+    return sorted(found)
+
+
+@pytest.mark.parametrize("name", [*_packages(), "band.core.exceptions", "band.logging_config"])
+def test_imports_first(name: str) -> None:
+    # -I: the installed package, in a process where nothing else was imported before it
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", f"import {name}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
