@@ -5,10 +5,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from band._version import __version__
 
 # Public names resolve on first use: ``import band`` stays cheap for the core, the dev
-# server and the CLI, and band.client can read __version__ without an import cycle.
+# server and the CLI.
 _EXPORTS = {
     "Agent": "band.agent",
     "AgentConfig": "band.runtime.agentconfig",
@@ -36,7 +36,7 @@ _EXPORTS = {
     "mcp_tool_names": "band.runtime.tools",
     "AdapterFeatures": "band.core.types",
     "FeatureKwargs": "band.core.types",
-    "ExecutionContext": "band.runtime.execution",
+    "ExecutionContext": "band.runtime.rooms.execution",
     "GracefulShutdown": "band.runtime.shutdown",
     "run_with_graceful_shutdown": "band.runtime.shutdown",
     "PlatformEvent": "band.platform.event",
@@ -144,13 +144,13 @@ if TYPE_CHECKING:
     )
     from band.platform.event import PlatformEvent
     from band.runtime.agentconfig import AgentConfig
-    from band.runtime.execution import ExecutionContext
     from band.runtime.formatters import (
         build_participants_message,
         format_history_for_llm,
         format_message_for_llm,
     )
     from band.runtime.prompts import render_system_prompt
+    from band.runtime.rooms.execution import ExecutionContext
     from band.runtime.runtime import AgentRuntime
     from band.runtime.sessionconfig import SessionConfig
     from band.runtime.shutdown import GracefulShutdown, run_with_graceful_shutdown

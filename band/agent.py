@@ -10,15 +10,15 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from band import __version__
+from band._version import __version__
 from band.config import PlatformSettings, load_agent_config
 from band.core.exceptions import AgentAlreadyRunningError, BandConfigError
 from band.core.preprocessor import Preprocessor
 from band.core.simple_adapter import SimpleAdapter
 from band.runtime.agentconfig import AgentConfig
-from band.runtime.contacts import ContactEventConfig
-from band.runtime.events import ParticipantAddedCallback, ParticipantRemovedCallback
+from band.runtime.contacts.config import ContactEventConfig
 from band.runtime.instance import SingleInstanceLock
+from band.runtime.rooms.events import ParticipantAddedCallback, ParticipantRemovedCallback
 from band.runtime.runtime import AgentRuntime
 from band.runtime.sessionconfig import SessionConfig
 

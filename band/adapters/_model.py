@@ -23,7 +23,8 @@ from band.core.protocols import AgentToolsProtocol
 from band.core.simple_adapter import FeatureKwargs, SimpleAdapter
 from band.core.types import AdapterFeatures, Emit, PlatformMessage
 from band.runtime.capabilities import Capability
-from band.runtime.custom_tools import (
+from band.runtime.prompts import render_system_prompt
+from band.runtime.tools.custom import (
     CustomToolDef,
     execute_custom_tool,
     find_custom_tool,
@@ -31,7 +32,6 @@ from band.runtime.custom_tools import (
     is_failed_tool_output,
     reject_conflicting_tool_names,
 )
-from band.runtime.prompts import render_system_prompt
 
 __all__ = [
     "GENERIC_PROVIDER_FAILURE_MESSAGE",

@@ -24,7 +24,7 @@ from band.core.protocols import AgentToolsProtocol
 from band.core.simple_adapter import FeatureKwargs
 from band.core.turn import AgentFailure
 from band.core.types import PlatformMessage
-from band.runtime.custom_tools import CustomToolDef, custom_tools_to_schemas
+from band.runtime.tools.custom import CustomToolDef, custom_tools_to_schemas
 
 from ._model import (
     GENERIC_PROVIDER_FAILURE_MESSAGE,

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-
-class BandError(Exception):
-    """Base class of every error this SDK raises about the platform."""
-
-
-class BandConnectionError(BandError):
-    """The platform could not be reached (connect error, reset, timeout)."""
+# the two bases are the SDK's (band.core.exceptions); the client's errors build on them
+from band.core.exceptions import BandConnectionError as BandConnectionError
+from band.core.exceptions import BandError as BandError
 
 
 class BandTimeoutError(BandConnectionError):

@@ -14,7 +14,7 @@ from urllib.parse import quote
 import httpx
 import msgspec
 
-from band import __version__
+from band._version import __version__
 from band.config.env import DEFAULT_REST_URL as DEFAULT_REST_URL  # the client default, re-exported
 from band.config.env import env_flag
 

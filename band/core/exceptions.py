@@ -1,4 +1,4 @@
-"""Errors of the SDK's own surface (configuration, lifecycle, tools); platform ones: band.client.
+"""The SDK's error base classes and the errors of its own surface (configuration, lifecycle, tools).
 
 The tool errors live here, at band-sdk's import path ``band.core.exceptions``;
 ``band.runtime.tools`` re-exports them.
@@ -9,8 +9,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from typing import TypeVar
-
-from band.client.errors import BandConnectionError, BandError
 
 C = TypeVar("C", bound="BandConfigError")
 
@@ -26,6 +24,14 @@ __all__ = [
     "ProviderRunError",
     "RoomExecutionStoppedError",
 ]
+
+
+class BandError(Exception):
+    """Base class of every error this SDK raises (the platform's own: ``band.client.errors``)."""
+
+
+class BandConnectionError(BandError):
+    """The platform could not be reached (connect error, reset, timeout)."""
 
 
 class BandConfigError(BandError):

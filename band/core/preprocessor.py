@@ -13,7 +13,7 @@ __all__ = ["Preprocessor"]
 class Preprocessor(Protocol):
     """Builds each turn's input; ``band.preprocessing.DefaultPreprocessor`` is the default.
 
-    ``ctx`` is the room's ``band.runtime.context.RoomContext``; ``event`` a
+    ``ctx`` is the room's ``band.runtime.rooms.context.RoomContext``; ``event`` a
     ``band.platform.event.MessageEvent``. Returning None skips the message: the adapter is
     not run and the message counts as handled. Context the input consumes (the participant
     update, queued system updates, the bootstrap) stays owed until ``inp.commit_context()``,

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 import httpx
 
-from band import Agent
+from band.agent import Agent
 from band.core import SimpleAdapter
 from band.core.exceptions import BandError
 

@@ -3,7 +3,7 @@ preprocessors), importable as ``band.platform.event``."""
 
 from __future__ import annotations
 
-from band.runtime.contact_events import (
+from band.runtime.contacts.events import (
     ContactAddedEvent,
     ContactAddedPayload,
     ContactEvent,
@@ -14,7 +14,7 @@ from band.runtime.contact_events import (
     ContactRequestUpdatedEvent,
     ContactRequestUpdatedPayload,
 )
-from band.runtime.events import (
+from band.runtime.rooms.events import (
     MessageCreatedPayload,
     MessageEvent,
     ParticipantAddedEvent,

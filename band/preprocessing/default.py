@@ -5,9 +5,9 @@ from __future__ import annotations
 import logging
 
 from band.core.types import AgentInput, HistoryProvider, PlatformMessage
-from band.runtime.context import RoomContext
-from band.runtime.events import MessageEvent
-from band.runtime.messages import platform_message
+from band.runtime.rooms.context import RoomContext
+from band.runtime.rooms.events import MessageEvent
+from band.runtime.rooms.messages import platform_message
 from band_sdk_core import is_self_echo
 
 __all__ = ["DefaultPreprocessor"]

@@ -25,7 +25,7 @@ _EXPORTS = {
     "render_system_prompt": "band.runtime.prompts",
     "AgentConfig": "band.runtime.agentconfig",
     "AgentRuntime": "band.runtime.runtime",
-    "ExecutionContext": "band.runtime.execution",
+    "ExecutionContext": "band.runtime.rooms.execution",
     "GracefulShutdown": "band.runtime.shutdown",
     "run_with_graceful_shutdown": "band.runtime.shutdown",
     "PlatformMessage": "band.core.types",
@@ -64,13 +64,13 @@ __all__ = [
 if TYPE_CHECKING:
     from band.core.types import PlatformMessage
     from band.runtime.agentconfig import AgentConfig
-    from band.runtime.execution import ExecutionContext
     from band.runtime.formatters import (
         build_participants_message,
         format_history_for_llm,
         format_message_for_llm,
     )
     from band.runtime.prompts import BASE_INSTRUCTIONS, TEMPLATES, render_system_prompt
+    from band.runtime.rooms.execution import ExecutionContext
     from band.runtime.runtime import AgentRuntime
     from band.runtime.sessionconfig import SessionConfig
     from band.runtime.shutdown import GracefulShutdown, run_with_graceful_shutdown

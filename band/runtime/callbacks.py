@@ -1,8 +1,8 @@
-"""Signatures of the callbacks user code hands to ``Agent.create`` (one import path)."""
+"""band-sdk's import path for the callback signatures user code hands to ``Agent.create``."""
 
 from __future__ import annotations
 
-from .contacts import ContactEventCallback
-from .events import ParticipantAddedCallback, ParticipantRemovedCallback
+from band.runtime.contacts.config import ContactEventCallback
+from band.runtime.rooms.events import ParticipantAddedCallback, ParticipantRemovedCallback
 
 __all__ = ["ContactEventCallback", "ParticipantAddedCallback", "ParticipantRemovedCallback"]

@@ -1,46 +1,4 @@
-"""Platform message rows as ``PlatformMessage`` values and the facts the runtime reads off them."""
+"""band-sdk's import path, an alias of :mod:`band.runtime.rooms.messages`."""
 
-from __future__ import annotations
-
-from datetime import UTC, datetime
-from typing import Any
-
-from band.core.types import PlatformMessage
-
-__all__ = ["delivery_status", "parse_time", "platform_message"]
-
-
-def parse_time(value: Any) -> datetime:
-    """An ISO 8601 timestamp (``Z`` accepted); now when missing or unreadable."""
-    if isinstance(value, str):
-        try:
-            return datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
-            pass
-    return datetime.now(UTC)
-
-
-def platform_message(row: dict[str, Any], room_id: str) -> PlatformMessage:
-    """The adapter's view of one message row (push payload or REST row)."""
-    return PlatformMessage(
-        id=str(row["id"]),
-        room_id=str(row.get("chat_room_id") or room_id),
-        content=str(row.get("content") or ""),
-        sender_id=str(row.get("sender_id") or ""),
-        sender_type=str(row.get("sender_type") or ""),
-        sender_name=row.get("sender_name"),
-        message_type=str(row.get("message_type") or "text"),
-        metadata=row.get("metadata") or {},
-        created_at=parse_time(row.get("inserted_at")),
-    )
-
-
-def delivery_status(row: dict[str, Any], agent_id: str) -> str | None:
-    """This agent's delivery status recorded on the row (``processed``, ``failed``...)."""
-    meta = row.get("metadata")
-    if not isinstance(meta, dict):
-        return None
-    statuses = meta.get("delivery_status")
-    mine = statuses.get(agent_id) if isinstance(statuses, dict) else None
-    status = mine.get("status") if isinstance(mine, dict) else None
-    return status if isinstance(status, str) else None
+from band.runtime.rooms.messages import *  # noqa: F403
+from band.runtime.rooms.messages import __all__ as __all__

@@ -1,45 +1,4 @@
-"""The participants of one room: a ``ParticipantRoster`` fed by REST and participant pushes."""
+"""band-sdk's import path, an alias of :mod:`band.runtime.rooms.participants`."""
 
-from __future__ import annotations
-
-import logging
-from typing import Any
-
-from band.client.rest import RestClient, path
-from band_sdk_core import ParticipantRoster
-
-__all__ = ["RoomParticipants"]
-
-log = logging.getLogger("band.runtime.participants")
-
-
-class RoomParticipants:
-    """Who is in the room (``roster.changed()`` tells whether the model still has to hear it)."""
-
-    def __init__(self, rest: RestClient, room_id: str, agent_id: str) -> None:
-        self.rest = rest
-        self.room_id = room_id
-        self.agent_id = agent_id
-        self.roster = ParticipantRoster()
-        self.loaded = False
-
-    async def load(self) -> None:
-        """Replace the roster with the platform's list."""
-        resp = await self.rest.request("GET", path("/agent/chats/{}/participants", self.room_id))
-        rows = resp.data if isinstance(resp.data, list) else []
-        self.roster.set_all(
-            [r for r in rows if isinstance(r, dict) and isinstance(r.get("id"), str)]
-        )
-        self.loaded = True
-
-    def added(self, payload: dict[str, Any]) -> None:
-        """Apply a ``participant_added`` push."""
-        self.roster.add(payload)
-
-    def removed(self, payload: dict[str, Any]) -> None:
-        """Apply a ``participant_removed`` push."""
-        self.roster.remove(str(payload["id"]))
-
-    def snapshot(self) -> list[dict[str, Any]]:
-        """The participants as dicts (``id``, ``name``, ``type``, ``handle``, ``description``)."""
-        return [dict(p) for p in self.roster.list()]
+from band.runtime.rooms.participants import *  # noqa: F403
+from band.runtime.rooms.participants import __all__ as __all__

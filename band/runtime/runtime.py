@@ -12,6 +12,24 @@ from band.client.phoenix import PhoenixClient
 from band.client.rest import RestClient
 from band.core.preprocessor import Preprocessor
 from band.core.simple_adapter import SimpleAdapter
+from band.runtime.agentconfig import AgentConfig, ConflictPolicy
+from band.runtime.capabilities import prune_unsupported
+from band.runtime.contacts.config import ContactEventConfig, ContactEventStrategy
+from band.runtime.contacts.events import contact_event
+from band.runtime.contacts.handler import ContactEventHandler
+from band.runtime.contacts.hub import ContactsHub
+from band.runtime.pushes import validated
+from band.runtime.rooms.events import (
+    ParticipantAddedCallback,
+    ParticipantAddedEvent,
+    ParticipantPayload,
+    ParticipantRemovedCallback,
+    ParticipantRemovedEvent,
+)
+from band.runtime.rooms.execution import RoomExecution
+from band.runtime.rooms.settlement import Delivery
+from band.runtime.sessionconfig import SessionConfig
+from band.runtime.topics import Subscriptions
 from band_sdk_core import (
     AgentTopicKind,
     ClaimRegistry,
@@ -19,25 +37,6 @@ from band_sdk_core import (
     RoomRoster,
     evaluate_delivery_event,
 )
-
-from .agentconfig import AgentConfig, ConflictPolicy
-from .capabilities import prune_unsupported
-from .contact_events import contact_event
-from .contact_handler import ContactEventHandler
-from .contacts import ContactEventConfig, ContactEventStrategy
-from .delivery import Delivery
-from .events import (
-    ParticipantAddedCallback,
-    ParticipantAddedEvent,
-    ParticipantPayload,
-    ParticipantRemovedCallback,
-    ParticipantRemovedEvent,
-)
-from .execution import RoomExecution
-from .hub import ContactsHub
-from .sessionconfig import SessionConfig
-from .subscriptions import Subscriptions
-from .wire import validated
 
 __all__ = ["AgentRuntime"]
 

@@ -12,10 +12,20 @@ import logging
 import signal
 from collections.abc import Callable
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from band.agent import Agent
+
+class RunningAgent(Protocol):
+    """What the shutdown helpers need of ``band.Agent`` (a protocol: runtime imports no upward)."""
+
+    async def run(
+        self, shutdown_timeout: float | None = ..., *, install_signal_handlers: bool = ...
+    ) -> None:
+        """Serve until stopped."""
+
+    async def stop(self, timeout: float | None = None) -> bool:
+        """Stop serving, giving running turns ``timeout`` seconds."""
+
 
 __all__ = ["GracefulShutdown", "run_with_graceful_shutdown"]
 
@@ -39,7 +49,7 @@ class GracefulShutdown:
 
     def __init__(
         self,
-        agent: Agent,
+        agent: RunningAgent,
         timeout: float | None = 30.0,
         on_signal: Callable[[int], Any] | None = None,
     ) -> None:
@@ -117,7 +127,7 @@ class GracefulShutdown:
 
 
 async def run_with_graceful_shutdown(
-    agent: Agent,
+    agent: RunningAgent,
     timeout: float | None = 30.0,
     on_signal: Callable[[int], Any] | None = None,
 ) -> None:

@@ -513,7 +513,7 @@ class LocalBand:
         owner: Person | None,
         agent_kwargs: dict[str, Any],
     ) -> tuple[Any, AgentHandle]:
-        from band import Agent
+        from band.agent import Agent
 
         creds = handle or self.register_agent(name or type(adapter).__name__, owner=owner)
         agent = Agent.create(

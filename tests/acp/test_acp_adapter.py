@@ -29,8 +29,8 @@ from band.core.exceptions import BandConfigError
 from band.core.turn import MISSING_REPLY, TurnEffect
 from band.core.types import HistoryProvider, PlatformMessage
 from band.integrations.acp.narration import SESSION_EVENT
-from band.runtime.custom_tools import declares_turn_effect
 from band.runtime.tools import AgentTools
+from band.runtime.tools.custom import declares_turn_effect
 from band.workspaces import create_room_workspace_resolver
 
 #: the platform's mention prefix on posted messages

@@ -232,8 +232,8 @@ def test_a_custom_tool_runs_and_its_declared_effect_completes_the_turn(
 ) -> None:
     from pydantic import BaseModel
 
-    from band.runtime.custom_tools import declares_turn_effect
     from band.runtime.tools import TurnEffect
+    from band.runtime.tools.custom import declares_turn_effect
 
     class FileTicketInput(BaseModel):
         """File a support ticket."""

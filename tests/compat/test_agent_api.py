@@ -19,7 +19,7 @@ from band.core import SimpleAdapter
 from band.core.exceptions import ProviderRunError
 from band.platform.event import MessageEvent
 from band.preprocessing import DefaultPreprocessor
-from band.runtime.contacts import ContactEventConfig, ContactEventStrategy
+from band.runtime.contacts.config import ContactEventConfig, ContactEventStrategy
 from band.runtime.tools import AgentTools
 
 

@@ -9,7 +9,7 @@ from bandtest.platform import RestartablePlatform
 
 from band.core import SimpleAdapter
 from band.core.turn import MISSING_REPLY, AgentFailure
-from band.runtime.execution import ADAPTER_FAILED
+from band.runtime.rooms.execution import ADAPTER_FAILED
 
 from .conftest import Echo, Human, InRoom, agent_in_rooms, fast_agent, in_room, plain, wait_for
 

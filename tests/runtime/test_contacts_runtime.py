@@ -23,11 +23,11 @@ from band.platform.event import (
     ContactRequestUpdatedEvent,
 )
 from band.runtime.agentconfig import AgentConfig
-from band.runtime.contact_events import contact_event
-from band.runtime.contact_handler import ContactEventHandler
-from band.runtime.contact_tools import ContactTools
-from band.runtime.contacts import ContactEventConfig, ContactEventStrategy
-from band.runtime.hub import HUB_TITLE
+from band.runtime.contacts.config import ContactEventConfig, ContactEventStrategy
+from band.runtime.contacts.events import contact_event
+from band.runtime.contacts.handler import ContactEventHandler
+from band.runtime.contacts.hub import HUB_TITLE
+from band.runtime.contacts.tools import ContactTools
 from band_sdk_core import SessionPolicy
 
 from .conftest import Echo, Human, fast_agent, room_with, wait_for

@@ -7,7 +7,7 @@ import asyncio
 from bandtest.platform import RestartablePlatform, room_with
 
 from band.client.rest import RestClient
-from band.runtime.history import RoomHistory
+from band.runtime.rooms.history import RoomHistory
 from band.runtime.sessionconfig import SessionConfig
 
 

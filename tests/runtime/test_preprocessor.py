@@ -13,7 +13,7 @@ from band import Agent
 from band.core import AgentInput, BandConfigError, Preprocessor
 from band.platform.event import MessageEvent
 from band.preprocessing import DefaultPreprocessor
-from band.runtime.context import RoomContext
+from band.runtime.rooms.context import RoomContext
 
 from .conftest import Echo, Human, fast_agent, plain, room_with, wait_for
 

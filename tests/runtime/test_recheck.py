@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from band.runtime.recheck import RecheckBackoff
+from band.runtime.rooms.recheck import RecheckBackoff
 
 
 def test_delays_double_up_to_the_ceiling_with_jitter() -> None:

@@ -7,8 +7,8 @@ from typing import Any
 
 from bandtest.platform import RestartablePlatform, room_with
 
-from band.runtime.events import ParticipantAddedEvent, ParticipantRemovedEvent
-from band.runtime.wire import WireStats
+from band.runtime.pushes import WireStats
+from band.runtime.rooms.events import ParticipantAddedEvent, ParticipantRemovedEvent
 
 from .conftest import Echo, Human, InRoom, agent_in_rooms, fast_agent, in_room, plain, wait_for
 

@@ -8,7 +8,7 @@ from bandtest.platform import Live
 from band.client.errors import ConflictError
 from band.client.rest import RestClient
 from band.core.turn import TurnVerdict
-from band.runtime.contact_tools import ContactTools
+from band.runtime.contacts.tools import ContactTools
 from band.runtime.tools import InvalidToolArgumentsError
 
 from .conftest import assert_tool_errors, bound, new_bot, new_room, run

@@ -11,7 +11,8 @@ import pytest
 from pydantic import BaseModel, Field, TypeAdapter
 
 from band.core.turn import Turn, TurnVerdict
-from band.runtime.custom_tools import (
+from band.runtime.tools import InvalidToolArgumentsError, TurnEffect
+from band.runtime.tools.custom import (
     custom_tool_effects,
     custom_tool_to_anthropic_schema,
     custom_tool_to_openai_schema,
@@ -24,7 +25,6 @@ from band.runtime.custom_tools import (
     is_failed_tool_output,
     reject_conflicting_tool_names,
 )
-from band.runtime.tools import InvalidToolArgumentsError, TurnEffect
 
 
 class FileTicketInput(BaseModel):

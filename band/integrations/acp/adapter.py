@@ -15,19 +15,19 @@ from band.core.protocols import AgentToolsProtocol
 from band.core.simple_adapter import FeatureKwargs, SimpleAdapter
 from band.core.types import Emit, HistoryProvider, PlatformMessage
 from band.runtime.capabilities import Capability
-from band.runtime.custom_tools import (
-    CustomToolDef,
-    execute_custom_tool,
-    get_custom_tool_name,
-    is_failed_tool_output,
-    reject_conflicting_tool_names,
-)
 from band.runtime.tools import (
     TOOLS,
     BandToolError,
     InvalidToolArgumentsError,
     ToolContext,
     select_tools,
+)
+from band.runtime.tools.custom import (
+    CustomToolDef,
+    execute_custom_tool,
+    get_custom_tool_name,
+    is_failed_tool_output,
+    reject_conflicting_tool_names,
 )
 from band.runtime.tools.ops import load_participants
 from band.runtime.tools.registry import clean_schema

@@ -14,7 +14,7 @@ from typing import Any, cast
 from acp import PROTOCOL_VERSION, spawn_agent_process
 from acp.schema import ClientCapabilities, Implementation, InitializeResponse
 
-from band import __version__
+from band._version import __version__
 
 from .client import RoomClient
 

@@ -16,7 +16,7 @@ from band_sdk_core import ClaimRegistry, ParkedReason, RetryTracker
 
 __all__ = ["Delivery", "RoomStopped", "transient"]
 
-log = logging.getLogger("band.runtime.delivery")
+log = logging.getLogger("band.runtime.rooms.settlement")
 
 MSG = "/agent/chats/{}/messages/{}"
 

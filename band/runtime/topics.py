@@ -21,7 +21,7 @@ from band_sdk_core import (
 
 __all__ = ["Subscriptions"]
 
-log = logging.getLogger("band.runtime.subscriptions")
+log = logging.getLogger("band.runtime.topics")
 
 
 class Subscriptions:

@@ -9,7 +9,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from band.runtime.contact_tools import ContactTools
+    from band.runtime.contacts.tools import ContactTools
 
 __all__ = ["ContactEventCallback", "ContactEventConfig", "ContactEventStrategy"]
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from band.client.rest import RestClient
 
 if TYPE_CHECKING:
-    from .execution import RoomExecution
+    from band.runtime.rooms.execution import RoomExecution
 
 __all__ = [
     "HUB_PROMPT",
@@ -29,7 +29,7 @@ __all__ = [
     "is_contact_hub_turn",
 ]
 
-log = logging.getLogger("band.runtime.hub")
+log = logging.getLogger("band.runtime.contacts.hub")
 
 HUB_TITLE = "Contacts hub"
 #: Seconds to wait for the hub room's ``room_added`` before joining it without the push.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .contact_events import (
+from band.runtime.contacts.events import (
     ContactAddedEvent,
     ContactEvent,
     ContactRemovedEvent,

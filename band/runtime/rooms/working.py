@@ -9,12 +9,11 @@ from collections.abc import Callable
 from types import TracebackType
 
 from band.client.rest import RestClient, path
-
-from .sessionconfig import SessionConfig
+from band.runtime.sessionconfig import SessionConfig
 
 __all__ = ["WorkingState"]
 
-log = logging.getLogger("band.runtime.working")
+log = logging.getLogger("band.runtime.rooms.working")
 
 #: Reports in flight (the loop keeps only weak references to tasks).
 _pending: set[asyncio.Task[None]] = set()

@@ -9,7 +9,7 @@ from band_sdk_core import validate_event_payload
 
 __all__ = ["WireStats", "validated"]
 
-log = logging.getLogger("band.runtime.wire")
+log = logging.getLogger("band.runtime.pushes")
 
 
 class WireStats:

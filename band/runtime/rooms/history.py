@@ -6,8 +6,7 @@ import time
 from typing import Any
 
 from band.client.rest import RestClient, path
-
-from .sessionconfig import SessionConfig
+from band.runtime.sessionconfig import SessionConfig
 
 __all__ = ["RoomHistory"]
 

@@ -1,0 +1,170 @@
+"""Custom tools: ``(InputModel, handler)`` pairs an adapter adds beside the platform tools.
+
+The tool's name is the model's class name without its ``Input`` suffix, lowercased
+(``FileTicketInput`` -> ``fileticket``); its description is the model's docstring. A handler
+declares what a successful call does to the turn with :func:`declares_turn_effect`
+(``band_terminal = True`` on a handler is shorthand for ``TurnEffect.ACT``); an undeclared
+tool observes. The effect is recorded only on success: a handler that raises, or returns
+``{"ok": False}`` or a string starting with ``Error:``, records nothing.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from band.core.turn import Turn, TurnEffect
+from band.runtime.tools.errors import InvalidToolArgumentsError
+from band.runtime.tools.registry import TOOLS, clean_schema, format_validation_error, tool_schema
+
+__all__ = [
+    "CustomToolDef",
+    "custom_tool_effects",
+    "custom_tool_to_anthropic_schema",
+    "custom_tool_to_openai_schema",
+    "custom_tools_to_schemas",
+    "declared_effect",
+    "declares_turn_effect",
+    "execute_custom_tool",
+    "find_custom_tool",
+    "get_custom_tool_name",
+    "is_failed_tool_output",
+    "reject_conflicting_tool_names",
+]
+
+CustomToolDef = tuple[type[BaseModel], Callable[..., Any]]
+_H = TypeVar("_H", bound=Callable[..., Any])
+#: Attribute the decorator sets on a handler.
+EFFECT_ATTR = "band_turn_effect"
+
+
+def declares_turn_effect(effect: TurnEffect) -> Callable[[_H], _H]:
+    """Declare what a successful call of the decorated handler does to the turn."""
+    if not isinstance(effect, TurnEffect):
+        raise TypeError(f"effect must be a TurnEffect, not {type(effect).__name__}")
+
+    def mark(handler: _H) -> _H:
+        setattr(handler, EFFECT_ATTR, effect)
+        return handler
+
+    return mark
+
+
+def declared_effect(handler: Any) -> TurnEffect | None:
+    """The handler's declared effect; ``band_terminal = True`` means ACT; else None."""
+    effect = getattr(handler, EFFECT_ATTR, None)
+    if isinstance(effect, TurnEffect):
+        return effect
+    if getattr(handler, "band_terminal", False) is True:
+        return TurnEffect.ACT
+    return None
+
+
+def get_custom_tool_name(input_model: type[BaseModel]) -> str:
+    """``FileTicketInput`` -> ``fileticket``."""
+    name = input_model.__name__
+    if name.endswith("Input") and len(name) > len("Input"):
+        name = name[: -len("Input")]
+    return name.lower()
+
+
+def custom_tool_effects(tools: Iterable[CustomToolDef]) -> dict[str, TurnEffect]:
+    """Tool name -> effect of each custom tool (undeclared ones observe)."""
+    return {
+        get_custom_tool_name(model): declared_effect(handler) or TurnEffect.OBSERVE
+        for model, handler in tools
+    }
+
+
+def _schema(model: type[BaseModel], format: str) -> dict[str, Any]:
+    description = inspect.cleandoc(model.__doc__ or "") or get_custom_tool_name(model)
+    schema = clean_schema(model.model_json_schema())
+    return tool_schema(get_custom_tool_name(model), description, schema, format)
+
+
+def custom_tool_to_openai_schema(input_model: type[BaseModel]) -> dict[str, Any]:
+    """The custom tool as an OpenAI function tool."""
+    return _schema(input_model, "openai")
+
+
+def custom_tool_to_anthropic_schema(input_model: type[BaseModel]) -> dict[str, Any]:
+    """The custom tool as an Anthropic tool."""
+    return _schema(input_model, "anthropic")
+
+
+def custom_tools_to_schemas(tools: Iterable[CustomToolDef], format: str) -> list[dict[str, Any]]:
+    """Every custom tool in ``"openai"`` or ``"anthropic"`` format."""
+    if format not in ("openai", "anthropic"):
+        raise ValueError(f"Invalid format: {format}. Must be 'openai' or 'anthropic'")
+    return [_schema(model, format) for model, _ in tools]
+
+
+def find_custom_tool(tools: Iterable[CustomToolDef], name: str) -> CustomToolDef | None:
+    """The custom tool called ``name``, if any."""
+    return next((t for t in tools if get_custom_tool_name(t[0]) == name), None)
+
+
+def reject_conflicting_tool_names(names: Iterable[str]) -> None:
+    """Refuse duplicate custom tool names and names of platform tools."""
+    seen: set[str] = set()
+    for name in names:
+        if name in TOOLS:
+            raise ValueError(f"Custom tool name {name!r} conflicts with a Band platform tool")
+        if name in seen:
+            raise ValueError(f"Custom tool name {name!r} is used by more than one tool")
+        seen.add(name)
+
+
+def is_failed_tool_output(result: Any) -> bool:
+    """Whether a handler's return value reports failure (``{"ok": False}`` or ``Error:...``)."""
+    if isinstance(result, Mapping):
+        return result.get("ok") is False
+    return isinstance(result, str) and result.startswith("Error:")
+
+
+def _takes_model(handler: Callable[..., Any], model: type[BaseModel]) -> bool:
+    """Whether the handler takes the validated model (else it takes the fields as keywords)."""
+    try:
+        params = inspect.signature(handler).parameters.values()
+    except (TypeError, ValueError):  # builtins and some callables hide their signature
+        return True
+    required = [
+        p
+        for p in params
+        if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+    if len(required) != 1:
+        return False
+    (param,) = required
+    if param.annotation in (model, model.__name__):
+        return True
+    return param.name not in model.model_fields
+
+
+async def execute_custom_tool(
+    tool: CustomToolDef, arguments: Mapping[str, Any] | None, *, turn: Turn | None
+) -> Any:
+    """Validate ``arguments``, run the handler, and record its effect on ``turn`` on success.
+
+    Invalid arguments raise ``InvalidToolArgumentsError`` (``Invalid arguments for <tool>:
+    <field>: <reason>``); the handler's own exceptions propagate, recording nothing.
+    """
+    model, handler = tool
+    name = get_custom_tool_name(model)
+    try:
+        args = model.model_validate({} if arguments is None else arguments)
+    except ValidationError as exc:
+        raise InvalidToolArgumentsError(format_validation_error(name, exc)) from None
+    if _takes_model(handler, model):
+        result = handler(args)
+    else:
+        result = handler(**{k: getattr(args, k) for k in model.model_fields})
+    if inspect.isawaitable(result):
+        result = await result
+    effect = declared_effect(handler)
+    if turn is not None and effect is not None and not is_failed_tool_output(result):
+        turn.record(effect)
+    return result
