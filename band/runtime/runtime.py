@@ -107,7 +107,7 @@ class AgentRuntime:
                 on_broadcast=self._broadcast,
                 hub_turn=self.hub.turn if self.hub is not None else None,
             )
-        self.roster = RoomRoster()
+        self.membership = RoomRoster()  # which rooms the agent is admitted to
         self.ended = asyncio.Event()
         self.end_reason: str | None = None
         #: True while joined to the agent's contacts topic (band-sdk: is_contacts_subscribed)
@@ -217,7 +217,7 @@ class AgentRuntime:
 
     async def _sync_rooms(self) -> None:
         """Join new rooms, drop rooms that are gone, resync the ones that stayed."""
-        plan = self.roster.reconcile(await self._room_ids())
+        plan = self.membership.reconcile(await self._room_ids())
         for room_id in plan.removed:
             await self._drop_room(room_id)
         for room_id in plan.resync:
@@ -235,7 +235,7 @@ class AgentRuntime:
                 self._start(room)
 
     async def _add_room(self, room_id: str) -> None:
-        ticket = self.roster.begin_room_admission(room_id, passes_filter=True)
+        ticket = self.membership.begin_room_admission(room_id, passes_filter=True)
         if ticket is not None:
             await self._admit(room_id, ticket)
 
@@ -260,7 +260,7 @@ class AgentRuntime:
         joined = await self.subscriptions.join_room(
             room_id, self._room_handler(room_id), self._participants_handler(room_id)
         )
-        admitted = self.roster.record_room_admission(room_id, ticket, succeeded=joined)
+        admitted = self.membership.record_room_admission(room_id, ticket, succeeded=joined)
         if not admitted:
             if self.rooms.get(room_id) is room:
                 del self.rooms[room_id]
@@ -282,7 +282,7 @@ class AgentRuntime:
 
     async def _drop_room(self, room_id: str) -> None:
         """Leave a room the agent is no longer in."""
-        self.roster.record_room_removed(room_id)
+        self.membership.record_room_removed(room_id)
         if self.hub is not None:
             self.hub.left(room_id)
         room = self.rooms.pop(room_id, None)

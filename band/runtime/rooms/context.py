@@ -36,7 +36,7 @@ class RoomContext:
         self.rest = rest
         self.config = config
         self.hub_room_id = hub_room_id
-        self.roster = RoomParticipants(rest, room_id, agent_id)
+        self.room_participants = RoomParticipants(rest, room_id, agent_id)
         self.history = RoomHistory(rest, room_id, config)
         self._llm_initialized = False
         self._system: list[str] = []
@@ -54,26 +54,26 @@ class RoomContext:
     @property
     def participants(self) -> list[dict[str, Any]]:
         """The room's participants (a copy)."""
-        return self.roster.snapshot()
+        return self.room_participants.snapshot()
 
     @property
     def participants_loaded(self) -> bool:
         """Whether the participant list was fetched since the room was joined."""
-        return self.roster.loaded
+        return self.room_participants.loaded
 
     async def load_participants(self) -> list[dict[str, Any]]:
         """Fetch the participant list from the platform; return it."""
-        await self.roster.load()
+        await self.room_participants.load()
         return self.participants
 
     def participants_changed(self) -> bool:
         """Whether the participants changed since the model was last told."""
-        return bool(self.roster.roster.changed())
+        return bool(self.room_participants.changed())
 
     def mark_participants_sent(self, snapshot: list[dict[str, Any]] | None = None) -> None:
         """The model was told about the participants (``snapshot``: only if still current)."""
         if snapshot is None or snapshot == self.participants:
-            self.roster.roster.mark_sent()
+            self.room_participants.mark_sent()
 
     def build_participants_message(self) -> str:
         """The participant list as text for the model (band-sdk's roster format)."""

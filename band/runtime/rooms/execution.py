@@ -129,7 +129,7 @@ class RoomExecution:
         self.context = RoomContext(
             room_id, agent_id=agent_id, rest=rest, config=config, hub_room_id=hub_room_id
         )
-        self.participants = self.context.roster
+        self.participants = self.context.room_participants
         self.history = self.context.history
         self.stopped = False
         self.turns = 0

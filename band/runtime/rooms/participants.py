@@ -14,7 +14,7 @@ log = logging.getLogger("band.runtime.rooms.participants")
 
 
 class RoomParticipants:
-    """Who is in the room (``roster.changed()`` tells whether the model still has to hear it)."""
+    """Who is in the room, kept in band_sdk_core's ``ParticipantRoster``."""
 
     def __init__(self, rest: RestClient, room_id: str, agent_id: str) -> None:
         self.rest = rest
@@ -39,6 +39,14 @@ class RoomParticipants:
     def removed(self, payload: dict[str, Any]) -> None:
         """Apply a ``participant_removed`` push."""
         self.roster.remove(str(payload["id"]))
+
+    def changed(self) -> bool:
+        """Whether the participants changed since the model was last told."""
+        return bool(self.roster.changed())
+
+    def mark_sent(self) -> None:
+        """The model was told about the current participants."""
+        self.roster.mark_sent()
 
     def snapshot(self) -> list[dict[str, Any]]:
         """The participants as dicts (``id``, ``name``, ``type``, ``handle``, ``description``)."""
