@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from band._lazy import lazy_exports
 from band._version import __version__
 
 # Public names resolve on first use: ``import band`` stays cheap for the core, the dev
@@ -168,10 +168,4 @@ if TYPE_CHECKING:
     from band.workspaces import create_room_workspace_resolver
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'band' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(globals(), _EXPORTS)

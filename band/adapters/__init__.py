@@ -1,7 +1,6 @@
 """Adapters that connect agent frameworks and protocols to Band rooms."""
 
-from typing import Any
-
+from band._lazy import lazy_exports
 from band.adapters.acp import *  # noqa: F403 -- the ACP adapter's public names are this package's
 from band.adapters.acp import __all__ as _acp_all
 
@@ -16,10 +15,4 @@ _MODEL_ADAPTERS = {
 __all__ = [*_acp_all, *_MODEL_ADAPTERS]
 
 
-def __getattr__(name: str) -> Any:
-    import importlib
-
-    module = _MODEL_ADAPTERS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'band.adapters' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy_exports(globals(), _MODEL_ADAPTERS)

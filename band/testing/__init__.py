@@ -11,34 +11,35 @@ Names resolve on first use, so importing this package costs nothing and needs no
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from band._lazy import lazy_exports
 
 # ``pytest -p band.testing`` registers this module; pytest then loads the fixtures from here
 pytest_plugins = ["band.testing.pytest_plugin"]
 
 _EXPORTS = {
-    "MISSING_REPLY_FAILURE": "fake_tools",
-    "FakeAgentTools": "fake_tools",
-    "HeldMessage": "fake_tools",
-    "events_of_type": "fake_tools",
-    "failure_reports": "fake_tools",
-    "reported_failures": "fake_tools",
-    "feature_kwargs": "features",
-    "FakePhoenixServer": "phoenix_server",
-    "JoinOutcome": "phoenix_server",
-    "fake_phoenix_server": "phoenix_server",
-    "platform_connection_stub": "platform",
-    "close_transport": "transport",
-    "force_transport_disconnect": "transport",
-    "live_connection": "transport",
-    "AgentHandle": "live",
-    "LocalBand": "live",
-    "Message": "live",
-    "Person": "live",
-    "Room": "live",
-    "RunningAgent": "live",
-    "local_band": "live",
+    "MISSING_REPLY_FAILURE": "band.testing.fake_tools",
+    "FakeAgentTools": "band.testing.fake_tools",
+    "HeldMessage": "band.testing.fake_tools",
+    "events_of_type": "band.testing.fake_tools",
+    "failure_reports": "band.testing.fake_tools",
+    "reported_failures": "band.testing.fake_tools",
+    "feature_kwargs": "band.testing.features",
+    "FakePhoenixServer": "band.testing.phoenix_server",
+    "JoinOutcome": "band.testing.phoenix_server",
+    "fake_phoenix_server": "band.testing.phoenix_server",
+    "platform_connection_stub": "band.testing.platform",
+    "close_transport": "band.testing.transport",
+    "force_transport_disconnect": "band.testing.transport",
+    "live_connection": "band.testing.transport",
+    "AgentHandle": "band.testing.live",
+    "LocalBand": "band.testing.live",
+    "Message": "band.testing.live",
+    "Person": "band.testing.live",
+    "Room": "band.testing.live",
+    "RunningAgent": "band.testing.live",
+    "local_band": "band.testing.live",
 }
 
 __all__ = [
@@ -81,10 +82,4 @@ if TYPE_CHECKING:
     from .transport import close_transport, force_transport_disconnect, live_connection
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'band.testing' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"band.testing.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(globals(), _EXPORTS)
