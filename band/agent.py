@@ -7,7 +7,6 @@ import contextlib
 import logging
 import signal
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from band._version import __version__
@@ -268,10 +267,5 @@ class Agent:
         await self.start()
         return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    async def __aexit__(self, *exc_info: object) -> None:
         await self.stop(timeout=self._shutdown_timeout)

@@ -11,7 +11,6 @@ import contextlib
 import logging
 import signal
 from collections.abc import Callable
-from types import TracebackType
 from typing import Any, Protocol
 
 
@@ -115,12 +114,7 @@ class GracefulShutdown:
         self.register_signals()
         return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    async def __aexit__(self, *exc_info: object) -> None:
         self.unregister_signals()
         if self._task is not None:
             await self._task

@@ -16,7 +16,6 @@ import hashlib
 import unicodedata
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
-from types import TracebackType
 from typing import Any
 
 from band.core.turn import MISSING_REPLY, TOOL_EFFECTS, TURN_FAILURE_PROVIDER, AgentFailure, Turn
@@ -124,12 +123,7 @@ class HeldMessage:
     async def __aenter__(self) -> None:
         await self.sending.wait()
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    async def __aexit__(self, *exc_info: object) -> None:
         self.released.set()
 
 

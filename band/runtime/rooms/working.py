@@ -6,7 +6,6 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from types import TracebackType
 
 from band.client.rest import RestClient, path
 from band.runtime.sessionconfig import SessionConfig
@@ -60,12 +59,7 @@ class WorkingState:
         # reported alongside the turn, not before it: the reply does not wait on the indicator
         self._opening = _track(asyncio.create_task(self._report(True)))
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    async def __aexit__(self, *exc_info: object) -> None:
         if self._keepalive is not None:
             self._keepalive.cancel()
             # wait() never raises the task's own CancelledError, only ours (if we are cancelled)
