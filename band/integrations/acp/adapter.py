@@ -124,7 +124,7 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         f = self.features
         # in band-sdk 6.0.1's order: categories, then include_tools, then exclude_tools
         if f.include_categories is not None:
-            specs = [s for s in specs if s.group in f.include_categories]
+            specs = [s for s in specs if s.category in f.include_categories]
         if f.include_tools is not None:
             specs = [s for s in specs if s.name in f.include_tools]
         if f.exclude_tools is not None:
