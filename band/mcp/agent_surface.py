@@ -1,8 +1,9 @@
 """The agent-scope tools: the platform tools of ``band.runtime.tools`` served for any room.
 
-Nothing here re-implements a tool: band-mcp takes each ``ToolSpec`` (input model, description,
-implementation) from the shared registry and only decides room binding. Agent tools are built
-for one room, so the server adds a ``chat_id`` argument (alias ``room_id``) to room-bound tools.
+Nothing here re-implements a tool: band-mcp serves the registry's ``ToolSpec`` of each tool
+(input model, description, handler, room binding) and only widens ``band_send_event``'s model.
+Agent tools act on one room, so the server adds a ``chat_id`` argument (alias ``room_id``) to
+room-bound tools and this surface keeps one tool context per room.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from band.client.rest import RestClient
 from band.core.types import Capability
 from band.runtime.tools import SendEventInput, ToolContext, ToolSpec, select_tools
 from band.runtime.tools.ops import load_participants
-from band.runtime.tools.spec import Surface
 
 #: Rooms whose tool context (participant cache, lock) is kept between calls.
 MAX_ROOMS = 128
@@ -44,8 +44,6 @@ _MODELS: dict[str, type[BaseModel]] = {"band_send_event": McpSendEventInput}
 
 class AgentSurface:
     """The agent's tools over one REST client: one tool context per room, calls serialized."""
-
-    surface = Surface.AGENT
 
     def __init__(self, rest: RestClient) -> None:
         self.rest = rest

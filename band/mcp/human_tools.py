@@ -554,8 +554,6 @@ TOOLS: dict[str, ToolSpec[Any, Any]] = {
 class HumanTools:
     """The human surface over one REST client (the user key's): every call runs on it."""
 
-    surface = Surface.HUMAN
-
     def __init__(self, rest: RestClient) -> None:
         self.rest = rest
         self._ctx = ToolContext(rest)
