@@ -14,8 +14,8 @@ from band.core.types import HistoryConverter
 
 if TYPE_CHECKING:
     from band.core.turn import AgentFailure, Turn
+    from band.core.types import Capability
     from band.core.wire import ChatParticipant
-    from band.runtime.capabilities import Capability
     from band.runtime.tools.registry import ToolCallOutcome
     from band.runtime.tools.schema_types import ToolParam
 

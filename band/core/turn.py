@@ -28,27 +28,31 @@ TURN_FAILURE_PROVIDER = "band-runtime"
 
 
 class TurnEffect(enum.StrEnum):
-    """What a successful tool call does to the turn (custom tools declare one of these)."""
+    """What a successful tool call does to the turn (custom tools declare one of these).
+
+    The one effect vocabulary of ``band``; its values are band_sdk_core's wire names, so
+    :attr:`core` is a lookup, not a second table.
+    """
 
     OBSERVE = "observe"
     ACT = "act"
     REPLY = "reply"
     DECLINE = "decline"
 
-    def to_core(self) -> band_sdk_core.TurnEffect:
-        """The band_sdk_core member of the same wire name."""
-        return _CORE_EFFECTS[self.value]
+    @property
+    def did_work(self) -> bool:
+        """Whether the effect completes a turn on its own (anything but OBSERVE)."""
+        return self is not TurnEffect.OBSERVE
+
+    @property
+    def core(self) -> band_sdk_core.TurnEffect:
+        """The band_sdk_core member of the same wire name (what the ledger records)."""
+        member = band_sdk_core.TurnEffect.from_wire_name(self.value)
+        if member is None:  # every value is a core wire name: a mismatch is a packaging bug
+            raise LookupError(f"band_sdk_core has no turn effect {self.value!r}")
+        return member
 
 
-_CORE_EFFECTS = {
-    member.wire_name: member
-    for member in (
-        band_sdk_core.TurnEffect.Observe,
-        band_sdk_core.TurnEffect.Act,
-        band_sdk_core.TurnEffect.Reply,
-        band_sdk_core.TurnEffect.Decline,
-    )
-}
 #: Band tool name -> its effect, as band_sdk_core defines it.
 TOOL_EFFECTS: dict[str, TurnEffect] = {
     name: TurnEffect(effect.wire_name) for name, effect in band_sdk_core.band_tool_effects().items()
@@ -73,7 +77,7 @@ class Turn:
     def record(self, effect: TurnEffect | band_sdk_core.TurnEffect) -> None:
         """Record the effect of one successful tool call."""
         if isinstance(effect, TurnEffect):
-            self._ledger.record(effect.to_core())
+            self._ledger.record(effect.core)
         elif isinstance(effect, band_sdk_core.TurnEffect):
             self._ledger.record(effect)
         else:

@@ -1,26 +1,25 @@
 """The agent-scope tools: the platform tools of ``band.runtime.tools`` served for any room.
 
-Nothing here re-implements a tool: band-mcp takes each ``ToolSpec`` (input model, description,
-implementation) from the shared registry and only decides room binding. Agent tools are built
-for one room, so the server adds a ``chat_id`` argument (alias ``room_id``) to room-bound tools.
+Nothing here re-implements a tool: band-mcp serves the registry's ``ToolSpec`` of each tool
+(input model, description, handler, room binding) and only widens ``band_send_event``'s model.
+Agent tools act on one room, so the server adds a ``chat_id`` argument (alias ``room_id``) to
+room-bound tools and this surface keeps one tool context per room.
 """
 
 from __future__ import annotations
 
 import asyncio
-import inspect
+import dataclasses
 from collections import OrderedDict
+from collections.abc import Collection
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from band.client.rest import RestClient
-from band.runtime.capabilities import Capability
+from band.core.types import Capability
 from band.runtime.tools import SendEventInput, ToolContext, ToolSpec, select_tools
 from band.runtime.tools.ops import load_participants
-
-from .config import Scope, ToolGroup
-from .tooldef import ToolDef
 
 #: Rooms whose tool context (participant cache, lock) is kept between calls.
 MAX_ROOMS = 128
@@ -73,7 +72,7 @@ class AgentSurface:
         self._rooms.move_to_end(room_id)
         return entry
 
-    async def run(self, spec: ToolSpec, args: BaseModel, room_id: str | None) -> Any:
+    async def run(self, spec: ToolSpec[Any, Any], args: BaseModel, room_id: str | None) -> Any:
         """Run one tool; room tools share the room's context and wait for its earlier calls."""
         if room_id is None:
             return await spec.run(ToolContext(self.rest), args)
@@ -89,25 +88,11 @@ class AgentSurface:
                     raise
             return await spec.run(ctx, args)
 
-    def tool_defs(self, groups: tuple[ToolGroup, ...]) -> list[ToolDef]:
+    def specs(self, groups: Collection[Capability]) -> list[ToolSpec[Any, Any]]:
         """The 8 chat tools plus those of the enabled groups, in the registry's order."""
-        caps = [Capability(g.value) for g in groups]
-        out = []
-        for spec in select_tools(caps):
-            model = _MODELS.get(spec.name, spec.input_model)
-
-            async def handler(args: BaseModel, room: str | None, _spec: ToolSpec = spec) -> Any:
-                return await self.run(_spec, args, room)
-
-            out.append(
-                ToolDef(
-                    name=spec.name,
-                    description=inspect.cleandoc(model.__doc__ or ""),
-                    model=model,
-                    handler=handler,
-                    scope=Scope.AGENT,
-                    group=None if spec.group == "chat" else ToolGroup(spec.group),
-                    room="added" if spec.room_bound and spec.name != "band_no_reply" else None,
-                )
-            )
-        return out
+        return [
+            dataclasses.replace(spec, input_model=_MODELS[spec.name])
+            if spec.name in _MODELS
+            else spec
+            for spec in select_tools(groups)
+        ]

@@ -5,14 +5,15 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import AsyncIterator
+from typing import Any
 
 from band.client.rest import RestClient
+from band.runtime.tools.spec import Surface, ToolSpec
 
 from .agent_surface import AgentSurface
-from .config import Config, Scope, Settings
-from .human_tools import HumanTools, human_tool_defs
-from .server import BandToolServer, Probe
-from .tooldef import ToolDef
+from .config import Config, Settings
+from .human_tools import HumanTools
+from .server import Backend, BandToolServer
 
 log = logging.getLogger("band.mcp")
 
@@ -21,23 +22,22 @@ log = logging.getLogger("band.mcp")
 async def build(config: Config, settings: Settings) -> AsyncIterator[BandToolServer]:
     """The tool server for ``config``; its REST clients close when the context ends."""
     clients: list[RestClient] = []
-    tools: list[ToolDef] = []
-    probes: dict[Scope, Probe] = {}
+    tools: list[ToolSpec[Any, Any]] = []
+    backends: dict[Surface, Backend] = {}
+    keys = {Surface.AGENT: config.agent_key, Surface.HUMAN: config.user_key}
     try:
         for scope in config.scope:
-            if scope is Scope.AGENT and config.agent_key:
-                rest = RestClient(config.agent_key, settings.band_base_url)
-                clients.append(rest)
-                agent = AgentSurface(rest)
-                tools += agent.tool_defs(config.tools)
-                probes[Scope.AGENT] = agent.probe
-            elif scope is Scope.HUMAN and config.user_key:
-                rest = RestClient(config.user_key, settings.band_base_url)
-                clients.append(rest)
-                human = HumanTools(rest)
-                tools += human_tool_defs(human, config.tools)
-                probes[Scope.HUMAN] = human.probe
-        yield BandToolServer(tools, config=config, base_url=settings.band_base_url, probes=probes)
+            key = keys[scope]
+            if not key:
+                continue
+            rest = RestClient(key, settings.band_base_url)
+            clients.append(rest)
+            backend = AgentSurface(rest) if scope is Surface.AGENT else HumanTools(rest)
+            tools += backend.specs(config.tools)
+            backends[scope] = backend
+        yield BandToolServer(
+            tools, config=config, base_url=settings.band_base_url, backends=backends
+        )
     finally:
         for rest in clients:
             await rest.aclose()

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from dotenv import dotenv_values
 from pydantic import ValidationError, field_validator
@@ -23,25 +23,20 @@ from pydantic_settings import (
 from pydantic_settings import SettingsError as SettingsError
 
 from band.config.env import DEFAULT_BAND_URL
+from band.core.types import Capability
+from band.runtime.tools.spec import Surface
 
 DEFAULT_BASE_URL = DEFAULT_BAND_URL
 DEFAULT_HOST = "127.0.0.1"
+_E = TypeVar("_E", bound=StrEnum)
 DEFAULT_PORT = 8000
 
 
-class Scope(StrEnum):
-    """Which Band API surface the server exposes (each needs its own key)."""
-
-    AGENT = "agent"
-    HUMAN = "human"
-
-
-class ToolGroup(StrEnum):
-    """Opt-in tool groups added on top of each scope's base tools."""
-
-    CONTACTS = "contacts"
-    MEMORY = "memory"
-    TASKS = "tasks"
+#: ``--scope`` values: the tool surfaces (each needs its own key).
+SCOPES: tuple[Surface, ...] = (Surface.AGENT, Surface.HUMAN)
+#: ``--tools`` values: the tool groups band-mcp offers on top of each scope's base tools (the
+#: SDK's capabilities by value; room files are not served).
+TOOL_GROUPS: tuple[Capability, ...] = (Capability.CONTACTS, Capability.MEMORY, Capability.TASKS)
 
 
 class Transport(StrEnum):
@@ -118,8 +113,8 @@ class Config:
     user_key: str | None = None
     agent_key: str | None = None
     room_id: str | None = None
-    scope: tuple[Scope, ...] = (Scope.AGENT,)
-    tools: tuple[ToolGroup, ...] = ()
+    scope: tuple[Surface, ...] = (Surface.AGENT,)
+    tools: tuple[Capability, ...] = ()
     warnings: tuple[str, ...] = field(default=())
 
 
@@ -186,14 +181,15 @@ def _tokens(values: Iterable[str]) -> list[str]:
 
 
 def _known(
-    flag: str, tokens: list[str], vocab: type[StrEnum], warnings: list[str]
-) -> tuple[Any, ...]:
+    flag: str, tokens: list[str], vocab: Sequence[_E], warnings: list[str]
+) -> tuple[_E, ...]:
     """Keep the known tokens; warn about the others with the closest valid value."""
-    valid = [v.value for v in vocab]
+    by_value = {v.value: v for v in vocab}
+    valid = list(by_value)
     kept = []
     for token in tokens:
-        if token in valid:
-            kept.append(vocab(token))
+        if token in by_value:
+            kept.append(by_value[token])
             continue
         close = difflib.get_close_matches(token, valid, n=1, cutoff=0.6)
         hint = f"did you mean '{close[0]}'?" if close else f"valid values: {', '.join(valid)}."
@@ -233,9 +229,11 @@ def resolve_config(
     scope_tokens = _list(scope, env, "BAND_MCP_SCOPE")
     tool_tokens = _list(tools, env, "BAND_MCP_TOOLS")
     scopes = (
-        (Scope.AGENT,) if scope_tokens is None else _known("--scope", scope_tokens, Scope, warnings)
+        (Surface.AGENT,)
+        if scope_tokens is None
+        else _known("--scope", scope_tokens, SCOPES, warnings)
     )
-    groups = () if tool_tokens is None else _known("--tools", tool_tokens, ToolGroup, warnings)
+    groups = () if tool_tokens is None else _known("--tools", tool_tokens, TOOL_GROUPS, warnings)
     return Config(
         user_key=_scalar(user_key, env, "BAND_USER_KEY"),
         agent_key=_scalar(agent_key, env, "BAND_AGENT_KEY"),
@@ -249,15 +247,15 @@ def resolve_config(
 def validate(config: Config) -> None:
     """Raise ConfigError when no scope is left or a requested scope has no key."""
     if not config.scope:
-        valid = ", ".join(s.value for s in Scope)
+        valid = ", ".join(s.value for s in SCOPES)
         raise ConfigError(f"No valid --scope values resolved. Expected one or more of: {valid}.")
     missing = []
-    if Scope.HUMAN in config.scope and not config.user_key:
+    if Surface.HUMAN in config.scope and not config.user_key:
         missing.append(
             "human scope requested but no user credential available "
             "(set --user-key / BAND_USER_KEY)"
         )
-    if Scope.AGENT in config.scope and not config.agent_key:
+    if Surface.AGENT in config.scope and not config.agent_key:
         missing.append(
             "agent scope requested but no agent credential available "
             "(set --agent-key / BAND_AGENT_KEY)"

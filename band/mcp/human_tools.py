@@ -1,16 +1,21 @@
-"""The human-scope tools: Band's human API (``/me/...``) as the person who owns the user key."""
+"""The human-scope tools: Band's human API (``/me/...``) as the person who owns the user key.
+
+Each tool is a ``ToolSpec`` of the human surface: an input model below, a handler over the
+``/me`` API, and its group; ``TOOLS`` lists them in the order clients see them.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Collection
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from band.client.rest import RestClient, path
-
-from .config import Scope, ToolGroup
-from .tooldef import ToolDef
+from band.core.types import Capability
+from band.runtime.tools.ops import ToolContext
+from band.runtime.tools.spec import Surface, ToolSpec, raw
 
 Page = Field(default=None, ge=1, description="Page number, from 1 (optional).")
 PageSize = Field(default=None, ge=1, le=100, description="Items per page, 1-100 (optional).")
@@ -162,22 +167,22 @@ class ListSentContactRequests(_Input):
     page_size: int | None = PageSize
 
 
-class ApproveContactRequest(_Input):
+class RequestRef(_Input):
+    """One contact request by ID."""
+
+    request_id: str = RequestId
+
+
+class ApproveContactRequest(RequestRef):
     """Approve a contact request you received."""
 
-    request_id: str = RequestId
 
-
-class RejectContactRequest(_Input):
+class RejectContactRequest(RequestRef):
     """Reject a contact request you received."""
 
-    request_id: str = RequestId
 
-
-class CancelContactRequest(_Input):
+class CancelContactRequest(RequestRef):
     """Cancel a contact request you sent."""
-
-    request_id: str = RequestId
 
 
 class ResolveHandle(_Input):
@@ -242,201 +247,203 @@ def _paging(args: BaseModel) -> dict[str, Any]:
     return {"page": getattr(args, "page", None), "page_size": getattr(args, "page_size", None)}
 
 
-class HumanTools:
-    """The human API calls behind the human-scope tools; one instance serves every call."""
+async def _body(ctx: ToolContext, method: str, url: str, **kw: Any) -> Any:
+    return (await ctx.rest.request(method, url, **kw)).body
 
-    def __init__(self, rest: RestClient) -> None:
-        self.rest = rest
 
-    async def probe(self) -> object:
-        """health_check: list my agents once (raises when the key does not work)."""
-        return await self._body("GET", "me/agents", params={"page_size": 1})
+async def list_my_agents(ctx: ToolContext, a: ListMyAgents) -> Any:
+    """GET /me/agents."""
+    return await _body(ctx, "GET", "me/agents", params=_paging(a))
 
-    async def _body(self, method: str, url: str, **kw: Any) -> Any:
-        return (await self.rest.request(method, url, **kw)).body
 
-    async def list_my_agents(self, a: ListMyAgents) -> Any:
-        """GET /me/agents."""
-        return await self._body("GET", "me/agents", params=_paging(a))
+async def register_my_agent(ctx: ToolContext, a: RegisterMyAgent) -> Any:
+    """POST /me/agents/register."""
+    body = {"agent": {"name": a.name, "description": a.description}}
+    return await _body(ctx, "POST", "me/agents/register", json=body)
 
-    async def register_my_agent(self, a: RegisterMyAgent) -> Any:
-        """POST /me/agents/register."""
-        body = {"agent": {"name": a.name, "description": a.description}}
-        return await self._body("POST", "me/agents/register", json=body)
 
-    async def list_my_chats(self, a: ListMyChats) -> Any:
-        """GET /me/chats."""
-        return await self._body("GET", "me/chats", params=_paging(a))
+async def list_my_chats(ctx: ToolContext, a: ListMyChats) -> Any:
+    """GET /me/chats."""
+    return await _body(ctx, "GET", "me/chats", params=_paging(a))
 
-    async def create_my_chat_room(self, a: CreateMyChatRoom) -> Any:
-        """POST /me/chats."""
-        chat = {"task_id": a.task_id} if a.task_id else {}
-        return await self._body("POST", "me/chats", json={"chat": chat})
 
-    async def get_my_chat_room(self, a: GetMyChatRoom) -> Any:
-        """GET /me/chats/{id}."""
-        return await self._body("GET", path("me/chats/{}", a.chat_id))
+async def create_my_chat_room(ctx: ToolContext, a: CreateMyChatRoom) -> Any:
+    """POST /me/chats."""
+    chat = {"task_id": a.task_id} if a.task_id else {}
+    return await _body(ctx, "POST", "me/chats", json={"chat": chat})
 
-    async def list_my_chat_messages(self, a: ListMyChatMessages) -> Any:
-        """GET /me/chats/{id}/messages."""
-        params = {
-            **_paging(a),
-            "message_type": a.message_type,
-            "since": a.since.isoformat() if a.since else None,
-        }
-        return await self._body("GET", path("me/chats/{}/messages", a.chat_id), params=params)
 
-    async def _participants(self, chat_id: str) -> list[dict[str, Any]]:
-        """Every participant of the room, all pages."""
-        out: list[dict[str, Any]] = []
-        page = 1
-        while True:
-            resp = await self.rest.request(
-                "GET",
-                path("me/chats/{}/participants", chat_id),
-                params={"page": page, "page_size": 100},
-            )
-            rows = resp.data if isinstance(resp.data, list) else []
-            out.extend(r for r in rows if isinstance(r, dict))
-            pages = resp.metadata.get("total_pages")
-            if not rows or not isinstance(pages, int) or page >= pages:
-                return out
-            page += 1
+async def get_my_chat_room(ctx: ToolContext, a: GetMyChatRoom) -> Any:
+    """GET /me/chats/{id}."""
+    return await _body(ctx, "GET", path("me/chats/{}", a.chat_id))
 
-    async def send_my_chat_message(self, a: SendMyChatMessage) -> Any:
-        """Resolve ``recipients`` by name, then POST /me/chats/{id}/messages."""
-        names = [n.strip() for n in a.recipients.split(",") if n.strip()]
-        if not names:
-            return "Error: recipients cannot be empty"
-        people = await self._participants(a.chat_id)
-        mentions: list[dict[str, str]] = []
-        missing: list[str] = []
-        for name in names:
-            hit = _match(name, people)
-            if hit is None:
-                if name.lower() not in missing:
-                    missing.append(name.lower())
-            elif all(m["id"] != hit["id"] for m in mentions):
-                mentions.append({"id": str(hit["id"]), "name": str(hit.get("name") or "")})
-        if missing:
-            available = ", ".join(str(p.get("name") or "").lower() for p in people)
-            return f"Error: Not found: {', '.join(missing)}. Available: {available}"
-        body = {"message": {"content": a.content, "mentions": mentions}}
-        return await self._body("POST", path("me/chats/{}/messages", a.chat_id), json=body)
 
-    async def list_my_chat_participants(self, a: ListMyChatParticipants) -> Any:
-        """GET /me/chats/{id}/participants."""
-        params = {"participant_type": a.participant_type}
-        return await self._body("GET", path("me/chats/{}/participants", a.chat_id), params=params)
+async def list_my_chat_messages(ctx: ToolContext, a: ListMyChatMessages) -> Any:
+    """GET /me/chats/{id}/messages."""
+    params = {
+        **_paging(a),
+        "message_type": a.message_type,
+        "since": a.since.isoformat() if a.since else None,
+    }
+    return await _body(ctx, "GET", path("me/chats/{}/messages", a.chat_id), params=params)
 
-    async def add_my_chat_participant(self, a: AddMyChatParticipant) -> Any:
-        """POST /me/chats/{id}/participants."""
-        body = {"participant": {"participant_id": a.participant_id, "role": a.role}}
-        await self._body("POST", path("me/chats/{}/participants", a.chat_id), json=body)
-        return f"Added participant: {a.participant_id}"
 
-    async def remove_my_chat_participant(self, a: RemoveMyChatParticipant) -> Any:
-        """DELETE /me/chats/{id}/participants/{participant_id}."""
-        url = path("me/chats/{}/participants/{}", a.chat_id, a.participant_id)
-        await self._body("DELETE", url)
-        return f"Removed participant: {a.participant_id}"
+async def _participants(ctx: ToolContext, chat_id: str) -> list[dict[str, Any]]:
+    """Every participant of the room, all pages."""
+    out: list[dict[str, Any]] = []
+    page = 1
+    while True:
+        resp = await ctx.rest.request(
+            "GET",
+            path("me/chats/{}/participants", chat_id),
+            params={"page": page, "page_size": 100},
+        )
+        rows = resp.data if isinstance(resp.data, list) else []
+        out.extend(r for r in rows if isinstance(r, dict))
+        pages = resp.metadata.get("total_pages")
+        if not rows or not isinstance(pages, int) or page >= pages:
+            return out
+        page += 1
 
-    async def get_my_profile(self, a: GetMyProfile) -> Any:
-        """GET /me/profile."""
-        return await self._body("GET", "me/profile")
 
-    async def update_my_profile(self, a: UpdateMyProfile) -> Any:
-        """PUT /me/profile with only the fields given."""
-        user = {k: v for k, v in a.model_dump().items() if v is not None}
-        if not user:
-            return "Error: At least one field (first_name or last_name) must be provided"
-        return await self._body("PUT", "me/profile", json={"user": user})
+async def send_my_chat_message(ctx: ToolContext, a: SendMyChatMessage) -> Any:
+    """Resolve ``recipients`` by name, then POST /me/chats/{id}/messages."""
+    names = [n.strip() for n in a.recipients.split(",") if n.strip()]
+    if not names:
+        return "Error: recipients cannot be empty"
+    people = await _participants(ctx, a.chat_id)
+    mentions: list[dict[str, str]] = []
+    missing: list[str] = []
+    for name in names:
+        hit = _match(name, people)
+        if hit is None:
+            if name.lower() not in missing:
+                missing.append(name.lower())
+        elif all(m["id"] != hit["id"] for m in mentions):
+            mentions.append({"id": str(hit["id"]), "name": str(hit.get("name") or "")})
+    if missing:
+        available = ", ".join(str(p.get("name") or "").lower() for p in people)
+        return f"Error: Not found: {', '.join(missing)}. Available: {available}"
+    body = {"message": {"content": a.content, "mentions": mentions}}
+    return await _body(ctx, "POST", path("me/chats/{}/messages", a.chat_id), json=body)
 
-    async def list_my_peers(self, a: ListMyPeers) -> Any:
-        """GET /me/peers."""
-        params = {"not_in_chat": a.not_in_chat, "type": a.peer_type, **_paging(a)}
-        return await self._body("GET", "me/peers", params=params)
 
-    async def list_my_contacts(self, a: ListMyContacts) -> Any:
-        """GET /me/contacts."""
-        return await self._body("GET", "me/contacts", params=_paging(a))
+async def list_my_chat_participants(ctx: ToolContext, a: ListMyChatParticipants) -> Any:
+    """GET /me/chats/{id}/participants."""
+    params = {"participant_type": a.participant_type}
+    return await _body(ctx, "GET", path("me/chats/{}/participants", a.chat_id), params=params)
 
-    async def create_contact_request(self, a: CreateContactRequest) -> Any:
-        """POST /me/contacts/requests."""
-        req: dict[str, Any] = {"recipient_handle": a.recipient_handle}
-        if a.message is not None:
-            req["message"] = a.message
-        return await self._body("POST", "me/contacts/requests", json={"contact_request": req})
 
-    async def list_received_contact_requests(self, a: ListReceivedContactRequests) -> Any:
-        """GET /me/contacts/requests."""
-        return await self._body("GET", "me/contacts/requests", params=_paging(a))
+async def add_my_chat_participant(ctx: ToolContext, a: AddMyChatParticipant) -> Any:
+    """POST /me/chats/{id}/participants."""
+    body = {"participant": {"participant_id": a.participant_id, "role": a.role}}
+    await _body(ctx, "POST", path("me/chats/{}/participants", a.chat_id), json=body)
+    return f"Added participant: {a.participant_id}"
 
-    async def list_sent_contact_requests(self, a: ListSentContactRequests) -> Any:
-        """GET /me/contacts/requests/sent."""
-        params = {"status": a.status, **_paging(a)}
-        return await self._body("GET", "me/contacts/requests/sent", params=params)
 
-    async def approve_contact_request(self, a: ApproveContactRequest) -> Any:
-        """POST /me/contacts/requests/{id}/approve."""
-        return await self._body("POST", path("me/contacts/requests/{}/approve", a.request_id))
+async def remove_my_chat_participant(ctx: ToolContext, a: RemoveMyChatParticipant) -> Any:
+    """DELETE /me/chats/{id}/participants/{participant_id}."""
+    url = path("me/chats/{}/participants/{}", a.chat_id, a.participant_id)
+    await _body(ctx, "DELETE", url)
+    return f"Removed participant: {a.participant_id}"
 
-    async def reject_contact_request(self, a: RejectContactRequest) -> Any:
-        """POST /me/contacts/requests/{id}/reject."""
-        return await self._body("POST", path("me/contacts/requests/{}/reject", a.request_id))
 
-    async def cancel_contact_request(self, a: CancelContactRequest) -> Any:
-        """DELETE /me/contacts/requests/{id}."""
-        return await self._body("DELETE", path("me/contacts/requests/{}", a.request_id))
+async def get_my_profile(ctx: ToolContext, a: GetMyProfile) -> Any:
+    """GET /me/profile."""
+    return await _body(ctx, "GET", "me/profile")
 
-    async def resolve_handle(self, a: ResolveHandle) -> Any:
-        """POST /me/contacts/resolve."""
-        return await self._body("POST", "me/contacts/resolve", json={"handle": a.handle})
 
-    async def remove_my_contact(self, a: RemoveMyContact) -> Any:
-        """POST /me/contacts/remove with the contact ID, else the handle."""
-        if a.contact_id:
-            body = {"contact_id": a.contact_id}
-        elif a.handle:
-            body = {"handle": a.handle}
-        else:
-            return "Error: Either contact_id or handle must be provided"
-        return await self._body("POST", "me/contacts/remove", json=body)
+async def update_my_profile(ctx: ToolContext, a: UpdateMyProfile) -> Any:
+    """PUT /me/profile with only the fields given."""
+    user = {k: v for k, v in a.model_dump().items() if v is not None}
+    if not user:
+        return "Error: At least one field (first_name or last_name) must be provided"
+    return await _body(ctx, "PUT", "me/profile", json={"user": user})
 
-    async def list_user_memories(self, a: ListUserMemories) -> Any:
-        """GET /me/memories with the filters given."""
-        params = {
-            "chat_room_id": a.chat_room_id,
-            "scope": a.scope,
-            "system": a.system,
-            "type": a.memory_type,
-            "segment": a.segment,
-            "content_query": a.content_query,
-            "page_size": a.page_size,
-            "status": a.status,
-        }
-        return await self._body("GET", "me/memories", params=params)
 
-    async def get_user_memory(self, a: GetUserMemory) -> Any:
-        """GET /me/memories/{id}."""
-        return await self._body("GET", path("me/memories/{}", a.memory_id))
+async def list_my_peers(ctx: ToolContext, a: ListMyPeers) -> Any:
+    """GET /me/peers."""
+    params = {"not_in_chat": a.not_in_chat, "type": a.peer_type, **_paging(a)}
+    return await _body(ctx, "GET", "me/peers", params=params)
 
-    async def supersede_user_memory(self, a: SupersedeUserMemory) -> Any:
-        """POST /me/memories/{id}/supersede."""
-        return await self._body("POST", path("me/memories/{}/supersede", a.memory_id))
 
-    async def archive_user_memory(self, a: ArchiveUserMemory) -> Any:
-        """POST /me/memories/{id}/archive."""
-        return await self._body("POST", path("me/memories/{}/archive", a.memory_id))
+async def list_my_contacts(ctx: ToolContext, a: ListMyContacts) -> Any:
+    """GET /me/contacts."""
+    return await _body(ctx, "GET", "me/contacts", params=_paging(a))
 
-    async def restore_user_memory(self, a: RestoreUserMemory) -> Any:
-        """POST /me/memories/{id}/restore."""
-        return await self._body("POST", path("me/memories/{}/restore", a.memory_id))
 
-    async def delete_user_memory(self, a: DeleteUserMemory) -> Any:
-        """DELETE /me/memories/{id}."""
-        body = await self._body("DELETE", path("me/memories/{}", a.memory_id))
-        return body if body is not None else f"Deleted memory: {a.memory_id}"
+async def create_contact_request(ctx: ToolContext, a: CreateContactRequest) -> Any:
+    """POST /me/contacts/requests."""
+    req: dict[str, Any] = {"recipient_handle": a.recipient_handle}
+    if a.message is not None:
+        req["message"] = a.message
+    return await _body(ctx, "POST", "me/contacts/requests", json={"contact_request": req})
+
+
+async def list_received_contact_requests(ctx: ToolContext, a: ListReceivedContactRequests) -> Any:
+    """GET /me/contacts/requests."""
+    return await _body(ctx, "GET", "me/contacts/requests", params=_paging(a))
+
+
+async def list_sent_contact_requests(ctx: ToolContext, a: ListSentContactRequests) -> Any:
+    """GET /me/contacts/requests/sent."""
+    params = {"status": a.status, **_paging(a)}
+    return await _body(ctx, "GET", "me/contacts/requests/sent", params=params)
+
+
+async def resolve_handle(ctx: ToolContext, a: ResolveHandle) -> Any:
+    """POST /me/contacts/resolve."""
+    return await _body(ctx, "POST", "me/contacts/resolve", json={"handle": a.handle})
+
+
+async def remove_my_contact(ctx: ToolContext, a: RemoveMyContact) -> Any:
+    """POST /me/contacts/remove with the contact ID, else the handle."""
+    if a.contact_id:
+        body = {"contact_id": a.contact_id}
+    elif a.handle:
+        body = {"handle": a.handle}
+    else:
+        return "Error: Either contact_id or handle must be provided"
+    return await _body(ctx, "POST", "me/contacts/remove", json=body)
+
+
+async def list_user_memories(ctx: ToolContext, a: ListUserMemories) -> Any:
+    """GET /me/memories with the filters given."""
+    params = {
+        "chat_room_id": a.chat_room_id,
+        "scope": a.scope,
+        "system": a.system,
+        "type": a.memory_type,
+        "segment": a.segment,
+        "content_query": a.content_query,
+        "page_size": a.page_size,
+        "status": a.status,
+    }
+    return await _body(ctx, "GET", "me/memories", params=params)
+
+
+def _on_request(method: str, template: str) -> Callable[[ToolContext, RequestRef], Awaitable[Any]]:
+    """The handler that sends ``method`` to ``template`` with the request's ID filled in."""
+
+    async def run(ctx: ToolContext, a: RequestRef) -> Any:
+        return await _body(ctx, method, path(template, a.request_id))
+
+    return run
+
+
+def _on_memory(method: str, template: str) -> Callable[[ToolContext, MemoryRef], Awaitable[Any]]:
+    """The handler that sends ``method`` to ``template`` with the memory's ID filled in."""
+
+    async def run(ctx: ToolContext, a: MemoryRef) -> Any:
+        return await _body(ctx, method, path(template, a.memory_id))
+
+    return run
+
+
+async def delete_user_memory(ctx: ToolContext, a: DeleteUserMemory) -> Any:
+    """DELETE /me/memories/{id}."""
+    body = await _body(ctx, "DELETE", path("me/memories/{}", a.memory_id))
+    return body if body is not None else f"Deleted memory: {a.memory_id}"
 
 
 def _match(name: str, people: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -450,59 +457,115 @@ def _match(name: str, people: list[dict[str, Any]]) -> dict[str, Any] | None:
     return None
 
 
-#: (tool name, input model, group, room-bound): the order tools are listed in.
-_HUMAN: tuple[tuple[str, type[BaseModel], ToolGroup | None, bool], ...] = (
-    ("band_list_my_agents", ListMyAgents, None, False),
-    ("band_register_my_agent", RegisterMyAgent, None, False),
-    ("band_list_my_chats", ListMyChats, None, False),
-    ("band_create_my_chat_room", CreateMyChatRoom, None, False),
-    ("band_get_my_chat_room", GetMyChatRoom, None, True),
-    ("band_list_my_chat_messages", ListMyChatMessages, None, True),
-    ("band_send_my_chat_message", SendMyChatMessage, None, True),
-    ("band_list_my_chat_participants", ListMyChatParticipants, None, True),
-    ("band_add_my_chat_participant", AddMyChatParticipant, None, True),
-    ("band_remove_my_chat_participant", RemoveMyChatParticipant, None, True),
-    ("band_get_my_profile", GetMyProfile, None, False),
-    ("band_update_my_profile", UpdateMyProfile, None, False),
-    ("band_list_my_peers", ListMyPeers, None, False),
-    ("band_list_my_contacts", ListMyContacts, ToolGroup.CONTACTS, False),
-    ("band_create_contact_request", CreateContactRequest, ToolGroup.CONTACTS, False),
-    ("band_list_received_contact_requests", ListReceivedContactRequests, ToolGroup.CONTACTS, False),
-    ("band_list_sent_contact_requests", ListSentContactRequests, ToolGroup.CONTACTS, False),
-    ("band_approve_contact_request", ApproveContactRequest, ToolGroup.CONTACTS, False),
-    ("band_reject_contact_request", RejectContactRequest, ToolGroup.CONTACTS, False),
-    ("band_cancel_contact_request", CancelContactRequest, ToolGroup.CONTACTS, False),
-    ("band_resolve_handle", ResolveHandle, ToolGroup.CONTACTS, False),
-    ("band_remove_my_contact", RemoveMyContact, ToolGroup.CONTACTS, False),
-    ("band_list_user_memories", ListUserMemories, ToolGroup.MEMORY, False),
-    ("band_get_user_memory", GetUserMemory, ToolGroup.MEMORY, False),
-    ("band_supersede_user_memory", SupersedeUserMemory, ToolGroup.MEMORY, False),
-    ("band_archive_user_memory", ArchiveUserMemory, ToolGroup.MEMORY, False),
-    ("band_restore_user_memory", RestoreUserMemory, ToolGroup.MEMORY, False),
-    ("band_delete_user_memory", DeleteUserMemory, ToolGroup.MEMORY, False),
-)
+I = TypeVar("I", bound=BaseModel)  # noqa: E741 -- the input model
 
 
-def human_tool_defs(tools: HumanTools, groups: tuple[ToolGroup, ...]) -> list[ToolDef]:
-    """The human surface: the 13 base tools plus those of the enabled groups."""
-    out = []
-    for name, model, group, room_bound in _HUMAN:
-        if group is not None and group not in groups:
-            continue
-        method = getattr(tools, name.removeprefix("band_"))
+def _human(
+    name: str,
+    model: type[I],
+    run: Callable[[ToolContext, I], Awaitable[Any]],
+    group: Capability | None = None,
+) -> ToolSpec[I, Any]:
+    """A human tool; it acts on one room when its model takes a ``chat_id``."""
+    room_bound = "chat_id" in model.model_fields
+    return ToolSpec(name, model, run, raw, group, surface=Surface.HUMAN, room_bound=room_bound)
 
-        async def handler(args: BaseModel, room: str | None, _m: Any = method) -> Any:
-            return await _m(args)
 
-        out.append(
-            ToolDef(
-                name=name,
-                description=(model.__doc__ or "").strip(),
-                model=model,
-                handler=handler,
-                scope=Scope.HUMAN,
-                group=group,
-                room="model" if room_bound else None,
-            )
-        )
-    return out
+_C, _M = Capability.CONTACTS, Capability.MEMORY
+
+#: The human surface in the order tools are listed: 13 base tools, then contacts and memory.
+TOOLS: dict[str, ToolSpec[Any, Any]] = {
+    s.name: s
+    for s in (
+        _human("band_list_my_agents", ListMyAgents, list_my_agents),
+        _human("band_register_my_agent", RegisterMyAgent, register_my_agent),
+        _human("band_list_my_chats", ListMyChats, list_my_chats),
+        _human("band_create_my_chat_room", CreateMyChatRoom, create_my_chat_room),
+        _human("band_get_my_chat_room", GetMyChatRoom, get_my_chat_room),
+        _human("band_list_my_chat_messages", ListMyChatMessages, list_my_chat_messages),
+        _human("band_send_my_chat_message", SendMyChatMessage, send_my_chat_message),
+        _human("band_list_my_chat_participants", ListMyChatParticipants, list_my_chat_participants),
+        _human("band_add_my_chat_participant", AddMyChatParticipant, add_my_chat_participant),
+        _human(
+            "band_remove_my_chat_participant", RemoveMyChatParticipant, remove_my_chat_participant
+        ),
+        _human("band_get_my_profile", GetMyProfile, get_my_profile),
+        _human("band_update_my_profile", UpdateMyProfile, update_my_profile),
+        _human("band_list_my_peers", ListMyPeers, list_my_peers),
+        _human("band_list_my_contacts", ListMyContacts, list_my_contacts, _C),
+        _human("band_create_contact_request", CreateContactRequest, create_contact_request, _C),
+        _human(
+            "band_list_received_contact_requests",
+            ListReceivedContactRequests,
+            list_received_contact_requests,
+            _C,
+        ),
+        _human(
+            "band_list_sent_contact_requests",
+            ListSentContactRequests,
+            list_sent_contact_requests,
+            _C,
+        ),
+        _human(
+            "band_approve_contact_request",
+            ApproveContactRequest,
+            _on_request("POST", "me/contacts/requests/{}/approve"),
+            _C,
+        ),
+        _human(
+            "band_reject_contact_request",
+            RejectContactRequest,
+            _on_request("POST", "me/contacts/requests/{}/reject"),
+            _C,
+        ),
+        _human(
+            "band_cancel_contact_request",
+            CancelContactRequest,
+            _on_request("DELETE", "me/contacts/requests/{}"),
+            _C,
+        ),
+        _human("band_resolve_handle", ResolveHandle, resolve_handle, _C),
+        _human("band_remove_my_contact", RemoveMyContact, remove_my_contact, _C),
+        _human("band_list_user_memories", ListUserMemories, list_user_memories, _M),
+        _human("band_get_user_memory", GetUserMemory, _on_memory("GET", "me/memories/{}"), _M),
+        _human(
+            "band_supersede_user_memory",
+            SupersedeUserMemory,
+            _on_memory("POST", "me/memories/{}/supersede"),
+            _M,
+        ),
+        _human(
+            "band_archive_user_memory",
+            ArchiveUserMemory,
+            _on_memory("POST", "me/memories/{}/archive"),
+            _M,
+        ),
+        _human(
+            "band_restore_user_memory",
+            RestoreUserMemory,
+            _on_memory("POST", "me/memories/{}/restore"),
+            _M,
+        ),
+        _human("band_delete_user_memory", DeleteUserMemory, delete_user_memory, _M),
+    )
+}
+
+
+class HumanTools:
+    """The human surface over one REST client (the user key's): every call runs on it."""
+
+    def __init__(self, rest: RestClient) -> None:
+        self.rest = rest
+        self._ctx = ToolContext(rest)
+
+    async def probe(self) -> object:
+        """health_check: list my agents once (raises when the key does not work)."""
+        return await _body(self._ctx, "GET", "me/agents", params={"page_size": 1})
+
+    def specs(self, groups: Collection[Capability]) -> list[ToolSpec[Any, Any]]:
+        """The 13 base tools plus those of the enabled groups."""
+        return [s for s in TOOLS.values() if s.group is None or s.group in groups]
+
+    async def run(self, spec: ToolSpec[Any, Any], args: BaseModel, room: str | None = None) -> Any:
+        """Run one human tool (its room, if any, is its own ``chat_id`` argument)."""
+        return await spec.run(self._ctx, args)

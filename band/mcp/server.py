@@ -5,19 +5,18 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from mcp import types
 from mcp.server.lowlevel import Server
 from pydantic import BaseModel, Field, ValidationError
 
 from band.client.errors import BandAPIError
-from band.runtime.tools.registry import clean_schema
+from band.runtime.tools.spec import Surface, ToolSpec
 
 from . import __version__
-from .config import Config, ConfigError, Scope
-from .tooldef import ToolDef
+from .config import Config, ConfigError
 
 log = logging.getLogger("band.mcp")
 
@@ -29,8 +28,17 @@ ROOM_DESCRIPTION = (
     "when creating a new room, the room you create it from)."
 )
 
-#: One probe per scope for health_check: returns normally when the scope's key works.
-Probe = Callable[[], Awaitable[object]]
+
+class Backend(Protocol):
+    """What serves one surface's tools: ``AgentSurface`` or ``HumanTools``."""
+
+    async def probe(self) -> object:
+        """health_check: returns normally when the surface's key works."""
+        ...
+
+    async def run(self, spec: ToolSpec[Any, Any], args: BaseModel, room: str | None) -> Any:
+        """Run one validated call (``room``: the call's room, None for room-less tools)."""
+        ...
 
 
 class RoomArg(BaseModel):
@@ -69,12 +77,22 @@ def serialize(result: Any) -> str:
     return json.dumps(result, default=str)
 
 
-def input_schema(tool: ToolDef, pinned: str | None) -> dict[str, Any]:
+def adds_room(tool: ToolSpec[Any, Any]) -> bool:
+    """Whether the server adds the room argument: a room-bound agent tool (bound per call)."""
+    return tool.room_bound and tool.surface is Surface.AGENT
+
+
+def room_in_model(tool: ToolSpec[Any, Any]) -> bool:
+    """Whether the room is the tool's own ``chat_id`` argument (room-bound human tools)."""
+    return tool.room_bound and tool.surface is Surface.HUMAN
+
+
+def input_schema(tool: ToolSpec[Any, Any], pinned: str | None) -> dict[str, Any]:
     """The advertised JSON schema: room argument added, or hidden when the room is pinned."""
-    schema = clean_schema(tool.model.model_json_schema())
+    schema = tool.json_schema()
     props: dict[str, Any] = schema.setdefault("properties", {})
     required: list[str] = list(schema.get("required", []))
-    if tool.room == "added" and pinned is None:
+    if adds_room(tool) and pinned is None:
         props["chat_id"] = {
             "type": "string",
             "maxLength": ROOM_ID_MAX,
@@ -82,7 +100,7 @@ def input_schema(tool: ToolDef, pinned: str | None) -> dict[str, Any]:
             "description": ROOM_DESCRIPTION,
         }
         required.append("chat_id")
-    elif tool.room == "model" and pinned is not None:
+    elif room_in_model(tool) and pinned is not None:
         props.pop("chat_id", None)
         required = [r for r in required if r != "chat_id"]
     if required:
@@ -92,15 +110,15 @@ def input_schema(tool: ToolDef, pinned: str | None) -> dict[str, Any]:
     return schema
 
 
-def check_unique(tools: Sequence[ToolDef]) -> None:
+def check_unique(tools: Sequence[ToolSpec[Any, Any]]) -> None:
     """Two surfaces may not register the same tool name."""
-    seen: dict[str, ToolDef] = {}
+    seen: dict[str, ToolSpec[Any, Any]] = {}
     for tool in tools:
         first = seen.get(tool.name)
         if first is not None:
             raise ConfigError(
                 f"Duplicate tool name across enabled surfaces: {tool.name} "
-                f"({first.scope.value}, {tool.scope.value})"
+                f"({first.surface.value}, {tool.surface.value})"
             )
         seen[tool.name] = tool
 
@@ -110,24 +128,24 @@ class BandToolServer:
 
     def __init__(
         self,
-        tools: Sequence[ToolDef],
+        tools: Sequence[ToolSpec[Any, Any]],
         *,
         config: Config,
         base_url: str,
-        probes: dict[Scope, Probe] | None = None,
+        backends: Mapping[Surface, Backend] | None = None,
     ) -> None:
         check_unique(tools)
         self.config = config
         self.base_url = base_url
         self.pinned = config.room_id
         self.tools = {t.name: t for t in tools}
-        self.probes = probes or {}
+        self.backends = dict(backends or {})
         self.server: Server[Any, Any] = Server(SERVER_NAME, version=__version__)
         self._listing = [self._describe(t) for t in tools] + [self._health_tool()]
         self.server.list_tools()(self._list_tools)
         self.server.call_tool(validate_input=False)(self._call_tool)
 
-    def _describe(self, tool: ToolDef) -> types.Tool:
+    def _describe(self, tool: ToolSpec[Any, Any]) -> types.Tool:
         return types.Tool(
             name=tool.name,
             description=tool.description,
@@ -158,7 +176,7 @@ class BandToolServer:
                 f"Error executing tool {name}: Invalid arguments for {name}: {validation_text(exc)}"
             )
         try:
-            return _text(serialize(await tool.handler(model, room)))
+            return _text(serialize(await self.backends[tool.surface].run(tool, model, room)))
         except BandAPIError as exc:
             log.warning("tool %s failed: %s", name, describe_error(exc))
             return _error(f"Error executing tool {name}: {describe_error(exc)}")
@@ -166,10 +184,12 @@ class BandToolServer:
             log.warning("tool %s failed", name, exc_info=True)
             return _error(f"Error executing tool {name}: {describe_error(exc)}")
 
-    def prepare(self, tool: ToolDef, args: dict[str, Any]) -> tuple[BaseModel, str | None]:
+    def prepare(
+        self, tool: ToolSpec[Any, Any], args: dict[str, Any]
+    ) -> tuple[BaseModel, str | None]:
         """The validated input and room of a call; a pinned room overrides the client's."""
         room: str | None = None
-        if tool.room == "added":
+        if adds_room(tool):
             chat_id, room_id = args.pop("chat_id", None), args.pop("room_id", None)
             if self.pinned is not None:
                 room = self.pinned
@@ -178,18 +198,20 @@ class BandToolServer:
                 room = RoomArg.model_validate(
                     {"chat_id": given} if given is not None else {}
                 ).chat_id
-        elif tool.room == "model":
+        elif room_in_model(tool):
             if self.pinned is not None:
                 args["chat_id"] = self.pinned
             room = args.get("chat_id") if isinstance(args.get("chat_id"), str) else None
-        return tool.model.model_validate(args), room
+        return tool.input_model.model_validate(args), room
 
     async def health_check(self) -> str:
         """``OK | <scopes> | <base url>``, or ``Failed | <scope> | <error>`` (human first)."""
-        if not self.probes:
+        if not self.backends:
             return "Failed | no credential configured"
-        order = [s for s in (Scope.HUMAN, Scope.AGENT) if s in self.probes]
-        results = await asyncio.gather(*(self.probes[s]() for s in order), return_exceptions=True)
+        order = [s for s in (Surface.HUMAN, Surface.AGENT) if s in self.backends]
+        results = await asyncio.gather(
+            *(self.backends[s].probe() for s in order), return_exceptions=True
+        )
         for scope, result in zip(order, results, strict=True):
             if isinstance(result, BaseException):
                 return f"Failed | {scope.value} | {describe_error(result)}"

@@ -22,7 +22,7 @@ from band.core.turn import MISSING_REPLY, TOOL_EFFECTS, TURN_FAILURE_PROVIDER, A
 from band.core.turn import TurnEffect as _Effect
 from band.runtime.capabilities import Capability
 from band.runtime.tools.errors import BandToolError
-from band.runtime.tools.registry import ToolCallOutcome, select_tools, tool_schema
+from band.runtime.tools.registry import ToolCallOutcome, select_tools
 
 __all__ = [
     "MISSING_REPLY_FAILURE",
@@ -820,7 +820,7 @@ class FakeAgentTools:
     ) -> list[dict[str, Any]]:
         """The real tool schemas the room's tools would offer, in ``format``."""
         specs = select_tools(capabilities, hub_room=self.is_hub_room)
-        return [tool_schema(s.name, s.description, s.json_schema(), format) for s in specs]
+        return [s.schema(format) for s in specs]
 
     def get_anthropic_tool_schemas(
         self, *, capabilities: frozenset[Capability] | None = None

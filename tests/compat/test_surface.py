@@ -129,7 +129,6 @@ ALLOWED: dict[str, str] = {
     "ToolDefinition": TOOL_INTERNALS,
     "ToolCategory": TOOL_INTERNALS,
     "ToolFunc": TOOL_INTERNALS,
-    "Surface": TOOL_INTERNALS,
     "BandTool": TOOL_INTERNALS,
     "CAPABILITY_TOOL_NAMES": TOOL_INTERNALS,
     "CHAT_ID_*": TOOL_INTERNALS,

@@ -10,18 +10,18 @@ from pathlib import Path
 import pytest
 from mcp_harness import band_mcp, run_cli, server_env
 
+from band.core.types import Capability
 from band.mcp.config import (
     Config,
     ConfigError,
-    Scope,
     SettingsError,
-    ToolGroup,
     Transport,
     load_settings,
     read_dotenv,
     resolve_config,
     validate,
 )
+from band.runtime.tools.spec import Surface
 
 AGENT_MISSING = (
     "Configuration error: agent scope requested but no agent credential available "
@@ -41,7 +41,7 @@ NO_SCOPE = (
 
 def test_defaults() -> None:
     cfg = resolve_config({})
-    assert cfg == Config(scope=(Scope.AGENT,), tools=())
+    assert cfg == Config(scope=(Surface.AGENT,), tools=())
     assert load_settings({}, {}) == load_settings({}, {}, transport=None)
     s = load_settings({}, {})
     assert (s.band_base_url, s.transport, s.host, s.port) == (
@@ -71,22 +71,22 @@ def test_flag_wins_over_variable_and_empty_means_unset() -> None:
         tools=["tasks"],
     )
     assert (cfg.agent_key, cfg.user_key, cfg.room_id) == ("cli-a", "cli-u", "cli-room")
-    assert cfg.scope == (Scope.AGENT,) and cfg.tools == (ToolGroup.TASKS,)
+    assert cfg.scope == (Surface.AGENT,) and cfg.tools == (Capability.TASKS,)
     # an empty flag falls back to the variable; an empty variable counts as unset
     cfg = resolve_config(env | {"BAND_USER_KEY": ""}, agent_key="", room_id="  ")
     assert (cfg.agent_key, cfg.user_key, cfg.room_id) == ("env-a", None, "env-room")
-    assert resolve_config({"BAND_MCP_SCOPE": "", "BAND_MCP_TOOLS": " "}).scope == (Scope.AGENT,)
+    assert resolve_config({"BAND_MCP_SCOPE": "", "BAND_MCP_TOOLS": " "}).scope == (Surface.AGENT,)
 
 
 def test_lists_trimmed_lowercased_deduplicated_repeatable() -> None:
     cfg = resolve_config(
         {}, scope=[" Human , AGENT", "human"], tools=["memory,Contacts", " memory"]
     )
-    assert cfg.scope == (Scope.HUMAN, Scope.AGENT)
-    assert cfg.tools == (ToolGroup.MEMORY, ToolGroup.CONTACTS)
+    assert cfg.scope == (Surface.HUMAN, Surface.AGENT)
+    assert cfg.tools == (Capability.MEMORY, Capability.CONTACTS)
     assert resolve_config({"BAND_MCP_TOOLS": "CONTACTS,,contacts , tasks"}).tools == (
-        ToolGroup.CONTACTS,
-        ToolGroup.TASKS,
+        Capability.CONTACTS,
+        Capability.TASKS,
     )
 
 
@@ -96,8 +96,8 @@ def test_empty_tools_flag_clears_the_variable() -> None:
 
 def test_unknown_values_warn_with_the_closest_suggestion() -> None:
     cfg = resolve_config({}, scope=["humn,agent,bogus"], tools=["contact,xyz,memory"])
-    assert cfg.scope == (Scope.AGENT,)
-    assert cfg.tools == (ToolGroup.MEMORY,)
+    assert cfg.scope == (Surface.AGENT,)
+    assert cfg.tools == (Capability.MEMORY,)
     assert cfg.warnings == (
         "unknown --scope value 'humn' \u2014 did you mean 'human'? ignoring.",
         "unknown --scope value 'bogus' \u2014 valid values: agent, human. ignoring.",

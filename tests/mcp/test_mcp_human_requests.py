@@ -49,12 +49,21 @@ def test_filters_reach_the_query(plat: Live) -> None:
     since = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 
     async def calls(t: h.HumanTools) -> None:
-        await t.list_my_chat_messages(
-            h.ListMyChatMessages(chat_id=room, message_type="text", since=since, page_size=5)
+        await t.run(
+            h.TOOLS["band_list_my_chat_messages"],
+            h.ListMyChatMessages(chat_id=room, message_type="text", since=since, page_size=5),
         )
-        await t.list_my_peers(h.ListMyPeers(not_in_chat=room, peer_type="Agent", page=2))
-        await t.list_user_memories(h.ListUserMemories(memory_type="semantic", status="all"))
-        await t.list_sent_contact_requests(h.ListSentContactRequests(status="all"))
+        await t.run(
+            h.TOOLS["band_list_my_peers"],
+            h.ListMyPeers(not_in_chat=room, peer_type="Agent", page=2),
+        )
+        await t.run(
+            h.TOOLS["band_list_user_memories"],
+            h.ListUserMemories(memory_type="semantic", status="all"),
+        )
+        await t.run(
+            h.TOOLS["band_list_sent_contact_requests"], h.ListSentContactRequests(status="all")
+        )
 
     reqs = record(plat, calls)
     queries = [dict(r.url.params) for r in reqs]
@@ -73,12 +82,15 @@ def test_bodies(plat: Live) -> None:
     room = room_with(plat, aid)
 
     async def calls(t: h.HumanTools) -> None:
-        await t.send_my_chat_message(
-            h.SendMyChatMessage(chat_id=room, content="hey", recipients="body")
+        await t.run(
+            h.TOOLS["band_send_my_chat_message"],
+            h.SendMyChatMessage(chat_id=room, content="hey", recipients="body"),
         )
         with contextlib.suppress(NotFoundError):  # no such contact: only the body matters
-            await t.remove_my_contact(h.RemoveMyContact(contact_id="c-1", handle="@x"))
-        await t.create_my_chat_room(h.CreateMyChatRoom())
+            await t.run(
+                h.TOOLS["band_remove_my_contact"], h.RemoveMyContact(contact_id="c-1", handle="@x")
+            )
+        await t.run(h.TOOLS["band_create_my_chat_room"], h.CreateMyChatRoom())
 
     reqs = record(plat, calls)
     bodies = [json.loads(r.content) for r in reqs if r.method != "GET"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import inspect
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Unpack
@@ -13,29 +12,30 @@ from acp.schema import ClientCapabilities, HttpMcpServer, SseMcpServer
 from band.core.exceptions import BandConfigError
 from band.core.protocols import AgentToolsProtocol
 from band.core.simple_adapter import FeatureKwargs, SimpleAdapter
-from band.core.types import Emit, HistoryProvider, PlatformMessage
-from band.runtime.capabilities import Capability
+from band.core.types import Capability, Emit, HistoryProvider, PlatformMessage
 from band.runtime.tools import (
     TOOLS,
     BandToolError,
     InvalidToolArgumentsError,
+    ToolCallOutcome,
     ToolContext,
+    ToolSpec,
     select_tools,
 )
 from band.runtime.tools.custom import (
     CustomToolDef,
+    custom_tool_spec,
     execute_custom_tool,
     get_custom_tool_name,
     is_failed_tool_output,
     reject_conflicting_tool_names,
 )
 from band.runtime.tools.ops import load_participants
-from band.runtime.tools.registry import clean_schema
 from band.workspaces import RoomWorkspaces, WorkspaceResolver, resolver_for
 
 from .client import ACPClientProfile
 from .config import ACPClientAdapterConfig, ConfigResolver, PermissionResolver
-from .mcp_server import SERVER_NAME, BandMCPServer, ToolResult, ToolSpecView
+from .mcp_server import SERVER_NAME, BandMCPServer
 from .mentions import has_mention_tokens, replace_uuid_mentions
 from .narration import SESSION_EVENT
 from .rooms import ACPRooms, ACPSessionBusyError, TurnRequest
@@ -97,7 +97,7 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         self.config = config
         self._custom = self._register_custom(additional_tools or ())
         self._workspaces = RoomWorkspaces(resolver_for(config.cwd, workspace_for_room))
-        self._mcp = BandMCPServer(self._tool_views, self._call_tool)
+        self._mcp = BandMCPServer(self._tool_specs, self._call_tool)
         self._room_tools: dict[str, Any] = {}
         self._looked_up: set[str] = set()
         self._stopped = False
@@ -117,14 +117,14 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         return frozenset(str(e.value) for e in self.features.emit)
 
     @property
-    def _band_tools(self) -> dict[str, Any]:
+    def _band_tools(self) -> dict[str, ToolSpec[Any, Any]]:
         """The Band tools served: chat, contacts (always, as band-sdk 6.0.1), and the
         capabilities' groups, narrowed by the features' category and tool filters."""
         specs = select_tools(self.capabilities | {Capability.CONTACTS})
         f = self.features
         # in band-sdk 6.0.1's order: categories, then include_tools, then exclude_tools
         if f.include_categories is not None:
-            specs = [s for s in specs if s.group in f.include_categories]
+            specs = [s for s in specs if s.category in f.include_categories]
         if f.include_tools is not None:
             specs = [s for s in specs if s.name in f.include_tools]
         if f.exclude_tools is not None:
@@ -139,14 +139,10 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         reject_conflicting_tool_names(names)
         return dict(zip(names, tools, strict=True))
 
-    def _tool_views(self) -> list[ToolSpecView]:
-        views = [
-            ToolSpecView(s.name, s.description, s.json_schema()) for s in self._band_tools.values()
-        ]
-        for name, (model, _) in self._custom.items():
-            doc = inspect.cleandoc(model.__doc__ or "")
-            views.append(ToolSpecView(name, doc, clean_schema(model.model_json_schema())))
-        return views
+    def _tool_specs(self) -> list[ToolSpec[Any, Any]]:
+        """What the MCP server lists: the Band tools served, then the custom tools."""
+        custom = [custom_tool_spec(tool) for tool in self._custom.values()]
+        return [*self._band_tools.values(), *custom]
 
     def _canonical(self, name: str) -> str:
         """Strip an MCP server prefix (``mcp__band__x``, ``band-x``, ``band.x``) off our tools."""
@@ -159,30 +155,34 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
                 return tail
         return name
 
-    async def _call_tool(self, room_id: str, name: str, arguments: dict[str, Any]) -> ToolResult:
+    async def _call_tool(
+        self, room_id: str, name: str, arguments: dict[str, Any]
+    ) -> ToolCallOutcome:
         tools = self._room_tools.get(room_id)
         if tools is None:
-            return ToolResult(None, False, "No turn is running in this room")
+            return ToolCallOutcome(None, False, "No turn is running in this room")
         if name in self._custom:
             return await self._call_custom(tools, name, arguments)
         if name not in self._band_tools:
-            return ToolResult(None, False, f"Unknown tool: {name}")
+            return ToolCallOutcome(None, False, f"Unknown tool: {name}")
         try:
-            outcome = await tools.execute_tool_call_structured(name, arguments)
+            outcome: ToolCallOutcome = await tools.execute_tool_call_structured(name, arguments)
         except BandToolError as exc:  # a typed refusal (e.g. a missing file) is the model's
-            return ToolResult(None, False, str(exc))
-        return ToolResult(outcome.value, outcome.ok, outcome.error_message)
+            return ToolCallOutcome(None, False, str(exc))
+        return outcome
 
-    async def _call_custom(self, tools: Any, name: str, arguments: dict[str, Any]) -> ToolResult:
+    async def _call_custom(
+        self, tools: Any, name: str, arguments: dict[str, Any]
+    ) -> ToolCallOutcome:
         try:  # records the handler's declared effect on success only
             value = await execute_custom_tool(self._custom[name], arguments, turn=tools.turn)
         except InvalidToolArgumentsError as exc:
-            return ToolResult(None, False, str(exc))
+            return ToolCallOutcome(None, False, str(exc))
         except Exception as exc:
-            return ToolResult(None, False, f"Error executing {name}: {exc}")
+            return ToolCallOutcome(None, False, f"Error executing {name}: {exc}")
         if is_failed_tool_output(value):
-            return ToolResult(value, False, str(value))
-        return ToolResult(value, True)
+            return ToolCallOutcome(value, False, str(value))
+        return ToolCallOutcome(value, True)
 
     async def _servers_for(self, room_id: str, transport: str) -> list[Any]:
         servers: list[Any] = []
@@ -301,7 +301,7 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         await super().on_started(agent_name, agent_description)
         self.rooms.emit = self._emit_kinds()
         if self._mcp.closed:  # started again after a stop: serve Band tools on a new server
-            self._mcp = BandMCPServer(self._tool_views, self._call_tool)
+            self._mcp = BandMCPServer(self._tool_specs, self._call_tool)
             self._looked_up.clear()
         self._stopped = False
 

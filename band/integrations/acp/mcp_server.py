@@ -14,7 +14,6 @@ import logging
 import secrets
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import mcp.types as types
@@ -27,7 +26,10 @@ from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse
 from starlette.types import Receive, Scope, Send
 
-__all__ = ["SERVER_NAME", "BandMCPServer", "ToolResult", "ToolSpecView"]
+from band.runtime.tools.registry import ToolCallOutcome
+from band.runtime.tools.spec import ToolSpec
+
+__all__ = ["SERVER_NAME", "BandMCPServer"]
 
 log = logging.getLogger("band.acp.mcp")
 
@@ -36,26 +38,8 @@ START_TIMEOUT_S = 10.0
 SHUTDOWN_TIMEOUT_S = 5.0
 
 
-@dataclass(frozen=True)
-class ToolSpecView:
-    """One tool as the MCP server lists it."""
-
-    name: str
-    description: str
-    input_schema: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class ToolResult:
-    """A call's value, or its error text."""
-
-    value: Any
-    ok: bool
-    error: str | None = None
-
-
-#: (room_id, tool name, arguments) -> result of the call in that room
-CallTool = Callable[[str, str, dict[str, Any]], Awaitable[ToolResult]]
+#: (room_id, tool name, arguments) -> outcome of the call in that room
+CallTool = Callable[[str, str, dict[str, Any]], Awaitable[ToolCallOutcome]]
 
 
 def _image_blocks(value: Any) -> list[types.ImageContent] | None:
@@ -89,7 +73,7 @@ def _security() -> TransportSecuritySettings:
 class BandMCPServer:
     """Serves ``tools`` to every bound room; a call runs in the room its URL names."""
 
-    def __init__(self, tools: Callable[[], list[ToolSpecView]], call: CallTool) -> None:
+    def __init__(self, tools: Callable[[], list[ToolSpec[Any, Any]]], call: CallTool) -> None:
         self._tools = tools
         self._call = call
         self._rooms: dict[str, str] = {}  # key -> room id
@@ -136,7 +120,7 @@ class BandMCPServer:
 
         async def list_tools() -> list[types.Tool]:
             return [
-                types.Tool(name=t.name, description=t.description, inputSchema=t.input_schema)
+                types.Tool(name=t.name, description=t.description, inputSchema=t.json_schema())
                 for t in self._tools()
             ]
 
@@ -150,7 +134,9 @@ class BandMCPServer:
             if not result.ok:
                 return types.CallToolResult(
                     content=[
-                        types.TextContent(type="text", text=str(result.error or result.value))
+                        types.TextContent(
+                            type="text", text=str(result.error_message or result.value)
+                        )
                     ],
                     isError=True,
                 )

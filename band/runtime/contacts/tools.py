@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from band.client.rest import RestClient
 from band.runtime.tools import ops
-from band.runtime.tools.registry import TOOLS, validate_arguments
+from band.runtime.tools import registry as t
+from band.runtime.tools.spec import ToolSpec
 
 __all__ = ["ContactTools"]
 
@@ -18,30 +19,30 @@ class ContactTools:
         self.rest = rest
         self._ctx = ops.ToolContext(rest)
 
-    async def _run(self, tool: str, **arguments: Any) -> dict[str, Any]:
-        spec = TOOLS[tool]
-        return cast(dict[str, Any], await spec.run(self._ctx, validate_arguments(spec, arguments)))
+    async def _run(self, spec: ToolSpec[Any, Any], **arguments: Any) -> dict[str, Any]:
+        """The tool's JSON object (these callbacks get the platform's dicts, not wire models)."""
+        return dict(await spec.run(self._ctx, spec.validate(arguments)))
 
     async def list_contacts(self, page: int = 1, page_size: int = 50) -> dict[str, Any]:
         """One page of contacts: ``{"data": [...], "metadata": {...}}``."""
-        return await self._run("band_list_contacts", page=page, page_size=page_size)
+        return await self._run(t.LIST_CONTACTS, page=page, page_size=page_size)
 
     async def add_contact(self, handle: str, message: str | None = None) -> dict[str, Any]:
         """Send a contact request to ``@user`` or ``@user/agent``."""
-        return await self._run("band_add_contact", handle=handle, message=message)
+        return await self._run(t.ADD_CONTACT, handle=handle, message=message)
 
     async def remove_contact(
         self, handle: str | None = None, contact_id: str | None = None
     ) -> dict[str, Any]:
         """Remove a contact by handle or contact ID (ValueError without either)."""
-        return await self._run("band_remove_contact", handle=handle, contact_id=contact_id)
+        return await self._run(t.REMOVE_CONTACT, handle=handle, contact_id=contact_id)
 
     async def list_contact_requests(
         self, page: int = 1, page_size: int = 50, sent_status: str = "pending"
     ) -> dict[str, Any]:
         """Received requests and sent requests filtered by ``sent_status``."""
         return await self._run(
-            "band_list_contact_requests", page=page, page_size=page_size, sent_status=sent_status
+            t.LIST_CONTACT_REQUESTS, page=page, page_size=page_size, sent_status=sent_status
         )
 
     async def respond_contact_request(
@@ -49,5 +50,5 @@ class ContactTools:
     ) -> dict[str, Any]:
         """Approve or reject a received request, or cancel a sent one."""
         return await self._run(
-            "band_respond_contact_request", action=action, handle=handle, request_id=request_id
+            t.RESPOND_CONTACT_REQUEST, action=action, handle=handle, request_id=request_id
         )

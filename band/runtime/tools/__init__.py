@@ -1,7 +1,9 @@
 """Band's platform tools: ``AgentTools`` for one room, and the tool registry band-mcp shares.
 
-``inputs`` holds the argument models, ``ops`` one coroutine per tool, ``registry`` the specs,
-schemas and the runner (its docstring is the API band-mcp builds on). An adapter running its
+``spec`` defines ``ToolSpec``, the one descriptor of a tool (input model, handler, typed result,
+turn effect, group, surface) and the schemas derived from it; ``inputs`` holds the argument
+models, ``ops`` one coroutine per tool, ``registry`` the agent tools' specs and the runner (its
+docstring is the API band-mcp and the ACP MCP server build on). An adapter running its
 own model loop does::
 
     schemas = tools.get_openai_tool_schemas(capabilities=frozenset({Capability.TASKS}))

@@ -4,31 +4,26 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 from band.client.rest import RestClient, path
 from band.core import wire as w
 from band.core.turn import AgentFailure, Turn
-from band.runtime.capabilities import Capability
+from band.core.types import Capability
 
-from . import inputs as i
 from . import ops
-from .registry import (
-    TOOL_MODELS,
-    TOOLS,
-    ToolCallOutcome,
-    run_tool,
-    select_tools,
-    tool_schema,
-    validate_arguments,
-)
+from . import registry as t
+from .registry import TOOL_MODELS, ToolCallOutcome, run_tool, select_tools
 from .schema_types import ToolParam
+from .spec import FORMATS, ToolSpec
 
 log = logging.getLogger("band.tools")
 
 __all__ = ["AgentTools"]
+
+R = TypeVar("R")
 
 
 class AgentTools:
@@ -109,14 +104,11 @@ class AgentTools:
         """The binding the tool functions run against (shared with band-mcp's tools)."""
         return self._ctx
 
-    async def _call(self, name: str, args: BaseModel) -> Any:
-        """Run one tool with validated arguments; record its effect only when it returns."""
-        result = await TOOLS[name].run(self._ctx, args)
-        self.turn.record_tool(name)
-        return result
-
-    async def _tool(self, name: str, **arguments: Any) -> Any:
-        return await self._call(name, validate_arguments(TOOLS[name], arguments))
+    async def _call(self, spec: ToolSpec[Any, R], **arguments: Any) -> R:
+        """Validate and run one tool; record its effect only when it returns; its typed result."""
+        value = await spec.run(self._ctx, spec.validate(arguments))
+        self.turn.record(spec.effect)
+        return spec.result(value)
 
     # --- chat ---------------------------------------------------------------------------------
 
@@ -128,40 +120,33 @@ class AgentTools:
         attachment_ids: list[str] | None = None,
     ) -> w.MessageSentResponse:
         """Post a message mentioning ``mentions``; it is the turn's reply."""
-        return w.decode_as(
-            w.MessageSentResponse,
-            await self._tool(
-                "band_send_message",
-                content=content,
-                mentions=list(mentions or []),
-                attachment_ids=attachment_ids,
-            ),
+        return await self._call(
+            t.SEND_MESSAGE,
+            content=content,
+            mentions=list(mentions or []),
+            attachment_ids=attachment_ids,
         )
 
     async def send_notice(
         self, content: str, mentions: list[str] | list[dict[str, str]] | None = None
     ) -> w.MessageSentResponse:
         """Post a message the adapter wrote itself; it records nothing on the turn."""
-        args = cast(
-            i.SendMessageInput,
-            validate_arguments(
-                TOOLS["band_send_message"], {"content": content, "mentions": list(mentions or [])}
-            ),
-        )
+        args = t.SEND_MESSAGE.validate({"content": content, "mentions": list(mentions or [])})
         posted = await ops.post_message(self._ctx, args.content, args.mentions)
-        return w.decode_as(w.MessageSentResponse, posted)
+        return t.SEND_MESSAGE.result(posted)
 
     async def send_event(
         self, content: str, message_type: str, metadata: dict[str, Any] | None = None
     ) -> w.EventCreatedResponse:
         """Post an event of any type (``tool_call``, ``tool_result``, ``thought``, ...)."""
+        # any message_type an adapter narrates, not only the ones the model is offered
         result = await ops.post_event(self._ctx, content, message_type, metadata)
-        self.turn.record_tool("band_send_event")
-        return w.decode_as(w.EventCreatedResponse, result)
+        self.turn.record(t.SEND_EVENT.effect)
+        return t.SEND_EVENT.result(result)
 
     async def no_reply(self, reason: str | None = None) -> dict[str, Any]:
         """End the turn without posting; the reason is logged only."""
-        return cast(dict[str, Any], await self._tool("band_no_reply", reason=reason))
+        return await self._call(t.NO_REPLY, reason=reason)
 
     async def send_failure(self, failure: AgentFailure) -> w.EventCreatedResponse | dict[str, Any]:
         """Post ``failure`` as an ``error`` event and note it on the turn; never raises.
@@ -181,36 +166,27 @@ class AgentTools:
             )
             return {"ok": False, "error": str(exc)}
         self.turn.note_reported()
-        return w.decode_as(w.EventCreatedResponse, posted)
+        return t.SEND_EVENT.result(posted)
 
     async def add_participant(self, identifier: str, role: str = "member") -> dict[str, Any]:
         """Add a person or agent (ID, handle or name) to the room."""
-        return cast(
-            dict[str, Any],
-            await self._tool("band_add_participant", identifier=identifier, role=role),
-        )
+        return await self._call(t.ADD_PARTICIPANT, identifier=identifier, role=role)
 
     async def remove_participant(self, identifier: str) -> dict[str, Any]:
         """Remove a participant (ID, handle or name) from the room."""
-        return cast(
-            dict[str, Any], await self._tool("band_remove_participant", identifier=identifier)
-        )
+        return await self._call(t.REMOVE_PARTICIPANT, identifier=identifier)
 
     async def get_participants(self) -> list[w.ChatParticipant]:
         """The room's participants (refreshes ``participants``)."""
-        rows = await self._tool("band_get_participants")
-        return [w.decode_as(w.ChatParticipant, row) for row in rows]
+        return await self._call(t.GET_PARTICIPANTS)
 
     async def lookup_peers(self, page: int = 1, page_size: int = 50) -> w.ListAgentPeersResponse:
         """Peers that could join this room: ``{"data": [...], "metadata": {...}}``."""
-        return w.decode_as(
-            w.ListAgentPeersResponse,
-            await self._tool("band_lookup_peers", page=page, page_size=page_size),
-        )
+        return await self._call(t.LOOKUP_PEERS, page=page, page_size=page_size)
 
     async def create_chatroom(self, task_id: str | None = None) -> str:
         """Create a room (optionally for a task) and return its ID."""
-        return cast(str, await self._tool("band_create_chatroom", task_id=task_id))
+        return await self._call(t.CREATE_CHATROOM, task_id=task_id)
 
     async def fetch_room_context(
         self, *, room_id: str, page: int = 1, page_size: int = 50
@@ -238,52 +214,34 @@ class AgentTools:
         self, page: int = 1, page_size: int = 50
     ) -> w.ListAgentContactsResponse:
         """The agent's contacts, one page."""
-        return w.decode_as(
-            w.ListAgentContactsResponse,
-            await self._tool("band_list_contacts", page=page, page_size=page_size),
-        )
+        return await self._call(t.LIST_CONTACTS, page=page, page_size=page_size)
 
     async def add_contact(
         self, handle: str, message: str | None = None
     ) -> w.AddAgentContactResponseData:
         """Send a contact request."""
-        return w.decode_as(
-            w.AddAgentContactResponseData,
-            await self._tool("band_add_contact", handle=handle, message=message),
-        )
+        return await self._call(t.ADD_CONTACT, handle=handle, message=message)
 
     async def remove_contact(
         self, handle: str | None = None, contact_id: str | None = None
     ) -> w.RemoveAgentContactResponseData:
         """Remove a contact by handle or contact ID."""
-        return w.decode_as(
-            w.RemoveAgentContactResponseData,
-            await self._tool("band_remove_contact", handle=handle, contact_id=contact_id),
-        )
+        return await self._call(t.REMOVE_CONTACT, handle=handle, contact_id=contact_id)
 
     async def list_contact_requests(
         self, page: int = 1, page_size: int = 50, sent_status: str = "pending"
     ) -> w.ListAgentContactRequestsResponse:
         """Received and sent contact requests."""
-        return w.decode_as(
-            w.ListAgentContactRequestsResponse,
-            await self._tool(
-                "band_list_contact_requests",
-                page=page,
-                page_size=page_size,
-                sent_status=sent_status,
-            ),
+        return await self._call(
+            t.LIST_CONTACT_REQUESTS, page=page, page_size=page_size, sent_status=sent_status
         )
 
     async def respond_contact_request(
         self, action: str, handle: str | None = None, request_id: str | None = None
     ) -> w.RespondToAgentContactRequestResponseData:
         """Approve, reject or cancel a contact request."""
-        return w.decode_as(
-            w.RespondToAgentContactRequestResponseData,
-            await self._tool(
-                "band_respond_contact_request", action=action, handle=handle, request_id=request_id
-            ),
+        return await self._call(
+            t.RESPOND_CONTACT_REQUEST, action=action, handle=handle, request_id=request_id
         )
 
     # --- memory -------------------------------------------------------------------------------
@@ -300,24 +258,17 @@ class AgentTools:
         status: str | None = None,
     ) -> w.ListAgentMemoriesResponse:
         """Memories the agent can read, filtered."""
-        listed = w.decode_as(
-            w.ListAgentMemoriesResponse,
-            await self._tool(
-                "band_list_memories",
-                subject_id=subject_id,
-                scope=scope,
-                system=system,
-                type=type,
-                segment=segment,
-                content_query=content_query,
-                page_size=page_size,
-                status=status,
-            ),
+        return await self._call(
+            t.LIST_MEMORIES,
+            subject_id=subject_id,
+            scope=scope,
+            system=system,
+            type=type,
+            segment=segment,
+            content_query=content_query,
+            page_size=page_size,
+            status=status,
         )
-        if listed.meta is None and listed.metadata is not None:
-            # the platform sends the paging under both keys; the tool's dict keeps one
-            listed.meta = w.decode_as(w.ListAgentMemoriesResponseMeta, listed.metadata.model_dump())
-        return listed
 
     async def store_memory(
         self,
@@ -331,60 +282,50 @@ class AgentTools:
         metadata: dict[str, Any] | None = None,
     ) -> w.AgentMemory:
         """Store a memory."""
-        return w.decode_as(
-            w.AgentMemory,
-            await self._tool(
-                "band_store_memory",
-                content=content,
-                system=system,
-                type=type,
-                segment=segment,
-                thought=thought,
-                scope=scope,
-                subject_id=subject_id,
-                metadata=metadata,
-            ),
+        return await self._call(
+            t.STORE_MEMORY,
+            content=content,
+            system=system,
+            type=type,
+            segment=segment,
+            thought=thought,
+            scope=scope,
+            subject_id=subject_id,
+            metadata=metadata,
         )
 
     async def get_memory(self, memory_id: str) -> w.AgentMemory:
         """Read one memory."""
-        return w.decode_as(w.AgentMemory, await self._tool("band_get_memory", memory_id=memory_id))
+        return await self._call(t.GET_MEMORY, memory_id=memory_id)
 
     async def supersede_memory(self, memory_id: str) -> w.AgentMemory:
         """Mark a memory superseded."""
-        return w.decode_as(
-            w.AgentMemory, await self._tool("band_supersede_memory", memory_id=memory_id)
-        )
+        return await self._call(t.SUPERSEDE_MEMORY, memory_id=memory_id)
 
     async def archive_memory(self, memory_id: str) -> w.AgentMemory:
         """Archive a memory."""
-        return w.decode_as(
-            w.AgentMemory, await self._tool("band_archive_memory", memory_id=memory_id)
-        )
+        return await self._call(t.ARCHIVE_MEMORY, memory_id=memory_id)
 
     # --- files --------------------------------------------------------------------------------
 
     async def list_room_files(self, cursor: str | None = None) -> dict[str, Any]:
         """One page of the room's files: ``{"data": [attachment, ...], "next_cursor": ...}``."""
-        return cast(dict[str, Any], await self._tool("band_list_room_files", cursor=cursor))
+        return await self._call(t.LIST_ROOM_FILES, cursor=cursor)
 
     async def read_room_file(self, file_id: str) -> dict[str, Any]:
         """A room file: its text, an image block, or a description when not shown inline."""
-        return cast(dict[str, Any], await self._tool("band_read_room_file", file_id=file_id))
+        return await self._call(t.READ_ROOM_FILE, file_id=file_id)
 
     async def send_room_file(
         self, content: str, filename: str, caption: str = "", mentions: list[str] | None = None
     ) -> dict[str, Any]:
         """Share ``content`` as the file ``filename``; the message it rides on is the reply."""
-        return cast(
-            dict[str, Any],
-            await self._tool(
-                "band_send_room_file",
-                content=content,
-                filename=filename,
-                caption=caption,
-                mentions=list(mentions or []),
-            ),
+        return await self._call(
+            t.SEND_ROOM_FILE,
+            content=content,
+            filename=filename,
+            caption=caption,
+            mentions=list(mentions or []),
         )
 
     # --- tasks --------------------------------------------------------------------------------
@@ -393,25 +334,19 @@ class AgentTools:
         self, state: str | None = None, cursor: str | None = None, limit: int | None = None
     ) -> w.ListChatTasksResponse:
         """The room board's tasks in number order."""
-        return w.decode_as(
-            w.ListChatTasksResponse,
-            await self._tool("band_list_tasks", state=state, cursor=cursor, limit=limit),
-        )
+        return await self._call(t.LIST_TASKS, state=state, cursor=cursor, limit=limit)
 
     async def create_task(
         self, subject: str, detail: str | None = None, supersedes_id: str | None = None
     ) -> w.Task:
         """Create a task on the room's board."""
-        return w.decode_as(
-            w.Task,
-            await self._tool(
-                "band_create_task", subject=subject, detail=detail, supersedes_id=supersedes_id
-            ),
+        return await self._call(
+            t.CREATE_TASK, subject=subject, detail=detail, supersedes_id=supersedes_id
         )
 
     async def get_task(self, id: str, include: str | None = None) -> w.Task:
         """Read one task (``include="history"`` embeds its recent events)."""
-        return w.decode_as(w.Task, await self._tool("band_get_task", id=id, include=include))
+        return await self._call(t.GET_TASK, id=id, include=include)
 
     async def update_task(
         self,
@@ -424,66 +359,57 @@ class AgentTools:
         state: str | None = None,
     ) -> w.Task:
         """Update a task (at least one field)."""
-        return w.decode_as(
-            w.Task,
-            await self._tool(
-                "band_update_task",
-                id=id,
-                status=status,
-                active_form=active_form,
-                comment=comment,
-                subject=subject,
-                detail=detail,
-                state=state,
-            ),
+        return await self._call(
+            t.UPDATE_TASK,
+            id=id,
+            status=status,
+            active_form=active_form,
+            comment=comment,
+            subject=subject,
+            detail=detail,
+            state=state,
         )
 
     async def get_task_history(
         self, id: str, cursor: str | None = None, limit: int | None = None
     ) -> w.GetChatTaskHistoryResponse:
         """A task's full history, oldest first."""
-        return w.decode_as(
-            w.GetChatTaskHistoryResponse,
-            await self._tool("band_get_task_history", id=id, cursor=cursor, limit=limit),
-        )
+        return await self._call(t.GET_TASK_HISTORY, id=id, cursor=cursor, limit=limit)
 
     async def get_board(self, include: str | None = None) -> w.Board:
         """The room's goal."""
-        return w.decode_as(w.Board, await self._tool("band_get_board", include=include))
+        return await self._call(t.GET_BOARD, include=include)
 
     async def set_board(
         self, goal_title: str | None = None, goal_summary: str | None = None
     ) -> w.Board:
         """Set or update the room's goal."""
-        return w.decode_as(
-            w.Board,
-            await self._tool("band_set_board", goal_title=goal_title, goal_summary=goal_summary),
-        )
+        return await self._call(t.SET_BOARD, goal_title=goal_title, goal_summary=goal_summary)
 
     # --- schemas and dispatch -----------------------------------------------------------------
+
+    def _specs(self, capabilities: frozenset[Capability] | None) -> list[ToolSpec[Any, Any]]:
+        return select_tools(capabilities, hub_room=self.is_hub_room)
 
     def get_tool_schemas(
         self, format: str, *, capabilities: frozenset[Capability] | None = None
     ) -> list[dict[str, Any]] | list[ToolParam]:
         """Tool definitions in ``"openai"`` or ``"anthropic"`` format."""
-        if format not in ("openai", "anthropic"):
+        if format not in FORMATS:
             raise ValueError(f"Invalid format: {format}. Must be 'openai' or 'anthropic'")
-        specs = select_tools(capabilities, hub_room=self.is_hub_room)
-        return [tool_schema(s.name, s.description, s.json_schema(), format) for s in specs]
+        return [s.schema(format) for s in self._specs(capabilities)]
 
     def get_anthropic_tool_schemas(
         self, *, capabilities: frozenset[Capability] | None = None
     ) -> list[ToolParam]:
         """Tool definitions as Anthropic ``ToolParam`` dicts."""
-        return cast(list[ToolParam], self.get_tool_schemas("anthropic", capabilities=capabilities))
+        return [s.anthropic_schema() for s in self._specs(capabilities)]
 
     def get_openai_tool_schemas(
         self, *, capabilities: frozenset[Capability] | None = None
     ) -> list[dict[str, Any]]:
         """Tool definitions as OpenAI function tools."""
-        return cast(
-            list[dict[str, Any]], self.get_tool_schemas("openai", capabilities=capabilities)
-        )
+        return [s.schema("openai") for s in self._specs(capabilities)]
 
     async def execute_tool_call(self, tool_name: str, arguments: Mapping[str, Any]) -> Any:
         """Run a tool by name; failures come back as error strings."""

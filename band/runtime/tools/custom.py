@@ -14,15 +14,17 @@ import inspect
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from band.core.turn import Turn, TurnEffect
-from band.runtime.tools.errors import InvalidToolArgumentsError
-from band.runtime.tools.registry import TOOLS, clean_schema, format_validation_error, tool_schema
+from band.runtime.tools.ops import ToolContext
+from band.runtime.tools.registry import TOOLS
+from band.runtime.tools.spec import FORMATS, ToolSpec, raw
 
 __all__ = [
     "CustomToolDef",
     "custom_tool_effects",
+    "custom_tool_spec",
     "custom_tool_to_anthropic_schema",
     "custom_tool_to_openai_schema",
     "custom_tools_to_schemas",
@@ -79,27 +81,41 @@ def custom_tool_effects(tools: Iterable[CustomToolDef]) -> dict[str, TurnEffect]
     }
 
 
-def _schema(model: type[BaseModel], format: str) -> dict[str, Any]:
-    description = inspect.cleandoc(model.__doc__ or "") or get_custom_tool_name(model)
-    schema = clean_schema(model.model_json_schema())
-    return tool_schema(get_custom_tool_name(model), description, schema, format)
+def custom_tool_spec(tool: CustomToolDef) -> ToolSpec[BaseModel, Any]:
+    """The custom tool as a ``ToolSpec`` (an agent tool of no group, with its declared effect)."""
+    model, handler = tool
+
+    async def run(ctx: ToolContext, args: BaseModel) -> Any:
+        return await _invoke(handler, model, args)
+
+    effect = declared_effect(handler) or TurnEffect.OBSERVE
+    return ToolSpec(get_custom_tool_name(model), model, run, raw, effect=effect)
+
+
+def _unbound(model: type[BaseModel]) -> ToolSpec[BaseModel, Any]:
+    """A model's spec for its schema alone (no handler)."""
+    return custom_tool_spec((model, _no_handler))
+
+
+def _no_handler(*args: Any, **kwargs: Any) -> Any:
+    raise RuntimeError("this custom tool spec describes a schema only")
 
 
 def custom_tool_to_openai_schema(input_model: type[BaseModel]) -> dict[str, Any]:
     """The custom tool as an OpenAI function tool."""
-    return _schema(input_model, "openai")
+    return _unbound(input_model).schema("openai")
 
 
 def custom_tool_to_anthropic_schema(input_model: type[BaseModel]) -> dict[str, Any]:
     """The custom tool as an Anthropic tool."""
-    return _schema(input_model, "anthropic")
+    return _unbound(input_model).schema("anthropic")
 
 
 def custom_tools_to_schemas(tools: Iterable[CustomToolDef], format: str) -> list[dict[str, Any]]:
     """Every custom tool in ``"openai"`` or ``"anthropic"`` format."""
-    if format not in ("openai", "anthropic"):
+    if format not in FORMATS:
         raise ValueError(f"Invalid format: {format}. Must be 'openai' or 'anthropic'")
-    return [_schema(model, format) for model, _ in tools]
+    return [custom_tool_spec(tool).schema(format) for tool in tools]
 
 
 def find_custom_tool(tools: Iterable[CustomToolDef], name: str) -> CustomToolDef | None:
@@ -153,18 +169,20 @@ async def execute_custom_tool(
     <field>: <reason>``); the handler's own exceptions propagate, recording nothing.
     """
     model, handler = tool
-    name = get_custom_tool_name(model)
-    try:
-        args = model.model_validate({} if arguments is None else arguments)
-    except ValidationError as exc:
-        raise InvalidToolArgumentsError(format_validation_error(name, exc)) from None
+    args = custom_tool_spec(tool).validate(arguments)
+    result = await _invoke(handler, model, args)
+    effect = declared_effect(handler)
+    if turn is not None and effect is not None and not is_failed_tool_output(result):
+        turn.record(effect)
+    return result
+
+
+async def _invoke(handler: Callable[..., Any], model: type[BaseModel], args: BaseModel) -> Any:
+    """Call the handler with the model or its fields, awaiting what it returns."""
     if _takes_model(handler, model):
         result = handler(args)
     else:
         result = handler(**{k: getattr(args, k) for k in model.model_fields})
     if inspect.isawaitable(result):
         result = await result
-    effect = declared_effect(handler)
-    if turn is not None and effect is not None and not is_failed_tool_output(result):
-        turn.record(effect)
     return result

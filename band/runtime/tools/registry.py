@@ -1,18 +1,19 @@
-"""The platform tools as data: one ``ToolSpec`` per tool, their schemas, and a runner.
+"""The agent's platform tools as data: one ``ToolSpec`` (see ``spec``) per tool, and a runner.
 
-The whole API (band-mcp and ``AgentTools`` both build on it):
+The whole API (band-mcp, the ACP MCP server and ``AgentTools`` all build on it):
 
-- ``TOOLS``: ``{name: ToolSpec}`` in the order models see them. A ``ToolSpec`` has ``name``,
-  ``input_model`` (pydantic, see ``inputs``), ``run`` (``await run(ctx, args)``, see ``ops``),
-  ``group`` (``"chat"`` or a ``Capability`` value), ``effect`` (its ``TurnEffect``),
-  ``description`` and ``json_schema()``.
+- ``TOOLS``: ``{name: ToolSpec}`` in the order models see them; each tool is also a module
+  constant (``SEND_MESSAGE``, ...) so ``AgentTools`` keeps its input and result types. A spec's
+  ``run`` is the ``ops`` coroutine, ``group`` its ``Capability`` (None: the chat tools),
+  ``effect`` band_sdk_core's ``TurnEffect`` for it, ``room_bound`` whether it acts on the room.
 - ``select_tools(capabilities, *, hub_room=False)``: the specs a model gets. ``None`` means the
   contact tools join the chat tools; an explicit collection replaces that; the hub room always
   has the contact tools.
-- ``tool_schema(name, description, schema, format)``: one tool in ``"openai"`` or
-  ``"anthropic"`` format (``ValueError`` for any other format).
-- ``validate_arguments(spec, arguments)``: the input model, or ``InvalidToolArgumentsError``
-  whose message is ``Invalid arguments for <tool>: <field>: <reason>, ...``.
+- ``spec.schema(format)`` / ``tool_schema(name, description, schema, format)``: one tool in
+  ``"openai"`` or ``"anthropic"`` format (``ValueError`` for any other format).
+- ``spec.validate(arguments)`` (``validate_arguments``): the input model, or
+  ``InvalidToolArgumentsError`` whose message is ``Invalid arguments for <tool>: <field>:
+  <reason>, ...``.
 - ``run_tool(ctx, name, arguments)``: validate and run one call against a ``ToolContext``; a
   ``ToolCallOutcome`` with the seed's error strings. It records no turn effect (the caller does,
   on ``ok``); ``BandToolError`` and ``RoomExecutionStoppedError`` propagate.
@@ -25,23 +26,28 @@ The whole API (band-mcp and ``AgentTools`` both build on it):
 
 from __future__ import annotations
 
-import copy
-import functools
-import inspect
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
+from band.core import wire as w
 from band.core.turn import TOOL_EFFECTS, TurnEffect
-from band.runtime.capabilities import Capability
+from band.core.types import Capability
 
 from . import files as f
 from . import inputs as i
 from . import ops
 from .errors import BandToolError, InvalidToolArgumentsError, RoomExecutionStoppedError
 from .files import file_content_placeholder, redact_tool_call_args  # noqa: F401 -- official path
+from .spec import (
+    Surface,
+    ToolSpec,
+    clean_schema,
+    format_validation_error,
+    tool_schema,
+)
 
 __all__ = [
     "AGENT_ROOM_BOUND_TOOL_NAMES",
@@ -59,8 +65,8 @@ __all__ = [
     "TASK_TOOL_NAMES",
     "TOOLS",
     "TOOL_MODELS",
+    "Surface",
     "ToolCallOutcome",
-    "ToolGroup",
     "ToolSpec",
     "clean_schema",
     "format_validation_error",
@@ -71,39 +77,12 @@ __all__ = [
     "validate_arguments",
 ]
 
-ToolGroup = Literal["chat", "contacts", "memory", "tasks", "files"]
 #: What ``capabilities=None`` means for the schema accessors.
 DEFAULT_CAPABILITIES: frozenset[Capability] = frozenset({Capability.CONTACTS})
-FORMATS = ("openai", "anthropic")
 
-
-@dataclass(frozen=True, slots=True)
-class ToolSpec:
-    """One platform tool: its name, arguments, implementation, group and turn effect."""
-
-    name: str
-    input_model: type[BaseModel]
-    run: Callable[[ops.ToolContext, Any], Awaitable[Any]]
-    group: ToolGroup
-
-    @property
-    def effect(self) -> TurnEffect:
-        """What a successful call does to the turn (band_sdk_core's table)."""
-        return TOOL_EFFECTS.get(self.name, TurnEffect.OBSERVE)
-
-    @property
-    def description(self) -> str:
-        """The model-facing description (the input model's docstring)."""
-        return inspect.cleandoc(self.input_model.__doc__ or "")
-
-    @property
-    def room_bound(self) -> bool:
-        """Whether the tool acts on the bound room (contact and memory tools do not)."""
-        return self.group not in ("contacts", "memory") and self.name != "band_create_chatroom"
-
-    def json_schema(self) -> dict[str, Any]:
-        """The JSON schema of the arguments (a fresh copy: callers may change it)."""
-        return copy.deepcopy(model_schema(self.input_model))
+I = TypeVar("I", bound=BaseModel)  # noqa: E741 -- the input model
+R = TypeVar("R")
+M = TypeVar("M", bound=w.WireModel)
 
 
 @dataclass(slots=True)
@@ -115,69 +94,191 @@ class ToolCallOutcome:
     error_message: str | None = None
 
 
-def _spec(name: str, model: type[BaseModel], run: Any, group: ToolGroup) -> ToolSpec:
-    return ToolSpec(name, model, run, group)
+def _agent(
+    name: str,
+    model: type[I],
+    run: Callable[[ops.ToolContext, I], Awaitable[Any]],
+    result: Callable[[Any], R],
+    group: Capability | None = None,
+    *,
+    room_bound: bool | None = None,
+) -> ToolSpec[I, R]:
+    """An agent tool; its effect is band_sdk_core's, and it acts on the bound room unless it
+    is a contact or memory tool (or says otherwise)."""
+    if room_bound is None:
+        room_bound = group not in (Capability.CONTACTS, Capability.MEMORY)
+    effect = TOOL_EFFECTS.get(name, TurnEffect.OBSERVE)
+    return ToolSpec(name, model, run, result, group, effect, Surface.AGENT, room_bound)
 
 
-TOOLS: dict[str, ToolSpec] = {
+def _wire(model: type[M]) -> Callable[[Any], M]:
+    """The decoder of a tool whose direct method returns the wire model ``model``."""
+    return lambda value: w.decode_as(model, value)
+
+
+def _object(value: Any) -> dict[str, Any]:
+    """The decoder of a tool whose direct method returns its JSON object as it is."""
+    if not isinstance(value, dict):
+        raise TypeError(f"expected a JSON object, got {type(value).__name__}")
+    return value
+
+
+def _participants(rows: Any) -> list[w.ChatParticipant]:
+    return [w.decode_as(w.ChatParticipant, row) for row in rows]
+
+
+def _memories(value: Any) -> w.ListAgentMemoriesResponse:
+    listed = w.decode_as(w.ListAgentMemoriesResponse, value)
+    if listed.meta is None and listed.metadata is not None:
+        # the platform sends the paging under both keys; the tool's dict keeps one
+        listed.meta = w.decode_as(w.ListAgentMemoriesResponseMeta, listed.metadata.model_dump())
+    return listed
+
+
+_C, _M, _F, _T = Capability.CONTACTS, Capability.MEMORY, Capability.FILES, Capability.TASKS
+
+# --- the agent tools, in the order models see them ---------------------------------------------
+
+SEND_MESSAGE = _agent(
+    "band_send_message", i.SendMessageInput, ops.send_message, _wire(w.MessageSentResponse)
+)
+SEND_EVENT = _agent(
+    "band_send_event", i.SendEventInput, ops.send_event, _wire(w.EventCreatedResponse)
+)
+NO_REPLY = _agent("band_no_reply", i.NoReplyInput, ops.no_reply, _object, room_bound=False)
+ADD_PARTICIPANT = _agent(
+    "band_add_participant", i.AddParticipantInput, ops.add_participant, _object
+)
+REMOVE_PARTICIPANT = _agent(
+    "band_remove_participant", i.RemoveParticipantInput, ops.remove_participant, _object
+)
+LOOKUP_PEERS = _agent(
+    "band_lookup_peers", i.LookupPeersInput, ops.lookup_peers, _wire(w.ListAgentPeersResponse)
+)
+GET_PARTICIPANTS = _agent(
+    "band_get_participants", i.GetParticipantsInput, ops.get_participants, _participants
+)
+CREATE_CHATROOM = _agent(
+    "band_create_chatroom", i.CreateChatroomInput, ops.create_chatroom, str, room_bound=False
+)
+LIST_CONTACTS = _agent(
+    "band_list_contacts",
+    i.ListContactsInput,
+    ops.list_contacts,
+    _wire(w.ListAgentContactsResponse),
+    _C,
+)
+ADD_CONTACT = _agent(
+    "band_add_contact",
+    i.AddContactInput,
+    ops.add_contact,
+    _wire(w.AddAgentContactResponseData),
+    _C,
+)
+REMOVE_CONTACT = _agent(
+    "band_remove_contact",
+    i.RemoveContactInput,
+    ops.remove_contact,
+    _wire(w.RemoveAgentContactResponseData),
+    _C,
+)
+LIST_CONTACT_REQUESTS = _agent(
+    "band_list_contact_requests",
+    i.ListContactRequestsInput,
+    ops.list_contact_requests,
+    _wire(w.ListAgentContactRequestsResponse),
+    _C,
+)
+RESPOND_CONTACT_REQUEST = _agent(
+    "band_respond_contact_request",
+    i.RespondContactRequestInput,
+    ops.respond_contact_request,
+    _wire(w.RespondToAgentContactRequestResponseData),
+    _C,
+)
+LIST_MEMORIES = _agent("band_list_memories", i.ListMemoriesInput, ops.list_memories, _memories, _M)
+STORE_MEMORY = _agent(
+    "band_store_memory", i.StoreMemoryInput, ops.store_memory, _wire(w.AgentMemory), _M
+)
+GET_MEMORY = _agent("band_get_memory", i.GetMemoryInput, ops.get_memory, _wire(w.AgentMemory), _M)
+SUPERSEDE_MEMORY = _agent(
+    "band_supersede_memory",
+    i.SupersedeMemoryInput,
+    ops.supersede_memory,
+    _wire(w.AgentMemory),
+    _M,
+)
+ARCHIVE_MEMORY = _agent(
+    "band_archive_memory", i.ArchiveMemoryInput, ops.archive_memory, _wire(w.AgentMemory), _M
+)
+LIST_ROOM_FILES = _agent(
+    "band_list_room_files", i.ListRoomFilesInput, f.list_room_files, _object, _F
+)
+READ_ROOM_FILE = _agent("band_read_room_file", i.ReadRoomFileInput, f.read_room_file, _object, _F)
+SEND_ROOM_FILE = _agent("band_send_room_file", i.SendRoomFileInput, f.send_room_file, _object, _F)
+LIST_TASKS = _agent(
+    "band_list_tasks", i.ListTasksInput, ops.list_tasks, _wire(w.ListChatTasksResponse), _T
+)
+CREATE_TASK = _agent("band_create_task", i.CreateTaskInput, ops.create_task, _wire(w.Task), _T)
+GET_TASK = _agent("band_get_task", i.GetTaskInput, ops.get_task, _wire(w.Task), _T)
+UPDATE_TASK = _agent("band_update_task", i.UpdateTaskInput, ops.update_task, _wire(w.Task), _T)
+GET_TASK_HISTORY = _agent(
+    "band_get_task_history",
+    i.GetTaskHistoryInput,
+    ops.get_task_history,
+    _wire(w.GetChatTaskHistoryResponse),
+    _T,
+)
+GET_BOARD = _agent("band_get_board", i.GetBoardInput, ops.get_board, _wire(w.Board), _T)
+SET_BOARD = _agent("band_set_board", i.SetBoardInput, ops.set_board, _wire(w.Board), _T)
+
+TOOLS: dict[str, ToolSpec[Any, Any]] = {
     s.name: s
     for s in (
-        _spec("band_send_message", i.SendMessageInput, ops.send_message, "chat"),
-        _spec("band_send_event", i.SendEventInput, ops.send_event, "chat"),
-        _spec("band_no_reply", i.NoReplyInput, ops.no_reply, "chat"),
-        _spec("band_add_participant", i.AddParticipantInput, ops.add_participant, "chat"),
-        _spec("band_remove_participant", i.RemoveParticipantInput, ops.remove_participant, "chat"),
-        _spec("band_lookup_peers", i.LookupPeersInput, ops.lookup_peers, "chat"),
-        _spec("band_get_participants", i.GetParticipantsInput, ops.get_participants, "chat"),
-        _spec("band_create_chatroom", i.CreateChatroomInput, ops.create_chatroom, "chat"),
-        _spec("band_list_contacts", i.ListContactsInput, ops.list_contacts, "contacts"),
-        _spec("band_add_contact", i.AddContactInput, ops.add_contact, "contacts"),
-        _spec("band_remove_contact", i.RemoveContactInput, ops.remove_contact, "contacts"),
-        _spec(
-            "band_list_contact_requests",
-            i.ListContactRequestsInput,
-            ops.list_contact_requests,
-            "contacts",
-        ),
-        _spec(
-            "band_respond_contact_request",
-            i.RespondContactRequestInput,
-            ops.respond_contact_request,
-            "contacts",
-        ),
-        _spec("band_list_memories", i.ListMemoriesInput, ops.list_memories, "memory"),
-        _spec("band_store_memory", i.StoreMemoryInput, ops.store_memory, "memory"),
-        _spec("band_get_memory", i.GetMemoryInput, ops.get_memory, "memory"),
-        _spec("band_supersede_memory", i.SupersedeMemoryInput, ops.supersede_memory, "memory"),
-        _spec("band_archive_memory", i.ArchiveMemoryInput, ops.archive_memory, "memory"),
-        _spec("band_list_room_files", i.ListRoomFilesInput, f.list_room_files, "files"),
-        _spec("band_read_room_file", i.ReadRoomFileInput, f.read_room_file, "files"),
-        _spec("band_send_room_file", i.SendRoomFileInput, f.send_room_file, "files"),
-        _spec("band_list_tasks", i.ListTasksInput, ops.list_tasks, "tasks"),
-        _spec("band_create_task", i.CreateTaskInput, ops.create_task, "tasks"),
-        _spec("band_get_task", i.GetTaskInput, ops.get_task, "tasks"),
-        _spec("band_update_task", i.UpdateTaskInput, ops.update_task, "tasks"),
-        _spec("band_get_task_history", i.GetTaskHistoryInput, ops.get_task_history, "tasks"),
-        _spec("band_get_board", i.GetBoardInput, ops.get_board, "tasks"),
-        _spec("band_set_board", i.SetBoardInput, ops.set_board, "tasks"),
+        SEND_MESSAGE,
+        SEND_EVENT,
+        NO_REPLY,
+        ADD_PARTICIPANT,
+        REMOVE_PARTICIPANT,
+        LOOKUP_PEERS,
+        GET_PARTICIPANTS,
+        CREATE_CHATROOM,
+        LIST_CONTACTS,
+        ADD_CONTACT,
+        REMOVE_CONTACT,
+        LIST_CONTACT_REQUESTS,
+        RESPOND_CONTACT_REQUEST,
+        LIST_MEMORIES,
+        STORE_MEMORY,
+        GET_MEMORY,
+        SUPERSEDE_MEMORY,
+        ARCHIVE_MEMORY,
+        LIST_ROOM_FILES,
+        READ_ROOM_FILE,
+        SEND_ROOM_FILE,
+        LIST_TASKS,
+        CREATE_TASK,
+        GET_TASK,
+        UPDATE_TASK,
+        GET_TASK_HISTORY,
+        GET_BOARD,
+        SET_BOARD,
     )
 }
 
 
-def _names(group: ToolGroup) -> frozenset[str]:
-    return frozenset(s.name for s in TOOLS.values() if s.group == group)
+def _names(group: Capability | None) -> frozenset[str]:
+    return frozenset(s.name for s in TOOLS.values() if s.group is group)
 
 
-CHAT_TOOL_NAMES = _names("chat")
-CONTACT_TOOL_NAMES = _names("contacts")
-MEMORY_TOOL_NAMES = _names("memory")
-TASK_TOOL_NAMES = _names("tasks")
-FILE_TOOL_NAMES = _names("files")
+CHAT_TOOL_NAMES = _names(None)
+CONTACT_TOOL_NAMES = _names(Capability.CONTACTS)
+MEMORY_TOOL_NAMES = _names(Capability.MEMORY)
+TASK_TOOL_NAMES = _names(Capability.TASKS)
+FILE_TOOL_NAMES = _names(Capability.FILES)
 ALL_TOOL_NAMES = frozenset(TOOLS)
 #: The tools whose call acts on the room the tools are bound to (band-mcp adds ``chat_id``).
-AGENT_ROOM_BOUND_TOOL_NAMES = (CHAT_TOOL_NAMES - {"band_create_chatroom", "band_no_reply"}) | (
-    TASK_TOOL_NAMES | FILE_TOOL_NAMES
-)
+AGENT_ROOM_BOUND_TOOL_NAMES = frozenset(s.name for s in TOOLS.values() if s.room_bound)
 #: The tools every room offers without capabilities: chat plus contacts (band-sdk's "base").
 BASE_TOOL_NAMES = CHAT_TOOL_NAMES | CONTACT_TOOL_NAMES
 EVENT_TOOL_NAMES = frozenset({"band_send_event"})
@@ -199,7 +300,7 @@ def mcp_tool_names(names: Collection[str]) -> list[str]:
 
 def select_tools(
     capabilities: Collection[Capability] | None = None, *, hub_room: bool = False
-) -> list[ToolSpec]:
+) -> list[ToolSpec[Any, Any]]:
     """The chat tools plus the groups ``capabilities`` names (contacts when ``None``)."""
     caps = set(DEFAULT_CAPABILITIES if capabilities is None else capabilities)
     for cap in caps:
@@ -207,60 +308,12 @@ def select_tools(
             raise TypeError(f"capabilities must hold Capability members, not {cap!r}")
     if hub_room:
         caps.add(Capability.CONTACTS)
-    groups = {cap.value for cap in caps}
-    return [s for s in TOOLS.values() if s.group == "chat" or s.group in groups]
+    return [s for s in TOOLS.values() if s.group is None or s.group in caps]
 
 
-@functools.cache
-def model_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """A model's cleaned JSON schema, built once (pydantic's generation is slow); do not mutate."""
-    return clean_schema(model.model_json_schema())
-
-
-def clean_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """Drop pydantic's generated titles and the top-level description (the tool carries it)."""
-    out: dict[str, Any] = _strip_titles(schema)  # a mapping in, a dict out
-    out.pop("description", None)
-    out.setdefault("properties", {})
-    out["type"] = "object"
-    return out
-
-
-def _strip_titles(node: Any, in_properties: bool = False) -> Any:
-    if isinstance(node, dict):
-        return {
-            # a property may itself be named "title": only schema keywords are dropped
-            key: _strip_titles(value, key in ("properties", "$defs") and not in_properties)
-            for key, value in node.items()
-            if in_properties or key != "title"
-        }
-    if isinstance(node, list):
-        return [_strip_titles(v) for v in node]
-    return node
-
-
-def tool_schema(name: str, description: str, schema: dict[str, Any], format: str) -> dict[str, Any]:
-    """One tool's definition in a provider's format."""
-    if format == "openai":
-        function = {"name": name, "description": description, "parameters": schema}
-        return {"type": "function", "function": function}
-    if format == "anthropic":
-        return {"name": name, "description": description, "input_schema": schema}
-    raise ValueError(f"Invalid format: {format}. Must be 'openai' or 'anthropic'")
-
-
-def format_validation_error(tool_name: str, exc: ValidationError) -> str:
-    """``Invalid arguments for <tool>: <field>: <reason>, <field>: <reason>``."""
-    parts = [f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()]
-    return f"Invalid arguments for {tool_name}: {', '.join(parts)}"
-
-
-def validate_arguments(spec: ToolSpec, arguments: Mapping[str, Any] | None) -> BaseModel:
+def validate_arguments(spec: ToolSpec[I, Any], arguments: Mapping[str, Any] | None) -> I:
     """Validate ``arguments`` against the tool's input model."""
-    try:
-        return spec.input_model.model_validate({} if arguments is None else arguments)
-    except ValidationError as exc:
-        raise InvalidToolArgumentsError(format_validation_error(spec.name, exc)) from None
+    return spec.validate(arguments)
 
 
 def _failed(message: str) -> ToolCallOutcome:
@@ -275,7 +328,7 @@ async def run_tool(
     if spec is None:
         return _failed(f"Unknown tool: {name}")
     try:
-        args = validate_arguments(spec, arguments)
+        args = spec.validate(arguments)
     except InvalidToolArgumentsError as exc:
         return _failed(str(exc))
     except Exception as exc:  # a validator that crashed rather than refused

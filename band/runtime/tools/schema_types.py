@@ -1,10 +1,10 @@
-"""Typed shapes of provider tool definitions (structurally the providers' own SDK types)."""
+"""The typed shape of an Anthropic tool definition (structurally the provider SDK's own)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, TypedDict
 
-__all__ = ["OpenAIFunction", "OpenAITool", "ToolParam"]
+__all__ = ["ToolParam"]
 
 
 class ToolParam(TypedDict):
@@ -13,18 +13,3 @@ class ToolParam(TypedDict):
     name: str
     description: str
     input_schema: dict[str, Any]
-
-
-class OpenAIFunction(TypedDict):
-    """The ``function`` member of an OpenAI function tool."""
-
-    name: str
-    description: str
-    parameters: dict[str, Any]
-
-
-class OpenAITool(TypedDict):
-    """An OpenAI chat-completions function tool."""
-
-    type: Literal["function"]
-    function: OpenAIFunction
