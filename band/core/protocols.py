@@ -14,10 +14,8 @@ from band.core.types import HistoryConverter
 
 if TYPE_CHECKING:
     from band.core.turn import AgentFailure, Turn
-    from band.core.types import Capability
+    from band.core.types import Capability, ToolCallOutcome, ToolParam
     from band.core.wire import ChatParticipant
-    from band.runtime.tools.registry import ToolCallOutcome
-    from band.runtime.tools.schema_types import ToolParam
 
 __all__ = ["AgentToolsProtocol", "HistoryConverter", "Preprocessor"]
 

@@ -24,7 +24,9 @@ __all__ = [
     "HistoryProvider",
     "MessageType",
     "PlatformMessage",
+    "ToolCallOutcome",
     "ToolEventKey",
+    "ToolParam",
 ]
 
 T = TypeVar("T")
@@ -177,3 +179,20 @@ class FeatureKwargs(TypedDict, total=False):
     include_tools: Iterable[str]
     exclude_tools: Iterable[str]
     include_categories: Iterable[str]
+
+
+@dataclass(slots=True)
+class ToolCallOutcome:
+    """The result of one tool call: ``value`` for the model, ``ok`` as the success flag."""
+
+    value: Any
+    ok: bool
+    error_message: str | None = None
+
+
+class ToolParam(TypedDict):
+    """An Anthropic tool definition (``anthropic.types.ToolParam``'s required keys)."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]

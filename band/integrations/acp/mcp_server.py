@@ -26,7 +26,7 @@ from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse
 from starlette.types import Receive, Scope, Send
 
-from band.runtime.tools.registry import ToolCallOutcome
+from band.core.types import ToolCallOutcome
 from band.runtime.tools.spec import ToolSpec
 
 __all__ = ["SERVER_NAME", "BandMCPServer"]

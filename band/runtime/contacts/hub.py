@@ -9,13 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
 
 from band.client.rest import RestClient
-
-if TYPE_CHECKING:
-    from band.runtime.rooms.execution import RoomExecution
 
 __all__ = [
     "HUB_PROMPT",
@@ -86,10 +83,29 @@ async def create_hub_room(rest: RestClient, task_id: str | None) -> str:
     return str(data["id"])
 
 
+class HubRoom(Protocol):
+    """What the hub needs of a joined room (a ``RoomExecution``)."""
+
+    room_id: str
+    hub_room_id: str | None
+
+    @property
+    def running(self) -> bool:
+        """Whether the room takes turns."""
+
+    def inject_system_message(self, message: str) -> None:
+        """Add ``message`` to what the model is told before the next turn."""
+
+    def submit_synthetic(self, text: str) -> None:
+        """Queue ``text`` as a turn that exists only in this process."""
+
+
 class HubRooms(Protocol):
     """What the hub needs of the runtime: its joined rooms and a way to join one."""
 
-    rooms: dict[str, RoomExecution]
+    @property
+    def rooms(self) -> Mapping[str, HubRoom]:
+        """The joined rooms by id."""
 
     async def _add_room(self, room_id: str) -> None: ...
 

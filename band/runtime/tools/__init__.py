@@ -14,6 +14,7 @@ own model loop does::
 """
 
 from band.core.turn import TurnEffect
+from band.core.types import ToolParam
 
 from .agent_tools import AgentTools
 from .errors import (
@@ -39,7 +40,6 @@ from .inputs import __all__ as _inputs_all
 from .ops import ToolContext
 from .registry import *  # noqa: F403 -- the registry's API is part of the public surface
 from .registry import __all__ as _registry_all
-from .schema_types import ToolParam
 
 __all__ = [
     "DEFAULT_FILE_CAPTION",

@@ -11,12 +11,11 @@ from pydantic import BaseModel
 from band.client.rest import RestClient, path
 from band.core import wire as w
 from band.core.turn import AgentFailure, Turn
-from band.core.types import Capability
+from band.core.types import Capability, ToolParam
 
 from . import ops
 from . import registry as t
 from .registry import TOOL_MODELS, ToolCallOutcome, run_tool, select_tools
-from .schema_types import ToolParam
 from .spec import FORMATS, ToolSpec
 
 log = logging.getLogger("band.tools")

@@ -27,14 +27,13 @@ The whole API (band-mcp, the ACP MCP server and ``AgentTools`` all build on it):
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection, Mapping
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 from band.core import wire as w
 from band.core.turn import TOOL_EFFECTS, TurnEffect
-from band.core.types import Capability
+from band.core.types import Capability, ToolCallOutcome
 
 from . import files as f
 from . import inputs as i
@@ -83,15 +82,6 @@ DEFAULT_CAPABILITIES: frozenset[Capability] = frozenset({Capability.CONTACTS})
 I = TypeVar("I", bound=BaseModel)  # noqa: E741 -- the input model
 R = TypeVar("R")
 M = TypeVar("M", bound=w.WireModel)
-
-
-@dataclass(slots=True)
-class ToolCallOutcome:
-    """The result of one tool call: ``value`` for the model, ``ok`` as the success flag."""
-
-    value: Any
-    ok: bool
-    error_message: str | None = None
 
 
 def _agent(

@@ -21,11 +21,10 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from band.core.turn import TurnEffect
-from band.core.types import Capability
+from band.core.types import Capability, ToolParam
 
 from .errors import InvalidToolArgumentsError
 from .ops import ToolContext
-from .schema_types import ToolParam
 
 __all__ = [
     "FORMATS",

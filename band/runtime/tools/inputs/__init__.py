@@ -6,7 +6,6 @@ model reads about the argument. Validation errors carry the seed's exact message
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -20,6 +19,9 @@ from pydantic import (
 from pydantic.json_schema import SkipJsonSchema, WithJsonSchema
 
 import band_sdk_core
+
+from .files import ListRoomFilesInput, ReadRoomFileInput, SendRoomFileInput
+from .identifiers import ID_ERROR, ResourceId, check_id
 
 __all__ = [
     "ID_ERROR",
@@ -55,7 +57,6 @@ __all__ = [
     "SendRoomFileInput",
 ]
 
-ID_ERROR = "ID must contain only ASCII letters, digits, underscores or hyphens"
 INCLUDE_ERROR = "include must be 'history' or omitted"
 SUBJECT_SCOPE_ERROR = (
     'scope="subject" requires a subject_id (the UUID of the person or agent the memory is '
@@ -66,14 +67,6 @@ UPDATE_TASK_EMPTY = (
     "At least one of status, active_form, comment, subject, detail, or state must be set"
 )
 SET_BOARD_EMPTY = "At least one of goal_title or goal_summary must be set"
-_ID = re.compile(r"[A-Za-z0-9_-]+")
-
-
-def check_id(value: str) -> str:
-    """Return ``value`` when it is safe inside a URL path segment, else raise ValueError."""
-    if not isinstance(value, str) or not _ID.fullmatch(value):
-        raise ValueError(ID_ERROR)
-    return value
 
 
 def _strip_board_hash(value: Any) -> Any:
@@ -87,7 +80,6 @@ def _check_include(value: Any) -> Any:
     return value
 
 
-ResourceId = Annotated[str, AfterValidator(check_id)]
 TaskId = Annotated[str, BeforeValidator(_strip_board_hash), AfterValidator(check_id)]
 Include = Annotated[Literal["history"] | None, BeforeValidator(_check_include)]
 Page = Annotated[int, Field(ge=1, description="Page number, starting at 1")]
@@ -425,7 +417,3 @@ class SetBoardInput(BaseModel):
         if self.goal_title is None and self.goal_summary is None:
             raise ValueError(SET_BOARD_EMPTY)
         return self
-
-
-# last: .files builds on ResourceId above
-from .files import ListRoomFilesInput, ReadRoomFileInput, SendRoomFileInput  # noqa: E402

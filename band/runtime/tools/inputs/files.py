@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from band.runtime.tools.inputs import ResourceId
+from .identifiers import ResourceId
 
 __all__ = ["ListRoomFilesInput", "ReadRoomFileInput", "SendRoomFileInput"]
 
