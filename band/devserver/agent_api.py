@@ -7,7 +7,7 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import Route
 
-from . import control, ops, shapes
+from . import control, shapes, writes
 from .bodies import (
     ActivityBody,
     ChatBody,
@@ -47,7 +47,7 @@ async def list_chats(ctx: Ctx) -> Response:
 @accepts(body=ChatBody)
 async def create_chat(ctx: Ctx) -> Response:
     """POST /agent/chats."""
-    return data(shapes.chat_room(await ops.create_room(ctx)), 201)
+    return data(shapes.chat_room(await writes.create_room(ctx)), 201)
 
 
 @agent
@@ -93,7 +93,7 @@ async def list_messages(ctx: Ctx) -> Response:
 async def post_message(ctx: Ctx) -> Response:
     """POST /agent/chats/{chat_id}/messages."""
     control.refuse_if_stopped(ctx, ctx.params["chat_id"])
-    return data(await ops.post_message(ctx, ctx.params["chat_id"], require_mention=True), 201)
+    return data(await writes.post_message(ctx, ctx.params["chat_id"], require_mention=True), 201)
 
 
 @agent
@@ -115,7 +115,7 @@ async def _mark(ctx: Ctx, state: str) -> Response:
         if state == "failed":
             error = ctx.body(FailedBody).error or "Unknown error"
         result = await ctx.db.run(Store.mark_done, rid, mid, ctx.principal.id, error)
-    await ops.push_update(ctx, mid, ctx.principal)
+    await writes.push_update(ctx, mid, ctx.principal)
     return data({**result, "success": True})
 
 
@@ -150,7 +150,7 @@ async def create_event(ctx: Ctx) -> Response:
     content, mtype, meta = event.content, event.message_type, event.metadata or {}
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     msg = await ctx.db.run(Store.create_message, rid, ctx.principal, content, mtype, [], meta)
-    await ops.push(ctx, f"chat_room:{rid}", "event_created", shapes.message(msg))
+    await writes.push(ctx, f"chat_room:{rid}", "event_created", shapes.message(msg))
     return data({"id": msg["id"], "message_type": mtype, "success": True}, 201)
 
 
@@ -197,20 +197,20 @@ async def list_participants(ctx: Ctx) -> Response:
     rid = ctx.params["chat_id"]
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     parts = await ctx.db.run(Store.participants, rid)
-    return data([shapes.participant(p, ctx.hub.online(p["id"])) for p in parts])
+    return data([shapes.participant(p, ctx.fanout.online(p["id"])) for p in parts])
 
 
 @agent
 @accepts(body=ParticipantBody)
 async def add_participant(ctx: Ctx) -> Response:
     """POST /agent/chats/{chat_id}/participants."""
-    return data(await ops.add_participant(ctx, ctx.params["chat_id"]), 201)
+    return data(await writes.add_participant(ctx, ctx.params["chat_id"]), 201)
 
 
 @agent
 async def remove_participant(ctx: Ctx) -> Response:
     """DELETE /agent/chats/{chat_id}/participants/{id}."""
-    return data(await ops.remove_participant(ctx, ctx.params["chat_id"], ctx.params["pid"]))
+    return data(await writes.remove_participant(ctx, ctx.params["chat_id"], ctx.params["pid"]))
 
 
 @agent

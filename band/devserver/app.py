@@ -25,8 +25,8 @@ from . import (
     openapi,
     tasks_api,
 )
+from .fanout import AsyncStore, Fanout
 from .http import error_response, server_error
-from .hub import AsyncStore, Hub
 from .logs import install_redaction
 from .socket import websocket_endpoint
 from .store import Store
@@ -91,7 +91,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.directory = directory
-    app.state.hub = Hub()
+    app.state.fanout = Fanout()
     app.state.user_key = key
     app.state.idle_timeout = idle_timeout
     app.state.user_id = user["id"]

@@ -16,7 +16,7 @@ from typing import Any
 from starlette.requests import Request
 
 from .contracts import Principal
-from .hub import AsyncStore
+from .fanout import AsyncStore
 from .store import Store, StoreError
 
 #: Room roles from least to most privileged.

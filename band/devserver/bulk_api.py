@@ -5,7 +5,7 @@ from __future__ import annotations
 from starlette.responses import Response
 from starlette.routing import Route
 
-from . import ops, shapes, store_bulk
+from . import shapes, store_bulk, writes
 from .bodies import BulkIdsBody
 from .http import Ctx, data, endpoint
 from .inputs import accepts
@@ -29,7 +29,7 @@ async def bulk_delete_agents(ctx: Ctx) -> Response:
         except StoreError as exc:
             failed.append({"id": aid, "reason": exc.code})
             continue
-        await ctx.hub.disconnect(aid)
+        await ctx.fanout.disconnect(aid)
     job = await ctx.db.run(store_bulk.save_job, ctx.principal.id, "agents", ids, failed)
     return data(job, 202)
 
@@ -47,11 +47,11 @@ async def bulk_delete_chats(ctx: Ctx) -> Response:
             failed.append({"id": rid, "reason": exc.code})
             continue
         assert room is not None  # delete_room raises not_found for a missing room
-        left = ctx.hub.leave_room(rid)  # a deleted room pushes nothing more to anyone
-        await ops.push(ctx, f"room_participants:{rid}", "room_deleted", {"id": rid})
-        await ctx.hub.send_to(left, f"room_participants:{rid}", "room_deleted", {"id": rid})
+        left = ctx.fanout.leave_room(rid)  # a deleted room pushes nothing more to anyone
+        await writes.push(ctx, f"room_participants:{rid}", "room_deleted", {"id": rid})
+        await ctx.fanout.send_to(left, f"room_participants:{rid}", "room_deleted", {"id": rid})
         for aid in agents:
-            await ops.push(ctx, f"agent_rooms:{aid}", "room_removed", shapes.chat_room(room))
+            await writes.push(ctx, f"agent_rooms:{aid}", "room_removed", shapes.chat_room(room))
     job = await ctx.db.run(store_bulk.save_job, ctx.principal.id, "chats", ids, failed)
     return data(job, 202)
 

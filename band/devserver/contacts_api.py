@@ -13,8 +13,8 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import Route
 
-from . import ops
 from . import store_contacts as sc
+from . import writes
 from .bodies import AddContactBody, ContactRequestBody, RemoveContactBody, ResolveBody, RespondBody
 from .http import Ctx, Handler, Shape, data, endpoint, offset_meta
 from .inputs import accepts
@@ -136,7 +136,7 @@ def contact_added_payload(other: dict[str, Any], inserted_at: str) -> dict[str, 
 
 async def _to_agent(ctx: Ctx, ent: dict[str, Any], event: str, payload: dict[str, Any]) -> None:
     if ent.get("type") == "Agent":
-        await ops.push(ctx, f"agent_contacts:{ent['id']}", event, payload)
+        await writes.push(ctx, f"agent_contacts:{ent['id']}", event, payload)
 
 
 async def push_request(ctx: Ctx, req: dict[str, Any], *, created: bool) -> None:
@@ -201,7 +201,7 @@ def _list_contacts(name: str, doc: str, shape: Shape) -> Handler:
     async def handler(ctx: Ctx) -> Response:
         page, size = ctx.query(PageQuery).window()
         rows, total = await ctx.db.run(sc.list_contacts, ctx.principal.id, page, size)
-        items = [shape(r, ctx.hub.online(r["contact_id"])) for r in rows]
+        items = [shape(r, ctx.fanout.online(r["contact_id"])) for r in rows]
         return data(items, metadata=offset_meta(page, size, total))
 
     return _named(handler, name, doc)

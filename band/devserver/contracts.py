@@ -1,7 +1,7 @@
 """The seam between the REST side and the WebSocket side of the local platform.
 
 The REST application (``band.devserver.app``) owns the database and decides
-*what* happened; the WebSocket side (``band.devserver.socket`` / ``hub``)
+*what* happened; the WebSocket side (``band.devserver.socket`` / ``fanout``)
 owns connections and decides *who is listening*. They meet only here.
 """
 
@@ -21,7 +21,7 @@ class Principal:
 
 
 class Pusher(Protocol):
-    """What the REST side calls to push a server event (implemented by the hub)."""
+    """What the REST side calls to push a server event (implemented by the fanout)."""
 
     async def push(
         self,

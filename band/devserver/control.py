@@ -25,7 +25,7 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import Route
 
-from . import ops
+from . import writes
 from .bodies import ControlBody, RoomControlBody
 from .http import Ctx, data, endpoint
 from .inputs import accepts
@@ -103,7 +103,7 @@ async def control(ctx: Ctx) -> Response:
     elif mode == "play":
         st.stopped.discard((aid, rid))
     payload = control_payload(mode, aid, rid, reason)
-    await ops.push(ctx, f"agent_control:{aid}", "agent.control", payload)
+    await writes.push(ctx, f"agent_control:{aid}", "agent.control", payload)
     return data({**payload, "stopped": st.is_stopped(aid, rid)})
 
 
@@ -142,7 +142,7 @@ async def agent_control(ctx: Ctx) -> Response:
     elif mode == "play":
         st.stopped = {(a, r) for a, r in st.stopped if a != aid}
     payload = control_payload(mode, aid, None, reason)
-    await ops.push(ctx, f"agent_control:{aid}", "agent.control", payload)
+    await writes.push(ctx, f"agent_control:{aid}", "agent.control", payload)
     return data({**payload, "stopped_room_ids": _stopped_rooms(st, aid)})
 
 

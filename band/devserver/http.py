@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse, Response
 
 from . import authz
 from .contracts import Principal
-from .hub import AsyncStore, Hub
+from .fanout import AsyncStore, Fanout
 from .inputs import declared, parse_body, parse_query
 from .store import StoreError
 
@@ -65,7 +65,7 @@ class Ctx:
         self.request = request
         self.principal = principal
         self.db: AsyncStore = request.app.state.directory
-        self.hub: Hub = request.app.state.hub
+        self.fanout: Fanout = request.app.state.fanout
         self.params = request.path_params
         self._body, self._query = body, query
 
@@ -103,7 +103,7 @@ def offset_page(
     """Envelope one offset page of ``rows``, each as ``shape(row, online)``, with its metadata."""
     chunk = page_slice(rows, page, page_size)
     return data(
-        [shape(r, ctx.hub.online(r["id"])) for r in chunk],
+        [shape(r, ctx.fanout.online(r["id"])) for r in chunk],
         metadata=offset_meta(page, page_size, len(rows)),
     )
 

@@ -7,7 +7,7 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import Route
 
-from . import ops, shapes
+from . import shapes, writes
 from .bodies import ChatBody, MessageBody, ParticipantBody, ProfileBody, RegisterBody
 from .http import Ctx, cursor_meta, data, endpoint, offset_meta, offset_page, page_slice
 from .inputs import accepts
@@ -76,7 +76,7 @@ async def list_chats(ctx: Ctx) -> Response:
 @accepts(body=ChatBody)
 async def create_chat(ctx: Ctx) -> Response:
     """POST /me/chats."""
-    room = await ops.create_room(ctx)
+    room = await writes.create_room(ctx)
     return data(await _me_room(ctx, room), 201)
 
 
@@ -107,7 +107,7 @@ async def list_messages(ctx: Ctx) -> Response:
 @accepts(body=MessageBody)
 async def post_message(ctx: Ctx) -> Response:
     """POST /me/chats/{chat_id}/messages."""
-    return data(await ops.post_message(ctx, ctx.params["chat_id"], require_mention=False), 201)
+    return data(await writes.post_message(ctx, ctx.params["chat_id"], require_mention=False), 201)
 
 
 @human
@@ -127,13 +127,13 @@ async def list_participants(ctx: Ctx) -> Response:
 @accepts(body=ParticipantBody)
 async def add_participant(ctx: Ctx) -> Response:
     """POST /me/chats/{chat_id}/participants."""
-    return data(await ops.add_participant(ctx, ctx.params["chat_id"]), 201)
+    return data(await writes.add_participant(ctx, ctx.params["chat_id"]), 201)
 
 
 @human
 async def remove_participant(ctx: Ctx) -> Response:
     """DELETE /me/chats/{chat_id}/participants/{id}."""
-    return data(await ops.remove_participant(ctx, ctx.params["chat_id"], ctx.params["pid"]))
+    return data(await writes.remove_participant(ctx, ctx.params["chat_id"], ctx.params["pid"]))
 
 
 @human
@@ -158,7 +158,7 @@ async def update_profile(ctx: Ctx) -> Response:
 async def delete_agent(ctx: Ctx) -> Response:
     """DELETE /me/agents/{id}."""
     agent = await ctx.db.run(Store.delete_agent, ctx.principal.id, ctx.params["agent_id"])
-    await ctx.hub.disconnect(agent["id"])  # out of its rooms: its sockets must not hear them
+    await ctx.fanout.disconnect(agent["id"])  # out of its rooms: its sockets must not hear them
     return data(
         {
             "id": agent["id"],

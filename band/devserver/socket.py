@@ -13,7 +13,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import authz
 from .contracts import Principal
-from .hub import AsyncStore, Connection, Hub
+from .fanout import AsyncStore, Connection, Fanout
 
 join_log = logging.getLogger("band.devserver.joins")
 log = logging.getLogger(__name__)
@@ -50,14 +50,14 @@ async def _supersede(old: Connection) -> None:
 async def websocket_endpoint(ws: WebSocket) -> None:
     """Authenticate, enforce the connection policy, then serve Phoenix frames."""
     directory: AsyncStore = ws.app.state.directory
-    hub: Hub = ws.app.state.hub
+    fanout: Fanout = ws.app.state.fanout
     key = ws.headers.get("x-api-key") or ws.query_params.get("api_key")
     principal = await directory.authenticate(key) if key else None
     if principal is None:
         await ws.send_denial_response(_denial(401, "unauthorized", "invalid or missing API key"))
         return
     if principal.kind == "agent":
-        old = hub.agent_connected(principal.id)
+        old = fanout.agent_connected(principal.id)
         if old is not None:
             if ws.query_params.get("on_conflict") == "reject":
                 await ws.send_denial_response(
@@ -69,11 +69,11 @@ async def websocket_endpoint(ws: WebSocket) -> None:
                 )
                 return
             await _supersede(old)
-            hub.remove(old)
-    # register before accepting: once the client sees the upgrade succeed, the hub knows it
+            fanout.remove(old)
+    # register before accepting: once the client sees the upgrade succeed, the fanout knows it
     # (no pushes can reach it early, since it has joined no topic yet)
     conn = Connection(principal, ws)
-    hub.add(conn)
+    fanout.add(conn)
     try:
         await ws.accept()
         log.info("socket connected: %s %s", principal.kind, principal.id)
@@ -90,7 +90,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         log.exception("socket loop failed")
     finally:
         if not conn.closed:
-            hub.remove(conn)
+            fanout.remove(conn)
         log.info("socket closed: %s %s", principal.kind, principal.id)
 
 

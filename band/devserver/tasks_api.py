@@ -7,7 +7,7 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import Route
 
-from . import ops, shapes
+from . import shapes, writes
 from . import store_tasks as st
 from .bodies import BoardBody, TaskCreateBody, TaskUpdateBody
 from .http import Ctx, data, endpoint, offset_page
@@ -50,10 +50,10 @@ async def create_task(ctx: Ctx) -> Response:
     task = await ctx.db.run(
         st.create_task, rid, ctx.principal.id, new.subject.strip(), new.detail or "", supersedes
     )
-    await ops.push_task(ctx, rid, "task_created", task)
+    await writes.push_task(ctx, rid, "task_created", task)
     if supersedes:  # the old task changed too (state superseded)
         old = await ctx.db.run(st.get_task, rid, supersedes)
-        await ops.push_task(ctx, rid, "task_updated", old)
+        await writes.push_task(ctx, rid, "task_updated", old)
     return data(task, 201)
 
 
@@ -73,7 +73,7 @@ async def update_task(ctx: Ctx) -> Response:
     fields = ctx.body(TaskUpdateBody).model_dump(exclude_none=True)
     rid = await _room(ctx)
     task = await ctx.db.run(st.update_task, rid, ctx.params["task_id"], ctx.principal.id, fields)
-    await ops.push_task(ctx, rid, "task_updated", task)
+    await writes.push_task(ctx, rid, "task_updated", task)
     return data(task)
 
 

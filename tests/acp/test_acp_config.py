@@ -7,7 +7,7 @@ from acp.schema import HttpMcpServer, SessionConfigSelectGroup, SessionConfigSel
 from pydantic import ValidationError
 
 from band.integrations.acp.config import ACPClientAdapterConfig, ACPRetentionConfig
-from band.integrations.acp.session_config import flatten_select_options
+from band.integrations.acp.config_options import flatten_select_options
 
 
 def error_text(exc: pytest.ExceptionInfo[ValidationError]) -> list[str]:

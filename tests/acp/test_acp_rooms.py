@@ -597,7 +597,7 @@ def test_unoffered_value_fails_the_turn(
 
 def test_resolve_session_config_gets_the_catalog(live: Live, tmp_path: Path) -> None:
     from band.integrations.acp.config import ACPConfigRequest
-    from band.integrations.acp.session_config import flatten_select_options
+    from band.integrations.acp.config_options import flatten_select_options
 
     seen: list[ACPConfigRequest] = []
 
@@ -661,9 +661,9 @@ def test_cancel_write_is_bounded(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 def test_resolve_session_config_is_bounded(
     live: Live, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from band.integrations.acp import session_config
+    from band.integrations.acp import config_options
 
-    monkeypatch.setattr(session_config, "CONFIG_TIMEOUT_S", 0.3)
+    monkeypatch.setattr(config_options, "CONFIG_TIMEOUT_S", 0.3)
 
     async def slow(request: Any) -> dict[str, str]:
         await asyncio.sleep(30)

@@ -186,7 +186,7 @@ class RestartablePlatform:
     def close_socket(self, agent_id: str, code: int = 1011) -> bool:
         """Close ``agent_id``'s live socket from the server side; False when it has none."""
         assert self.live is not None
-        conn = self.live.app.state.hub.agent_connected(agent_id)
+        conn = self.live.app.state.fanout.agent_connected(agent_id)
         if conn is None:
             return False
         self.call(conn.ws.close(code=code))

@@ -120,9 +120,9 @@ def test_join_push_leave(platform: RestartablePlatform) -> None:
         async with joined(live, key, aid, inbox) as phx:
             assert phx.connected and phx.state == SessionState.Up
             await wait_for(
-                lambda: live.app.state.hub.agent_connected(aid)
+                lambda: live.app.state.fanout.agent_connected(aid)
             )  # registered after accept
-            conn = live.app.state.hub.agent_connected(aid)
+            conn = live.app.state.fanout.agent_connected(aid)
             assert conn.ws.query_params["vsn"] == "2.0.0"
             assert conn.ws.query_params["agent_id"] == aid
             assert "api_key" not in conn.ws.query_params
@@ -179,10 +179,10 @@ def test_rejoin_after_server_close(platform: RestartablePlatform) -> None:
     async def scenario() -> None:
         topics = [f"agent_rooms:{aid}", f"chat_room:{rid}"]
         async with joined(live, key, aid, inbox, *topics):
-            before = dict(live.app.state.hub.agent_connected(aid).topics)
+            before = dict(live.app.state.fanout.agent_connected(aid).topics)
             assert await asyncio.to_thread(platform.close_socket, aid, 1011)
             await inbox.reconnected([])
-            conn = live.app.state.hub.agent_connected(aid)
+            conn = live.app.state.fanout.agent_connected(aid)
             assert sorted(conn.topics) == sorted(topics)
             assert all(conn.topics[t] != before[t] for t in topics)  # new join refs
             mid = await send(live, rid, aid, "after rejoin")
@@ -200,7 +200,7 @@ def test_rejoin_survives_a_platform_restart(platform: RestartablePlatform) -> No
         async with joined(live, key, aid, inbox, topic):
             await asyncio.to_thread(platform.restart)
             await inbox.reconnected([])
-            assert list(live.app.state.hub.agent_connected(aid).topics) == [topic]
+            assert list(live.app.state.fanout.agent_connected(aid).topics) == [topic]
             rid = await asyncio.to_thread(room_with, live, aid)  # pushes room_added
             assert (await inbox.first(topic, "room_added"))["id"] == rid
 
@@ -234,7 +234,7 @@ def test_conflict_reject_is_terminal(platform: RestartablePlatform) -> None:
     async def scenario() -> None:
         first = client(live, key, aid, Inbox())
         await first.connect()
-        await wait_for(lambda: live.app.state.hub.agent_connected(aid))
+        await wait_for(lambda: live.app.state.fanout.agent_connected(aid))
         second = client(live, key, aid, Inbox(), initial_params={"on_conflict": "reject"})
         with pytest.raises(SessionEndedError):
             await second.connect()

@@ -101,13 +101,13 @@ def test_agent_control_errors(live: Live) -> None:
 
 def test_socket_is_registered_when_the_upgrade_completes(live: Live) -> None:
     aid, _, key = live.register("Registered")
-    assert live.app.state.hub.agent_connected(aid) is None
+    assert live.app.state.fanout.agent_connected(aid) is None
 
     async def body() -> None:
         async with connect(live, key):
-            # no waiting: the hub knew the connection before the client saw the upgrade
-            conn = live.app.state.hub.agent_connected(aid)
+            # no waiting: the fanout knew the connection before the client saw the upgrade
+            conn = live.app.state.fanout.agent_connected(aid)
             assert conn is not None and conn.principal.id == aid
-            assert live.app.state.hub.online(aid)
+            assert live.app.state.fanout.online(aid)
 
     run(body)

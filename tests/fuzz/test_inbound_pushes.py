@@ -171,7 +171,7 @@ def test_arbitrary_pushes_never_crash_the_runtime(
         "agent_contacts": f"agent_contacts:{aid}",
         "agent_control": f"agent_control:{aid}",
     }
-    hub = live.app.state.hub
+    fanout = live.app.state.fanout
     agent = Agent.create(
         adapter=Echo(), agent_id=aid, api_key=key, rest_url=live.rest, ws_url=live.ws
     )
@@ -188,13 +188,13 @@ def test_arbitrary_pushes_never_crash_the_runtime(
         _answered(live, serve_room, aid, "before")
 
         async def push(frames: list[tuple[tuple[str, str], Any]]) -> None:
-            conn = hub.agent_connected(aid)
+            conn = fanout.agent_connected(aid)
             assert conn is not None, "the agent's socket is gone"
             for (kind, event), payload in frames:
                 if kind == "raw":
                     await conn.ws.send_text(payload)
                 else:
-                    await hub.push(topics[kind], event, payload)
+                    await fanout.push(topics[kind], event, payload)
                     if kind.startswith("agent_") and event in FIELDS:
                         sent_on.append(conn)
 
@@ -216,7 +216,7 @@ def test_arbitrary_pushes_never_crash_the_runtime(
             assert r.status_code == 200, r.text
         _answered(live, serve_room, aid, "after")
         assert agent.is_running and runner.call(_true(agent.runtime.phoenix.connected))
-        final = hub.agent_connected(aid)
+        final = fanout.agent_connected(aid)
         on_agent_topics = sum(1 for conn in sent_on if conn is final)
     finally:
         runner.close()

@@ -59,7 +59,7 @@ def test_second_process_refused_then_superseded(
     (tmp_path / "echo.py").write_text(SCRIPT)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("BAND_", "PYTHONPATH"))}
     env.update(AID=aid, AKEY=key, BAND_REST_URL=live.rest, BAND_WS_URL=live.ws)
-    hub = live.app.state.hub
+    fanout = live.app.state.fanout
     procs: list[subprocess.Popen[bytes]] = []
 
     async def scenario() -> None:
@@ -83,7 +83,7 @@ def test_second_process_refused_then_superseded(
         assert "disconnected: superseded" in first_log, first_log[-2000:]
         m3 = await human.send(rid, aid, "three")
         await wait_for(lambda: human.settled(rid, aid, [m3]), timeout=30)
-        assert other.poll() is None and hub.agent_connected(aid) is not None
+        assert other.poll() is None and fanout.agent_connected(aid) is not None
         await answered_once(human, rid, aid, ["one", "two", "three"])
         await human.aclose()
 

@@ -95,7 +95,7 @@ def test_example_script_stops_cleanly_on_sigterm(
     text = log_path.read_text()
     assert "Agent started: Echo" in text and "Agent stopped: Echo" in text
     assert key not in text
-    assert live.app.state.hub.agent_connected(aid) is None
+    assert live.app.state.fanout.agent_connected(aid) is None
 
 
 def test_supersede_ends_run(platform: RestartablePlatform) -> None:
@@ -108,7 +108,7 @@ def test_supersede_ends_run(platform: RestartablePlatform) -> None:
         agent = fast_agent(live, Echo(), aid, key)
         running = asyncio.ensure_future(agent.run())
         await wait_for(lambda: agent.is_running)
-        await wait_for(lambda: live.app.state.hub.agent_connected(aid) is not None)
+        await wait_for(lambda: live.app.state.fanout.agent_connected(aid) is not None)
         newer = PhoenixClient(live.ws, api_key=key, params={"agent_id": aid})
         await newer.connect()
         await asyncio.wait_for(running, 10)
@@ -139,7 +139,7 @@ def test_one_running_agent_per_id(platform: RestartablePlatform, tmp_path: Path)
             agent = fast_agent(live, Echo(), aid, key)
             with pytest.raises(AgentAlreadyRunningError, match="already running on this host"):
                 await agent.start()
-            assert live.app.state.hub.agent_connected(aid) is None
+            assert live.app.state.fanout.agent_connected(aid) is None
         finally:
             other_process.release()
         async with fast_agent(live, Echo(), aid, key) as agent:  # free again

@@ -61,7 +61,7 @@ def test_room_added_and_removed(platform: RestartablePlatform) -> None:
             r = await human.http.delete(f"/api/v1/me/chats/{rid}/participants/{aid}")
             assert r.status_code == 200, r.text
             await wait_for(lambda: rid not in agent.runtime.rooms)
-            conn = live.app.state.hub.agent_connected(aid)
+            conn = live.app.state.fanout.agent_connected(aid)
             assert f"chat_room:{rid}" not in conn.topics
             assert f"room_participants:{rid}" not in conn.topics
         assert [plain(r["content"]) for r in await human.replies(rid, aid)] == ["echo: new room"]
@@ -197,7 +197,7 @@ def test_room_deleted_is_left(platform: RestartablePlatform) -> None:
             resp = await human.http.post("/api/v1/me/chats/bulk-delete", json={"ids": [rid]})
             assert resp.status_code == 202, resp.text
             await wait_for(lambda: rid not in agent.runtime.rooms)
-            conn = r.live.app.state.hub.agent_connected(aid)
+            conn = r.live.app.state.fanout.agent_connected(aid)
             # the agent's phx_leave reaches the platform just after it drops the room
             await wait_for(lambda: f"chat_room:{rid}" not in conn.topics)
             assert f"chat_room:{keep}" in conn.topics
@@ -214,14 +214,14 @@ def test_invalid_pushes_are_dropped(platform: RestartablePlatform) -> None:
         adapter = Echo()
         async with r.agent(adapter) as agent:
             await wait_for(lambda: r.rid in agent.runtime.rooms)
-            hub = r.live.app.state.hub
+            fanout = r.live.app.state.fanout
             dropped = WireStats.dropped
             bad = {"id": "x", "content": 5}  # no sender, content not a string
             await asyncio.to_thread(
-                platform.call, hub.push(f"chat_room:{r.rid}", "message_created", bad)
+                platform.call, fanout.push(f"chat_room:{r.rid}", "message_created", bad)
             )
             await asyncio.to_thread(
-                platform.call, hub.push(f"agent_rooms:{r.aid}", "room_added", {"id": 7})
+                platform.call, fanout.push(f"agent_rooms:{r.aid}", "room_added", {"id": 7})
             )
             await wait_for(lambda: WireStats.dropped == dropped + 2)
             mid = await r.send("fine")

@@ -18,9 +18,9 @@ from band.workspaces import RoomWorkspaces
 
 from .client import ACPClientProfile, RoomClient
 from .config import ACPClientAdapterConfig, ConfigResolver, PermissionResolver
+from .config_options import ACPSessionConfigError, apply_session_config
 from .narration import EMIT_KINDS, RoomSink, TurnNarrator
 from .process import ACPRoomProcess
-from .session_config import ACPSessionConfigError, apply_session_config
 
 __all__ = [
     "GENERIC_FAILURE",

@@ -1,4 +1,4 @@
-"""Operations shared by the agent and human APIs: write, then push (spec 4.5)."""
+"""Operations shared by the agent and human APIs: write to the store, then push (spec 4.5)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from .store import Store, StoreError
 async def push(ctx: Ctx, topic: str, event: str, payload: dict[str, Any], **kw: Any) -> None:
     """Log and push a server event."""
     await ctx.db.run(Store.log_event, topic, event, payload)
-    await ctx.hub.push(topic, event, payload, **kw)
+    await ctx.fanout.push(topic, event, payload, **kw)
 
 
 async def create_room(ctx: Ctx) -> dict[str, Any]:
@@ -38,7 +38,7 @@ async def add_participant(ctx: Ctx, rid: str) -> dict[str, Any]:
     pid, role = wanted.participant_id, wanted.role
     room = await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     part, added = await ctx.db.run(Store.add_participant, rid, ctx.principal.id, pid, role)
-    payload = shapes.participant(part, ctx.hub.online(pid))
+    payload = shapes.participant(part, ctx.fanout.online(pid))
     if added:
         await push(ctx, f"room_participants:{rid}", "participant_added", payload)
         await push(ctx, _rooms_topic(part["type"], pid), "room_added", shapes.chat_room(room))
@@ -54,10 +54,10 @@ async def remove_participant(ctx: Ctx, rid: str, pid: str) -> dict[str, Any]:
     """
     room = await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     part = await ctx.db.run(Store.remove_participant, rid, pid)
-    left = ctx.hub.leave_room(rid, pid)  # before any await that could let a push through
+    left = ctx.fanout.leave_room(rid, pid)  # before any await that could let a push through
     payload = shapes.participant(part)
     await push(ctx, f"room_participants:{rid}", "participant_removed", payload)
-    await ctx.hub.send_to(left, f"room_participants:{rid}", "participant_removed", payload)
+    await ctx.fanout.send_to(left, f"room_participants:{rid}", "participant_removed", payload)
     await push(ctx, _rooms_topic(part["type"], pid), "room_removed", shapes.chat_room(room))
     return payload
 

@@ -74,7 +74,7 @@ class Connection:
 Joined = tuple[Connection, str, str | None]
 
 
-class Hub:
+class Fanout:
     """Tracks connections and pushes events to joined topics."""
 
     def __init__(self) -> None:
