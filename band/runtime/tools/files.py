@@ -307,25 +307,6 @@ async def read_room_file(ctx: ops.ToolContext, args: ReadRoomFileInput) -> dict[
 # --- sending ----------------------------------------------------------------------------------
 
 
-async def _resolved_mentions(ctx: ops.ToolContext, mentions: list[str]) -> list[dict[str, str]]:
-    """Resolve before uploading: a bad mention must not leave an orphaned file behind."""
-    if ctx.participants is None:
-        await ops.load_participants(ctx)
-    if not mentions:
-        handles = ops.mention_handles(ctx)
-        hint = (
-            f". Available handles: {handles!r}. Use participant handles from the list."
-            if handles
-            else ""
-        )
-        raise BandToolError(f"At least one mention is required{hint}")
-    try:
-        return [ops.resolve_mention(ctx, m) for m in mentions]
-    except ValueError:
-        await ops.load_participants(ctx)  # someone may have joined since the cache was filled
-        return [ops.resolve_mention(ctx, m) for m in mentions]
-
-
 async def send_room_file(ctx: ops.ToolContext, args: SendRoomFileInput) -> dict[str, Any]:
     """Upload ``content`` as ``filename`` and post it with ``caption``, mentioning ``mentions``."""
     caption = args.caption
@@ -343,7 +324,8 @@ async def send_room_file(ctx: ops.ToolContext, args: SendRoomFileInput) -> dict[
             f"File content is {len(body)} bytes, which exceeds the {MAX_SEND_CONTENT_BYTES}-byte "
             "limit for band_send_room_file. Send shorter content."
         )
-    mentions = await _resolved_mentions(ctx, list(args.mentions))
+    # resolved before the upload: a bad mention must not leave an orphaned file behind
+    mentions = await ops.resolved_mentions(ctx, list(args.mentions))
     headers = {
         "x-file-name": args.filename,
         "x-file-sha256": hashlib.sha256(body).hexdigest(),

@@ -154,13 +154,10 @@ async def load_participants(ctx: ToolContext) -> list[dict[str, Any]]:
     return ctx.participants
 
 
-async def post_message(
-    ctx: ToolContext,
-    content: str,
-    mentions: Sequence[str | Mapping[str, Any]],
-    attachment_ids: list[str] | None = None,
-) -> dict[str, Any]:
-    """POST a text message mentioning ``mentions``; classify the platform's refusals."""
+async def resolved_mentions(
+    ctx: ToolContext, mentions: Sequence[str | Mapping[str, Any]]
+) -> list[dict[str, str]]:
+    """The platform's ``{"id", "handle"}`` for each mention; none at all is refused."""
     fresh = ctx.participants is None
     if fresh:
         await load_participants(ctx)
@@ -173,13 +170,23 @@ async def post_message(
         )
         raise BandToolError(f"At least one mention is required{hint}")
     try:
-        resolved = _resolve_all(ctx, mentions)
+        return _resolve_all(ctx, mentions)
     except ValueError:
         if fresh:
             raise
         # the cached participants may predate someone's arrival: look once more
         await load_participants(ctx)
-        resolved = _resolve_all(ctx, mentions)
+        return _resolve_all(ctx, mentions)
+
+
+async def post_message(
+    ctx: ToolContext,
+    content: str,
+    mentions: Sequence[str | Mapping[str, Any]],
+    attachment_ids: list[str] | None = None,
+) -> dict[str, Any]:
+    """POST a text message mentioning ``mentions``; classify the platform's refusals."""
+    resolved = await resolved_mentions(ctx, mentions)
     message: dict[str, Any] = {"content": content, "mentions": resolved}
     if attachment_ids:  # never send null: the platform rejects it
         message["attachment_ids"] = list(attachment_ids)
