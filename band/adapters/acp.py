@@ -1,4 +1,4 @@
-"""The ACP client adapter (implemented in ``band.integrations.acp``)."""
+"""band-sdk's import path for the ACP client adapter: an alias of band.integrations.acp names."""
 
 from band.integrations.acp.adapter import ACPClientAdapter
 from band.integrations.acp.config import (
