@@ -18,11 +18,11 @@ import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from band.core.exceptions import BandToolError
 from band.core.turn import MISSING_REPLY, TOOL_EFFECTS, TURN_FAILURE_PROVIDER, AgentFailure, Turn
 from band.core.turn import TurnEffect as _Effect
 from band.core.types import ToolCallOutcome
 from band.runtime.capabilities import Capability
-from band.runtime.tools.errors import BandToolError
 from band.runtime.tools.registry import select_tools
 
 __all__ = [

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from band.core.exceptions import BandToolError
 from band.core.turn import MISSING_REPLY, AgentFailure
-from band.runtime.tools.errors import BandToolError
 from band.testing import (
     MISSING_REPLY_FAILURE,
     FakeAgentTools,

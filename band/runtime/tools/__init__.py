@@ -13,17 +13,17 @@ own model loop does::
     # tools.turn.complete says whether the turn replied, declined or did work
 """
 
-from band.core.turn import TurnEffect
-from band.core.types import ToolParam
-
-from .agent_tools import AgentTools
-from .errors import (
+from band.core.exceptions import (
     BandToolError,
     InvalidToolArgumentsError,
     MessagePostError,
     MessagePostKind,
     RoomExecutionStoppedError,
 )
+from band.core.turn import TurnEffect
+from band.core.types import ToolParam
+
+from .agent_tools import AgentTools
 from .files import (
     DEFAULT_FILE_CAPTION,
     FILE_UNAVAILABLE_MESSAGE,

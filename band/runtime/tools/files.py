@@ -20,9 +20,9 @@ from typing import Any
 
 from band.client.errors import NotFoundError
 from band.config.env import env_value
+from band.core.exceptions import BandToolError
 
 from . import ops
-from .errors import BandToolError
 from .inputs.files import ListRoomFilesInput, ReadRoomFileInput, SendRoomFileInput
 
 __all__ = [

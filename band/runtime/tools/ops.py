@@ -15,9 +15,14 @@ from typing import Any
 
 from band.client.errors import ForbiddenError, UnprocessableEntityError
 from band.client.rest import RestClient, RestResponse, path
+from band.core.exceptions import (
+    BandToolError,
+    MessagePostError,
+    MessagePostKind,
+    RoomExecutionStoppedError,
+)
 
 from . import inputs as i
-from .errors import BandToolError, MessagePostError, MessagePostKind, RoomExecutionStoppedError
 
 log = logging.getLogger("band.tools")
 

@@ -32,13 +32,13 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from band.core import wire as w
+from band.core.exceptions import BandToolError, InvalidToolArgumentsError, RoomExecutionStoppedError
 from band.core.turn import TOOL_EFFECTS, TurnEffect
 from band.core.types import Capability, ToolCallOutcome
 
 from . import files as f
 from . import inputs as i
 from . import ops
-from .errors import BandToolError, InvalidToolArgumentsError, RoomExecutionStoppedError
 from .files import file_content_placeholder, redact_tool_call_args  # noqa: F401 -- official path
 from .spec import (
     Surface,

@@ -20,10 +20,10 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from band.core.exceptions import InvalidToolArgumentsError
 from band.core.turn import TurnEffect
 from band.core.types import Capability, ToolParam
 
-from .errors import InvalidToolArgumentsError
 from .ops import ToolContext
 
 __all__ = [
