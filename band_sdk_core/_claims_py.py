@@ -6,7 +6,7 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING, Any
 
-from ._base import make_final, read_only, refuse_copy
+from ._base import read_only, refuse_copy, refuse_subclasses
 from ._enums import ParkedReason, not_instance_message
 from ._errors import check_trace_context, validation_error
 
@@ -118,6 +118,7 @@ class ClaimRegistry:
 
     __slots__ = ("_completed", "_inflight", "_max_completed", "_next_token", "_pending", "_retries")
     __module__ = "band_sdk_core"
+    __init_subclass__ = refuse_subclasses
 
     def __init__(self, max_completed: int = 500) -> None:
         """Create a registry keeping ``max_completed`` completed ids per room."""
@@ -524,6 +525,3 @@ class ClaimRegistry:
         if result == "runnable":
             self._add_inflight(room_id, message_id)
         return result
-
-
-make_final(ClaimRegistry)

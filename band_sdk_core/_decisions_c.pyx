@@ -10,10 +10,8 @@ precede them. CancelledDecisions and is_authorized_sender are shared with the tw
 
 cimport cython
 
-import os
-
 from ._base import no_attribute, refuse_copy, refuse_setattr
-from ._decisions_py import CancelledDecisions, _bounded, _cancelled, _index, is_authorized_sender
+from ._decisions_py import CancelledDecisions, _cancelled, _settings, is_authorized_sender
 from ._enums import ClaimOutcome
 from ._subscriptions_py import _text, _ticket
 
@@ -22,7 +20,6 @@ __all__ = ["CancelledDecisions", "DecisionRegistry", "is_authorized_sender"]
 cdef object _CLAIMED = ClaimOutcome.Claimed
 cdef object _ALREADY = ClaimOutcome.AlreadyClaimed
 cdef object _STALE = ClaimOutcome.Stale
-cdef object _U32_MAX = 0xFFFFFFFF
 cdef object _U64_MAX = 0xFFFFFFFFFFFFFFFF
 cdef const char* _HEX = b"0123456789abcdef"
 
@@ -64,13 +61,7 @@ cdef class DecisionRegistry:
 
     def __init__(self, *, max_pending=None, seed=None):
         """Create an empty registry; ``seed`` fixes the minted-token sequence."""
-        # every argument is converted before any is range-checked (the reference's order)
-        pending_in = _index(max_pending)
-        seed_in = _index(seed)
-        limit = _bounded(pending_in, "max_pending", 1, _U32_MAX)
-        state = _bounded(seed_in, "seed", 0, _U64_MAX)
-        if state is None:
-            state = int.from_bytes(os.urandom(8), "little")
+        limit, state = _settings(max_pending, seed)
         self._max_pending = limit
         self._limit = -1 if limit is None else limit
         self._state = state
