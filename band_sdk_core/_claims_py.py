@@ -18,6 +18,8 @@ if TYPE_CHECKING or __name__ != "band_sdk_core._claims_c":
 else:  # the compiled twin keeps the same order in a typed C-level map
     from ._ordered_c import OrderedMap as _Ordered
 
+__all__ = ["ClaimRegistry"]
+
 _U32_MAX = 4294967295
 _CONFLICT = (
     "error",
@@ -453,18 +455,20 @@ class ClaimRegistry:
         room_id: str,
         message_id: str,
         retry_tracker: RetryTracker,
-        self_echo: bool,
-        durably_processed: bool,
-        durably_failed: bool,
-        allow_failed_retry: bool,
+        facts: tuple[bool, bool, bool, bool],
+        claim: bool,
     ) -> str:
-        """Check the arguments and evaluate the eligibility rules."""
+        """Check the arguments, evaluate the eligibility rules, claim a runnable message if asked.
+
+        ``facts``: self_echo, durably_processed, durably_failed, allow_failed_retry.
+        """
         _check_str(room_id)
         _check_str(message_id)
         _check_tracker(retry_tracker)
-        for fact in (self_echo, durably_processed, durably_failed, allow_failed_retry):
+        for fact in facts:
             if fact is not True and fact is not False:
                 raise TypeError(_FACTS_ERROR)
+        self_echo, durably_processed, durably_failed, allow_failed_retry = facts
         if self_echo:
             return "self"
         if self._entry(room_id, message_id) is not None:
@@ -477,6 +481,8 @@ class ClaimRegistry:
             return "failed"
         if self._is_inflight(room_id, message_id):
             return "inflight"
+        if claim:
+            self._add_inflight(room_id, message_id)
         return "runnable"
 
     def delivery_eligibility(
@@ -491,15 +497,8 @@ class ClaimRegistry:
         allow_failed_retry: bool = True,
     ) -> str:
         """Classify whether the message may run now (pure query)."""
-        return self._eligibility(
-            room_id,
-            message_id,
-            retry_tracker,
-            self_echo,
-            durably_processed,
-            durably_failed,
-            allow_failed_retry,
-        )
+        facts = (self_echo, durably_processed, durably_failed, allow_failed_retry)
+        return self._eligibility(room_id, message_id, retry_tracker, facts, False)
 
     def guarded_claim(
         self,
@@ -513,15 +512,5 @@ class ClaimRegistry:
         allow_failed_retry: bool = True,
     ) -> str:
         """Classify like ``delivery_eligibility`` and claim when runnable."""
-        result = self._eligibility(
-            room_id,
-            message_id,
-            retry_tracker,
-            self_echo,
-            durably_processed,
-            durably_failed,
-            allow_failed_retry,
-        )
-        if result == "runnable":
-            self._add_inflight(room_id, message_id)
-        return result
+        facts = (self_echo, durably_processed, durably_failed, allow_failed_retry)
+        return self._eligibility(room_id, message_id, retry_tracker, facts, True)

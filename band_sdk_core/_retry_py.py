@@ -12,6 +12,8 @@ from typing import Any
 
 from ._base import read_only, refuse_copy, refuse_subclasses
 
+__all__ = ["RetryTracker"]
+
 _U32_MAX = 4294967295
 
 

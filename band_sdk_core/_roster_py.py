@@ -9,6 +9,8 @@ from typing import Any
 from ._base import refuse_copy, refuse_subclasses
 from ._errors import check_trace_context, validation_error
 
+__all__ = ["ParticipantRoster"]
+
 _FIELDS = ("name", "type", "handle", "description")
 
 
