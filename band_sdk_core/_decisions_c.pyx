@@ -3,12 +3,15 @@
 
 _decisions_py.py is the readable source of behaviour and the pure fallback; this class
 keeps the same registrations in the same order. Tokens come from a 64-bit SplitMix64
-state in C; the unclaimed registrations are also linked in registration order, so the
-oldest unclaimed one, the count and evict_oldest cost O(1) however many claimed ones
-precede them. CancelledDecisions and is_authorized_sender are shared with the twin.
+state in C; the unclaimed registrations are also linked in registration order (an
+_ordered_c Chain), so the oldest unclaimed one, the count and evict_oldest cost O(1)
+however many claimed ones precede them. CancelledDecisions and is_authorized_sender are
+shared with the twin.
 """
 
 cimport cython
+
+from ._ordered_c cimport Chain, Link, chain_append, chain_unlink
 
 from ._base import no_attribute, refuse_copy, refuse_setattr
 from ._decisions_py import CancelledDecisions, _cancelled, _settings, is_authorized_sender
@@ -26,20 +29,17 @@ cdef const char* _HEX = b"0123456789abcdef"
 
 @cython.final
 @cython.freelist(64)
-@cython.no_gc  # links only to entries; the registry breaks them itself
-cdef class _Entry:
+@cython.no_gc  # links only to entries; the chain breaks them itself
+cdef class _Entry(Link):
     """One registration; unclaimed ones are linked in registration order."""
 
     cdef object token
     cdef object ticket
     cdef object room
     cdef bint claimed
-    cdef _Entry prev
-    cdef _Entry next
 
 
 @cython.final
-@cython.no_gc_clear  # __dealloc__ walks the links to break them; the collector must not clear first
 cdef class DecisionRegistry:
     """Pending chat-mediated asks keyed by token, each registration named by a ticket."""
 
@@ -48,14 +48,13 @@ cdef class DecisionRegistry:
     cdef unsigned long long _state
     cdef object _next_ticket
     cdef dict _entries  # token -> _Entry, registration order
-    cdef _Entry _first  # the unclaimed entries, oldest first
-    cdef _Entry _last
-    cdef Py_ssize_t _unclaimed
+    cdef Chain _unclaimed  # the unclaimed entries, oldest first (it breaks its links itself)
 
     __module__ = "band_sdk_core"
 
     def __cinit__(self, *args, **kwargs):
         self._entries = {}
+        self._unclaimed = Chain.__new__(Chain)
         self._next_ticket = 0
         self._limit = -1
 
@@ -77,47 +76,10 @@ cdef class DecisionRegistry:
     def __getattr__(self, name):
         no_attribute(self, name)
 
-    def __dealloc__(self):
-        # break the unclaimed links iteratively (entries are not tracked by the collector)
-        cdef _Entry entry = self._first
-        cdef _Entry following
-        while entry is not None:
-            following = entry.next
-            entry.prev = None
-            entry.next = None
-            entry = following
-        self._first = None
-        self._last = None
-
     @property
     def max_pending(self):
         """The entry count at which evict_oldest starts evicting, or None."""
         return self._max_pending
-
-    # -- the unclaimed queue ----------------------------------------------------------
-
-    cdef inline void _link(self, _Entry entry):
-        entry.prev = self._last
-        entry.next = None
-        if self._last is None:
-            self._first = entry
-        else:
-            self._last.next = entry
-        self._last = entry
-        self._unclaimed += 1
-
-    cdef inline void _unlink(self, _Entry entry):
-        if entry.prev is None:
-            self._first = entry.next
-        else:
-            entry.prev.next = entry.next
-        if entry.next is None:
-            self._last = entry.prev
-        else:
-            entry.next.prev = entry.prev
-        entry.prev = None
-        entry.next = None
-        self._unclaimed -= 1
 
     # -- registration -----------------------------------------------------------------
 
@@ -162,7 +124,7 @@ cdef class DecisionRegistry:
         entry.ticket = self._issue()
         entry.room = room
         self._entries[token] = entry
-        self._link(entry)
+        chain_append(self._unclaimed, entry)
         return (token, entry.ticket)
 
     def register_keyed(self, key):
@@ -181,7 +143,7 @@ cdef class DecisionRegistry:
         entry.token = token
         entry.ticket = self._issue()
         self._entries[token] = entry
-        self._link(entry)
+        chain_append(self._unclaimed, entry)
         return (token, entry.ticket)
 
     cdef _Entry _current(self, object token, object ticket):
@@ -204,7 +166,7 @@ cdef class DecisionRegistry:
         if entry.claimed:
             return _ALREADY
         entry.claimed = True
-        self._unlink(entry)
+        chain_unlink(self._unclaimed, entry)
         return _CLAIMED
 
     def withdraw(self, token, ticket):
@@ -213,7 +175,7 @@ cdef class DecisionRegistry:
         if entry is None or entry.claimed:
             return False
         del self._entries[entry.token]
-        self._unlink(entry)
+        chain_unlink(self._unclaimed, entry)
         return True
 
     def forget(self, token, ticket):
@@ -223,7 +185,7 @@ cdef class DecisionRegistry:
             return False
         del self._entries[entry.token]
         if not entry.claimed:
-            self._unlink(entry)
+            chain_unlink(self._unclaimed, entry)
         return True
 
     # -- queries ----------------------------------------------------------------------
@@ -231,38 +193,40 @@ cdef class DecisionRegistry:
     def unclaimed(self):
         """Return the unclaimed tokens, oldest first."""
         cdef list tokens = []
-        cdef _Entry entry = self._first
-        while entry is not None:
-            tokens.append(entry.token)
-            entry = entry.next
+        cdef Link link = self._unclaimed.first
+        while link is not None:
+            tokens.append((<_Entry>link).token)
+            link = link.next
         return tokens
 
     def unclaimed_in_room(self, room_id):
         """Return the unclaimed tokens minted for ``room_id``, oldest first."""
         room = _text(room_id)
         cdef list tokens = []
-        cdef _Entry entry = self._first
-        while entry is not None:
+        cdef Link link = self._unclaimed.first
+        cdef _Entry entry
+        while link is not None:
+            entry = <_Entry>link
             if entry.room is not None and entry.room == room:
                 tokens.append(entry.token)
-            entry = entry.next
+            link = link.next
         return tokens
 
     def unclaimed_count(self):
         """Return how many registrations are unclaimed."""
-        return self._unclaimed
+        return self._unclaimed.size
 
     def oldest_unclaimed(self):
         """Return the oldest unclaimed token, or None."""
-        return None if self._first is None else self._first.token
+        return None if self._unclaimed.first is None else (<_Entry>self._unclaimed.first).token
 
     def evict_oldest(self):
         """At capacity, remove and return the oldest unclaimed token; else None."""
-        if self._limit < 0 or len(self._entries) < self._limit or self._first is None:
+        if self._limit < 0 or len(self._entries) < self._limit or self._unclaimed.first is None:
             return None
-        cdef _Entry entry = self._first
+        cdef _Entry entry = <_Entry>self._unclaimed.first
         del self._entries[entry.token]
-        self._unlink(entry)
+        chain_unlink(self._unclaimed, entry)
         return entry.token
 
     # -- cancellation -----------------------------------------------------------------
@@ -279,7 +243,7 @@ cdef class DecisionRegistry:
                     claimed.append(entry.token)
                 else:
                     unclaimed.append(entry.token)
-                    self._unlink(entry)
+                    chain_unlink(self._unclaimed, entry)
                 if not every:
                     del self._entries[entry.token]
         if every:
