@@ -1,8 +1,8 @@
-"""Behaviour shared by the runtime classes: final and unpicklable."""
+"""Behaviour shared by the runtime classes: final, unpicklable, read-only, not constructible."""
 
 from __future__ import annotations
 
-from types import GetSetDescriptorType
+from types import GetSetDescriptorType, MemberDescriptorType
 from typing import Any, NoReturn
 
 
@@ -11,22 +11,18 @@ def refuse_subclass(cls: type) -> NoReturn:
     raise TypeError(f"type 'band_sdk_core.{cls.__name__}' is not an acceptable base type")
 
 
-_BASETYPE = 1 << 10  # Py_TPFLAGS_BASETYPE: unset on a final compiled class
+def _refuse_subclassing(subclass: type, /, **kwargs: object) -> NoReturn:
+    """Refuse ``subclass``, naming the final class it derives from."""
+    final = next(
+        b for b in subclass.__bases__ if vars(b).get("__init_subclass__") is refuse_subclasses
+    )
+    refuse_subclass(final)
 
 
-def make_final(cls: type) -> None:
-    """Make a pure-Python class refuse subclasses, as its compiled (final) twin does.
-
-    Cython accepts no ``__init_subclass__`` in an extension class body, so the one shared
-    source cannot declare it; a compiled class is final already and is left alone.
-    """
-    if not cls.__flags__ & _BASETYPE:
-        return
-
-    def refuse(subclass: type, /, **kwargs: object) -> NoReturn:
-        refuse_subclass(cls)
-
-    cls.__init_subclass__ = classmethod(refuse)  # type: ignore[assignment, method-assign]
+#: ``__init_subclass__ = refuse_subclasses`` in a class body: the pure class refuses subclasses
+#: as its compiled twin does (final by ``@cython.final``, which leaves this hook unused). An
+#: assignment, because Cython accepts no ``def __init_subclass__`` in an extension class.
+refuse_subclasses: classmethod[Any, ..., NoReturn] = classmethod(_refuse_subclassing)
 
 
 def refuse_pickle(obj: object) -> NoReturn:
@@ -39,9 +35,14 @@ def refuse_copy(obj: object, *args: object) -> NoReturn:
     refuse_pickle(obj)
 
 
-def refuse_create(cls: type) -> NoReturn:
+def refuse_create(cls: type, /, *args: object, **kwargs: object) -> NoReturn:
     """Raise the error for constructing a result class from Python."""
     raise TypeError(f"cannot create 'band_sdk_core.{cls.__name__}' instances")
+
+
+#: ``__new__ = refuse_new`` in a class body: Python code cannot construct the class (the module
+#: builds its instances with ``object.__new__``, or Cython's own allocation when compiled).
+refuse_new: Any = staticmethod(refuse_create)  # Any: it stands where object.__new__ is typed
 
 
 def read_only(obj: object, name: str) -> NoReturn:
@@ -62,7 +63,8 @@ def refuse_setattr(obj: object, name: str, value: object = None) -> NoReturn:
     attr = getattr(cls, name, None)
     if isinstance(attr, (property, GetSetDescriptorType)):  # compiled properties are getsets
         read_only(obj, name)
-    if attr is not None:
+    # a slot is the pure twin's private storage: absent from the compiled one and the reference
+    if attr is not None and not isinstance(attr, MemberDescriptorType):
         raise AttributeError(
             f"'band_sdk_core.{cls.__name__}' object attribute '{name}' is read-only"
         )

@@ -88,13 +88,13 @@ cdef class ClaimRegistry:
     @cython.locals(room=dict, entry=_Entry)
     cpdef bint has_retryable_settlement(self, object room_id) except -1
 
+    @cython.locals(
+        self_echo=bint, durably_processed=bint, durably_failed=bint, allow_failed_retry=bint)
     cpdef str _eligibility(
         self,
         object room_id,
         object message_id,
         object retry_tracker,
-        object self_echo,
-        object durably_processed,
-        object durably_failed,
-        object allow_failed_retry,
+        tuple facts,
+        bint claim,
     )

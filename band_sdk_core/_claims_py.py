@@ -6,7 +6,7 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING, Any
 
-from ._base import make_final, read_only, refuse_copy
+from ._base import read_only, refuse_copy, refuse_subclasses
 from ._enums import ParkedReason, not_instance_message
 from ._errors import check_trace_context, validation_error
 
@@ -17,6 +17,8 @@ if TYPE_CHECKING or __name__ != "band_sdk_core._claims_c":
     from collections import OrderedDict as _Ordered
 else:  # the compiled twin keeps the same order in a typed C-level map
     from ._ordered_c import OrderedMap as _Ordered
+
+__all__ = ["ClaimRegistry"]
 
 _U32_MAX = 4294967295
 _CONFLICT = (
@@ -118,6 +120,7 @@ class ClaimRegistry:
 
     __slots__ = ("_completed", "_inflight", "_max_completed", "_next_token", "_pending", "_retries")
     __module__ = "band_sdk_core"
+    __init_subclass__ = refuse_subclasses
 
     def __init__(self, max_completed: int = 500) -> None:
         """Create a registry keeping ``max_completed`` completed ids per room."""
@@ -452,18 +455,20 @@ class ClaimRegistry:
         room_id: str,
         message_id: str,
         retry_tracker: RetryTracker,
-        self_echo: bool,
-        durably_processed: bool,
-        durably_failed: bool,
-        allow_failed_retry: bool,
+        facts: tuple[bool, bool, bool, bool],
+        claim: bool,
     ) -> str:
-        """Check the arguments and evaluate the eligibility rules."""
+        """Check the arguments, evaluate the eligibility rules, claim a runnable message if asked.
+
+        ``facts``: self_echo, durably_processed, durably_failed, allow_failed_retry.
+        """
         _check_str(room_id)
         _check_str(message_id)
         _check_tracker(retry_tracker)
-        for fact in (self_echo, durably_processed, durably_failed, allow_failed_retry):
+        for fact in facts:
             if fact is not True and fact is not False:
                 raise TypeError(_FACTS_ERROR)
+        self_echo, durably_processed, durably_failed, allow_failed_retry = facts
         if self_echo:
             return "self"
         if self._entry(room_id, message_id) is not None:
@@ -476,6 +481,8 @@ class ClaimRegistry:
             return "failed"
         if self._is_inflight(room_id, message_id):
             return "inflight"
+        if claim:
+            self._add_inflight(room_id, message_id)
         return "runnable"
 
     def delivery_eligibility(
@@ -490,15 +497,8 @@ class ClaimRegistry:
         allow_failed_retry: bool = True,
     ) -> str:
         """Classify whether the message may run now (pure query)."""
-        return self._eligibility(
-            room_id,
-            message_id,
-            retry_tracker,
-            self_echo,
-            durably_processed,
-            durably_failed,
-            allow_failed_retry,
-        )
+        facts = (self_echo, durably_processed, durably_failed, allow_failed_retry)
+        return self._eligibility(room_id, message_id, retry_tracker, facts, False)
 
     def guarded_claim(
         self,
@@ -512,18 +512,5 @@ class ClaimRegistry:
         allow_failed_retry: bool = True,
     ) -> str:
         """Classify like ``delivery_eligibility`` and claim when runnable."""
-        result = self._eligibility(
-            room_id,
-            message_id,
-            retry_tracker,
-            self_echo,
-            durably_processed,
-            durably_failed,
-            allow_failed_retry,
-        )
-        if result == "runnable":
-            self._add_inflight(room_id, message_id)
-        return result
-
-
-make_final(ClaimRegistry)
+        facts = (self_echo, durably_processed, durably_failed, allow_failed_retry)
+        return self._eligibility(room_id, message_id, retry_tracker, facts, True)

@@ -3,17 +3,18 @@
 
 _decisions_py.py is the readable source of behaviour and the pure fallback; this class
 keeps the same registrations in the same order. Tokens come from a 64-bit SplitMix64
-state in C; the unclaimed registrations are also linked in registration order, so the
-oldest unclaimed one, the count and evict_oldest cost O(1) however many claimed ones
-precede them. CancelledDecisions and is_authorized_sender are shared with the twin.
+state in C; the unclaimed registrations are also linked in registration order (an
+_ordered_c Chain), so the oldest unclaimed one, the count and evict_oldest cost O(1)
+however many claimed ones precede them. CancelledDecisions and is_authorized_sender are
+shared with the twin.
 """
 
 cimport cython
 
-import os
+from ._ordered_c cimport Chain, Link, chain_append, chain_unlink
 
 from ._base import no_attribute, refuse_copy, refuse_setattr
-from ._decisions_py import CancelledDecisions, _bounded, _cancelled, _index, is_authorized_sender
+from ._decisions_py import CancelledDecisions, _cancelled, _settings, is_authorized_sender
 from ._enums import ClaimOutcome
 from ._subscriptions_py import _text, _ticket
 
@@ -22,27 +23,23 @@ __all__ = ["CancelledDecisions", "DecisionRegistry", "is_authorized_sender"]
 cdef object _CLAIMED = ClaimOutcome.Claimed
 cdef object _ALREADY = ClaimOutcome.AlreadyClaimed
 cdef object _STALE = ClaimOutcome.Stale
-cdef object _U32_MAX = 0xFFFFFFFF
 cdef object _U64_MAX = 0xFFFFFFFFFFFFFFFF
 cdef const char* _HEX = b"0123456789abcdef"
 
 
 @cython.final
 @cython.freelist(64)
-@cython.no_gc  # links only to entries; the registry breaks them itself
-cdef class _Entry:
+@cython.no_gc  # links only to entries; the chain breaks them itself
+cdef class _Entry(Link):
     """One registration; unclaimed ones are linked in registration order."""
 
     cdef object token
     cdef object ticket
     cdef object room
     cdef bint claimed
-    cdef _Entry prev
-    cdef _Entry next
 
 
 @cython.final
-@cython.no_gc_clear  # __dealloc__ walks the links to break them; the collector must not clear first
 cdef class DecisionRegistry:
     """Pending chat-mediated asks keyed by token, each registration named by a ticket."""
 
@@ -51,26 +48,19 @@ cdef class DecisionRegistry:
     cdef unsigned long long _state
     cdef object _next_ticket
     cdef dict _entries  # token -> _Entry, registration order
-    cdef _Entry _first  # the unclaimed entries, oldest first
-    cdef _Entry _last
-    cdef Py_ssize_t _unclaimed
+    cdef Chain _unclaimed  # the unclaimed entries, oldest first (it breaks its links itself)
 
     __module__ = "band_sdk_core"
 
     def __cinit__(self, *args, **kwargs):
         self._entries = {}
+        self._unclaimed = Chain.__new__(Chain)
         self._next_ticket = 0
         self._limit = -1
 
     def __init__(self, *, max_pending=None, seed=None):
         """Create an empty registry; ``seed`` fixes the minted-token sequence."""
-        # every argument is converted before any is range-checked (the reference's order)
-        pending_in = _index(max_pending)
-        seed_in = _index(seed)
-        limit = _bounded(pending_in, "max_pending", 1, _U32_MAX)
-        state = _bounded(seed_in, "seed", 0, _U64_MAX)
-        if state is None:
-            state = int.from_bytes(os.urandom(8), "little")
+        limit, state = _settings(max_pending, seed)
         self._max_pending = limit
         self._limit = -1 if limit is None else limit
         self._state = state
@@ -86,47 +76,10 @@ cdef class DecisionRegistry:
     def __getattr__(self, name):
         no_attribute(self, name)
 
-    def __dealloc__(self):
-        # break the unclaimed links iteratively (entries are not tracked by the collector)
-        cdef _Entry entry = self._first
-        cdef _Entry following
-        while entry is not None:
-            following = entry.next
-            entry.prev = None
-            entry.next = None
-            entry = following
-        self._first = None
-        self._last = None
-
     @property
     def max_pending(self):
         """The entry count at which evict_oldest starts evicting, or None."""
         return self._max_pending
-
-    # -- the unclaimed queue ----------------------------------------------------------
-
-    cdef inline void _link(self, _Entry entry):
-        entry.prev = self._last
-        entry.next = None
-        if self._last is None:
-            self._first = entry
-        else:
-            self._last.next = entry
-        self._last = entry
-        self._unclaimed += 1
-
-    cdef inline void _unlink(self, _Entry entry):
-        if entry.prev is None:
-            self._first = entry.next
-        else:
-            entry.prev.next = entry.next
-        if entry.next is None:
-            self._last = entry.prev
-        else:
-            entry.next.prev = entry.prev
-        entry.prev = None
-        entry.next = None
-        self._unclaimed -= 1
 
     # -- registration -----------------------------------------------------------------
 
@@ -171,7 +124,7 @@ cdef class DecisionRegistry:
         entry.ticket = self._issue()
         entry.room = room
         self._entries[token] = entry
-        self._link(entry)
+        chain_append(self._unclaimed, entry)
         return (token, entry.ticket)
 
     def register_keyed(self, key):
@@ -190,7 +143,7 @@ cdef class DecisionRegistry:
         entry.token = token
         entry.ticket = self._issue()
         self._entries[token] = entry
-        self._link(entry)
+        chain_append(self._unclaimed, entry)
         return (token, entry.ticket)
 
     cdef _Entry _current(self, object token, object ticket):
@@ -213,7 +166,7 @@ cdef class DecisionRegistry:
         if entry.claimed:
             return _ALREADY
         entry.claimed = True
-        self._unlink(entry)
+        chain_unlink(self._unclaimed, entry)
         return _CLAIMED
 
     def withdraw(self, token, ticket):
@@ -222,7 +175,7 @@ cdef class DecisionRegistry:
         if entry is None or entry.claimed:
             return False
         del self._entries[entry.token]
-        self._unlink(entry)
+        chain_unlink(self._unclaimed, entry)
         return True
 
     def forget(self, token, ticket):
@@ -232,7 +185,7 @@ cdef class DecisionRegistry:
             return False
         del self._entries[entry.token]
         if not entry.claimed:
-            self._unlink(entry)
+            chain_unlink(self._unclaimed, entry)
         return True
 
     # -- queries ----------------------------------------------------------------------
@@ -240,38 +193,40 @@ cdef class DecisionRegistry:
     def unclaimed(self):
         """Return the unclaimed tokens, oldest first."""
         cdef list tokens = []
-        cdef _Entry entry = self._first
-        while entry is not None:
-            tokens.append(entry.token)
-            entry = entry.next
+        cdef Link link = self._unclaimed.first
+        while link is not None:
+            tokens.append((<_Entry>link).token)
+            link = link.next
         return tokens
 
     def unclaimed_in_room(self, room_id):
         """Return the unclaimed tokens minted for ``room_id``, oldest first."""
         room = _text(room_id)
         cdef list tokens = []
-        cdef _Entry entry = self._first
-        while entry is not None:
+        cdef Link link = self._unclaimed.first
+        cdef _Entry entry
+        while link is not None:
+            entry = <_Entry>link
             if entry.room is not None and entry.room == room:
                 tokens.append(entry.token)
-            entry = entry.next
+            link = link.next
         return tokens
 
     def unclaimed_count(self):
         """Return how many registrations are unclaimed."""
-        return self._unclaimed
+        return self._unclaimed.size
 
     def oldest_unclaimed(self):
         """Return the oldest unclaimed token, or None."""
-        return None if self._first is None else self._first.token
+        return None if self._unclaimed.first is None else (<_Entry>self._unclaimed.first).token
 
     def evict_oldest(self):
         """At capacity, remove and return the oldest unclaimed token; else None."""
-        if self._limit < 0 or len(self._entries) < self._limit or self._first is None:
+        if self._limit < 0 or len(self._entries) < self._limit or self._unclaimed.first is None:
             return None
-        cdef _Entry entry = self._first
+        cdef _Entry entry = <_Entry>self._unclaimed.first
         del self._entries[entry.token]
-        self._unlink(entry)
+        chain_unlink(self._unclaimed, entry)
         return entry.token
 
     # -- cancellation -----------------------------------------------------------------
@@ -288,7 +243,7 @@ cdef class DecisionRegistry:
                     claimed.append(entry.token)
                 else:
                     unclaimed.append(entry.token)
-                    self._unlink(entry)
+                    chain_unlink(self._unclaimed, entry)
                 if not every:
                     del self._entries[entry.token]
         if every:

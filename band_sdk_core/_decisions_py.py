@@ -7,7 +7,7 @@ import os
 from collections import OrderedDict
 from typing import Any
 
-from ._base import no_attribute, refuse_copy, refuse_create, refuse_setattr, refuse_subclass
+from ._base import no_attribute, refuse_copy, refuse_new, refuse_setattr, refuse_subclasses
 from ._enums import ClaimOutcome, not_instance_message
 
 # The id and ticket conversions are the subscriptions' rules; their pure-Python source
@@ -42,24 +42,14 @@ class CancelledDecisions:
 
     __slots__ = ("_claimed", "_unclaimed")
     __module__ = "band_sdk_core"
+    __init_subclass__ = refuse_subclasses
+    __new__ = refuse_new
+    __setattr__ = __delattr__ = refuse_setattr
+    __getattr__ = no_attribute
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
     _unclaimed: list[str]
     _claimed: list[str]
-
-    def __new__(cls, *args: object, **kwargs: object) -> CancelledDecisions:
-        """Refuse construction from Python."""
-        refuse_create(CancelledDecisions)
-
-    @classmethod
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Refuse subclassing."""
-        refuse_subclass(CancelledDecisions)
-
-    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
-
-    __setattr__ = refuse_setattr
-    __delattr__ = refuse_setattr
-    __getattr__ = no_attribute
 
     @property
     def unclaimed(self) -> list[str]:
@@ -74,7 +64,7 @@ class CancelledDecisions:
 
 def _cancelled(unclaimed: list[str], claimed: list[str]) -> CancelledDecisions:
     """Build a CancelledDecisions without going through its constructor."""
-    result = object.__new__(CancelledDecisions)
+    result: CancelledDecisions = object.__new__(CancelledDecisions)
     object.__setattr__(result, "_unclaimed", unclaimed)
     object.__setattr__(result, "_claimed", claimed)
     return result
@@ -92,11 +82,27 @@ def _bounded(number: int | None, name: str, low: int, high: int) -> int | None:
     return number
 
 
+def _settings(max_pending: Any, seed: Any) -> tuple[int | None, int]:
+    """Check DecisionRegistry's arguments: ``(max_pending, SplitMix64 state)`` (both twins)."""
+    # every argument is converted before any is range-checked (the reference's order)
+    pending_in = _index(max_pending)
+    seed_in = _index(seed)
+    limit = _bounded(pending_in, "max_pending", 1, _U32_MAX)
+    state = _bounded(seed_in, "seed", 0, _U64_MAX)
+    if state is None:
+        state = int.from_bytes(os.urandom(8), "little")
+    return limit, state
+
+
 class DecisionRegistry:
     """Pending chat-mediated asks keyed by token, each registration named by a ticket."""
 
     __slots__ = ("_entries", "_max_pending", "_next_ticket", "_state", "_unclaimed")
     __module__ = "band_sdk_core"
+    __init_subclass__ = refuse_subclasses
+    __setattr__ = __delattr__ = refuse_setattr
+    __getattr__ = no_attribute
+    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
     _max_pending: int | None
     _state: int
@@ -108,29 +114,12 @@ class DecisionRegistry:
 
     def __init__(self, *, max_pending: int | None = None, seed: int | None = None) -> None:
         """Create an empty registry; ``seed`` fixes the minted-token sequence."""
-        # every argument is converted before any is range-checked (the reference's order)
-        pending_in = _index(max_pending)
-        seed_in = _index(seed)
-        limit = _bounded(pending_in, "max_pending", 1, _U32_MAX)
-        state = _bounded(seed_in, "seed", 0, _U64_MAX)
-        if state is None:
-            state = int.from_bytes(os.urandom(8), "little")
+        limit, state = _settings(max_pending, seed)
         object.__setattr__(self, "_max_pending", limit)
         object.__setattr__(self, "_state", state)
         object.__setattr__(self, "_next_ticket", 0)
         object.__setattr__(self, "_entries", {})
         object.__setattr__(self, "_unclaimed", OrderedDict())
-
-    @classmethod
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Refuse subclassing."""
-        refuse_subclass(DecisionRegistry)
-
-    __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
-
-    __setattr__ = refuse_setattr
-    __delattr__ = refuse_setattr
-    __getattr__ = no_attribute
 
     @property
     def max_pending(self) -> int | None:

@@ -8,29 +8,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, NoReturn, Self
 
-__all__ = [
-    "AgentTopicKind",
-    "AgentTopicStatus",
-    "ClaimOutcome",
-    "DeadReason",
-    "EventType",
-    "LeaveOutcome",
-    "MemoryListScope",
-    "MemorySegment",
-    "MemoryStatus",
-    "MemoryStoreScope",
-    "MemorySystem",
-    "MemoryType",
-    "ParkedReason",
-    "RoomMembership",
-    "RoomStatus",
-    "RoomSubscribeResult",
-    "SessionState",
-    "StaleReason",
-    "TurnEffect",
-    "TurnVerdict",
-]
-
 _DEFINING = True  # flipped off once every class below exists
 
 

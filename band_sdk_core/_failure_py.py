@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._base import check_str, read_only, refuse_copy, refuse_subclass
+from ._base import check_str, refuse_copy, refuse_setattr, refuse_subclasses
 from ._json_py import to_json
 
 __all__ = ["AgentFailure"]
@@ -15,6 +15,7 @@ class AgentFailure:
 
     __slots__ = ("_code", "_detail", "_message", "_provider")
     __module__ = "band_sdk_core"
+    __init_subclass__ = refuse_subclasses
 
     _provider: str
     _message: str
@@ -35,17 +36,7 @@ class AgentFailure:
         setter(self, "_code", None if code is None else str.__str__(code))
         setter(self, "_detail", converted)
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        refuse_subclass(AgentFailure)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if name in ("provider", "message", "code", "detail"):
-            read_only(self, name)
-        raise AttributeError(f"'band_sdk_core.AgentFailure' object has no attribute '{name}'")
-
-    def __delattr__(self, name: str) -> None:
-        self.__setattr__(name, None)
-
+    __setattr__ = __delattr__ = refuse_setattr
     __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
     @property

@@ -4,56 +4,63 @@
 The pure twins use ``collections.OrderedDict``; the compiled twins use this class
 (typed, so every call is a C call) for the same operations with the same order:
 FIFO eviction by ``popitem(False)`` and LRU refresh by ``move_to_end`` in O(1) at
-any size and history. A dict maps each key to its node in a doubly linked list.
+any size and history. A dict maps each key to its node in a Chain, the doubly linked
+list that DecisionRegistry's compiled twin derives from too.
 """
 
 cimport cython
 
-__all__ = ["OrderedMap"]
+__all__ = ["Chain", "Link", "OrderedMap"]
 
 # One non-str key kept in every index (never reported): CPython then stores each entry's
 # hash in the table, so probes compare hashes instead of reading other keys' objects.
 cdef object _GENERAL = object()
 
 
+@cython.no_gc  # links are broken explicitly (unlink, release); what they carry is plain data
+cdef class Link:
+    """One entry of a Chain: its neighbours in insertion order (subclasses add the payload)."""
+
+
+@cython.no_gc_clear  # __dealloc__ walks the links to break them; the collector must not clear first
+cdef class Chain:
+    """A doubly linked list of Links, oldest first: O(1) append and unlink (_ordered_c.pxd).
+
+    The compiled registries derive from it (OrderedMap here, DecisionRegistry's unclaimed
+    queue), so the list is written once.
+    """
+
+    cdef void release(self) noexcept:
+        """Empty the list, breaking every link iteratively (a long chain would recurse)."""
+        cdef Link link = self.first
+        cdef Link following
+        while link is not None:
+            following = link.next
+            link.prev = None
+            link.next = None
+            link = following
+        self.first = None
+        self.last = None
+        self.size = 0
+
+    def __dealloc__(self):
+        self.release()
+
+
 @cython.final
 @cython.freelist(256)
 @cython.no_gc  # links are broken explicitly (unlink, clear, dealloc); values are plain data
-cdef class _Node:
-    """One entry: key, value and its neighbours in insertion order."""
+cdef class _Node(Link):
+    """One entry: key and value (its neighbours in insertion order are the Link's)."""
 
 
 @cython.final
-@cython.no_gc_clear  # __dealloc__ walks the links to break them; the collector must not clear first
-cdef class OrderedMap:
+@cython.no_gc_clear  # the Chain's __dealloc__ breaks the links; the collector must not clear first
+cdef class OrderedMap(Chain):
     """A dict whose order is insertion order, with O(1) oldest-pop and move-to-end."""
 
     def __cinit__(self):
         self._index = {_GENERAL: None}
-
-    cdef inline _Node _unlink(self, _Node node):
-        """Take ``node`` out of the list (it stays in the index)."""
-        if node.prev is None:
-            self._first = node.next
-        else:
-            node.prev.next = node.next
-        if node.next is None:
-            self._last = node.prev
-        else:
-            node.next.prev = node.prev
-        node.prev = None
-        node.next = None
-        return node
-
-    cdef inline void _append(self, _Node node):
-        """Link ``node`` at the back."""
-        node.prev = self._last
-        node.next = None
-        if self._last is None:
-            self._first = node
-        else:
-            self._last.next = node
-        self._last = node
 
     def __len__(self):
         return len(self._index) - 1
@@ -77,11 +84,10 @@ cdef class OrderedMap:
         node.key = key
         node.value = value
         self._index[key] = node
-        self._append(node)
+        chain_append(self, node)
 
     def __delitem__(self, key):
-        cdef _Node node = <_Node>self._index.pop(key)
-        self._unlink(node)
+        chain_unlink(self, <_Node>self._index.pop(key))
 
     cpdef object get(self, object key, object default=None):
         """The value of ``key``, or ``default``."""
@@ -95,54 +101,36 @@ cdef class OrderedMap:
         cdef object found = self._index.pop(key, None)
         if found is None:
             return default
-        self._unlink(<_Node>found)
+        chain_unlink(self, <_Node>found)
         return (<_Node>found).value
 
     cpdef tuple popitem(self, bint last=True):
         """Remove and return the newest (``last``) or oldest ``(key, value)``."""
-        cdef _Node node = self._last if last else self._first
+        cdef _Node node = <_Node>(self.last if last else self.first)
         if node is None:
             raise KeyError("dictionary is empty")
         del self._index[node.key]
-        self._unlink(node)
+        chain_unlink(self, node)
         return (node.key, node.value)
 
     cpdef move_to_end(self, object key):
         """Move ``key`` to the back (KeyError when absent)."""
         cdef _Node node = <_Node>self._index[key]
-        if node is not self._last:
-            self._unlink(node)
-            self._append(node)
+        if node is not self.last:
+            chain_unlink(self, node)
+            chain_append(self, node)
 
     cpdef clear(self):
         """Remove every entry."""
-        cdef _Node node = self._first
-        cdef _Node following
-        while node is not None:  # break the links so nothing waits for the cycle collector
-            following = node.next
-            node.prev = None
-            node.next = None
-            node = following
-        self._first = None
-        self._last = None
+        self.release()
         self._index.clear()
         self._index[_GENERAL] = None
 
     cpdef list keys_list(self):
         """The keys, oldest first."""
         cdef list keys = []
-        cdef _Node node = self._first
-        while node is not None:
-            keys.append(node.key)
-            node = node.next
+        cdef Link link = self.first
+        while link is not None:
+            keys.append((<_Node>link).key)
+            link = link.next
         return keys
-
-    def __dealloc__(self):
-        # unlink iteratively: a long chain of nodes would otherwise be freed recursively
-        cdef _Node node = self._first
-        cdef _Node following
-        while node is not None:
-            following = node.next
-            node.prev = None
-            node.next = None
-            node = following

@@ -16,7 +16,7 @@ else:  # the compiled twin converts with the compiled converter
 if TYPE_CHECKING:
     from ._enums import EventType, MemorySystem, MemoryType
 
-__all__ = ["validate_event_payload", "validate_memory_type_for_system", "validate_converted"]
+__all__ = ["validate_event_payload", "validate_memory_type_for_system"]
 
 # typed loosely: the enum classes' constructor-refusing __new__ confuses type checkers
 _EVENT_TYPE: Any = _enums.EventType

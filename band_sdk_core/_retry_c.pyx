@@ -11,6 +11,8 @@ and an id evicted from both queues leaves the index: O(1) at any size and histor
 
 cimport cython
 
+from ._ordered_c cimport Chain, Link, chain_append, chain_unlink
+
 import operator
 
 from ._base import read_only, refuse_copy
@@ -37,7 +39,7 @@ cdef object _GENERAL = object()
 @cython.final
 @cython.freelist(64)
 @cython.no_gc  # slots link only to slots and str ids; the tracker breaks the links itself
-cdef class _Slot:
+cdef class _Slot(Link):
     """One id: its attempt entry (count, restored ceiling) and its places in both queues.
 
     Packed into one 64-byte allocation: at 100,000 ids the queues are bound by memory.
@@ -50,9 +52,7 @@ cdef class _Slot:
     cdef char tracked  # in the attempt queue
     cdef char failed  # in the permanently-failed queue
     cdef long long ceiling  # a restored (stricter) ceiling, or -1 for none
-    cdef _Slot aprev
-    cdef _Slot anext
-    cdef _Slot fnext
+    cdef _Slot fnext  # the attempt queue's links are the Link's
 
 
 @cython.final
@@ -63,10 +63,8 @@ cdef class RetryTracker:
     cdef Py_ssize_t _max_retries
     cdef Py_ssize_t _max_tracked
     cdef dict _index  # id -> _Slot, for every id in either queue
-    cdef Py_ssize_t _tracked
     cdef Py_ssize_t _failed
-    cdef _Slot _afirst
-    cdef _Slot _alast
+    cdef Chain _attempts  # the slots with an attempt entry, oldest first
     cdef _Slot _ffirst
     cdef _Slot _flast
     cdef _Slot _spare  # the next new id's slot (often the last one to leave the index)
@@ -75,6 +73,7 @@ cdef class RetryTracker:
 
     def __cinit__(self, *args, **kwargs):
         self._index = {_GENERAL: None}  # never counted: the queues keep their own sizes
+        self._attempts = Chain.__new__(Chain)
 
     def __init__(self, max_retries=1, max_tracked=10_000):
         """Create a tracker allowing ``max_retries`` retries, tracking ``max_tracked`` ids."""
@@ -91,7 +90,7 @@ cdef class RetryTracker:
             for found in self._index.values():
                 if found is not None:  # the _GENERAL key's value
                     slot = <_Slot>found
-                    slot.aprev = slot.anext = slot.fnext = None
+                    slot.prev = slot.next = slot.fnext = None
 
     __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
@@ -141,16 +140,9 @@ cdef class RetryTracker:
         slot.tracked = True
         slot.count = 0
         slot.ceiling = -1
-        slot.aprev = self._alast
-        slot.anext = None
-        if self._alast is None:
-            self._afirst = slot
-        else:
-            self._alast.anext = slot
-        self._alast = slot
-        self._tracked += 1
-        if self._tracked > self._max_tracked:  # evicting after the insert: the same state
-            self._untrack(self._afirst)
+        chain_append(self._attempts, slot)
+        if self._attempts.size > self._max_tracked:  # evicting after the insert: the same state
+            self._untrack(<_Slot>self._attempts.first)
             self._prefetch_next_victims()
         return 0
 
@@ -160,25 +152,16 @@ cdef class RetryTracker:
         The next victim's slot was fetched one eviction ago, so its id can be fetched now
         (its hash is read to delete it from the index), and the one after it started.
         """
-        cdef _Slot victim = self._afirst
+        cdef _Slot victim = <_Slot>self._attempts.first
         if victim is not None:
             band_prefetch(<void *>victim.key)
-            if victim.anext is not None:
-                band_prefetch(<void *>victim.anext)
+            if victim.next is not None:
+                band_prefetch(<void *>victim.next)
 
     cdef int _untrack(self, _Slot slot) except -1:
         """Remove the attempt entry of ``slot``."""
-        if slot.aprev is None:
-            self._afirst = slot.anext
-        else:
-            slot.aprev.anext = slot.anext
-        if slot.anext is None:
-            self._alast = slot.aprev
-        else:
-            slot.anext.aprev = slot.aprev
-        slot.aprev = slot.anext = None
+        chain_unlink(self._attempts, slot)
         slot.tracked = False
-        self._tracked -= 1
         self._leave(slot)
         return 0
 

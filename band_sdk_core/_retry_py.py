@@ -10,7 +10,9 @@ import operator
 from collections import OrderedDict
 from typing import Any
 
-from ._base import make_final, read_only, refuse_copy
+from ._base import read_only, refuse_copy, refuse_subclasses
+
+__all__ = ["RetryTracker"]
 
 _U32_MAX = 4294967295
 
@@ -35,6 +37,7 @@ class RetryTracker:
 
     __slots__ = ("_attempts", "_ceilings", "_failed", "_max_retries", "_max_tracked")
     __module__ = "band_sdk_core"
+    __init_subclass__ = refuse_subclasses
 
     _max_retries: int
     _max_tracked: int
@@ -179,6 +182,3 @@ class RetryTracker:
         if len(failed) >= self._max_tracked:
             failed.popitem(False)
         failed[message_id] = None
-
-
-make_final(RetryTracker)

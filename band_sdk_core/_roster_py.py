@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from ._base import make_final, refuse_copy
+from ._base import refuse_copy, refuse_subclasses
 from ._errors import check_trace_context, validation_error
+
+__all__ = ["ParticipantRoster"]
 
 _FIELDS = ("name", "type", "handle", "description")
 
@@ -56,6 +58,7 @@ class ParticipantRoster:
 
     __slots__ = ("_provider", "_records", "_snapshot")
     __module__ = "band_sdk_core"
+    __init_subclass__ = refuse_subclasses
 
     def __init__(self, *, trace_context_provider: Callable[[], str | None] | None = None) -> None:
         """Create an empty roster; ``trace_context_provider`` supplies set_all's trace context."""
@@ -141,6 +144,3 @@ class ParticipantRoster:
     def mark_sent(self) -> None:
         """Snapshot the current roster."""
         self._snapshot = [tuple(record) for record in self._records.values()]
-
-
-make_final(ParticipantRoster)

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping
-from typing import Any, NoReturn
+from typing import Any
 
 from ._base import (
     check_bool,
-    make_final,
-    no_attribute,
-    read_only,
     refuse_copy,
     refuse_create,
-    refuse_subclass,
+    refuse_new,
+    refuse_setattr,
+    refuse_subclasses,
 )
 from ._enums import DeadReason, SessionState, StaleReason, not_instance_message
 from ._errors import Issue, check_trace_context, format_number, validation_error
@@ -215,6 +214,7 @@ class SessionPolicy:
 
     __slots__ = ("_settings",)
     __module__ = "band_sdk_core"
+    __init_subclass__ = refuse_subclasses
 
     _settings: dict[str, float]
 
@@ -299,21 +299,8 @@ class SessionPolicy:
         """Seconds of silence after which the connection counts as dead."""
         return self._settings["dead_threshold_s"]
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        refuse_subclass(SessionPolicy)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if name in ("heartbeat_interval_s", "dead_threshold_s"):
-            read_only(self, name)
-        no_attribute(self, name)
-
-    def __delattr__(self, name: str) -> None:
-        self.__setattr__(name, None)
-
+    __setattr__ = __delattr__ = refuse_setattr
     __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
-
-
-_OUTCOME_FIELDS = ("state", "retry_after_s", "dead_reason", "stale_reason")
 
 
 class SessionOutcome:
@@ -321,6 +308,8 @@ class SessionOutcome:
 
     __slots__ = ("_dead_reason", "_retry_after_s", "_stale_reason", "_state")
     __module__ = "band_sdk_core"
+    __init_subclass__ = refuse_subclasses
+    __new__ = refuse_new  # compiled, Cython allocates past it (the C type is final)
 
     _state: SessionState
     _retry_after_s: float | None
@@ -350,25 +339,17 @@ class SessionOutcome:
         """Why the call was ignored, if it was."""
         return self._stale_reason
 
+    # def, not a bound helper: only a def fills the compiled type's setattr slot
     def __setattr__(self, name: str, value: object) -> None:
-        if name in _OUTCOME_FIELDS:
-            read_only(self, name)
-        no_attribute(self, name)
+        refuse_setattr(self, name, value)
 
     def __delattr__(self, name: str) -> None:
-        self.__setattr__(name, None)
+        refuse_setattr(self, name)
 
     __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
 
-def _refuse_outcome(cls: type, *args: object, **kwargs: object) -> NoReturn:
-    """Refuse constructing a SessionOutcome from Python."""
-    refuse_create(SessionOutcome)
-
-
-make_final(SessionOutcome)
-if not _COMPILED:  # Cython accepts no __new__ in an extension class; the compiled twin is final
-    SessionOutcome.__new__ = staticmethod(_refuse_outcome)  # type: ignore[method-assign]
+if not _COMPILED:  # the slots' own descriptors: SessionOutcome.__setattr__ refuses every name
     _set_state = SessionOutcome.__dict__["_state"].__set__
     _set_retry = SessionOutcome.__dict__["_retry_after_s"].__set__
     _set_dead = SessionOutcome.__dict__["_dead_reason"].__set__
@@ -383,7 +364,7 @@ def _outcome(
 ) -> SessionOutcome:
     """Build a SessionOutcome without going through its refusing constructor."""
     if _COMPILED:
-        out = SessionOutcome.__new__(SessionOutcome)
+        out: SessionOutcome = SessionOutcome.__new__(SessionOutcome)
         out._state = state
         out._retry_after_s = retry_after_s
         out._dead_reason = dead_reason
@@ -595,6 +576,7 @@ class Session:
 
     __slots__ = ("_core",)
     __module__ = "band_sdk_core"
+    __init_subclass__ = refuse_subclasses
 
     _core: _SessionCore
 
@@ -688,12 +670,10 @@ class Session:
         return _core_of(self).end()
 
     def __setattr__(self, name: str, value: object) -> None:
-        if name == "state":
-            read_only(self, name)
-        no_attribute(self, name)
+        refuse_setattr(self, name, value)
 
     def __delattr__(self, name: str) -> None:
-        self.__setattr__(name, None)
+        refuse_setattr(self, name)
 
     __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
@@ -721,7 +701,6 @@ def _has_core(session: Session) -> bool:
     return True
 
 
-make_final(Session)
 if not _COMPILED:  # the slot's own descriptor: Session.__setattr__ refuses every name
     _get_core = Session.__dict__["_core"].__get__
     _set_core = Session.__dict__["_core"].__set__

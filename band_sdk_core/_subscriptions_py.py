@@ -13,7 +13,7 @@ from ._base import (
     refuse_copy,
     refuse_create,
     refuse_setattr,
-    refuse_subclass,
+    refuse_subclasses,
 )
 from ._enums import (
     AgentTopicStatus,
@@ -407,10 +407,7 @@ class SubscriptionTracker(_Tracker):
     # the C base cannot refuse subclasses with the reference's message; this class can
     __slots__ = ()
     __module__ = "band_sdk_core"
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Refuse subclassing."""
-        refuse_subclass(SubscriptionTracker)
+    __init_subclass__ = refuse_subclasses
 
 
 class _Reconciliation(_Sealed):
@@ -448,10 +445,7 @@ class RoomReconciliation(_Reconciliation):
     # the C base cannot refuse subclasses with the reference's message; this class can
     __slots__ = ()
     __module__ = "band_sdk_core"
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Refuse subclassing."""
-        refuse_subclass(RoomReconciliation)
+    __init_subclass__ = refuse_subclasses
 
 
 def _reconciliation(
@@ -570,7 +564,4 @@ class RoomRoster(_Roster):
     # the C base cannot refuse subclasses with the reference's message; this class can
     __slots__ = ()
     __module__ = "band_sdk_core"
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Refuse subclassing."""
-        refuse_subclass(RoomRoster)
+    __init_subclass__ = refuse_subclasses

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._base import make_final, refuse_copy
+from ._base import refuse_copy, refuse_setattr, refuse_subclasses
 from ._enums import TurnEffect, TurnVerdict, not_instance_message
 
 if TYPE_CHECKING:
@@ -104,6 +104,7 @@ class TurnLedger:
 
     __slots__ = ("_complete", "_replied")
     __module__ = "band_sdk_core"
+    __init_subclass__ = refuse_subclasses
 
     _complete: bool
     _replied: bool
@@ -151,13 +152,11 @@ class TurnLedger:
         """Judge the turn: Complete or MissingReply."""
         return _VERDICT_COMPLETE if self._complete else _VERDICT_MISSING
 
+    # def, not a bound helper: only a def fills the compiled type's setattr slot
     def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"'band_sdk_core.TurnLedger' object has no attribute '{name}'")
+        refuse_setattr(self, name, value)
 
     def __delattr__(self, name: str) -> None:
-        self.__setattr__(name, None)
+        refuse_setattr(self, name)
 
     __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
-
-
-make_final(TurnLedger)

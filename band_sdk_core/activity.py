@@ -6,9 +6,10 @@ from typing import TYPE_CHECKING
 
 from ._compat import USING_EXTENSIONS
 
+# the twin's names and its __all__: the facade lists nothing again
 if TYPE_CHECKING or not USING_EXTENSIONS:
-    from ._activity_py import normalize_room_activity_snapshot
+    from ._activity_py import *  # noqa: F403
+    from ._activity_py import __all__ as __all__
 else:
-    from ._activity_c import normalize_room_activity_snapshot
-
-__all__ = ["normalize_room_activity_snapshot"]
+    from ._activity_c import *  # noqa: F403
+    from ._activity_c import __all__ as __all__

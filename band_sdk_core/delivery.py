@@ -6,27 +6,10 @@ from typing import TYPE_CHECKING
 
 from ._compat import USING_EXTENSIONS
 
+# the twin's names and its __all__: the facade lists nothing again
 if TYPE_CHECKING or not USING_EXTENSIONS:
-    from ._delivery_py import (
-        evaluate_adapter_result,
-        evaluate_delivery_event,
-        evaluate_drain_candidate,
-        evaluate_next_message,
-        is_self_echo,
-    )
+    from ._delivery_py import *  # noqa: F403
+    from ._delivery_py import __all__ as __all__
 else:
-    from ._delivery_c import (
-        evaluate_adapter_result,
-        evaluate_delivery_event,
-        evaluate_drain_candidate,
-        evaluate_next_message,
-        is_self_echo,
-    )
-
-__all__ = [
-    "evaluate_adapter_result",
-    "evaluate_delivery_event",
-    "evaluate_drain_candidate",
-    "evaluate_next_message",
-    "is_self_echo",
-]
+    from ._delivery_c import *  # noqa: F403
+    from ._delivery_c import __all__ as __all__

@@ -5,6 +5,6 @@ Only the pure-Python implementation exists for now; the compiled twin joins late
 
 from __future__ import annotations
 
-from ._failure_py import AgentFailure
-
-__all__ = ["AgentFailure"]
+# the twin's names and its __all__: the facade lists nothing again
+from ._failure_py import *  # noqa: F403
+from ._failure_py import __all__ as __all__

@@ -6,9 +6,10 @@ from typing import TYPE_CHECKING
 
 from ._compat import USING_EXTENSIONS
 
+# the twin's names and its __all__: the facade lists nothing again
 if TYPE_CHECKING or not USING_EXTENSIONS:
-    from ._payload_py import validate_event_payload, validate_memory_type_for_system
+    from ._payload_py import *  # noqa: F403
+    from ._payload_py import __all__ as __all__
 else:
-    from ._payload_c import validate_event_payload, validate_memory_type_for_system
-
-__all__ = ["validate_event_payload", "validate_memory_type_for_system"]
+    from ._payload_c import *  # noqa: F403
+    from ._payload_c import __all__ as __all__

@@ -6,9 +6,10 @@ from typing import TYPE_CHECKING
 
 from ._compat import USING_EXTENSIONS
 
+# the twin's names and its __all__: the facade lists nothing again
 if TYPE_CHECKING or not USING_EXTENSIONS:
-    from ._roster_py import ParticipantRoster
+    from ._roster_py import *  # noqa: F403
+    from ._roster_py import __all__ as __all__
 else:
-    from ._roster_c import ParticipantRoster
-
-__all__ = ["ParticipantRoster"]
+    from ._roster_c import *  # noqa: F403
+    from ._roster_c import __all__ as __all__

@@ -6,21 +6,10 @@ from typing import TYPE_CHECKING
 
 from ._compat import USING_EXTENSIONS
 
+# the twin's names and its __all__: the facade lists nothing again
 if TYPE_CHECKING or not USING_EXTENSIONS:
-    from ._session_py import (
-        Session,
-        SessionOutcome,
-        SessionPolicy,
-        classify_close,
-        classify_upgrade,
-    )
+    from ._session_py import *  # noqa: F403
+    from ._session_py import __all__ as __all__
 else:
-    from ._session_c import (
-        Session,
-        SessionOutcome,
-        SessionPolicy,
-        classify_close,
-        classify_upgrade,
-    )
-
-__all__ = ["Session", "SessionOutcome", "SessionPolicy", "classify_close", "classify_upgrade"]
+    from ._session_c import *  # noqa: F403
+    from ._session_c import __all__ as __all__

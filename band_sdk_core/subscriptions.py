@@ -6,27 +6,10 @@ from typing import TYPE_CHECKING
 
 from ._compat import USING_EXTENSIONS
 
+# the twin's names and its __all__: the facade lists nothing again
 if TYPE_CHECKING or not USING_EXTENSIONS:
-    from ._subscriptions_py import (
-        RoomReconciliation,
-        RoomRoster,
-        SubscriptionTracker,
-        chat_room_topic,
-        room_participants_topic,
-    )
+    from ._subscriptions_py import *  # noqa: F403
+    from ._subscriptions_py import __all__ as __all__
 else:
-    from ._subscriptions_c import (
-        RoomReconciliation,
-        RoomRoster,
-        SubscriptionTracker,
-        chat_room_topic,
-        room_participants_topic,
-    )
-
-__all__ = [
-    "RoomReconciliation",
-    "RoomRoster",
-    "SubscriptionTracker",
-    "chat_room_topic",
-    "room_participants_topic",
-]
+    from ._subscriptions_c import *  # noqa: F403
+    from ._subscriptions_c import __all__ as __all__

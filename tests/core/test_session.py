@@ -304,6 +304,64 @@ def test_session_class_rules(session_impl: ModuleType) -> None:
         s.other = 1
 
 
+def _session_objects(impl: ModuleType) -> dict[str, object]:
+    s = impl.Session(impl.SessionPolicy.default())
+    outcome = s.on_connected(s.begin_attempt(0.0), 0.0)
+    return {"Session": s, "SessionOutcome": outcome, "SessionPolicy": impl.SessionPolicy.default()}
+
+
+@pytest.mark.parametrize(
+    ("cls_name", "name", "message"),
+    [
+        (
+            "Session",
+            "state",
+            "attribute 'state' of 'band_sdk_core.Session' objects is not writable",
+        ),
+        ("Session", "end", "'band_sdk_core.Session' object attribute 'end' is read-only"),
+        ("Session", "__doc__", "'band_sdk_core.Session' object attribute '__doc__' is read-only"),
+        ("Session", "_core", "'band_sdk_core.Session' object has no attribute '_core'"),
+        ("Session", "other", "'band_sdk_core.Session' object has no attribute 'other'"),
+        (
+            "SessionOutcome",
+            "state",
+            "attribute 'state' of 'band_sdk_core.SessionOutcome' objects is not writable",
+        ),
+        (
+            "SessionOutcome",
+            "_state",
+            "'band_sdk_core.SessionOutcome' object has no attribute '_state'",
+        ),
+        (
+            "SessionPolicy",
+            "default",
+            "'band_sdk_core.SessionPolicy' object attribute 'default' is read-only",
+        ),
+        (
+            "SessionPolicy",
+            "_settings",
+            "'band_sdk_core.SessionPolicy' object has no attribute '_settings'",
+        ),
+    ],
+)
+def test_session_classes_refuse_assignment_with_the_reference_wording(
+    session_impl: ModuleType, cls_name: str, name: str, message: str
+) -> None:
+    obj = _session_objects(session_impl)[cls_name]
+    with pytest.raises(AttributeError, match=f"^{re.escape(message)}$"):
+        setattr(obj, name, 1)
+    with pytest.raises(AttributeError, match=f"^{re.escape(message)}$"):
+        delattr(obj, name)
+
+
+def test_outcome_new_is_refused_from_python(session_impl: ModuleType) -> None:
+    cls = session_impl.SessionOutcome
+    with pytest.raises(
+        TypeError, match=r"^cannot create 'band_sdk_core.SessionOutcome' instances$"
+    ):
+        cls.__new__(cls)
+
+
 @pytest.mark.parametrize(
     ("value", "message"),
     [

@@ -137,8 +137,14 @@ def test_ledger_class_rules(turn_impl: ModuleType) -> None:
         copy.copy(ledger)
     with pytest.raises(AttributeError):
         ledger.extra = 1
-    with pytest.raises(AttributeError):
+    with pytest.raises(
+        AttributeError, match=r"^'band_sdk_core.TurnLedger' object has no attribute '_complete'$"
+    ):
         ledger._complete = True
+    with pytest.raises(
+        AttributeError, match=r"^'band_sdk_core.TurnLedger' object attribute 'record' is read-only$"
+    ):
+        ledger.record = None
     with pytest.raises(TypeError):
         cls(1)
 
