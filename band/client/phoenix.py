@@ -15,6 +15,7 @@ import inspect
 import itertools
 import json
 import logging
+import math
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -76,6 +77,9 @@ PROBE_MAX_S = 0.5
 PROBE_LIMIT_S = 30.0
 #: Pause before rejoining a channel the server crashed (``phx_error``).
 REJOIN_DELAY_S = 1.0
+#: Replies due within this many seconds of each other share one timer (a thousand joins sent
+#: at once need a handful of timers, not one each); a timeout may end this much late.
+DEADLINE_BUCKET_S = 0.25
 
 
 class PhoenixError(BandConnectionError):
@@ -158,6 +162,7 @@ class PhoenixClient:
         self._handlers: dict[str, PushHandler] = {}
         self._join_refs: dict[str, str] = {}
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._deadlines: dict[float, list[asyncio.Future[dict[str, Any]]]] = {}
         self._ws: ClientConnection | None = None
         self._up = asyncio.Event()
         self._settled = asyncio.Event()  # first connect succeeded or the session died
@@ -289,15 +294,33 @@ class PhoenixClient:
         ref = ref or self._next_ref()
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[ref] = fut
+        self._expire_after(fut, timeout)
         try:
             await ws.send(json.dumps([join_ref, ref, topic, event, {}]))
-            return await asyncio.wait_for(fut, timeout)
+            return await fut
         except TimeoutError as exc:
             raise PhoenixError(f"no reply to {event} on {topic} within {timeout}s") from exc
         except ConnectionClosed as exc:
             raise PhoenixError(f"socket closed while sending {event} on {topic}") from exc
         finally:
             self._pending.pop(ref, None)
+            fut.cancel()  # no-op when answered; its shared timer must not fail it unseen
+
+    def _expire_after(self, fut: asyncio.Future[dict[str, Any]], timeout: float) -> None:
+        """Fail ``fut`` with ``TimeoutError`` unless answered within ``timeout`` (shared timer)."""
+        loop = asyncio.get_running_loop()
+        due = math.ceil((loop.time() + timeout) / DEADLINE_BUCKET_S) * DEADLINE_BUCKET_S
+        bucket = self._deadlines.get(due)
+        if bucket is None:
+            bucket = self._deadlines[due] = []
+            loop.call_at(due, self._expire, due)
+        bucket.append(fut)
+
+    def _expire(self, due: float) -> None:
+        """The shared deadline ``due`` passed: its unanswered requests time out."""
+        for fut in self._deadlines.pop(due, []):
+            if not fut.done():
+                fut.set_exception(TimeoutError())
 
     def _dispatch(self, raw: str | bytes) -> None:
         """Route one server frame: a reply to its waiter, a push to its topic's handler."""

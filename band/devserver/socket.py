@@ -18,6 +18,9 @@ from .fanout import AsyncStore, Connection, Fanout
 join_log = logging.getLogger("band.devserver.joins")
 log = logging.getLogger(__name__)
 
+#: Longest pause between checks of a socket's idle deadline (``idle_timeout`` may change live).
+IDLE_CHECK_MAX_S = 1.0
+
 
 def _denial(status: int, code: str, message: str) -> JSONResponse:
     body = {"error": {"code": code, "message": message, "request_id": str(uuid.uuid4())}}
@@ -74,24 +77,66 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     # (no pushes can reach it early, since it has joined no topic yet)
     conn = Connection(principal, ws)
     fanout.add(conn)
+    idle = _IdleDeadline(ws)
     try:
         await ws.accept()
         log.info("socket connected: %s %s", principal.kind, principal.id)
         while True:
-            text = await asyncio.wait_for(ws.receive_text(), ws.app.state.idle_timeout)
+            text = await ws.receive_text()
+            idle.touch()
             await _handle(conn, text, directory)
     except WebSocketDisconnect:
         pass
-    except TimeoutError:
+    except asyncio.CancelledError:
+        if not idle.expired:
+            raise
         log.info("closing idle socket (no frames, no heartbeat): %s", principal.id)
         conn.closed = True
         await ws.close(code=1000)
     except Exception:
         log.exception("socket loop failed")
     finally:
+        idle.cancel()
         if not conn.closed:
             fanout.remove(conn)
         log.info("socket closed: %s %s", principal.kind, principal.id)
+
+
+class _IdleDeadline:
+    """One re-armed timer per socket (not one per frame): cancels its loop once it goes idle."""
+
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self.loop = asyncio.get_running_loop()
+        self.task = asyncio.current_task()
+        self.last = self.loop.time()
+        self.expired = False
+        self._timer = self.loop.call_later(self._wait(), self._check)
+
+    def _wait(self) -> float:
+        """Seconds to the next check: the deadline, or sooner (the timeout may shrink)."""
+        deadline = self.last + self._timeout()
+        return max(0.0, min(deadline - self.loop.time(), IDLE_CHECK_MAX_S))
+
+    def _timeout(self) -> float:
+        """The app's idle timeout now (tests change it while sockets are open)."""
+        return float(self.ws.app.state.idle_timeout)
+
+    def touch(self) -> None:
+        """A frame arrived."""
+        self.last = self.loop.time()
+
+    def _check(self) -> None:
+        if self.loop.time() - self.last >= self._timeout():
+            self.expired = True
+            if self.task is not None:
+                self.task.cancel()
+            return
+        self._timer = self.loop.call_later(self._wait(), self._check)
+
+    def cancel(self) -> None:
+        """The socket is done."""
+        self._timer.cancel()
 
 
 def _reply(join_ref: Any, ref: Any, topic: str, status: str, response: dict[str, Any]) -> list[Any]:

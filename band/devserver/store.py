@@ -161,6 +161,10 @@ class StoreError(Exception):
         self.status, self.code, self.message, self.details = status, code, message, details
 
 
+#: Memberships the role cache holds before it starts over.
+MAX_CACHED_ROLES = 200_000
+
+
 def now() -> str:
     """Return the current UTC time as ISO 8601."""
     return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
@@ -211,6 +215,30 @@ class Store:
             self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA synchronous = NORMAL")
         self.migrate()
+        self._roles: dict[tuple[str, str], str | None] = {}  # (room, participant) -> role
+        self._watch_memberships()
+
+    def _watch_memberships(self) -> None:
+        """Keep the role cache right: every write to ``participants`` drops its entry.
+
+        Temporary triggers (this connection only, gone on restart) see every path that changes
+        a membership, the human, agent and bulk APIs and cascades alike.
+        """
+        self.db.create_function("band_forget_role", 2, self._forget_role, deterministic=False)
+        for op, row in (("INSERT", "NEW"), ("DELETE", "OLD"), ("UPDATE", "OLD")):
+            self.db.execute(
+                f"CREATE TEMP TRIGGER IF NOT EXISTS band_roles_{op.lower()} AFTER {op} ON "
+                f"main.participants BEGIN SELECT band_forget_role({row}.room_id, "
+                f"{row}.participant_id); END"
+            )
+        # an UPDATE may move a row to another room or participant: forget the new key too
+        self.db.execute(
+            "CREATE TEMP TRIGGER IF NOT EXISTS band_roles_update_new AFTER UPDATE ON "
+            "main.participants BEGIN SELECT band_forget_role(NEW.room_id, NEW.participant_id); END"
+        )
+
+    def _forget_role(self, rid: str, pid: str) -> None:
+        self._roles.pop((rid, pid), None)
 
     def close(self) -> None:
         """Close the connection."""
@@ -378,11 +406,20 @@ class Store:
         return dict(row) if row else None
 
     def role(self, rid: str, pid: str) -> str | None:
-        """Return the role of ``pid`` in room ``rid`` or None."""
+        """Return the role of ``pid`` in room ``rid`` or None (cached; triggers keep it right)."""
+        key = (rid, pid)
+        if key in self._roles:
+            return self._roles[key]
         row = self.db.execute(
             "SELECT role FROM participants WHERE room_id=? AND participant_id=?", (rid, pid)
         ).fetchone()
-        return row[0] if row else None
+        role: str | None = row[0] if row else None
+        # only committed state is cached: a transaction in progress may still roll back
+        if not self.db.in_transaction:
+            if len(self._roles) >= MAX_CACHED_ROLES:
+                self._roles.clear()
+            self._roles[key] = role
+        return role
 
     def member_room(self, rid: str, pid: str) -> dict[str, Any]:
         """Return the room if ``pid`` participates in it, else raise 404."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator, Awaitable
 from typing import Any
 
 from band.client.phoenix import PhoenixClient
@@ -147,7 +147,7 @@ class AgentRuntime:
         await self.phoenix.connect()
         await self._join_agent_topics()
         if self.config.auto_subscribe_existing_rooms:
-            await self._sync_rooms()
+            await self._first_sync()
         if self.hub is not None:
             await self.hub.setup((self._listing or await self._room_listing()).values())
 
@@ -178,30 +178,42 @@ class AgentRuntime:
         control = AgentTopicKind.Control.topic(self.agent_id)
         rooms = AgentTopicKind.Rooms.topic(self.agent_id)
         contacts = AgentTopicKind.Contacts.topic(self.agent_id)
-        await self.subscriptions.join_agent_topic(control, self._on_control)
-        await self.subscriptions.join_agent_topic(rooms, self._on_rooms)
+        joins = [
+            self.subscriptions.join_agent_topic(control, self._on_control),
+            self.subscriptions.join_agent_topic(rooms, self._on_rooms),
+        ]
         if self.contacts is not None:  # nothing to do with contact events otherwise
-            await self.subscriptions.join_agent_topic(contacts, self._on_contacts)
+            joins.append(self.subscriptions.join_agent_topic(contacts, self._on_contacts))
+        await asyncio.gather(*joins)  # pipelined: one round trip, not one per topic
+        if self.contacts is not None:
             self.contacts_subscribed = True
 
     # --- rooms --------------------------------------------------------------------------------
 
-    async def _room_ids(self) -> list[str]:
-        """Every room of the agent, across all pages (an id may repeat across pages)."""
-        rooms: dict[str, dict[str, Any]] = {}
+    async def _room_pages(self) -> AsyncIterator[list[dict[str, Any]]]:
+        """The agent's room listing, page by page as each arrives (an id may repeat)."""
 
         async def page(n: int) -> Any:
             params = {"page": n, "page_size": ROOM_PAGE_SIZE}
             return await self.rest.request("GET", "/agent/chats", params=params)
 
+        def rows(resp: Any) -> list[dict[str, Any]]:
+            data = resp.data if isinstance(resp.data, list) else []
+            return [r for r in data if isinstance(r, dict) and isinstance(r.get("id"), str)]
+
         # page 1 tells how many there are; the rest are fetched at once, not one round trip each
         first = await page(1)
+        yield rows(first)
         total = first.metadata.get("total_pages")
         pages = min(total, MAX_ROOM_PAGES) if isinstance(total, int) else 1
-        for resp in [first, *await asyncio.gather(*(page(n) for n in range(2, pages + 1)))]:
-            for row in resp.data if isinstance(resp.data, list) else []:
-                if isinstance(row, dict) and isinstance(row.get("id"), str):
-                    rooms[row["id"]] = row
+        for resp in asyncio.as_completed([page(n) for n in range(2, pages + 1)]):
+            yield rows(await resp)
+
+    async def _room_ids(self) -> list[str]:
+        """Every room of the agent, across all pages."""
+        rooms: dict[str, dict[str, Any]] = {}
+        async for rows in self._room_pages():
+            rooms.update((row["id"], row) for row in rows)
         self._listing = rooms
         return list(rooms)
 
@@ -214,6 +226,36 @@ class AgentRuntime:
     def hub_room_id(self) -> str | None:
         """The contacts hub room (HUB_ROOM strategy, once started)."""
         return self.hub.room_id if self.hub is not None else None
+
+    async def _first_sync(self) -> None:
+        """Join the agent's rooms at start, each page's rooms as soon as the page arrives.
+
+        Nothing is admitted yet, so there is nothing to drop and no full snapshot is needed
+        before joining; as in ``_sync_rooms`` every room is joined before any starts.
+        """
+        rooms: dict[str, dict[str, Any]] = {}
+        joins: list[asyncio.Future[RoomExecution | None]] = []
+        try:
+            async for rows in self._room_pages():
+                for row in rows:
+                    room_id = row["id"]
+                    if room_id in rooms:
+                        continue
+                    rooms[room_id] = row
+                    ticket = self.membership.begin_room_admission(room_id, passes_filter=True)
+                    if ticket is not None:
+                        joins.append(
+                            asyncio.ensure_future(self._admit(room_id, ticket, start=False))
+                        )
+            admitted = await asyncio.gather(*joins)
+        except BaseException:
+            for join in joins:
+                join.cancel()
+            raise
+        self._listing = rooms
+        for room in admitted:
+            if room is not None:
+                self._start(room)
 
     async def _sync_rooms(self) -> None:
         """Join new rooms, drop rooms that are gone, resync the ones that stayed."""

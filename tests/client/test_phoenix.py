@@ -279,3 +279,35 @@ def test_watchdog_drops_a_silent_socket(platform: RestartablePlatform) -> None:
             assert phx.connections == 2 and phx.topics == [topic]
 
     asyncio.run(scenario())
+
+
+def test_unanswered_joins_time_out_on_shared_timers(platform: RestartablePlatform) -> None:
+    """Joins sent together while the platform stalls: each fails with "no reply", their
+    deadlines share a few timers (not one per join), and the socket serves joins afterwards."""
+    live, aid, key = registered(platform)
+    rooms = [room_with(live, aid) for _ in range(3)]
+    inbox = Inbox()
+
+    async def scenario() -> None:
+        phx = client(live, key, aid, inbox, join_timeout=0.3)
+        await phx.connect()
+        try:
+            topics = [
+                f"{kind}:{rid}" for rid in rooms for kind in ("chat_room", "room_participants")
+            ]
+            assert platform.loop is not None
+            # the platform stalls for less than the watchdog's dead threshold: no reconnect
+            platform.loop.call_soon_threadsafe(time.sleep, 0.7)
+            await asyncio.sleep(0.05)
+            joins = [asyncio.ensure_future(phx.join(t, inbox.handler(t))) for t in topics]
+            await asyncio.sleep(0)
+            assert 1 <= len(phx._deadlines) <= 2  # six requests, one or two shared timers
+            results = await asyncio.gather(*joins, return_exceptions=True)
+            assert all("no reply to phx_join" in str(r) for r in results), results
+            assert phx.topics == [] and phx.connections == 1
+            await phx.join(topics[0], inbox.handler(topics[0]))
+            assert phx.topics == [topics[0]]
+        finally:
+            await phx.close()
+
+    asyncio.run(scenario())

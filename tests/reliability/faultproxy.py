@@ -2,8 +2,9 @@
 
 Only REST goes through it (the agent's ``rest_url``); the socket talks to the platform directly.
 A rule matches a request by method and a path regex and, for its next ``times`` matches,
-answers a 5xx itself, delays the request before forwarding it, or holds it past the client's
-timeout. Every other request is forwarded untouched.
+answers a 5xx itself, delays the request before forwarding it, holds it past the client's
+timeout, or forwards it and then holds the answer (the write is applied, its answer is lost to
+a client that timed out). Every other request is forwarded untouched.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ class Rule:
     status: int | None = None  # answer this status instead of forwarding
     delay: float = 0.0  # seconds before forwarding (or before answering ``status``)
     forward_after_status: bool = False  # the platform still gets the request (a lost response)
+    hold: float = 0.0  # seconds the platform's answer is held after forwarding (a lost answer)
     times: int = 1
     hits: int = 0
 
@@ -106,6 +108,8 @@ class FaultProxy:
                 return JSONResponse({"error": {**err, "request_id": "proxy"}}, rule.status)
         resp = await self._forward(request, body)
         self.seen.append((request.method, path, resp.status_code))
+        if rule is not None and rule.hold:
+            await asyncio.sleep(rule.hold)  # applied upstream; the client gives up meanwhile
         headers = {k: v for k, v in resp.headers.items() if k.lower() not in HOP_HEADERS}
         headers.pop("content-encoding", None)
         return Response(resp.content, resp.status_code, headers=headers)

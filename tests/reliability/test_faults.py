@@ -22,6 +22,7 @@ from .faultproxy import FaultProxy, Rule
 
 PROCESSING = r"/messages/[^/]+/processing$"
 PROCESSED = r"/messages/[^/]+/processed$"
+REPLY = r"/agent/chats/[^/]+/messages$"
 
 
 @dataclass
@@ -213,3 +214,22 @@ def test_slow_marks_keep_order_and_count(platform: RestartablePlatform, proxy: F
         assert s.adapter.seen == mids
 
     _play(platform, body, proxy=proxy)
+
+
+def test_reply_applied_but_its_answer_lost(
+    platform: RestartablePlatform, proxy: FaultProxy
+) -> None:
+    """The platform writes the reply but its answer never reaches the agent (held past the
+    client's timeout): the message is replayed, and the agent sees its reply already in the
+    room instead of answering twice."""
+    rule = proxy.add(Rule("POST", REPLY, hold=1.5, times=1))
+
+    async def body(s: Scene) -> None:
+        mids = [await s.send("lost answer")]
+        await s.settle(mids, timeout=20)
+        await asyncio.sleep(1.5)  # a second answer would land in this time
+        await s.answered_once(["lost answer"])
+        assert await s.human.statuses(s.rid, s.aid, mids) == ["processed"]
+
+    _play(platform, body, proxy=proxy, rest_timeout=0.5)
+    assert rule.hits == 1

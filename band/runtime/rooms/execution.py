@@ -34,6 +34,7 @@ from band.runtime.contacts.hub import (
     SYNTHETIC_SENDER_TYPE,
     is_contact_hub_turn,
 )
+from band.runtime.rooms.answered import reply_landed
 from band.runtime.rooms.context import RoomContext
 from band.runtime.rooms.events import MessageEvent
 from band.runtime.rooms.messages import delivery_status
@@ -58,6 +59,8 @@ CANCEL_RETRY = 0.5
 _WAKE = object()
 #: Upper bound of ``/next`` rounds in one drain (a guard against a platform that loops).
 MAX_DRAIN = 500
+#: Messages per room whose cut-off turn's posts are remembered (oldest forgotten first).
+MAX_UNSURE = 64
 #: Generic room text for a turn that raised; the exception itself stays in the logs.
 ADAPTER_FAILED = "The agent hit an error while handling this message and could not answer it."
 
@@ -137,6 +140,9 @@ class RoomExecution:
         self._worker: asyncio.Task[None] | None = None
         self._turn: asyncio.Task[None] | None = None
         self._tools: Any = None  # the running turn's tools
+        self._posted: list[str] = []  # texts the last turn posted, answered or not
+        # message id -> texts its cut-off or failed turn posted: a rerun first looks for them
+        self._unsure: dict[str, list[str]] = {}
         self._working: WorkingState | None = None  # the last turn's indicator
         self._spawn_control: asyncio.Future[None] | None = None
         self._interrupt_mode: str | None = None
@@ -442,12 +448,21 @@ class RoomExecution:
         if not accepted:
             retries.discard_attempt(mid)
             return
+        if await self._answered_already(mid):
+            retries.discard_attempt(mid)
+            self.delivery.record_processed(self.room_id, mid)
+            await self._flush(mid)
+            return
+        self._posted = []
         try:
             ok, error, retry = await self._run_turn(row, final=attempt >= retries.max_retries)
         except BaseException:
             # hydration failed or the room is closing: the adapter's answer is still owed
             retries.discard_attempt(mid)
+            self._remember_posts(mid)
             raise
+        if ok is None or (not ok and retry):
+            self._remember_posts(mid)  # the message runs again: what it said is looked for
         if ok is None:  # stopped or cut off mid-turn: the message stays processing for replay
             retries.discard_attempt(mid)
             return
@@ -462,6 +477,34 @@ class RoomExecution:
         pending = self.delivery.claims.pending_settlement(self.room_id, mid)
         if not ok and retry and pending is None and not retries.is_permanently_failed(mid):
             self.request_drain()  # the failed message is served again by /next
+
+    def _remember_posts(self, mid: str) -> None:
+        """Keep what the unfinished turn of ``mid`` posted, for its rerun to look for."""
+        if self._posted:
+            self._unsure[mid] = self._unsure.get(mid, []) + self._posted
+            while len(self._unsure) > MAX_UNSURE:
+                del self._unsure[next(iter(self._unsure))]
+        self._posted = []
+
+    async def _answered_already(self, mid: str) -> bool:
+        """Whether an earlier, unfinished turn of ``mid`` already got its reply into the room.
+
+        Its post may have been written while its answer was lost (the platform went away
+        after the write); running the message again would answer it twice.
+        """
+        posted = self._unsure.pop(mid, None)
+        if not posted:
+            return False
+        try:
+            landed = await reply_landed(self.rest, self.room_id, self.agent_id, mid, posted)
+        except BaseException:
+            self._unsure[mid] = posted  # still unsure: look again on the next replay
+            raise
+        if landed:
+            log.info(
+                "room %s: message %s was answered already; not running it again", self.room_id, mid
+            )
+        return landed
 
     async def _flush(self, mid: str) -> None:
         """Post the message's recorded mark; one the platform could not take is owed."""
@@ -536,6 +579,7 @@ class RoomExecution:
         finally:
             self._turn = None
             self._tools = None
+            self._posted = list(getattr(getattr(tools, "context", None), "posted", None) or [])
         _commit(inp)
         if synthetic:
             return True, "", False  # a contact event owes the room nothing

@@ -44,13 +44,14 @@ class RecheckBackoff:
     """Jittered delays from ``base_s`` doubling up to ``max_s``, until ``reset()``."""
 
     def __init__(self, base_s: float, max_s: float) -> None:
-        self._policy = _policy(base_s, max_s)
+        # built on the first re-check: a thousand idle rooms never need their policy
+        self._bounds = (base_s, max_s)
         self._session: Session | None = None
 
     def next_delay(self) -> float:
         """The delay before the next re-check (the series grows with each call)."""
         if self._session is None:
-            self._session = Session(self._policy)
+            self._session = Session(_policy(*self._bounds))
         now = time.monotonic()
         epoch = self._session.begin_attempt(now)
         assert epoch is not None  # a session with this policy never dies

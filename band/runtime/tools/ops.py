@@ -49,6 +49,9 @@ class ToolContext:
     room_id: str | None = None
     agent_id: str | None = None
     participants: list[dict[str, Any]] | None = field(default=None)
+    #: texts of the messages posted through this binding, answered or not (a lost answer
+    #: may hide a written message: a replay looks for them before running the turn again)
+    posted: list[str] = field(default_factory=list)
 
     def room(self) -> str:
         """The bound room; tools that act on a room need one."""
@@ -195,6 +198,7 @@ async def post_message(
     message: dict[str, Any] = {"content": content, "mentions": resolved}
     if attachment_ids:  # never send null: the platform rejects it
         message["attachment_ids"] = list(attachment_ids)
+    ctx.posted.append(content)
     try:
         resp = await ctx.rest.request("POST", ctx.chat_path("/messages"), json={"message": message})
     except UnprocessableEntityError as exc:
