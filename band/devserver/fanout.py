@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Callable
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from starlette.websockets import WebSocket
+
+from band.core.wire import encode_frame
 
 from .contracts import Principal
 from .store import Store
@@ -16,6 +17,8 @@ from .store import Store
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 P = ParamSpec("P")
+#: One outgoing V2 frame: (join_ref, ref, topic, event, payload); the payload a dict or a Struct.
+Frame = tuple[str | None, str | None, str, str, Any]
 
 
 class AsyncStore:
@@ -59,13 +62,13 @@ class Connection:
         self.closed = False
         self._lock = asyncio.Lock()
 
-    async def send(self, frame: list[Any]) -> None:
+    async def send(self, frame: Frame) -> None:
         """Send one Phoenix V2 frame; drop silently when the socket is gone."""
         if self.closed:
             return
         async with self._lock:
             try:
-                await self.ws.send_text(json.dumps(frame))
+                await self.ws.send_text(encode_frame(*frame).decode())
             except Exception:  # socket went away under us
                 self.closed = True
 
@@ -119,7 +122,7 @@ class Fanout:
         """Send one farewell ``event`` on ``topic`` to sockets that just left it."""
         for conn, joined, join_ref in left:
             if joined == topic:
-                await conn.send([join_ref, None, topic, event, payload])
+                await conn.send((join_ref, None, topic, event, payload))
 
     async def disconnect(self, pid: str, code: int = 1008) -> None:
         """Close every socket of ``pid`` (a deleted agent): topics dropped before any await."""
@@ -155,5 +158,5 @@ class Fanout:
                 and conn.principal.id not in agent_ids
             ):
                 continue
-            await conn.send([conn.topics[topic], None, topic, event, payload])
+            await conn.send((conn.topics[topic], None, topic, event, payload))
         log.debug("pushed %s on %s", event, topic)
