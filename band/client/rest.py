@@ -43,6 +43,7 @@ from band.core.wire import (  # noqa: F401 -- re-exported at band-sdk's import p
     ListChatTasksResponseMetadata,
     MessageSentResponse,
     MessageSentResponseRecipientsItem,
+    Paging,
     Peer,
     ReceivedContactRequest,
     RemoveAgentContactResponseData,
@@ -78,6 +79,7 @@ _LEAN_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE"})
 #: A flag (``env_flag``, e.g. 1): every call goes through httpx (to compare, or for its hooks).
 FORCE_HTTPX_ENV = "BAND_REST_HTTPX"
 _encode_json = msgspec.json.Encoder().encode
+_decode_json = JSON_DECODER.decode
 M = TypeVar("M", bound=WireModel)
 
 
@@ -117,6 +119,11 @@ class RestResponse:
         """``data`` as a list of ``model`` (empty when ``data`` is not a list)."""
         data = self.data
         return decode_rows(model, data) if isinstance(data, list) else []
+
+    @property
+    def paging(self) -> Paging:
+        """The pagination object, typed (every field None when there is none)."""
+        return decode_as(Paging, self.metadata)
 
     @property
     def metadata(self) -> dict[str, Any]:
@@ -341,7 +348,7 @@ def _decode(resp: _Answer) -> Any:
         return None
     if "json" in resp.headers.get("content-type", "") or content[:1] in (b"{", b"["):
         try:
-            return JSON_DECODER.decode(content)
+            return _decode_json(content)
         except msgspec.DecodeError:
             return content.decode("utf-8", errors="replace")
     return content

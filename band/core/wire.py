@@ -28,13 +28,16 @@ import msgspec
 __all__ = [
     "ERROR_DECODER",
     "FRAME_DECODER",
+    "ActivityResponse",
     "AddAgentContactResponseData",
     "AgentContact",
     "JSON_DECODER",
+    "AgentMe",
     "AgentMemory",
     "Attachment",
     "Board",
     "ChatParticipant",
+    "ChatParticipantDetails",
     "Envelope",
     "ErrorBody",
     "ErrorEnvelope",
@@ -58,6 +61,7 @@ __all__ = [
     "MessageCreated",
     "MessageRow",
     "MessageSentResponse",
+    "MessageStatusResponse",
     "MessageSentResponseRecipientsItem",
     "Paging",
     "Participant",
@@ -629,6 +633,14 @@ class Participant(ChatParticipant):
     is_remote: bool | None = None
 
 
+class ChatParticipantDetails(Participant):
+    """A room member as the human API lists it (``GET /me/chats/{id}/participants``)."""
+
+    username: str | None = None
+    first_name: str | None = None
+    connection_status: str | None = None
+
+
 class ParticipantAdded(Participant):
     """The ``participant_added`` push on ``room_participants:{id}``."""
 
@@ -663,3 +675,34 @@ class RoomDeleted(WireModel):
     """The ``room_deleted`` push on ``room_participants:{id}``."""
 
     id: str | None = None
+
+
+# --- the agent itself, delivery and activity answers -----------------------------------------
+
+
+class AgentMe(WireModel):
+    """``GET /agent/me``: the agent's identity and the deployment's feature flags."""
+
+    id: str | None = None
+    name: str | None = None
+    handle: str | None = None
+    description: str | None = None
+    owner_uuid: str | None = None
+    feature_flags: dict[str, Any] | None = None
+    inserted_at: str | None = None
+    updated_at: str | None = None
+
+
+class MessageStatusResponse(WireModel):
+    """The answer to a processing / processed / failed mark."""
+
+    id: str | None = None
+    status: str | None = None
+    attempt_number: int | None = None
+    success: bool | None = None
+
+
+class ActivityResponse(WireModel):
+    """The answer to an activity report: ``working`` False means the execution is stopped."""
+
+    working: bool | None = None

@@ -12,6 +12,7 @@ from band.client.phoenix import PhoenixClient
 from band.client.rest import RestClient
 from band.core.preprocessor import Preprocessor
 from band.core.simple_adapter import SimpleAdapter
+from band.core.wire import AgentMe, Room
 from band.runtime.agentconfig import AgentConfig, ConflictPolicy
 from band.runtime.capabilities import prune_unsupported
 from band.runtime.contacts.config import ContactEventConfig, ContactEventStrategy
@@ -95,7 +96,7 @@ class AgentRuntime:
         self.retries = RetryTracker(max(1, session_config.max_message_retries))
         self.delivery = Delivery(self.rest, ClaimRegistry(), self.retries)
         self.rooms: dict[str, RoomExecution] = {}
-        self._listing: dict[str, dict[str, Any]] = {}  # the last room listing, by id
+        self._listing: dict[str, Room] = {}  # the last room listing, by id
         self.hub: ContactsHub | None = None
         if self.contact_config.strategy == ContactEventStrategy.HUB_ROOM:
             self.hub = ContactsHub(self.rest, self.contact_config.hub_task_id, self)
@@ -127,16 +128,13 @@ class AgentRuntime:
 
     async def start(self) -> None:
         """Identify the agent, connect the socket, join its topics and rooms."""
-        me = (await self.rest.request("GET", "/agent/me")).data or {}
-        self.agent_name = str(me.get("name") or self.agent_id)
-        self.agent_description = str(me.get("description") or "")
+        me = (await self.rest.request("GET", "/agent/me")).data_as(AgentMe) or AgentMe()
+        self.agent_name = me.name or self.agent_id
+        self.agent_description = me.description or ""
         if not self.agent_description:
             raise ValueError(f"Agent {self.agent_id} has no description")
-        flags = me.get("feature_flags")
         # a capability the deployment does not serve is dropped, not offered as failing tools
-        features = prune_unsupported(
-            self.adapter.features, flags if isinstance(flags, dict) else None
-        )
+        features = prune_unsupported(self.adapter.features, me.feature_flags)
         if features is not self.adapter.features:
             dropped = sorted(
                 c.value for c in self.adapter.features.capabilities - features.capabilities
@@ -188,7 +186,7 @@ class AgentRuntime:
 
     async def _room_ids(self) -> list[str]:
         """Every room of the agent, across all pages (an id may repeat across pages)."""
-        rooms: dict[str, dict[str, Any]] = {}
+        rooms: dict[str, Room] = {}
 
         async def page(n: int) -> Any:
             params = {"page": n, "page_size": ROOM_PAGE_SIZE}
@@ -196,16 +194,16 @@ class AgentRuntime:
 
         # page 1 tells how many there are; the rest are fetched at once, not one round trip each
         first = await page(1)
-        total = first.metadata.get("total_pages")
-        pages = min(total, MAX_ROOM_PAGES) if isinstance(total, int) else 1
+        total = first.paging.total_pages
+        pages = min(total, MAX_ROOM_PAGES) if total is not None else 1
         for resp in [first, *await asyncio.gather(*(page(n) for n in range(2, pages + 1)))]:
-            for row in resp.data if isinstance(resp.data, list) else []:
-                if isinstance(row, dict) and isinstance(row.get("id"), str):
-                    rooms[row["id"]] = row
+            for room in resp.rows_as(Room):
+                if room.id is not None:
+                    rooms[room.id] = room
         self._listing = rooms
         return list(rooms)
 
-    async def _room_listing(self) -> dict[str, dict[str, Any]]:
+    async def _room_listing(self) -> dict[str, Room]:
         """The agent's rooms by id, as listed by the platform."""
         await self._room_ids()
         return self._listing
