@@ -173,6 +173,10 @@ class FakePhoenixServer:
         message = ChannelMessage(self._join_refs.get(topic), None, topic, event, payload)
         await self._send(await self._live(), message)
 
+    async def send_raw(self, text: str) -> None:
+        """Send ``text`` as one frame, as it is (e.g. a malformed one)."""
+        await (await self._live()).send(text)
+
     async def close_connection(self, *, code: int = 1000, reason: str = "") -> None:
         """Close the connection from the server with ``code``."""
         await (await self._live()).close(code=code, reason=reason)
