@@ -31,6 +31,7 @@ __all__ = [
     "ActivityResponse",
     "AddAgentContactResponseData",
     "AgentContact",
+    "AgentControl",
     "JSON_DECODER",
     "AgentMe",
     "AgentMemory",
@@ -79,6 +80,7 @@ __all__ = [
     "RoomRemoved",
     "SentContactRequest",
     "Task",
+    "Supersede",
     "TaskActor",
     "TaskAssignment",
     "TaskEvent",
@@ -675,6 +677,30 @@ class RoomDeleted(WireModel):
     """The ``room_deleted`` push on ``room_participants:{id}``."""
 
     id: str | None = None
+
+
+class Supersede(WireModel):
+    """The ``supersede`` push on ``agent_control:{id}``: a newer connection took over."""
+
+    reason: str | None = None
+    message: str | None = None
+    correlation_id: str | None = None
+    retryable: bool = False
+    retry_after: float | None = None
+    target_socket_id: str | None = None
+
+
+class AgentControl(WireModel):
+    """The ``agent.control`` push on ``agent_control:{id}``: interrupt, stop or play."""
+
+    mode: str
+    correlation_id: str
+    scope: str | None = None
+    agent_id: str | None = None
+    execution_id: str | None = None
+    room_id: str | None = None
+    type: str | None = None
+    reason: str | None = None
 
 
 # --- the agent itself, delivery and activity answers -----------------------------------------

@@ -66,9 +66,10 @@ class Connection:
         """Send one Phoenix V2 frame; drop silently when the socket is gone."""
         if self.closed:
             return
+        text = encode_frame(*frame).decode()  # a payload that cannot be encoded is our bug: raise
         async with self._lock:
             try:
-                await self.ws.send_text(encode_frame(*frame).decode())
+                await self.ws.send_text(text)
             except Exception:  # socket went away under us
                 self.closed = True
 

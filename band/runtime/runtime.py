@@ -12,7 +12,14 @@ from band.client.phoenix import PhoenixClient
 from band.client.rest import RestClient
 from band.core.preprocessor import Preprocessor
 from band.core.simple_adapter import SimpleAdapter
-from band.core.wire import AgentMe, Room
+from band.core.wire import (
+    AgentControl,
+    AgentMe,
+    Room,
+    RoomAdded,
+    Supersede,
+    decode_as,
+)
 from band.runtime.agentconfig import AgentConfig, ConflictPolicy
 from band.runtime.capabilities import prune_unsupported
 from band.runtime.contacts.config import ContactEventConfig, ContactEventStrategy
@@ -349,7 +356,7 @@ class AgentRuntime:
         if data is None:
             return
         if event == "room_added":
-            self._spawn(self._add_room(str(data["id"])))
+            self._spawn(self._add_room(str(decode_as(RoomAdded, data).id)))
         elif event == "room_removed":
             decision = evaluate_delivery_event(event, None, data, self.agent_id)
             self._spawn(self._drop_room(str(decision.get("room_id"))))
@@ -366,25 +373,24 @@ class AgentRuntime:
         if data is None:
             return
         if event == "supersede":
-            retry_after = data.get("retry_after")
+            superseded = decode_as(Supersede, data)
             self.phoenix.supersede(
-                retryable=bool(data.get("retryable")),
-                retry_after_s=float(retry_after) if retry_after is not None else None,
+                retryable=superseded.retryable, retry_after_s=superseded.retry_after
             )
         elif event == "agent.control":
-            correlation = str(data["correlation_id"])
-            if correlation in self._controls:
+            control = decode_as(AgentControl, data)
+            if control.correlation_id in self._controls:
                 return
-            self._controls[correlation] = None
+            self._controls[control.correlation_id] = None
             if len(self._controls) > CONTROL_DEDUPE:
                 self._controls.popitem(last=False)
-            room_id = data.get("room_id")
+            room_id = control.room_id
             targets = [self.rooms[room_id]] if room_id in self.rooms else []
             if room_id is None:
                 targets = list(self.rooms.values())
-            log.info("agent.control %s for %s", data["mode"], room_id or "every room")
+            log.info("agent.control %s for %s", control.mode, room_id or "every room")
             for room in targets:
-                self._spawn(room.control(str(data["mode"])))
+                self._spawn(room.control(control.mode))
 
     # --- socket lifecycle ---------------------------------------------------------------------
 

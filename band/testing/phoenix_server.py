@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import json
 import logging
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
@@ -25,7 +26,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from band.core.wire import ErrorBody, ErrorEnvelope, decode_frame, encode_frame
+from band.core.wire import ErrorBody, ErrorEnvelope, decode_frame
 
 __all__ = ["ChannelMessage", "FakePhoenixServer", "JoinOutcome", "Upgrade", "fake_phoenix_server"]
 
@@ -69,8 +70,8 @@ class ChannelMessage:
         return cls(frame.join_ref_str, frame.ref_str, frame.topic, frame.event, frame.payload)
 
     def encode(self) -> str:
-        """The frame as text."""
-        return encode_frame(self.join_ref, self.ref, self.topic, self.event, self.payload).decode()
+        """The frame as text (``json.dumps``' spacing, as this fake has always written it)."""
+        return json.dumps([self.join_ref, self.ref, self.topic, self.event, self.payload])
 
 
 @dataclass(frozen=True)
