@@ -605,7 +605,9 @@ class Attachment(WireModel):
 class MessageRow(WireModel):
     """A ChatMessage: a REST row (``/next``, listings) or a ``message_created`` push.
 
-    Timestamps stay ISO strings: adapters receive them as the platform sent them.
+    Timestamps stay ISO strings: adapters receive them as the platform sent them. Attachments
+    stay objects (``Attachment`` reads one): band_sdk_core's validator requires only their
+    ``id``, and a message is not dropped for an odd attachment field.
     """
 
     id: str | None = None
@@ -618,7 +620,7 @@ class MessageRow(WireModel):
     thread_id: str | None = None
     inserted_at: str | None = None
     updated_at: str | None = None
-    attachments: list[Attachment] | None = None
+    attachments: list[dict[str, Any]] | None = None
     metadata: dict[str, Any] | None = None
 
 
@@ -687,7 +689,6 @@ class Supersede(WireModel):
     correlation_id: str | None = None
     retryable: bool = False
     retry_after: float | None = None
-    target_socket_id: str | None = None
 
 
 class AgentControl(WireModel):

@@ -16,7 +16,6 @@ from band.core.wire import (
     AgentControl,
     AgentMe,
     Room,
-    RoomAdded,
     Supersede,
     decode_as,
 )
@@ -356,7 +355,8 @@ class AgentRuntime:
         if data is None:
             return
         if event == "room_added":
-            self._spawn(self._add_room(str(decode_as(RoomAdded, data).id)))
+            # only the validated fields are read: extras (status, type) pass through unchecked
+            self._spawn(self._add_room(str(data["id"])))
         elif event == "room_removed":
             decision = evaluate_delivery_event(event, None, data, self.agent_id)
             self._spawn(self._drop_room(str(decision.get("room_id"))))
