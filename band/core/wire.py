@@ -591,13 +591,14 @@ class Board(WireModel):
 
 
 class Attachment(WireModel):
-    """A room file listed on a message."""
+    """A room file listed on a message (``sha_256``: the spelling some deployments use)."""
 
     id: str | None = None
     name: str | None = None
     content_type: str | None = None
     bytes: int | None = None
     sha256: str | None = None
+    sha_256: str | None = None
     has_thumb: bool | None = None
     expires_at: str | None = None
 
