@@ -482,16 +482,8 @@ class AgentMemory(WireModel):
     inserted_at: datetime | None = None
 
 
-class ListAgentMemoriesResponseMetadata(WireModel):
+class ListAgentMemoriesResponseMetadata(Paging):
     """Paging of a memories page (offset and cursor fields)."""
-
-    page: int | None = None
-    page_size: int | None = None
-    total_count: int | None = None
-    total_pages: int | None = None
-    has_more: bool | None = None
-    limit: int | None = None
-    next_cursor: str | None = None
 
 
 class ListAgentMemoriesResponseMeta(ListAgentMemoriesResponseMetadata):
