@@ -16,10 +16,10 @@ import msgspec
 from band._version import __version__
 from band.config.env import DEFAULT_REST_URL as DEFAULT_REST_URL  # the client default, re-exported
 from band.config.env import env_flag
+from band.core import wire
 
 # band-sdk exposes the typed results of the tools here (band_rest's); ours are band.core.wire's
 from band.core.wire import (  # noqa: F401 -- re-exported at band-sdk's import path
-    JSON_DECODER,
     AddAgentContactResponseData,
     AgentContact,
     AgentMemory,
@@ -43,7 +43,6 @@ from band.core.wire import (  # noqa: F401 -- re-exported at band-sdk's import p
     ListChatTasksResponseMetadata,
     MessageSentResponse,
     MessageSentResponseRecipientsItem,
-    Paging,
     Peer,
     ReceivedContactRequest,
     RemoveAgentContactResponseData,
@@ -51,10 +50,6 @@ from band.core.wire import (  # noqa: F401 -- re-exported at band-sdk's import p
     SentContactRequest,
     Task,
     TaskActor,
-    WireModel,
-    decode_as,
-    decode_error,
-    decode_rows,
 )
 
 from . import http11
@@ -79,8 +74,8 @@ _LEAN_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE"})
 #: A flag (``env_flag``, e.g. 1): every call goes through httpx (to compare, or for its hooks).
 FORCE_HTTPX_ENV = "BAND_REST_HTTPX"
 _encode_json = msgspec.json.Encoder().encode
-_decode_json = JSON_DECODER.decode
-M = TypeVar("M", bound=WireModel)
+_decode_json = wire.JSON_DECODER.decode
+M = TypeVar("M", bound=wire.WireModel)
 
 
 #: An answer from either HTTP stack (both have status_code, headers and content).
@@ -113,17 +108,17 @@ class RestResponse:
         Raises ``msgspec.ValidationError`` naming the field when a value has the wrong type.
         """
         data = self.data
-        return decode_as(model, data) if isinstance(data, dict) else None
+        return wire.decode_as(model, data) if isinstance(data, dict) else None
 
     def rows_as(self, model: type[M]) -> list[M]:
         """``data`` as a list of ``model`` (empty when ``data`` is not a list)."""
         data = self.data
-        return decode_rows(model, data) if isinstance(data, list) else []
+        return wire.decode_rows(model, data) if isinstance(data, list) else []
 
     @property
-    def paging(self) -> Paging:
+    def paging(self) -> wire.Paging:
         """The pagination object, typed (every field None when there is none)."""
-        return decode_as(Paging, self.metadata)
+        return wire.decode_as(wire.Paging, self.metadata)
 
     @property
     def metadata(self) -> dict[str, Any]:
@@ -335,7 +330,7 @@ def _retry_after(resp: _Answer) -> float | None:
             return max(0.0, float(secs))
     except ValueError:
         pass
-    error = decode_error(resp.content)
+    error = wire.decode_error(resp.content)
     if error is not None and error.retry_after is not None:
         return max(0.0, error.retry_after)
     return None

@@ -14,8 +14,10 @@ band-mcp and band dev alike (shapes: ``shared/spec/platform.md`` sections 2 and 
 
 Every field the platform may omit is optional and unknown keys are ignored, so a body with
 fewer or more keys still decodes; a value of the wrong type is a ``msgspec.ValidationError``
-naming the field (``Expected `str`, got `int` - at `$.id```). Adapters never see these types:
-they get the plain dicts band-sdk 6.0.1 gives them (``to_dict``).
+naming the field (``Expected `str`, got `int` - at `$.id```). Adapters and preprocessors get
+messages, participants and rooms as the plain dicts band-sdk 6.0.1 gives them (the validated
+push itself, or ``to_dict`` of a row the runtime built); the direct tool methods return the
+result Structs.
 """
 
 from __future__ import annotations
@@ -28,11 +30,11 @@ import msgspec
 __all__ = [
     "ERROR_DECODER",
     "FRAME_DECODER",
+    "JSON_DECODER",
     "ActivityResponse",
     "AddAgentContactResponseData",
     "AgentContact",
     "AgentControl",
-    "JSON_DECODER",
     "AgentMe",
     "AgentMemory",
     "Attachment",

@@ -27,7 +27,7 @@ from band.core.preprocessor import Preprocessor
 from band.core.simple_adapter import SimpleAdapter
 from band.core.turn import MISSING_REPLY, TURN_FAILURE_PROVIDER, AgentFailure
 from band.core.types import AgentInput
-from band.core.wire import MessageRow
+from band.core.wire import MessageRow, to_dict
 from band.preprocessing import DefaultPreprocessor
 from band.runtime.contacts.hub import (
     SYNTHETIC_CONTACT_EVENTS_SENDER_ID,
@@ -100,7 +100,7 @@ def _synthetic_row(room_id: str, text: str) -> Inbound:
         updated_at=now,
         metadata={},
     )
-    return Inbound(row, row.model_dump(exclude_none=True))
+    return Inbound(row, to_dict(row))
 
 
 def _is_synthetic(item: Inbound) -> bool:
