@@ -612,7 +612,7 @@ class MessageRow(WireModel):
     sender_type: str | None = None
     sender_name: str | None = None
     chat_room_id: str | None = None
-    thread_id: str | None = None
+    thread_id: Any = None  # unchecked by the validator, unread by the runtime: kept as sent
     inserted_at: str | None = None
     updated_at: str | None = None
     attachments: list[dict[str, Any]] | None = None
@@ -640,22 +640,32 @@ class ChatParticipantDetails(Participant):
     connection_status: str | None = None
 
 
-class ParticipantAdded(Participant):
-    """The ``participant_added`` push on ``room_participants:{id}``."""
+class ParticipantAdded(WireModel):
+    """The ``participant_added`` push on ``room_participants:{id}``.
+
+    Only the fields band_sdk_core's validator checks (it passes others through unchecked).
+    """
+
+    id: str | None = None
+    name: str | None = None
+    type: str | None = None
+    handle: str | None = None
+    description: str | None = None
+    is_external: bool | None = None
+    is_remote: bool | None = None
 
 
-class ParticipantRemoved(Participant):
+class ParticipantRemoved(ParticipantAdded):
     """The ``participant_removed`` push on ``room_participants:{id}``."""
 
 
 class Room(WireModel):
-    """A ChatRoom: a rooms row, ``POST /agent/chats`` answer or ``room_added`` push."""
+    """A ChatRoom: a rooms row, ``POST /agent/chats`` answer or ``room_added`` push (the five
+    fields band_sdk_core's validator checks; extras such as ``status`` are ignored)."""
 
     id: str | None = None
     title: str | None = None
     task_id: str | None = None
-    type: str | None = None
-    status: str | None = None
     inserted_at: str | None = None
     updated_at: str | None = None
 
@@ -666,8 +676,6 @@ class RoomAdded(Room):
 
 class RoomRemoved(Room):
     """The ``room_removed`` push on ``agent_rooms:{id}``."""
-
-    removed_at: str | None = None
 
 
 class RoomDeleted(WireModel):

@@ -15,7 +15,9 @@ from band.core.simple_adapter import SimpleAdapter
 from band.core.wire import (
     AgentControl,
     AgentMe,
+    ParticipantRemoved,
     Room,
+    RoomAdded,
     Supersede,
     decode_as,
 )
@@ -337,7 +339,7 @@ class AgentRuntime:
                     )
                     self._spawn(self.on_participant_added(room_id, added))
             elif event == "participant_removed" and room is not None:
-                if data["id"] == self.agent_id:
+                if decode_as(ParticipantRemoved, data).id == self.agent_id:
                     self._spawn(self._drop_room(room_id))
                     return
                 room.participants.removed(data)
@@ -355,8 +357,7 @@ class AgentRuntime:
         if data is None:
             return
         if event == "room_added":
-            # only the validated fields are read: extras (status, type) pass through unchecked
-            self._spawn(self._add_room(str(data["id"])))
+            self._spawn(self._add_room(str(decode_as(RoomAdded, data).id)))
         elif event == "room_removed":
             decision = evaluate_delivery_event(event, None, data, self.agent_id)
             self._spawn(self._drop_room(str(decision.get("room_id"))))

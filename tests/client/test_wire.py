@@ -60,12 +60,19 @@ PARTICIPANT = {
     "is_remote": False,
     "avatar_url": None,
 }
+PUSHED = {  # a participant_added / participant_removed push
+    "id": "a1",
+    "name": "Bot",
+    "type": "Agent",
+    "handle": "bot",
+    "description": None,
+    "is_external": False,
+    "is_remote": False,
+}
 ROOM = {
     "id": "r1",
     "title": "Standup",
     "task_id": None,
-    "type": "group",
-    "status": "active",
     "inserted_at": "2026-12-05T05:00:00Z",
     "updated_at": "2026-12-05T05:00:00Z",
 }
@@ -129,9 +136,11 @@ def test_malformed_frames_raise_a_decode_error(raw: bytes) -> None:
         (w.MessageRow, MESSAGE),
         (w.MessageCreated, MESSAGE),
         (w.Participant, PARTICIPANT),
-        (w.ParticipantAdded, PARTICIPANT),
+        (w.ParticipantAdded, PUSHED),
+        (w.ParticipantRemoved, PUSHED),
         (w.Room, ROOM),
         (w.RoomAdded, ROOM),
+        (w.RoomRemoved, ROOM),
     ],
 )
 def test_rows_round_trip(model: type[w.WireModel], body: dict[str, Any]) -> None:
@@ -142,12 +151,19 @@ def test_rows_round_trip(model: type[w.WireModel], body: dict[str, Any]) -> None
 
 
 @pytest.mark.parametrize(
-    ("model", "body"), [(w.MessageRow, MESSAGE), (w.Participant, PARTICIPANT), (w.Room, ROOM)]
+    ("model", "body"),
+    [
+        (w.MessageRow, MESSAGE),
+        (w.Participant, PARTICIPANT),
+        (w.ParticipantAdded, PUSHED),
+        (w.Room, ROOM),
+    ],
 )
 def test_each_field_of_the_wrong_type_is_named(
     model: type[w.WireModel], body: dict[str, Any]
 ) -> None:
-    for name in body:  # no field (string, flag, list or object) takes an integer
+    # no field (string, flag, list or object) takes an integer; thread_id is kept as sent
+    for name in (n for n in body if n != "thread_id"):
         with pytest.raises(msgspec.ValidationError, match=re.escape(f"$.{name}")):
             w.decode_as(model, {**body, name: 5})
 
@@ -156,8 +172,11 @@ def test_unknown_fields_are_ignored_and_missing_ones_are_none() -> None:
     row = w.decode_as(w.MessageRow, {"id": "m1", "reactions": [1], "future": {"x": 1}})
     assert row.id == "m1" and row.content is None and row.metadata is None
     assert w.to_dict(row) == {"id": "m1"}
-    frame = w.decode_frame(b'["1", null, "t", "room_added", {"id": "r1", "colour": "red"}]')
+    frame = w.decode_frame(b'["1", null, "t", "room_added", {"id": "r1", "status": 5}]')
     assert w.decode_as(w.RoomAdded, frame.body) == w.RoomAdded(id="r1")
+    # a participant push is read for the fields the validator checks, not a row's role/online
+    pushed = w.decode_as(w.ParticipantAdded, {**PUSHED, "role": 5, "online": "x"})
+    assert pushed == w.decode_as(w.ParticipantAdded, PUSHED)
     assert w.decode_as(w.RoomDeleted, {"id": "r9", "reason": "gone"}).id == "r9"
 
 

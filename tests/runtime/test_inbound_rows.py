@@ -7,7 +7,14 @@ passed, and the adapter still gets the validated dict itself.
 
 from __future__ import annotations
 
-from band.core.wire import AgentControl, Supersede, decode_as
+from band.core.wire import (
+    AgentControl,
+    ParticipantRemoved,
+    RoomAdded,
+    RoomRemoved,
+    Supersede,
+    decode_as,
+)
 from band.runtime.pushes import validated
 from band.runtime.rooms.messages import delivery_status, inbound
 
@@ -27,6 +34,7 @@ def test_a_message_with_odd_extras_and_attachment_fields_is_kept() -> None:
         **MESSAGE,
         "attachments": [{"id": "f1", "bytes": "lots", "has_thumb": "no"}],
         "reactions": {"+1": 3},
+        "thread_id": 5,
         "metadata": {"delivery_status": {"a1": {"status": "processed"}}},
     }
     message = validated("message_created", payload)
@@ -76,3 +84,14 @@ def test_control_pushes_decode_whatever_the_validator_passed() -> None:
     assert control is not None
     typed = decode_as(AgentControl, control)
     assert (typed.mode, typed.room_id, typed.correlation_id) == ("stop", "r1", "c1")
+
+
+def test_room_and_participant_pushes_decode_whatever_the_validator_passed() -> None:
+    room = {"id": "r1", "inserted_at": "x", "updated_at": "y", "status": 5, "removed_at": 5}
+    for event, model in (("room_added", RoomAdded), ("room_removed", RoomRemoved)):
+        checked = validated(event, room)
+        assert checked is not None
+        assert decode_as(model, checked).id == "r1"
+    left = validated("participant_removed", {"id": "a1", "name": "Bot", "type": "Agent", "role": 5})
+    assert left is not None
+    assert decode_as(ParticipantRemoved, left).id == "a1"
