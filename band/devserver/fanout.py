@@ -7,6 +7,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
+import msgspec
 from starlette.websockets import WebSocket
 
 from band.core.wire import encode_frame
@@ -17,7 +18,8 @@ from .store import Store
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 P = ParamSpec("P")
-#: One outgoing V2 frame: (join_ref, ref, topic, event, payload); the payload a dict or a Struct.
+#: One outgoing V2 frame: (join_ref, ref, topic, event, payload); the payload a dict, a Struct
+#: or already encoded JSON (``msgspec.Raw``).
 Frame = tuple[str | None, str | None, str, str, Any]
 
 
@@ -150,6 +152,7 @@ class Fanout:
         agent_ids: frozenset[str] | None = None,
     ) -> None:
         """Send ``event`` to every socket joined to ``topic`` (agents filtered by ``agent_ids``)."""
+        body: msgspec.Raw | None = None  # the payload's JSON, encoded once for every socket
         for conn in list(self.connections):
             if topic not in conn.topics:
                 continue
@@ -159,5 +162,7 @@ class Fanout:
                 and conn.principal.id not in agent_ids
             ):
                 continue
-            await conn.send((conn.topics[topic], None, topic, event, payload))
+            if body is None:
+                body = msgspec.Raw(msgspec.json.encode(payload))
+            await conn.send((conn.topics[topic], None, topic, event, body))
         log.debug("pushed %s on %s", event, topic)
