@@ -2,7 +2,8 @@
 
 The frame is a ``message_created`` push as band dev sends it. Both sides end with the five
 slots the client dispatches on (``PhoenixClient._dispatch``); compare the two rows of the
-``wire: frame decode`` group (ratios only, nothing here asserts a time).
+``wire: frame decode`` group (ratios only, nothing here asserts a time). ``make bench-wire``
+runs it; its name keeps it out of ``make bench``, whose suite is band_sdk_core's operations.
 """
 
 from __future__ import annotations
