@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv install refsdk test test-pure test-wheel test-dist lint types format bench bench-e2e bench-scale demo clean
+.PHONY: venv install refsdk test test-pure test-wheel test-dist lint types format bench bench-e2e bench-scale bench-wire demo clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -89,6 +89,11 @@ E2E_AGAINST ?= $(wildcard $(REFSDK)/bin/python)
 E2E_ARGS ?=
 bench-e2e: $(STAMP)
 	$(PY) bench/e2e/run.py $(if $(E2E_AGAINST),--against $(E2E_AGAINST)) $(E2E_ARGS)
+
+# frame decoding, json.loads against the wire model's msgspec decoder (not part of `make bench`,
+# whose suite is band_sdk_core's operations against compare.py): compare the two rows' ratio
+bench-wire: $(STAMP)
+	$(PY) -Im pytest bench/wire_bench.py -q -p no:cacheprovider --benchmark-columns=min,median,ops
 
 # one agent in many rooms through band dev (not part of `make test`): subscribe time, msgs/s, a
 # reconnect storm (band dev killed and restarted), RSS per room, lost/duplicated answers; ours and,

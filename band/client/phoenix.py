@@ -13,7 +13,6 @@ import contextlib
 import functools
 import inspect
 import itertools
-import json
 import logging
 import math
 import random
@@ -22,9 +21,11 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
+from band.core.wire import decode_error, decode_frame, encode_frame
 from band_sdk_core import (
     Session,
     SessionOutcome,
@@ -110,12 +111,9 @@ def socket_url(url: str, params: Mapping[str, str]) -> str:
 def _upgrade_refusal(exc: InvalidStatus) -> str:
     """``upgrade refused with HTTP <status>``, with the error envelope's code and message."""
     text = f"upgrade refused with HTTP {exc.response.status_code}"
-    with contextlib.suppress(ValueError, AttributeError, TypeError, KeyError):
-        error = json.loads(exc.response.body or b"{}")["error"]
-        code, message = error.get("code"), error.get("message")
-        if isinstance(code, str) and code:
-            detail = f"{code}: {message}" if isinstance(message, str) and message else code
-            text += f" ({detail})"
+    error = decode_error(exc.response.body)
+    if error is not None and error.code:
+        text += f" ({error.code}: {error.message})" if error.message else f" ({error.code})"
     return text
 
 
@@ -125,10 +123,9 @@ def _upgrade_retry_after(exc: InvalidStatus) -> float | None:
     with contextlib.suppress(TypeError, ValueError):
         if header is not None:
             return max(0.0, float(header))
-    with contextlib.suppress(ValueError, AttributeError, TypeError):
-        hint = json.loads(exc.response.body or b"{}")["error"].get("retry_after")
-        if isinstance(hint, int | float) and not isinstance(hint, bool):
-            return max(0.0, float(hint))
+    error = decode_error(exc.response.body)
+    if error is not None and error.retry_after is not None:
+        return max(0.0, error.retry_after)
     return None
 
 
@@ -296,7 +293,7 @@ class PhoenixClient:
         self._pending[ref] = fut
         self._expire_after(fut, timeout)
         try:
-            await ws.send(json.dumps([join_ref, ref, topic, event, {}]))
+            await ws.send(encode_frame(join_ref, ref, topic, event, {}), text=True)
             return await fut
         except TimeoutError as exc:
             raise PhoenixError(f"no reply to {event} on {topic} within {timeout}s") from exc
@@ -325,17 +322,18 @@ class PhoenixClient:
     def _dispatch(self, raw: str | bytes) -> None:
         """Route one server frame: a reply to its waiter, a push to its topic's handler."""
         try:
-            join_ref, ref, topic, event, payload = json.loads(raw)
-        except (ValueError, TypeError):
-            log.warning("dropping a malformed frame")
+            frame = decode_frame(raw)
+        except msgspec.DecodeError as exc:  # malformed JSON or not a V2 frame: counted, not fatal
+            log.warning("dropping a malformed frame: %s", exc)
             return
-        payload = payload if isinstance(payload, dict) else {}
+        event, topic, payload = frame.event, frame.topic, frame.body
         if event == "phx_reply":
-            fut = self._pending.get(str(ref)) if ref is not None else None
+            fut = self._pending.get(str(frame.ref)) if frame.ref is not None else None
             if fut is not None and not fut.done():
                 fut.set_result(payload)
             return
         current = self._join_refs.get(topic)
+        join_ref = frame.join_ref
         if current is None or (join_ref is not None and str(join_ref) != current):
             log.debug("dropping %s on %s: stale or unknown join_ref", event, topic)
             return
@@ -517,7 +515,7 @@ class PhoenixClient:
             fut.add_done_callback(functools.partial(self._heartbeat_acked, ref))
             self._pending[ref] = fut
             try:
-                await ws.send(json.dumps([None, ref, "phoenix", "heartbeat", {}]))
+                await ws.send(encode_frame(None, ref, "phoenix", "heartbeat", {}), text=True)
             except ConnectionClosed:
                 return
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import json as jsonlib
 import logging
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 import httpx
@@ -17,6 +16,7 @@ import msgspec
 from band._version import __version__
 from band.config.env import DEFAULT_REST_URL as DEFAULT_REST_URL  # the client default, re-exported
 from band.config.env import env_flag
+from band.core import wire
 
 # band-sdk exposes the typed results of the tools here (band_rest's); ours are band.core.wire's
 from band.core.wire import (  # noqa: F401 -- re-exported at band-sdk's import path
@@ -74,6 +74,8 @@ _LEAN_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE"})
 #: A flag (``env_flag``, e.g. 1): every call goes through httpx (to compare, or for its hooks).
 FORCE_HTTPX_ENV = "BAND_REST_HTTPX"
 _encode_json = msgspec.json.Encoder().encode
+_decode_json = wire.JSON_DECODER.decode
+M = TypeVar("M", bound=wire.WireModel)
 
 
 #: An answer from either HTTP stack (both have status_code, headers and content).
@@ -99,6 +101,24 @@ class RestResponse:
         if isinstance(self.body, dict) and "data" in self.body:
             return self.body["data"]
         return self.body
+
+    def data_as(self, model: type[M]) -> M | None:
+        """``data`` decoded as ``model`` (None when there is no object: 204, an empty body).
+
+        Raises ``msgspec.ValidationError`` naming the field when a value has the wrong type.
+        """
+        data = self.data
+        return wire.decode_as(model, data) if isinstance(data, dict) else None
+
+    def rows_as(self, model: type[M]) -> list[M]:
+        """``data`` as a list of ``model`` (empty when ``data`` is not a list)."""
+        data = self.data
+        return wire.decode_rows(model, data) if isinstance(data, list) else []
+
+    @property
+    def paging(self) -> wire.Paging:
+        """The pagination object, typed (every field None when there is none)."""
+        return wire.decode_as(wire.Paging, self.metadata)
 
     @property
     def metadata(self) -> dict[str, Any]:
@@ -310,11 +330,9 @@ def _retry_after(resp: _Answer) -> float | None:
             return max(0.0, float(secs))
     except ValueError:
         pass
-    body = _decode(resp)
-    if isinstance(body, dict) and isinstance(body.get("error"), dict):
-        hint = body["error"].get("retry_after")
-        if isinstance(hint, int | float) and not isinstance(hint, bool):
-            return max(0.0, float(hint))
+    error = wire.decode_error(resp.content)
+    if error is not None and error.retry_after is not None:
+        return max(0.0, error.retry_after)
     return None
 
 
@@ -325,7 +343,7 @@ def _decode(resp: _Answer) -> Any:
         return None
     if "json" in resp.headers.get("content-type", "") or content[:1] in (b"{", b"["):
         try:
-            return jsonlib.loads(content)
-        except ValueError:
+            return _decode_json(content)
+        except msgspec.DecodeError:
             return content.decode("utf-8", errors="replace")
     return content

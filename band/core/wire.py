@@ -1,25 +1,49 @@
-"""Typed wire models: the REST bodies Band returns, as msgspec Structs.
+"""The typed wire model: frames, envelopes, messages, participants, rooms, pushes, tool results.
 
-The direct ``AgentTools`` methods return these (attribute access with the field names of
-band-sdk 6.0.1's results: ``send_message(...).id``, ``lookup_peers().metadata.total_count``);
-``execute_tool_call`` and the MCP/ACP surfaces keep the plain dicts the spec gives. This is the
-start of the one typed wire layer (issue 21): every field is optional so a body with fewer or
-more keys still decodes, and unknown keys are ignored.
+Everything Band sends is decoded here, with msgspec, by the client, the runtime, the tools,
+band-mcp and band dev alike (shapes: ``shared/spec/platform.md`` sections 2 and 3):
+
+- ``PhoenixFrame``: one Phoenix Channels V2 frame ``[join_ref, ref, topic, event, payload]``
+  (``FRAME_DECODER`` reads it from text, ``encode_frame`` writes it);
+- ``Envelope`` / ``ErrorEnvelope``: the REST success body ``{"data", "metadata"|"meta"}`` and
+  error body ``{"error": {code, message, ...}}`` (``JSON_DECODER``, ``ERROR_DECODER``);
+- ``MessageRow``, ``Participant``, ``Room`` and the push payloads (``MessageCreated``,
+  ``ParticipantAdded``, ``RoomAdded``, ...);
+- the REST results the direct ``AgentTools`` methods return, with band-sdk 6.0.1's class and
+  field names (``send_message(...).id``, ``lookup_peers().metadata.total_count``).
+
+Every field the platform may omit is optional and unknown keys are ignored, so a body with
+fewer or more keys still decodes; a value of the wrong type is a ``msgspec.ValidationError``
+naming the field (``Expected `str`, got `int` - at `$.id```). Adapters and preprocessors get
+messages, participants and rooms as the plain dicts band-sdk 6.0.1 gives them (the validated
+push itself, or ``to_dict`` of a row the runtime built); the direct tool methods return the
+result Structs.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
 __all__ = [
+    "ERROR_DECODER",
+    "FRAME_DECODER",
+    "JSON_DECODER",
+    "ActivityResponse",
     "AddAgentContactResponseData",
     "AgentContact",
+    "AgentControl",
+    "AgentMe",
     "AgentMemory",
+    "Attachment",
     "Board",
     "ChatParticipant",
+    "ChatParticipantDetails",
+    "Envelope",
+    "ErrorBody",
+    "ErrorEnvelope",
     "EventCreatedResponse",
     "GetChatTaskHistoryResponse",
     "GetChatTaskHistoryResponseMetadata",
@@ -37,22 +61,42 @@ __all__ = [
     "ListAgentPeersResponseMetadata",
     "ListChatTasksResponse",
     "ListChatTasksResponseMetadata",
+    "MessageCreated",
+    "MessageRow",
     "MessageSentResponse",
+    "MessageStatusResponse",
     "MessageSentResponseRecipientsItem",
+    "Paging",
+    "Participant",
+    "ParticipantAdded",
+    "ParticipantRemoved",
     "Peer",
+    "PhoenixFrame",
+    "ReplyPayload",
     "ReceivedContactRequest",
     "RemoveAgentContactResponseData",
     "RespondToAgentContactRequestResponseData",
+    "Room",
+    "RoomAdded",
+    "RoomDeleted",
+    "RoomRemoved",
     "SentContactRequest",
     "Task",
+    "Supersede",
     "TaskActor",
     "TaskAssignment",
     "TaskEvent",
     "WireModel",
     "decode_as",
+    "decode_error",
+    "decode_frame",
+    "decode_rows",
+    "encode_frame",
+    "to_dict",
 ]
 
 M = TypeVar("M", bound="WireModel")
+D = TypeVar("D")
 
 
 class WireModel(msgspec.Struct, kw_only=True):
@@ -99,6 +143,129 @@ def _drop_none_in(value: Any) -> Any:
 def decode_as(model: type[M], body: Any) -> M:
     """``body`` (a decoded JSON object) as ``model``; unknown keys are ignored."""
     return msgspec.convert(body, type=model, strict=False)
+
+
+def decode_rows(model: type[M], rows: Any) -> list[M]:
+    """``rows`` (a decoded JSON list of objects) as a list of ``model``."""
+    return msgspec.convert(rows, type=list[model], strict=False)  # type: ignore[valid-type]
+
+
+def to_dict(model: msgspec.Struct) -> dict[str, Any]:
+    """A Struct as the plain dict band-sdk 6.0.1 hands adapters (fields left None omitted)."""
+    out = msgspec.to_builtins(model)
+    return {k: v for k, v in out.items() if v is not None} if isinstance(out, dict) else {}
+
+
+# --- frames and envelopes --------------------------------------------------------------------
+
+
+class PhoenixFrame(msgspec.Struct, array_like=True, forbid_unknown_fields=True, frozen=True):
+    """One Phoenix Channels V2 frame, ``[join_ref, ref, topic, event, payload]`` on the wire.
+
+    Refs are strings (numbers are tolerated: ``join_ref_str``/``ref_str`` give them as text);
+    ``payload`` is kept as decoded, since a non-object payload counts as ``{}`` (``body``).
+    """
+
+    join_ref: str | int | None
+    ref: str | int | None
+    topic: str
+    event: str
+    payload: Any
+
+    @property
+    def join_ref_str(self) -> str | None:
+        """``join_ref`` as text (None stays None)."""
+        return None if self.join_ref is None else str(self.join_ref)
+
+    @property
+    def ref_str(self) -> str | None:
+        """``ref`` as text (None stays None)."""
+        return None if self.ref is None else str(self.ref)
+
+    @property
+    def body(self) -> dict[str, Any]:
+        """The payload when it is a JSON object, else ``{}`` (what the V2 client does)."""
+        return self.payload if isinstance(self.payload, dict) else {}
+
+
+class ReplyPayload(msgspec.Struct, kw_only=True):
+    """The payload of a ``phx_reply``: ``{"status": "ok"|"error", "response": {...}}``."""
+
+    status: str
+    response: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class ErrorBody(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """The ``error`` object of a REST error body (and of a refused WebSocket upgrade)."""
+
+    code: str | None = None
+    message: str | None = None
+    request_id: str | None = None
+    details: Any = None
+    retry_after: float | None = None
+
+
+class ErrorEnvelope(msgspec.Struct, kw_only=True):
+    """A REST error body: ``{"error": {code, message, request_id, details?, retry_after?}}``."""
+
+    error: ErrorBody
+
+
+class Paging(WireModel):
+    """The pagination object of a list (offset and cursor fields; any may be absent)."""
+
+    page: int | None = None
+    page_size: int | None = None
+    total_count: int | None = None
+    total_pages: int | None = None
+    has_more: bool | None = None
+    limit: int | None = None
+    next_cursor: str | None = None
+
+
+class Envelope(msgspec.Struct, Generic[D], kw_only=True):
+    """A REST success body: ``{"data": D, "metadata"?: Paging, "meta"?: Paging}``."""
+
+    data: D
+    metadata: Paging | None = None
+    meta: Paging | None = None
+
+    @property
+    def paging(self) -> Paging | None:
+        """``metadata``, else the deprecated ``meta``."""
+        return self.metadata if self.metadata is not None else self.meta
+
+
+#: Any JSON document (the REST client's bodies).
+JSON_DECODER: msgspec.json.Decoder[Any] = msgspec.json.Decoder()
+#: One Phoenix V2 frame.
+FRAME_DECODER = msgspec.json.Decoder(PhoenixFrame)
+#: A REST error body.
+ERROR_DECODER = msgspec.json.Decoder(ErrorEnvelope)
+_ENCODER = msgspec.json.Encoder()
+
+
+def decode_frame(raw: str | bytes) -> PhoenixFrame:
+    """One text frame; ``msgspec.DecodeError`` (a ``ValidationError`` naming the bad slot, e.g.
+    ``Expected `str`, got `int` - at `$[2]```) when it is not a V2 frame."""
+    return FRAME_DECODER.decode(raw)
+
+
+def encode_frame(
+    join_ref: str | None, ref: str | None, topic: str, event: str, payload: Any
+) -> bytes:
+    """One V2 frame as JSON bytes (``payload``: a dict or a Struct)."""
+    return _ENCODER.encode((join_ref, ref, topic, event, payload))
+
+
+def decode_error(raw: bytes | bytearray | str | None) -> ErrorBody | None:
+    """The ``error`` object of an error body; None when the body is not one."""
+    if not raw:
+        return None
+    try:
+        return ERROR_DECODER.decode(raw).error
+    except msgspec.DecodeError:
+        return None
 
 
 # --- people, peers, participants -------------------------------------------------------------
@@ -317,16 +484,8 @@ class AgentMemory(WireModel):
     inserted_at: datetime | None = None
 
 
-class ListAgentMemoriesResponseMetadata(WireModel):
+class ListAgentMemoriesResponseMetadata(Paging):
     """Paging of a memories page (offset and cursor fields)."""
-
-    page: int | None = None
-    page_size: int | None = None
-    total_count: int | None = None
-    total_pages: int | None = None
-    has_more: bool | None = None
-    limit: int | None = None
-    next_cursor: str | None = None
 
 
 class ListAgentMemoriesResponseMeta(ListAgentMemoriesResponseMetadata):
@@ -420,3 +579,160 @@ class Board(WireModel):
     history_truncated: bool | None = None
     inserted_at: datetime | None = None
     updated_at: datetime | None = None
+
+
+# --- messages, participants, rooms: REST rows and push payloads ------------------------------
+
+
+class Attachment(WireModel):
+    """A room file listed on a message (``sha_256``: the spelling some deployments use)."""
+
+    id: str | None = None
+    name: str | None = None
+    content_type: str | None = None
+    bytes: int | None = None
+    sha256: str | None = None
+    sha_256: str | None = None
+    has_thumb: bool | None = None
+    expires_at: str | None = None
+
+
+class MessageRow(WireModel):
+    """A ChatMessage: a REST row (``/next``, listings) or a ``message_created`` push.
+
+    Timestamps stay ISO strings: adapters receive them as the platform sent them. Attachments
+    stay objects (``Attachment`` reads one): band_sdk_core's validator requires only their
+    ``id``, and a message is not dropped for an odd attachment field.
+    """
+
+    id: str | None = None
+    content: str | None = None
+    message_type: str | None = None
+    sender_id: str | None = None
+    sender_type: str | None = None
+    sender_name: str | None = None
+    chat_room_id: str | None = None
+    thread_id: Any = None  # unchecked by the validator, unread by the runtime: kept as sent
+    inserted_at: str | None = None
+    updated_at: str | None = None
+    attachments: list[dict[str, Any]] | None = None
+    metadata: dict[str, Any] | None = None
+
+
+class MessageCreated(MessageRow):
+    """The ``message_created`` (and ``message_updated``) push on ``chat_room:{id}``."""
+
+
+class Participant(ChatParticipant):
+    """A room member as rows and pushes carry it: ``ChatParticipant`` (the tools' result) plus
+    the fields of the ``participant_added``/``_removed`` pushes."""
+
+    description: str | None = None
+    is_external: bool | None = None
+    is_remote: bool | None = None
+
+
+class ChatParticipantDetails(Participant):
+    """A room member as the human API lists it (``GET /me/chats/{id}/participants``)."""
+
+    username: str | None = None
+    first_name: str | None = None
+    connection_status: str | None = None
+
+
+class ParticipantAdded(WireModel):
+    """The ``participant_added`` push on ``room_participants:{id}``.
+
+    Only the fields band_sdk_core's validator checks (it passes others through unchecked).
+    """
+
+    id: str | None = None
+    name: str | None = None
+    type: str | None = None
+    handle: str | None = None
+    description: str | None = None
+    is_external: bool | None = None
+    is_remote: bool | None = None
+
+
+class ParticipantRemoved(ParticipantAdded):
+    """The ``participant_removed`` push on ``room_participants:{id}``."""
+
+
+class Room(WireModel):
+    """A ChatRoom: a rooms row, ``POST /agent/chats`` answer or ``room_added`` push (the five
+    fields band_sdk_core's validator checks; extras such as ``status`` are ignored)."""
+
+    id: str | None = None
+    title: str | None = None
+    task_id: str | None = None
+    inserted_at: str | None = None
+    updated_at: str | None = None
+
+
+class RoomAdded(Room):
+    """The ``room_added`` push on ``agent_rooms:{id}``."""
+
+
+class RoomRemoved(Room):
+    """The ``room_removed`` push on ``agent_rooms:{id}``."""
+
+
+class RoomDeleted(WireModel):
+    """The ``room_deleted`` push on ``room_participants:{id}``."""
+
+    id: str | None = None
+
+
+class Supersede(WireModel):
+    """The ``supersede`` push on ``agent_control:{id}``: a newer connection took over."""
+
+    reason: str | None = None
+    message: str | None = None
+    correlation_id: str | None = None
+    retryable: bool = False
+    retry_after: float | None = None
+
+
+class AgentControl(WireModel):
+    """The ``agent.control`` push on ``agent_control:{id}``: interrupt, stop or play."""
+
+    mode: str
+    correlation_id: str
+    scope: str | None = None
+    agent_id: str | None = None
+    execution_id: str | None = None
+    room_id: str | None = None
+    type: str | None = None
+    reason: str | None = None
+
+
+# --- the agent itself, delivery and activity answers -----------------------------------------
+
+
+class AgentMe(WireModel):
+    """``GET /agent/me``: the agent's identity and the deployment's feature flags."""
+
+    id: str | None = None
+    name: str | None = None
+    handle: str | None = None
+    description: str | None = None
+    owner_uuid: str | None = None
+    feature_flags: dict[str, Any] | None = None
+    inserted_at: str | None = None
+    updated_at: str | None = None
+
+
+class MessageStatusResponse(WireModel):
+    """The answer to a processing / processed / failed mark."""
+
+    id: str | None = None
+    status: str | None = None
+    attempt_number: int | None = None
+    success: bool | None = None
+
+
+class ActivityResponse(WireModel):
+    """The answer to an activity report: ``working`` False means the execution is stopped."""
+
+    working: bool | None = None

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Callable
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
+import msgspec
 from starlette.websockets import WebSocket
+
+from band.core.wire import encode_frame
 
 from .contracts import Principal
 from .store import Store
@@ -16,6 +18,9 @@ from .store import Store
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 P = ParamSpec("P")
+#: One outgoing V2 frame: (join_ref, ref, topic, event, payload); the payload a dict, a Struct
+#: or already encoded JSON (``msgspec.Raw``).
+Frame = tuple[str | None, str | None, str, str, Any]
 
 
 class AsyncStore:
@@ -59,13 +64,14 @@ class Connection:
         self.closed = False
         self._lock = asyncio.Lock()
 
-    async def send(self, frame: list[Any]) -> None:
+    async def send(self, frame: Frame) -> None:
         """Send one Phoenix V2 frame; drop silently when the socket is gone."""
         if self.closed:
             return
+        text = encode_frame(*frame).decode()  # a payload that cannot be encoded is our bug: raise
         async with self._lock:
             try:
-                await self.ws.send_text(json.dumps(frame))
+                await self.ws.send_text(text)
             except Exception:  # socket went away under us
                 self.closed = True
 
@@ -119,7 +125,7 @@ class Fanout:
         """Send one farewell ``event`` on ``topic`` to sockets that just left it."""
         for conn, joined, join_ref in left:
             if joined == topic:
-                await conn.send([join_ref, None, topic, event, payload])
+                await conn.send((join_ref, None, topic, event, payload))
 
     async def disconnect(self, pid: str, code: int = 1008) -> None:
         """Close every socket of ``pid`` (a deleted agent): topics dropped before any await."""
@@ -146,6 +152,7 @@ class Fanout:
         agent_ids: frozenset[str] | None = None,
     ) -> None:
         """Send ``event`` to every socket joined to ``topic`` (agents filtered by ``agent_ids``)."""
+        body: msgspec.Raw | None = None  # the payload's JSON, encoded once for every socket
         for conn in list(self.connections):
             if topic not in conn.topics:
                 continue
@@ -155,5 +162,7 @@ class Fanout:
                 and conn.principal.id not in agent_ids
             ):
                 continue
-            await conn.send([conn.topics[topic], None, topic, event, payload])
+            if body is None:
+                body = msgspec.Raw(msgspec.json.encode(payload))
+            await conn.send((conn.topics[topic], None, topic, event, body))
         log.debug("pushed %s on %s", event, topic)

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import uuid
 from typing import Any
 
+import msgspec
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from band.core.wire import ReplyPayload, decode_frame
+
 from . import authz
 from .contracts import Principal
-from .fanout import AsyncStore, Connection, Fanout
+from .fanout import AsyncStore, Connection, Fanout, Frame
 
 join_log = logging.getLogger("band.devserver.joins")
 log = logging.getLogger(__name__)
@@ -42,7 +44,7 @@ async def _supersede(old: Connection) -> None:
             "correlation_id": None,
             "retryable": False,
         }
-        await old.send([old.topics[topic], None, topic, "supersede", payload])
+        await old.send((old.topics[topic], None, topic, "supersede", payload))
     old.closed = True
     try:
         await old.ws.close(code=1000)
@@ -139,23 +141,20 @@ class _IdleDeadline:
         self._timer.cancel()
 
 
-def _reply(join_ref: Any, ref: Any, topic: str, status: str, response: dict[str, Any]) -> list[Any]:
-    return [join_ref, ref, topic, "phx_reply", {"status": status, "response": response}]
+def _reply(
+    join_ref: str | None, ref: str | None, topic: str, status: str, response: dict[str, Any]
+) -> Frame:
+    return (join_ref, ref, topic, "phx_reply", ReplyPayload(status=status, response=response))
 
 
 async def _handle(conn: Connection, text: str, directory: AsyncStore) -> None:
     """Dispatch one client frame."""
     try:
-        frame = json.loads(text)
-        join_ref, ref, topic, event, _payload = frame
-    except (ValueError, TypeError, RecursionError):  # deep nesting raises RecursionError
-        log.warning("dropping malformed frame")
+        frame = decode_frame(text)
+    except msgspec.DecodeError as exc:  # bad JSON, a wrong slot type, too deep: the frame only
+        log.warning("dropping malformed frame: %s", exc)
         return
-    if not isinstance(topic, str) or not isinstance(event, str):
-        log.warning("dropping frame whose topic or event is not a string")
-        return
-    join_ref = None if join_ref is None else str(join_ref)
-    ref = None if ref is None else str(ref)
+    join_ref, ref, topic, event = frame.join_ref_str, frame.ref_str, frame.topic, frame.event
     if topic == "phoenix" and event == "heartbeat":
         await conn.send(_reply(None, ref, "phoenix", "ok", {}))
     elif event == "phx_join":

@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 
 from band.client.rest import RestClient
 from band.core.types import Capability
+from band.core.wire import AgentMe
 from band.runtime.tools import SendEventInput, ToolContext, ToolSpec, select_tools
 from band.runtime.tools.ops import load_participants
 
@@ -57,9 +58,9 @@ class AgentSurface:
     async def agent_id(self) -> str | None:
         """The agent's own ID, fetched once: mention hints leave the agent itself out."""
         if self._agent_id is None:
-            me = await self.probe()
-            if isinstance(me, dict) and me.get("id"):
-                self._agent_id = str(me["id"])
+            me = (await self.rest.request("GET", "agent/me")).data_as(AgentMe)
+            if me is not None and me.id:
+                self._agent_id = me.id
         return self._agent_id
 
     def _room(self, room_id: str) -> tuple[ToolContext, asyncio.Lock]:

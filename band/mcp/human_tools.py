@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from band.client.rest import RestClient, path
 from band.core.types import Capability
+from band.core.wire import ChatParticipantDetails
 from band.runtime.tools.ops import ToolContext
 from band.runtime.tools.spec import Surface, ToolSpec, raw
 
@@ -288,9 +289,9 @@ async def list_my_chat_messages(ctx: ToolContext, a: ListMyChatMessages) -> Any:
     return await _body(ctx, "GET", path("me/chats/{}/messages", a.chat_id), params=params)
 
 
-async def _participants(ctx: ToolContext, chat_id: str) -> list[dict[str, Any]]:
+async def _participants(ctx: ToolContext, chat_id: str) -> list[ChatParticipantDetails]:
     """Every participant of the room, all pages."""
-    out: list[dict[str, Any]] = []
+    out: list[ChatParticipantDetails] = []
     page = 1
     while True:
         resp = await ctx.rest.request(
@@ -298,10 +299,10 @@ async def _participants(ctx: ToolContext, chat_id: str) -> list[dict[str, Any]]:
             path("me/chats/{}/participants", chat_id),
             params={"page": page, "page_size": 100},
         )
-        rows = resp.data if isinstance(resp.data, list) else []
-        out.extend(r for r in rows if isinstance(r, dict))
-        pages = resp.metadata.get("total_pages")
-        if not rows or not isinstance(pages, int) or page >= pages:
+        rows = resp.rows_as(ChatParticipantDetails)
+        out.extend(rows)
+        pages = resp.paging.total_pages
+        if not rows or pages is None or page >= pages:
             return out
         page += 1
 
@@ -319,10 +320,10 @@ async def send_my_chat_message(ctx: ToolContext, a: SendMyChatMessage) -> Any:
         if hit is None:
             if name.lower() not in missing:
                 missing.append(name.lower())
-        elif all(m["id"] != hit["id"] for m in mentions):
-            mentions.append({"id": str(hit["id"]), "name": str(hit.get("name") or "")})
+        elif all(m["id"] != hit.id for m in mentions):
+            mentions.append({"id": str(hit.id), "name": hit.name or ""})
     if missing:
-        available = ", ".join(str(p.get("name") or "").lower() for p in people)
+        available = ", ".join((p.name or "").lower() for p in people)
         return f"Error: Not found: {', '.join(missing)}. Available: {available}"
     body = {"message": {"content": a.content, "mentions": mentions}}
     return await _body(ctx, "POST", path("me/chats/{}/messages", a.chat_id), json=body)
@@ -446,13 +447,12 @@ async def delete_user_memory(ctx: ToolContext, a: DeleteUserMemory) -> Any:
     return body if body is not None else f"Deleted memory: {a.memory_id}"
 
 
-def _match(name: str, people: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _match(name: str, people: list[ChatParticipantDetails]) -> ChatParticipantDetails | None:
     """The participant whose name, username or first name equals ``name`` (case-insensitive)."""
     want = name.lower()
     for person in people:
-        for key in ("name", "username", "first_name"):
-            value = person.get(key)
-            if isinstance(value, str) and value.lower() == want:
+        for value in (person.name, person.username, person.first_name):
+            if value is not None and value.lower() == want:
                 return person
     return None
 

@@ -9,9 +9,18 @@ from collections.abc import AsyncIterator, Awaitable
 from typing import Any
 
 from band.client.phoenix import PhoenixClient
-from band.client.rest import RestClient
+from band.client.rest import RestClient, RestResponse
 from band.core.preprocessor import Preprocessor
 from band.core.simple_adapter import SimpleAdapter
+from band.core.wire import (
+    AgentControl,
+    AgentMe,
+    ParticipantRemoved,
+    Room,
+    RoomAdded,
+    Supersede,
+    decode_as,
+)
 from band.runtime.agentconfig import AgentConfig, ConflictPolicy
 from band.runtime.capabilities import prune_unsupported
 from band.runtime.contacts.config import ContactEventConfig, ContactEventStrategy
@@ -95,7 +104,7 @@ class AgentRuntime:
         self.retries = RetryTracker(max(1, session_config.max_message_retries))
         self.delivery = Delivery(self.rest, ClaimRegistry(), self.retries)
         self.rooms: dict[str, RoomExecution] = {}
-        self._listing: dict[str, dict[str, Any]] = {}  # the last room listing, by id
+        self._listing: dict[str, Room] = {}  # the last room listing, by id
         self.hub: ContactsHub | None = None
         if self.contact_config.strategy == ContactEventStrategy.HUB_ROOM:
             self.hub = ContactsHub(self.rest, self.contact_config.hub_task_id, self)
@@ -127,16 +136,13 @@ class AgentRuntime:
 
     async def start(self) -> None:
         """Identify the agent, connect the socket, join its topics and rooms."""
-        me = (await self.rest.request("GET", "/agent/me")).data or {}
-        self.agent_name = str(me.get("name") or self.agent_id)
-        self.agent_description = str(me.get("description") or "")
+        me = (await self.rest.request("GET", "/agent/me")).data_as(AgentMe) or AgentMe()
+        self.agent_name = me.name or self.agent_id
+        self.agent_description = me.description or ""
         if not self.agent_description:
             raise ValueError(f"Agent {self.agent_id} has no description")
-        flags = me.get("feature_flags")
         # a capability the deployment does not serve is dropped, not offered as failing tools
-        features = prune_unsupported(
-            self.adapter.features, flags if isinstance(flags, dict) else None
-        )
+        features = prune_unsupported(self.adapter.features, me.feature_flags)
         if features is not self.adapter.features:
             dropped = sorted(
                 c.value for c in self.adapter.features.capabilities - features.capabilities
@@ -190,34 +196,33 @@ class AgentRuntime:
 
     # --- rooms --------------------------------------------------------------------------------
 
-    async def _room_pages(self) -> AsyncIterator[list[dict[str, Any]]]:
+    async def _room_pages(self) -> AsyncIterator[list[Room]]:
         """The agent's room listing, page by page as each arrives (an id may repeat)."""
 
-        async def page(n: int) -> Any:
+        async def page(n: int) -> RestResponse:
             params = {"page": n, "page_size": ROOM_PAGE_SIZE}
             return await self.rest.request("GET", "/agent/chats", params=params)
 
-        def rows(resp: Any) -> list[dict[str, Any]]:
-            data = resp.data if isinstance(resp.data, list) else []
-            return [r for r in data if isinstance(r, dict) and isinstance(r.get("id"), str)]
+        def rows(resp: RestResponse) -> list[Room]:
+            return [room for room in resp.rows_as(Room) if room.id is not None]
 
         # page 1 tells how many there are; the rest are fetched at once, not one round trip each
         first = await page(1)
         yield rows(first)
-        total = first.metadata.get("total_pages")
-        pages = min(total, MAX_ROOM_PAGES) if isinstance(total, int) else 1
+        total = first.paging.total_pages
+        pages = min(total, MAX_ROOM_PAGES) if total is not None else 1
         for resp in asyncio.as_completed([page(n) for n in range(2, pages + 1)]):
             yield rows(await resp)
 
     async def _room_ids(self) -> list[str]:
         """Every room of the agent, across all pages."""
-        rooms: dict[str, dict[str, Any]] = {}
-        async for rows in self._room_pages():
-            rooms.update((row["id"], row) for row in rows)
+        rooms: dict[str, Room] = {}
+        async for page_rooms in self._room_pages():
+            rooms.update((room.id, room) for room in page_rooms if room.id is not None)
         self._listing = rooms
         return list(rooms)
 
-    async def _room_listing(self) -> dict[str, dict[str, Any]]:
+    async def _room_listing(self) -> dict[str, Room]:
         """The agent's rooms by id, as listed by the platform."""
         await self._room_ids()
         return self._listing
@@ -233,15 +238,15 @@ class AgentRuntime:
         Nothing is admitted yet, so there is nothing to drop and no full snapshot is needed
         before joining; as in ``_sync_rooms`` every room is joined before any starts.
         """
-        rooms: dict[str, dict[str, Any]] = {}
+        rooms: dict[str, Room] = {}
         joins: list[asyncio.Future[RoomExecution | None]] = []
         try:
-            async for rows in self._room_pages():
-                for row in rows:
-                    room_id = row["id"]
-                    if room_id in rooms:
+            async for page_rooms in self._room_pages():
+                for listed in page_rooms:
+                    room_id = listed.id
+                    if room_id is None or room_id in rooms:
                         continue
-                    rooms[room_id] = row
+                    rooms[room_id] = listed
                     ticket = self.membership.begin_room_admission(room_id, passes_filter=True)
                     if ticket is not None:
                         joins.append(
@@ -375,7 +380,7 @@ class AgentRuntime:
                     )
                     self._spawn(self.on_participant_added(room_id, added))
             elif event == "participant_removed" and room is not None:
-                if data["id"] == self.agent_id:
+                if decode_as(ParticipantRemoved, data).id == self.agent_id:
                     self._spawn(self._drop_room(room_id))
                     return
                 room.participants.removed(data)
@@ -393,7 +398,7 @@ class AgentRuntime:
         if data is None:
             return
         if event == "room_added":
-            self._spawn(self._add_room(str(data["id"])))
+            self._spawn(self._add_room(str(decode_as(RoomAdded, data).id)))
         elif event == "room_removed":
             decision = evaluate_delivery_event(event, None, data, self.agent_id)
             self._spawn(self._drop_room(str(decision.get("room_id"))))
@@ -410,25 +415,24 @@ class AgentRuntime:
         if data is None:
             return
         if event == "supersede":
-            retry_after = data.get("retry_after")
+            superseded = decode_as(Supersede, data)
             self.phoenix.supersede(
-                retryable=bool(data.get("retryable")),
-                retry_after_s=float(retry_after) if retry_after is not None else None,
+                retryable=superseded.retryable, retry_after_s=superseded.retry_after
             )
         elif event == "agent.control":
-            correlation = str(data["correlation_id"])
-            if correlation in self._controls:
+            control = decode_as(AgentControl, data)
+            if control.correlation_id in self._controls:
                 return
-            self._controls[correlation] = None
+            self._controls[control.correlation_id] = None
             if len(self._controls) > CONTROL_DEDUPE:
                 self._controls.popitem(last=False)
-            room_id = data.get("room_id")
+            room_id = control.room_id
             targets = [self.rooms[room_id]] if room_id in self.rooms else []
             if room_id is None:
                 targets = list(self.rooms.values())
-            log.info("agent.control %s for %s", data["mode"], room_id or "every room")
+            log.info("agent.control %s for %s", control.mode, room_id or "every room")
             for room in targets:
-                self._spawn(room.control(str(data["mode"])))
+                self._spawn(room.control(control.mode))
 
     # --- socket lifecycle ---------------------------------------------------------------------
 

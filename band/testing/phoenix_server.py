@@ -20,28 +20,30 @@ from http import HTTPStatus
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+import msgspec
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
+
+from band.core.wire import ErrorBody, ErrorEnvelope, decode_frame
 
 __all__ = ["ChannelMessage", "FakePhoenixServer", "JoinOutcome", "Upgrade", "fake_phoenix_server"]
 
 log = logging.getLogger(__name__)
 
 #: The body of the platform's refusal of a second connection (``on_conflict=reject``).
-CONFLICT_BODY = json.dumps(
-    {
-        "error": {
-            "code": "connection_conflict",
-            "message": (
+CONFLICT_BODY = msgspec.json.encode(
+    ErrorEnvelope(
+        error=ErrorBody(
+            code="connection_conflict",
+            message=(
                 "An active connection already exists for this agent. "
                 "Set on_conflict=supersede or omit on_conflict to take over."
             ),
-            "request_id": None,
-        }
-    }
-)
+        )
+    )
+).decode()
 
 
 class JoinOutcome(enum.StrEnum):
@@ -63,12 +65,12 @@ class ChannelMessage:
 
     @classmethod
     def decode(cls, raw: str | bytes) -> ChannelMessage:
-        """Parse a text frame."""
-        join_ref, ref, topic, event, payload = json.loads(raw)
-        return cls(join_ref, ref, topic, event, payload)
+        """Parse a text frame (``msgspec.DecodeError`` when it is not a V2 frame)."""
+        frame = decode_frame(raw)
+        return cls(frame.join_ref_str, frame.ref_str, frame.topic, frame.event, frame.payload)
 
     def encode(self) -> str:
-        """The frame as text."""
+        """The frame as text (``json.dumps``' spacing, as this fake has always written it)."""
         return json.dumps([self.join_ref, self.ref, self.topic, self.event, self.payload])
 
 
@@ -171,6 +173,10 @@ class FakePhoenixServer:
         """Send ``event`` on ``topic`` unprompted, with the topic's current join_ref."""
         message = ChannelMessage(self._join_refs.get(topic), None, topic, event, payload)
         await self._send(await self._live(), message)
+
+    async def send_raw(self, text: str) -> None:
+        """Send ``text`` as one frame, as it is (e.g. a malformed one)."""
+        await (await self._live()).send(text)
 
     async def close_connection(self, *, code: int = 1000, reason: str = "") -> None:
         """Close the connection from the server with ``code``."""

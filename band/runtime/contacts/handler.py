@@ -11,10 +11,10 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from band.client.errors import BandError
 from band.client.rest import RestClient, path
+from band.core.wire import ListAgentContactRequestsResponseData
 from band.runtime.contacts.config import ContactEventConfig, ContactEventStrategy
 from band.runtime.contacts.events import (
     ContactEvent,
@@ -174,15 +174,24 @@ class ContactEventHandler:
         except BandError as exc:
             log.warning("could not look up contact request %s: %s", request_id, exc)
             return None
-        data: Any = resp.data if isinstance(resp.data, dict) else {}
-        for side, prefix in (("received", "from"), ("sent", "to")):
-            for row in data.get(side) or []:
-                if isinstance(row, dict) and row.get("id") == request_id:
-                    info = {
-                        f"{prefix}_handle": row.get(f"{prefix}_handle"),
-                        f"{prefix}_name": row.get(f"{prefix}_name"),
-                        "message": row.get("message"),
-                    }
-                    self._keep(request_id, info)
-                    return info
-        return None
+        data = resp.data_as(ListAgentContactRequestsResponseData)
+        if data is None:
+            return None
+        info: dict[str, str | None] | None = None
+        for got in data.received:
+            if got.id == request_id:
+                info = {
+                    "from_handle": got.from_handle,
+                    "from_name": got.from_name,
+                    "message": got.message,
+                }
+        for sent in data.sent:
+            if info is None and sent.id == request_id:
+                info = {
+                    "to_handle": sent.to_handle,
+                    "to_name": sent.to_name,
+                    "message": sent.message,
+                }
+        if info is not None:
+            self._keep(request_id, info)
+        return info

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from band.client.rest import RestClient
+from band.core.wire import Room
 
 __all__ = [
     "HUB_PROMPT",
@@ -63,11 +64,11 @@ def is_contact_hub_turn(*, sender_type: str | None, sender_id: str | None) -> bo
     return sender_type == SYNTHETIC_SENDER_TYPE and sender_id == SYNTHETIC_CONTACT_EVENTS_SENDER_ID
 
 
-def find_hub_room(rooms: Iterable[dict[str, Any]], task_id: str | None) -> str | None:
-    """The id of the agent's existing hub room among ``rooms`` (listing rows), if any."""
-    for row in rooms:
-        if row.get("title") == HUB_TITLE and row.get("task_id") == task_id:
-            return str(row["id"])
+def find_hub_room(rooms: Iterable[Room], task_id: str | None) -> str | None:
+    """The id of the agent's existing hub room among ``rooms`` (the listing), if any."""
+    for room in rooms:
+        if room.title == HUB_TITLE and room.task_id == task_id:
+            return room.id
     return None
 
 
@@ -77,10 +78,10 @@ async def create_hub_room(rest: RestClient, task_id: str | None) -> str:
     if task_id:
         chat["task_id"] = task_id
     resp = await rest.request("POST", "/agent/chats", json={"chat": chat})
-    data = resp.data if isinstance(resp.data, dict) else {}
-    if not isinstance(data.get("id"), str):
+    room = resp.data_as(Room)
+    if room is None or not room.id:
         raise ValueError("the platform answered the hub room creation without a room id")
-    return str(data["id"])
+    return room.id
 
 
 class HubRoom(Protocol):
@@ -124,7 +125,7 @@ class ContactsHub:
     def __repr__(self) -> str:
         return f"ContactsHub(room_id={self.room_id!r})"
 
-    async def setup(self, listing: Iterable[dict[str, Any]]) -> str:
+    async def setup(self, listing: Iterable[Room]) -> str:
         """Find the hub room in ``listing`` (the agent's rooms) or create it; wait until joined."""
         hub = find_hub_room(listing, self.task_id)
         created = hub is None

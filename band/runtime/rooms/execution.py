@@ -18,7 +18,7 @@ import contextlib
 import logging
 import uuid
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from band.client.errors import BandConnectionError, BandError
 from band.client.rest import RestClient, path
@@ -27,6 +27,7 @@ from band.core.preprocessor import Preprocessor
 from band.core.simple_adapter import SimpleAdapter
 from band.core.turn import MISSING_REPLY, TURN_FAILURE_PROVIDER, AgentFailure
 from band.core.types import AgentInput
+from band.core.wire import MessageRow, to_dict
 from band.preprocessing import DefaultPreprocessor
 from band.runtime.contacts.hub import (
     SYNTHETIC_CONTACT_EVENTS_SENDER_ID,
@@ -37,7 +38,7 @@ from band.runtime.contacts.hub import (
 from band.runtime.rooms.answered import reply_landed
 from band.runtime.rooms.context import RoomContext
 from band.runtime.rooms.events import MessageEvent
-from band.runtime.rooms.messages import delivery_status
+from band.runtime.rooms.messages import Inbound, delivery_status, inbound
 from band.runtime.rooms.recheck import RecheckBackoff
 from band.runtime.rooms.settlement import Delivery, RoomStopped, transient
 from band.runtime.rooms.working import WorkingState
@@ -65,36 +66,49 @@ MAX_UNSURE = 64
 ADAPTER_FAILED = "The agent hit an error while handling this message and could not answer it."
 
 
-def _candidate(row: dict[str, Any] | None) -> dict[str, str] | None:
+class TurnResult(NamedTuple):
+    """How a turn ended: ``ok`` (None: stopped or cut off, replay it), the failure label, and
+    whether a failed message may run again."""
+
+    ok: bool | None
+    error: str = ""
+    retry: bool = False
+
+
+#: The turn succeeded (or owed the room nothing).
+SUCCEEDED = TurnResult(True)
+#: Stopped or cut off mid-turn: the message stays ``processing`` for replay.
+UNFINISHED = TurnResult(None)
+
+
+def _candidate(row: MessageRow | None) -> dict[str, str] | None:
     """The fields a drain decision reads from a ``/next`` row (None when there is none)."""
-    if not row or not isinstance(row.get("id"), str):
+    if row is None or row.id is None:
         return None
-    return {
-        "id": row["id"],
-        "sender_id": str(row.get("sender_id") or ""),
-        "sender_type": str(row.get("sender_type") or ""),
-    }
+    return {"id": row.id, "sender_id": row.sender_id or "", "sender_type": row.sender_type or ""}
 
 
-def _synthetic_row(room_id: str, text: str) -> dict[str, Any]:
+def _synthetic_row(room_id: str, text: str) -> Inbound:
     """A contact event as a message row of the hub room (it exists only in this process)."""
     now = datetime.now(UTC).isoformat()
-    return {
-        "id": f"contact-event-{uuid.uuid4()}",
-        "content": text,
-        "message_type": "text",
-        "sender_id": SYNTHETIC_CONTACT_EVENTS_SENDER_ID,
-        "sender_type": SYNTHETIC_SENDER_TYPE,
-        "sender_name": SYNTHETIC_CONTACT_EVENTS_SENDER_NAME,
-        "chat_room_id": room_id,
-        "inserted_at": now,
-        "updated_at": now,
-        "metadata": {},
-    }
+    row = MessageRow(
+        id=f"contact-event-{uuid.uuid4()}",
+        content=text,
+        message_type="text",
+        sender_id=SYNTHETIC_CONTACT_EVENTS_SENDER_ID,
+        sender_type=SYNTHETIC_SENDER_TYPE,
+        sender_name=SYNTHETIC_CONTACT_EVENTS_SENDER_NAME,
+        chat_room_id=room_id,
+        inserted_at=now,
+        updated_at=now,
+        metadata={},
+    )
+    return Inbound(row, to_dict(row))
 
 
-def _is_synthetic(row: dict[str, Any]) -> bool:
-    return is_contact_hub_turn(sender_type=row.get("sender_type"), sender_id=row.get("sender_id"))
+def _is_synthetic(item: Inbound) -> bool:
+    row = item.row
+    return is_contact_hub_turn(sender_type=row.sender_type, sender_id=row.sender_id)
 
 
 def _platform_unreachable(exc: BaseException) -> bool:
@@ -146,7 +160,7 @@ class RoomExecution:
         self._working: WorkingState | None = None  # the last turn's indicator
         self._spawn_control: asyncio.Future[None] | None = None
         self._interrupt_mode: str | None = None
-        self._held: list[dict[str, Any]] = []  # hub turns that arrived while stopped
+        self._held: list[Inbound] = []  # hub turns that arrived while stopped
         self._idle = asyncio.Event()  # clear while a claimed message is being handled
         self._idle.set()
         self._owed = False  # a turn, drain or mark met an unavailable platform: re-check /next
@@ -171,7 +185,9 @@ class RoomExecution:
 
     def submit(self, payload: dict[str, Any]) -> None:
         """Queue a validated ``message_created`` payload."""
-        self._queue.put_nowait(payload)
+        item = inbound(payload)
+        if item is not None:
+            self._queue.put_nowait(item)
 
     def request_drain(self) -> None:
         """Queue a ``/next`` drain (after a reconnect, on play)."""
@@ -316,7 +332,7 @@ class RoomExecution:
                 if item is _WAKE:
                     continue
                 if self.stopped:
-                    if isinstance(item, dict) and _is_synthetic(item):
+                    if isinstance(item, Inbound) and _is_synthetic(item):
                         self._held.append(item)  # runs on ``play``
                     continue  # left on the platform; ``play`` drains it
                 if item is _DRAIN or (self._owed and not _is_synthetic(item)):
@@ -353,8 +369,10 @@ class RoomExecution:
             resp = await self.rest.request(
                 "GET", path("/agent/chats/{}/messages/next", self.room_id)
             )
-            row = resp.data if resp.status_code == 200 and isinstance(resp.data, dict) else None
-            step = evaluate_drain_candidate(_candidate(row), handled, self.agent_id)
+            item = inbound(resp.data) if resp.status_code == 200 else None
+            step = evaluate_drain_candidate(
+                _candidate(item.row if item else None), handled, self.agent_id
+            )
             if step["decision"] == "no_candidate":
                 return
             if step["decision"] == "drain":
@@ -362,9 +380,9 @@ class RoomExecution:
                 # or its mark is pending): look past it in the actionable listing
                 await self._drain_listing()
                 return
-            assert row is not None
+            assert item is not None
             handled.append(step["message_id"])
-            await self._process(row)
+            await self._process(item)
             if self.stopped:
                 return
 
@@ -375,24 +393,24 @@ class RoomExecution:
             path("/agent/chats/{}/messages", self.room_id),
             params={"sort_order": "asc", "limit": 100},
         )
-        for row in resp.data if isinstance(resp.data, list) else []:
-            if isinstance(row, dict) and isinstance(row.get("id"), str) and not self.stopped:
-                await self._process(row)
+        for raw in resp.data if isinstance(resp.data, list) else []:
+            item = inbound(raw)
+            if item is not None and item.row.id is not None and not self.stopped:
+                await self._process(item)
 
     # --- one message --------------------------------------------------------------------------
 
-    async def _process(self, row: dict[str, Any]) -> None:
+    async def _process(self, item: Inbound) -> None:
         """Gate, claim, mark, run and settle one message."""
-        if _is_synthetic(row):
-            await self._synthetic(row)
+        if _is_synthetic(item):
+            await self._synthetic(item)
             return
-        mid = str(row.get("id") or "")
-        if not mid or row.get("message_type", "text") != "text":
+        row = item.row
+        mid = row.id or ""
+        if not mid or (row.message_type or "text") != "text":
             return
         claims, retries = self.delivery.claims, self.delivery.retries
-        self_echo = is_self_echo(
-            str(row.get("sender_id", "")), str(row.get("sender_type", "")), self.agent_id
-        )
+        self_echo = is_self_echo(row.sender_id or "", row.sender_type or "", self.agent_id)
         verdict = claims.guarded_claim(
             self.room_id,
             mid,
@@ -411,7 +429,7 @@ class RoomExecution:
             return
         self._idle.clear()
         try:
-            await self._claimed(row, mid)
+            await self._claimed(item, mid)
         finally:
             claims.release(self.room_id, mid)
             self._idle.set()
@@ -431,7 +449,7 @@ class RoomExecution:
                 "POST", path("/agent/chats/{}/messages/{}/processed", self.room_id, mid), retries=0
             )
 
-    async def _claimed(self, row: dict[str, Any], mid: str) -> None:
+    async def _claimed(self, item: Inbound, mid: str) -> None:
         retries = self.delivery.retries
         attempt, exhausted = retries.record_attempt(mid)
         if exhausted:
@@ -455,7 +473,7 @@ class RoomExecution:
             return
         self._posted = []
         try:
-            ok, error, retry = await self._run_turn(row, final=attempt >= retries.max_retries)
+            ok, error, retry = await self._run_turn(item, final=attempt >= retries.max_retries)
         except BaseException:
             # hydration failed or the room is closing: the adapter's answer is still owed
             retries.discard_attempt(mid)
@@ -511,29 +529,27 @@ class RoomExecution:
         if not await self.delivery.flush(self.room_id, mid) and self.delivery.unavailable:
             self._owe()
 
-    async def _synthetic(self, row: dict[str, Any]) -> None:
+    async def _synthetic(self, item: Inbound) -> None:
         """A contact event in the hub room: a turn without claims, marks or a verdict."""
         self._idle.clear()
         try:
-            ok, _, _ = await self._run_turn(row, final=False, synthetic=True)
+            result = await self._run_turn(item, final=False, synthetic=True)
         finally:
             self._idle.set()
-        if ok is None:
-            self._held.append(row)  # stopped mid-turn: run it again on ``play``
+        if result.ok is None:
+            self._held.append(item)  # stopped mid-turn: run it again on ``play``
 
-    async def _run_turn(
-        self, row: dict[str, Any], *, final: bool, synthetic: bool = False
-    ) -> tuple[bool | None, str, bool]:
-        """Run the adapter; return (succeeded, error label, may retry); None when stopped.
+    async def _run_turn(self, item: Inbound, *, final: bool, synthetic: bool = False) -> TurnResult:
+        """Run the adapter on the message (adapters get its dict, as band-sdk gives it).
 
         ``final``: a failure now uses up the message's last attempt (reported to the room).
         ``synthetic``: an injected hub-room contact event (not judged, no working state).
         """
-        event = MessageEvent.from_row(row, self.room_id)
+        event = MessageEvent.from_row(item.raw, self.room_id)
         inp = await self.preprocessor.process(ctx=self.context, event=event, agent_id=self.agent_id)
         if inp is None:
-            log.debug("room %s: message %s skipped by the preprocessor", self.room_id, row["id"])
-            return True, "", False
+            log.debug("room %s: message %s skipped by the preprocessor", self.room_id, item.row.id)
+            return SUCCEEDED
         msg, tools = inp.msg, inp.tools
         self.turns += 1
         self._interrupt_mode = None
@@ -555,14 +571,14 @@ class RoomExecution:
             if mode is None:
                 raise  # the worker itself is being cancelled
             log.info("room %s: turn %s ended by %s", self.room_id, msg.id, mode)
-            return (None, "", False) if mode == "stop" else (False, "interrupted", False)
+            return UNFINISHED if mode == "stop" else TurnResult(False, "interrupted")
         except Exception as exc:
             if _platform_unreachable(exc):
                 # the platform went away mid-turn: not the message's fault; replay it later
                 log.warning("room %s: platform unreachable during turn %s", self.room_id, msg.id)
                 if not synthetic:
                     self._owe()
-                return None, "", False
+                return UNFINISHED
             _commit(inp)
             log.exception("room %s: adapter failed on message %s", self.room_id, msg.id)
             # an adapter that reported its own failure (send_failure landed) told the room
@@ -575,27 +591,27 @@ class RoomExecution:
                 label = f"{type(exc).__name__}: {exc.code}"
             if isinstance(exc, TimeoutError) and self._turn.done() and self._turn.cancelled():
                 label = f"turn exceeded max_cycle_seconds ({self.config.max_cycle_seconds}s)"
-            return False, label[:500], True
+            return TurnResult(False, label[:500], retry=True)
         finally:
             self._turn = None
             self._tools = None
             self._posted = list(getattr(getattr(tools, "context", None), "posted", None) or [])
         _commit(inp)
         if synthetic:
-            return True, "", False  # a contact event owes the room nothing
-        self.history.remember(row)
+            return SUCCEEDED  # a contact event owes the room nothing
+        self.history.remember(item.raw)
         turn = getattr(tools, "turn", None)
         reason: str | None = getattr(turn, "failure", None)
         if reason:  # the adapter reported the failure itself: failed, and not run again
             log.warning("room %s: turn %s failed: %s", self.room_id, msg.id, reason)
-            return False, reason[:500], False
+            return TurnResult(False, reason[:500])
         if turn is None or not self.adapter.judges_turns or turn.detached or turn.complete:
-            return True, "", False
+            return SUCCEEDED
         log.warning("room %s: turn %s ended without a reply", self.room_id, msg.id)
         if self.config.report_turn_failures_to_room:
             failure = AgentFailure(TURN_FAILURE_PROVIDER, MISSING_REPLY, "missing_reply")
             await tools.send_failure(failure)
-        return False, "missing reply", False
+        return TurnResult(False, "missing reply")
 
 
 def _commit(inp: AgentInput) -> None:

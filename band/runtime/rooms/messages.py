@@ -2,12 +2,37 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
+
+import msgspec
 
 from band.core.types import PlatformMessage
+from band.core.wire import MessageRow, decode_as
 
-__all__ = ["delivery_status", "parse_time", "platform_message"]
+__all__ = ["Inbound", "delivery_status", "inbound", "parse_time", "platform_message"]
+
+log = logging.getLogger("band.runtime.rooms.messages")
+
+
+class Inbound(NamedTuple):
+    """A message for a room's worker: the typed row its decisions read, and the dict as it
+    arrived (a validated push or a REST row), which is what adapters and preprocessors get."""
+
+    row: MessageRow
+    raw: dict[str, Any]
+
+
+def inbound(raw: Any) -> Inbound | None:
+    """``raw`` as an ``Inbound``; None (logged) when it is no message row."""
+    if not isinstance(raw, dict):
+        return None
+    try:
+        return Inbound(decode_as(MessageRow, raw), raw)
+    except msgspec.ValidationError as exc:
+        log.warning("dropping a malformed message row: %s", exc)
+        return None
 
 
 def parse_time(value: Any) -> datetime:
@@ -35,12 +60,9 @@ def platform_message(row: dict[str, Any], room_id: str) -> PlatformMessage:
     )
 
 
-def delivery_status(row: dict[str, Any], agent_id: str) -> str | None:
+def delivery_status(row: MessageRow, agent_id: str) -> str | None:
     """This agent's delivery status recorded on the row (``processed``, ``failed``...)."""
-    meta = row.get("metadata")
-    if not isinstance(meta, dict):
-        return None
-    statuses = meta.get("delivery_status")
+    statuses = row.metadata.get("delivery_status") if row.metadata is not None else None
     mine = statuses.get(agent_id) if isinstance(statuses, dict) else None
     status = mine.get("status") if isinstance(mine, dict) else None
     return status if isinstance(status, str) else None

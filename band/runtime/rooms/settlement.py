@@ -12,6 +12,7 @@ from typing import Any
 
 from band.client.errors import BandAPIError, BandConnectionError, NotFoundError
 from band.client.rest import RETRYABLE_STATUS, RestClient, path
+from band.core.wire import MessageStatusResponse
 from band_sdk_core import ClaimRegistry, ParkedReason, RetryTracker
 
 __all__ = ["Delivery", "RoomStopped", "transient"]
@@ -49,8 +50,8 @@ class Delivery:
         )
         if resp.status_code == 204:
             raise RoomStopped(room_id)
-        data = resp.data if isinstance(resp.data, dict) else {}
-        return resp.status_code == 200 and data.get("success") is not False
+        answer = resp.data_as(MessageStatusResponse)
+        return resp.status_code == 200 and (answer is None or answer.success is not False)
 
     def record_processed(self, room_id: str, message_id: str) -> None:
         """Record the intent to mark ``message_id`` processed."""

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 
 from band.client.rest import RestClient, path
+from band.core.wire import ActivityResponse
 from band.runtime.sessionconfig import SessionConfig
 
 __all__ = ["WorkingState"]
@@ -102,11 +103,12 @@ class WorkingState:
                 ),
                 self.config.working_request_timeout_seconds,
             )
+            answer = resp.data_as(ActivityResponse)
         except Exception as exc:  # an indicator must never fail a turn
             log.debug("room %s: working=%s not reported: %s", self.room_id, working, exc)
             return
-        data = resp.data if isinstance(resp.data, dict) else {}
-        if working and data.get("working") is False and self.on_stopped is not None:
+        stopped = answer is not None and answer.working is False
+        if working and stopped and self.on_stopped is not None:
             log.info("room %s: the platform reports the execution stopped", self.room_id)
             callback, self.on_stopped = self.on_stopped, None
             callback()

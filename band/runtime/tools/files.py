@@ -21,6 +21,7 @@ from typing import Any
 from band.client.errors import NotFoundError
 from band.config.env import env_value
 from band.core.exceptions import BandToolError
+from band.core.wire import Attachment, MessageRow, Paging, decode_as, decode_rows
 
 from . import ops
 from .inputs.files import ListRoomFilesInput, ReadRoomFileInput, SendRoomFileInput
@@ -83,16 +84,16 @@ def redact_tool_call_args(tool_name: str, args: Any) -> Any:
     return {**args, "content": file_content_placeholder(len(content.encode("utf-8")))}
 
 
-def attachment_view(att: Mapping[str, Any]) -> dict[str, Any]:
+def attachment_view(att: Attachment) -> dict[str, Any]:
     """An attachment as the tools return it (band-sdk 6.0.1's keys, ``sha_256`` included)."""
     return {
-        "bytes": att.get("bytes"),
-        "content_type": att.get("content_type"),
-        "expires_at": att.get("expires_at"),
-        "has_thumb": att.get("has_thumb", False),
-        "id": att.get("id"),
-        "name": att.get("name"),
-        "sha_256": att.get("sha256", att.get("sha_256")),
+        "bytes": att.bytes,
+        "content_type": att.content_type,
+        "expires_at": att.expires_at,
+        "has_thumb": bool(att.has_thumb),
+        "id": att.id,
+        "name": att.name,
+        "sha_256": att.sha256 if att.sha256 is not None else att.sha_256,
     }
 
 
@@ -101,32 +102,26 @@ def attachment_view(att: Mapping[str, Any]) -> dict[str, Any]:
 
 async def _context_page(
     ctx: ops.ToolContext, cursor: str | None
-) -> tuple[list[Any], dict[str, Any]]:
+) -> tuple[list[Attachment], Paging]:
+    """One context page's attachments, and its paging."""
     resp = await ctx.rest.request("GET", ctx.chat_path("/context"), params={"cursor": cursor})
-    rows = resp.data if isinstance(resp.data, list) else []
-    return rows, resp.metadata
+    found: list[Attachment] = []
+    for row in resp.rows_as(MessageRow):
+        found += decode_rows(Attachment, [a for a in row.attachments or [] if isinstance(a, dict)])
+    return found, resp.paging
 
 
-def _attachments(rows: list[Any]) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = []
-    for row in rows:
-        if isinstance(row, Mapping):
-            found.extend(dict(a) for a in row.get("attachments") or [] if isinstance(a, Mapping))
-    return found
-
-
-async def _all_attachments(ctx: ops.ToolContext) -> AsyncIterator[dict[str, Any]]:
+async def _all_attachments(ctx: ops.ToolContext) -> AsyncIterator[Attachment]:
     """Every attachment of the room's context, oldest page first, until the pages run out."""
     cursor: str | None = None
     seen: set[str] = set()
     while True:
-        rows, meta = await _context_page(ctx, cursor)
-        for att in _attachments(rows):
+        found, paging = await _context_page(ctx, cursor)
+        for att in found:
             yield att
-        nxt = meta.get("next_cursor")
-        if not meta.get("has_more") or not nxt:
+        if not paging.has_more or not paging.next_cursor:
             return
-        cursor = str(nxt)
+        cursor = paging.next_cursor
         if cursor in seen:  # a server repeating itself would loop forever
             log.warning("room %s: the context repeated cursor %r", ctx.room_id, cursor)
             return
@@ -135,25 +130,25 @@ async def _all_attachments(ctx: ops.ToolContext) -> AsyncIterator[dict[str, Any]
 
 async def list_room_files(ctx: ops.ToolContext, args: ListRoomFilesInput) -> dict[str, Any]:
     """One context page's attachments (each file once) and the cursor of the next page."""
-    rows, meta = await _context_page(ctx, args.cursor)
+    found, paging = await _context_page(ctx, args.cursor)
     out: list[dict[str, Any]] = []
-    seen: set[Any] = set()
-    for att in _attachments(rows):
-        if att.get("id") not in seen:
-            seen.add(att.get("id"))
+    seen: set[str | None] = set()
+    for att in found:
+        if att.id not in seen:
+            seen.add(att.id)
             out.append(attachment_view(att))
-    return {"data": out, "next_cursor": meta.get("next_cursor")}
+    return {"data": out, "next_cursor": paging.next_cursor}
 
 
 # --- reading ----------------------------------------------------------------------------------
 
 
-def _expired(att: Mapping[str, Any]) -> bool:
-    raw = att.get("expires_at")
+def _expired(att: Attachment) -> bool:
+    raw = att.expires_at
     if not raw:
         return False
     try:
-        when = datetime.fromisoformat(str(raw).replace("Z", "+00:00"))
+        when = datetime.fromisoformat(raw.replace("Z", "+00:00"))
     except ValueError:
         return False
     if when.tzinfo is None:  # the platform speaks UTC
@@ -174,7 +169,7 @@ class AttachmentCache:
 
     def __init__(self, maxsize: int | None = None) -> None:
         self._maxsize = maxsize
-        self._items: OrderedDict[tuple[Any, str, str], dict[str, Any]] = OrderedDict()
+        self._items: OrderedDict[tuple[Any, str, str], Attachment] = OrderedDict()
 
     @property
     def maxsize(self) -> int:
@@ -183,14 +178,14 @@ class AttachmentCache:
             self._maxsize = _env_maxsize()
         return self._maxsize
 
-    def get(self, key: tuple[Any, str, str]) -> dict[str, Any] | None:
+    def get(self, key: tuple[Any, str, str]) -> Attachment | None:
         """The cached attachment (now the most recently used), or None."""
         att = self._items.get(key)
         if att is not None:
             self._items.move_to_end(key)
         return att
 
-    def put(self, key: tuple[Any, str, str], att: dict[str, Any]) -> None:
+    def put(self, key: tuple[Any, str, str], att: Attachment) -> None:
         """Keep ``att``, dropping the least recently used beyond ``maxsize``."""
         if self.maxsize <= 0:
             return
@@ -225,14 +220,14 @@ def _env_maxsize() -> int:
 ATTACHMENT_CACHE = AttachmentCache()
 
 
-async def _lookup(ctx: ops.ToolContext, file_id: str) -> dict[str, Any]:
+async def _lookup(ctx: ops.ToolContext, file_id: str) -> Attachment:
     async for att in _all_attachments(ctx):
-        if att.get("id") == file_id:
-            return dict(att)
+        if att.id == file_id:
+            return att
     raise BandToolError(FILE_UNAVAILABLE_MESSAGE)
 
 
-async def find_attachment(ctx: ops.ToolContext, file_id: str) -> dict[str, Any]:
+async def find_attachment(ctx: ops.ToolContext, file_id: str) -> Attachment:
     """The room attachment ``file_id`` names; ``BandToolError`` when there is none (or expired).
 
     A cached attachment past its ``expires_at`` is looked up once more (the platform may have
@@ -245,7 +240,7 @@ async def find_attachment(ctx: ops.ToolContext, file_id: str) -> dict[str, Any]:
             att = await _lookup(ctx, file_id)
             ATTACHMENT_CACHE.put(key, att)
         if not _expired(att):
-            return dict(att)
+            return att
         ATTACHMENT_CACHE.discard(key)
         att = None
     raise BandToolError(FILE_UNAVAILABLE_MESSAGE)
@@ -260,20 +255,15 @@ async def download(ctx: ops.ToolContext, file_id: str) -> bytes:
     return resp.body if isinstance(resp.body, bytes) else b""
 
 
-def _size_facts(att: Mapping[str, Any]) -> dict[str, Any]:
-    return {
-        "name": att.get("name"),
-        "content_type": att.get("content_type"),
-        "bytes": att.get("bytes"),
-    }
+def _size_facts(att: Attachment) -> dict[str, Any]:
+    return {"name": att.name, "content_type": att.content_type, "bytes": att.bytes}
 
 
 async def read_room_file(ctx: ops.ToolContext, args: ReadRoomFileInput) -> dict[str, Any]:
     """A small text file's text, a small image as an image block, else a description."""
     att = await find_attachment(ctx, args.file_id)
-    ctype = str(att.get("content_type") or "")
-    raw_size = att.get("bytes")
-    size = raw_size if isinstance(raw_size, int) else 0
+    ctype = att.content_type or ""
+    size = att.bytes or 0
     if ctype.startswith("text/"):
         limit, reason = MAX_INLINE_TEXT_BYTES, "text"
     elif ctype in PREVIEWABLE_IMAGE_CONTENT_TYPES:
@@ -335,6 +325,6 @@ async def send_room_file(ctx: ops.ToolContext, args: SendRoomFileInput) -> dict[
         resp = await ctx.rest.request("PUT", ctx.chat_path("/files"), content=body, headers=headers)
     except NotFoundError as exc:
         raise BandToolError(FILE_UNAVAILABLE_MESSAGE) from exc
-    att = ops.require_data(resp, "upload file")
-    message = await ops.post_message(ctx, caption, mentions, [str(att["id"])])
+    att = decode_as(Attachment, ops.require_data(resp, "upload file"))
+    message = await ops.post_message(ctx, caption, mentions, [str(att.id)])
     return {"attachment": attachment_view(att), "message_id": message.get("id")}

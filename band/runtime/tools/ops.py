@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from band.client.errors import ForbiddenError, UnprocessableEntityError
 from band.client.rest import RestClient, RestResponse, path
@@ -21,6 +21,7 @@ from band.core.exceptions import (
     MessagePostKind,
     RoomExecutionStoppedError,
 )
+from band.core.wire import Participant, Peer, decode_rows
 
 from . import inputs as i
 
@@ -31,6 +32,8 @@ MAX_EVENT_CHARS = 16384
 TRUNCATION_MARK = "\n... [truncated] ...\n"
 #: Peer pages read while resolving ``band_add_participant`` (the runtime's room-listing cap).
 MAX_PEER_PAGES = 50
+#: Someone a tool can name: a room participant or a peer.
+Who = TypeVar("Who", Participant, Peer)
 ORG_SCOPE_ERROR = (
     'scope="organization" was rejected: the agent\'s owner does not belong to an organization. '
     'Retry with scope="agent" instead.'
@@ -89,24 +92,25 @@ def bare(handle: Any) -> str:
     return handle[1:] if isinstance(handle, str) and handle.startswith("@") else (handle or "")
 
 
-def find(participants: list[dict[str, Any]], identifier: str) -> dict[str, Any] | None:
-    """The first participant ``identifier`` names (handle matches beat name, name beats ID)."""
+def find(people: Sequence[Who], identifier: str) -> Who | None:
+    """The first of ``people`` ``identifier`` names (handle matches beat name, name beats ID)."""
     wanted = bare(identifier.strip()).lower()
     for key in ("handle", "name", "id"):
-        for p in participants:
-            value = p.get(key)
-            if isinstance(value, str) and value and bare(value).lower() == wanted:
+        for p in people:
+            value = getattr(p, key)
+            if value and bare(value).lower() == wanted:
                 return p
     return None
 
 
+def people(ctx: ToolContext) -> list[Participant]:
+    """The cached participants, typed (the cache holds the dicts adapters see)."""
+    return decode_rows(Participant, [p for p in ctx.participants or [] if isinstance(p, dict)])
+
+
 def mention_handles(ctx: ToolContext) -> list[str]:
     """Handles the model may mention: everyone in the room but this agent."""
-    return [
-        "@" + bare(p["handle"])
-        for p in ctx.participants or []
-        if p.get("handle") and p.get("id") != ctx.agent_id
-    ]
+    return ["@" + bare(p.handle) for p in people(ctx) if p.handle and p.id != ctx.agent_id]
 
 
 def resolve_mention(ctx: ToolContext, identifier: str | Mapping[str, Any]) -> dict[str, str]:
@@ -114,33 +118,26 @@ def resolve_mention(ctx: ToolContext, identifier: str | Mapping[str, Any]) -> di
 
     A legacy mention dict with an ``id`` is taken as it is; one without names its handle.
     """
-    people = ctx.participants or []
+    present = people(ctx)
     if isinstance(identifier, Mapping):
         if identifier.get("id"):
-            known = next((p for p in people if p.get("id") == identifier["id"]), {})
-            handle = identifier.get("handle") or known.get("handle") or ""
+            known = next((p for p in present if p.id == identifier["id"]), None)
+            handle = identifier.get("handle") or (known.handle if known else None) or ""
             return {"id": str(identifier["id"]), "handle": str(handle)}
         identifier = str(identifier.get("handle") or identifier.get("name") or "")
-    by_id = next((p for p in people if p.get("id") == identifier), None)
     wanted = bare(identifier.strip())
-    hit = by_id or next(
-        (p for p in people if p.get("handle") and bare(p["handle"]).lower() == wanted.lower()),
-        None,
+    folded = wanted.lower()
+    hit = (
+        next((p for p in present if p.id == identifier), None)
+        or next((p for p in present if p.handle and bare(p.handle).lower() == folded), None)
+        or next((p for p in present if p.name == wanted), None)
+        or next((p for p in present if p.name is not None and p.name.lower() == folded), None)
     )
-    hit = hit or next((p for p in people if p.get("name") == wanted), None)
-    hit = hit or next(
-        (
-            p
-            for p in people
-            if isinstance(p.get("name"), str) and p["name"].lower() == wanted.lower()
-        ),
-        None,
-    )
-    if hit is None or not hit.get("id"):
+    if hit is None or not hit.id:
         raise ValueError(
             f"Unknown participant '{wanted}'. Available handles: {mention_handles(ctx)!r}"
         )
-    return {"id": str(hit["id"]), "handle": str(hit.get("handle") or "")}
+    return {"id": hit.id, "handle": hit.handle or ""}
 
 
 def _resolve_all(
@@ -155,10 +152,10 @@ def _resolve_all(
 
 
 async def load_participants(ctx: ToolContext) -> list[dict[str, Any]]:
-    """Fetch the room's participants and refresh the cache."""
+    """Fetch the room's participants and refresh the cache (the rows as the platform sent them)."""
     resp = await ctx.rest.request("GET", ctx.chat_path("/participants"))
-    people = resp.data if isinstance(resp.data, list) else []
-    ctx.participants = [dict(p) for p in people]
+    rows = resp.data if isinstance(resp.data, list) else []
+    ctx.participants = [dict(p) for p in rows if isinstance(p, dict)]
     return ctx.participants
 
 
@@ -273,12 +270,13 @@ async def no_reply(ctx: ToolContext, args: i.NoReplyInput) -> dict[str, Any]:
 
 async def add_participant(ctx: ToolContext, args: i.AddParticipantInput) -> dict[str, Any]:
     """band_add_participant: resolve among participants, then peers, then add."""
-    present = find(await load_participants(ctx), args.identifier)
+    await load_participants(ctx)
+    present = find(people(ctx), args.identifier)
     if present is not None:
         return {
-            "id": present.get("id"),
-            "name": present.get("name"),
-            "role": present.get("role"),
+            "id": present.id,
+            "name": present.name,
+            "role": present.role,
             "status": "already_in_room",
         }
     peer = None
@@ -289,9 +287,9 @@ async def add_participant(ctx: ToolContext, args: i.AddParticipantInput) -> dict
             "/agent/peers",
             params={"not_in_chat": ctx.room(), "page": page, "page_size": 100},
         )
-        rows = resp.data if isinstance(resp.data, list) else []
+        rows = resp.rows_as(Peer)
         peer = find(rows, args.identifier)
-        total_pages = resp.metadata.get("total_pages") or 0
+        total_pages = resp.paging.total_pages or 0
         if not rows or page >= total_pages:
             break
         page += 1
@@ -300,27 +298,28 @@ async def add_participant(ctx: ToolContext, args: i.AddParticipantInput) -> dict
             f"Participant '{args.identifier}' not found. "
             "Use band_lookup_peers to find available peers."
         )
-    if not peer.get("id"):
+    if not peer.id:
         raise ValueError(f"Participant '{args.identifier}' has no ID.")
-    body = {"participant": {"participant_id": peer["id"], "role": args.role}}
+    body = {"participant": {"participant_id": peer.id, "role": args.role}}
     resp = await ctx.rest.request("POST", ctx.chat_path("/participants"), json=body)
     added = resp.data if isinstance(resp.data, dict) else {}
     if ctx.participants is not None:
-        ctx.participants.append({**peer, **added})
-    return {"id": peer["id"], "name": peer.get("name"), "role": args.role, "status": "added"}
+        ctx.participants.append({**peer.model_dump(exclude_none=True), **added})
+    return {"id": peer.id, "name": peer.name, "role": args.role, "status": "added"}
 
 
 async def remove_participant(ctx: ToolContext, args: i.RemoveParticipantInput) -> dict[str, Any]:
     """band_remove_participant."""
-    hit = find(await load_participants(ctx), args.identifier)
+    await load_participants(ctx)
+    hit = find(people(ctx), args.identifier)
     if hit is None:
         raise ValueError(f"Participant '{args.identifier}' not found in this room.")
-    if not hit.get("id"):
+    if not hit.id:
         raise ValueError(f"Participant '{args.identifier}' has no ID.")
-    await ctx.rest.request("DELETE", ctx.chat_path("/participants/{}", str(hit["id"])))
+    await ctx.rest.request("DELETE", ctx.chat_path("/participants/{}", hit.id))
     if ctx.participants is not None:
-        ctx.participants = [p for p in ctx.participants if p.get("id") != hit["id"]]
-    return {"id": hit["id"], "name": hit.get("name"), "status": "removed"}
+        ctx.participants = [p for p in ctx.participants if p.get("id") != hit.id]
+    return {"id": hit.id, "name": hit.name, "status": "removed"}
 
 
 async def get_participants(ctx: ToolContext, args: i.GetParticipantsInput) -> list[dict[str, Any]]:
