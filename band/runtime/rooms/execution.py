@@ -35,7 +35,7 @@ from band.runtime.contacts.hub import (
     SYNTHETIC_SENDER_TYPE,
     is_contact_hub_turn,
 )
-from band.runtime.rooms.answered import reply_landed
+from band.runtime.rooms.answered import posted_by, reply_landed
 from band.runtime.rooms.context import RoomContext
 from band.runtime.rooms.events import MessageEvent
 from band.runtime.rooms.messages import Inbound, delivery_status, inbound
@@ -595,7 +595,7 @@ class RoomExecution:
         finally:
             self._turn = None
             self._tools = None
-            self._posted = list(getattr(getattr(tools, "context", None), "posted", None) or [])
+            self._posted = posted_by(tools)
         _commit(inp)
         if synthetic:
             return SUCCEEDED  # a contact event owes the room nothing

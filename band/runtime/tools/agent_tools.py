@@ -103,6 +103,11 @@ class AgentTools:
         """The binding the tool functions run against (shared with band-mcp's tools)."""
         return self._ctx
 
+    @property
+    def posted(self) -> tuple[str, ...]:
+        """Texts of the messages posted through these tools, answered or not."""
+        return tuple(self._ctx.posted)
+
     async def _call(self, spec: ToolSpec[Any, R], **arguments: Any) -> R:
         """Validate and run one tool; record its effect only when it returns; its typed result."""
         value = await spec.run(self._ctx, spec.validate(arguments))
