@@ -71,9 +71,10 @@ DeadHook = Callable[[str], Awaitable[None] | None]
 VSN = "2.0.0"
 JOIN_TIMEOUT_S = 10.0
 LEAVE_TIMEOUT_S = 5.0
-#: First and longest pause between probes of a platform that refuses connections.
+#: First and longest pause between probes of a platform that refuses connections (a refused
+#: connect costs both ends next to nothing; each pause is what a restart may cost on top).
 PROBE_FIRST_S = 0.05
-PROBE_MAX_S = 0.5
+PROBE_MAX_S = 0.25
 #: Longest wait for a listening platform before a reconnect attempt is made anyway (the default
 #: policy's backoff ceiling).
 PROBE_LIMIT_S = 30.0
