@@ -24,6 +24,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+from websockets.protocol import State
 
 from band.core.wire import decode_error, decode_frame, encode_frame
 from band_sdk_core import (
@@ -70,9 +71,10 @@ DeadHook = Callable[[str], Awaitable[None] | None]
 VSN = "2.0.0"
 JOIN_TIMEOUT_S = 10.0
 LEAVE_TIMEOUT_S = 5.0
-#: First and longest pause between probes of a platform that refuses connections.
+#: First and longest pause between probes of a platform that refuses connections (a refused
+#: connect costs both ends next to nothing; each pause is what a restart may cost on top).
 PROBE_FIRST_S = 0.05
-PROBE_MAX_S = 0.5
+PROBE_MAX_S = 0.25
 #: Longest wait for a listening platform before a reconnect attempt is made anyway (the default
 #: policy's backoff ceiling).
 PROBE_LIMIT_S = 30.0
@@ -159,6 +161,7 @@ class PhoenixClient:
         self._handlers: dict[str, PushHandler] = {}
         self._join_refs: dict[str, str] = {}
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._outbox: list[bytes] = []  # request frames to write at the end of this loop turn
         self._deadlines: dict[float, list[asyncio.Future[dict[str, Any]]]] = {}
         self._ws: ClientConnection | None = None
         self._up = asyncio.Event()
@@ -293,15 +296,32 @@ class PhoenixClient:
         self._pending[ref] = fut
         self._expire_after(fut, timeout)
         try:
-            await ws.send(encode_frame(join_ref, ref, topic, event, {}), text=True)
+            self._post(ws, encode_frame(join_ref, ref, topic, event, {}))
             return await fut
         except TimeoutError as exc:
             raise PhoenixError(f"no reply to {event} on {topic} within {timeout}s") from exc
-        except ConnectionClosed as exc:
-            raise PhoenixError(f"socket closed while sending {event} on {topic}") from exc
         finally:
             self._pending.pop(ref, None)
             fut.cancel()  # no-op when answered; its shared timer must not fail it unseen
+
+    def _post(self, ws: ClientConnection, frame: bytes) -> None:
+        """Queue a request frame; the frames queued in one turn of the loop go out in one write.
+
+        A thousand rooms joined at start were a thousand sends, each with its own syscall and
+        drain (most of the agent's time to subscribe); queued, a page of joins is one write.
+        """
+        if not self._outbox:
+            asyncio.get_running_loop().call_soon(self._flush, ws)
+        self._outbox.append(frame)
+
+    def _flush(self, ws: ClientConnection) -> None:
+        """Write the queued frames, unless their socket is gone (its waiters are failed then)."""
+        frames, self._outbox = self._outbox, []
+        if ws is not self._ws or ws.protocol.state is not State.OPEN:
+            return  # closing: the reader ends and ``_fail_pending`` fails every waiter
+        for frame in frames:
+            ws.protocol.send_text(frame)
+        ws.transport.write(b"".join(ws.protocol.data_to_send()))
 
     def _expire_after(self, fut: asyncio.Future[dict[str, Any]], timeout: float) -> None:
         """Fail ``fut`` with ``TimeoutError`` unless answered within ``timeout`` (shared timer)."""

@@ -141,6 +141,38 @@ class _IdleDeadline:
         self._timer.cancel()
 
 
+class JoinLines:
+    """``--access-log``'s join lines: one per topic, written as one record per burst of joins.
+
+    A client joining a thousand topics at once would otherwise cost a log record, a format and
+    a write per topic (as much as serving the join itself); the lines of joins served in one
+    turn of the event loop are written together right after it, each after its reply was sent.
+    """
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    @classmethod
+    def of(cls, state: Any) -> JoinLines:
+        """The app's join lines (made on first use)."""
+        lines: JoinLines | None = getattr(state, "join_lines", None)
+        if lines is None:
+            lines = state.join_lines = cls()
+        return lines
+
+    def add(self, principal: Principal, topic: str) -> None:
+        """Note a served join; it is written once this turn of the loop is over."""
+        if not self.lines:
+            asyncio.get_running_loop().call_soon(self.flush)
+        self.lines.append(f"joined {principal.kind} {principal.id} {topic}")
+
+    def flush(self) -> None:
+        """Write the noted lines (a record's first line carries the logger's prefix)."""
+        lines, self.lines = self.lines, []
+        if lines:
+            join_log.info("%s", "\n".join(lines))
+
+
 def _reply(
     join_ref: str | None, ref: str | None, topic: str, status: str, response: dict[str, Any]
 ) -> Frame:
@@ -165,7 +197,7 @@ async def _handle(conn: Connection, text: str, directory: AsyncStore) -> None:
         conn.topics[topic] = join_ref if join_ref is not None else ref
         await conn.send(_reply(join_ref, ref, topic, "ok", {}))
         if getattr(conn.ws.app.state, "log_joins", False):  # --access-log: joins too
-            join_log.info("joined %s %s %s", conn.principal.kind, conn.principal.id, topic)
+            JoinLines.of(conn.ws.app.state).add(conn.principal, str(topic))
     elif event == "phx_leave":
         conn.topics.pop(topic, None)
         await conn.send(_reply(join_ref, ref, topic, "ok", {}))

@@ -163,6 +163,8 @@ class StoreError(Exception):
 
 #: Memberships the role cache holds before it starts over.
 MAX_CACHED_ROLES = 200_000
+#: Participants whose ordered room list is cached before the cache starts over.
+MAX_CACHED_ROOM_LISTS = 10_000
 
 
 def now() -> str:
@@ -216,10 +218,11 @@ class Store:
             self.db.execute("PRAGMA synchronous = NORMAL")
         self.migrate()
         self._roles: dict[tuple[str, str], str | None] = {}  # (room, participant) -> role
+        self._room_lists: dict[str, list[str]] = {}  # participant -> room ids, listing order
         self._watch_memberships()
 
     def _watch_memberships(self) -> None:
-        """Keep the role cache right: every write to ``participants`` drops its entry.
+        """Keep the membership caches right: every write to ``participants`` drops its entries.
 
         Temporary triggers (this connection only, gone on restart) see every path that changes
         a membership, the human, agent and bulk APIs and cascades alike.
@@ -239,6 +242,7 @@ class Store:
 
     def _forget_role(self, rid: str, pid: str) -> None:
         self._roles.pop((rid, pid), None)
+        self._room_lists.pop(pid, None)
 
     def close(self) -> None:
         """Close the connection."""
@@ -430,15 +434,38 @@ class Store:
 
     def rooms_of(self, pid: str, page: int, page_size: int) -> tuple[list[dict[str, Any]], int]:
         """Return a page of rooms ``pid`` participates in and the total count."""
-        total = self.db.execute(
-            "SELECT COUNT(*) FROM participants WHERE participant_id=?", (pid,)
-        ).fetchone()[0]
-        rows = self.db.execute(
-            "SELECT r.* FROM rooms r JOIN participants p ON p.room_id=r.id "
-            "WHERE p.participant_id=? ORDER BY r.inserted_at, r.id LIMIT ? OFFSET ?",
-            (pid, page_size, (page - 1) * page_size),
-        )
-        return [dict(r) for r in rows], total
+        ids = self._room_list(pid)
+        chunk = ids[(page - 1) * page_size : page * page_size]
+        if not chunk:
+            return [], len(ids)
+        marks = ",".join("?" * len(chunk))
+        rows = {
+            r["id"]: dict(r)
+            for r in self.db.execute(f"SELECT * FROM rooms WHERE id IN ({marks})", chunk)
+        }
+        return [rows[rid] for rid in chunk if rid in rows], len(ids)
+
+    def _room_list(self, pid: str) -> list[str]:
+        """The ids of ``pid``'s rooms in listing order (cached; triggers keep it right).
+
+        Sorting every room of the participant for each page made a listing of n rooms cost
+        O(n) per page; rooms keep their ``inserted_at``, so only a membership change (which
+        the ``participants`` triggers report) changes the order.
+        """
+        ids = self._room_lists.get(pid)
+        if ids is not None:
+            return ids
+        ids = [r[0] for r in self.db.execute(
+            "SELECT r.id FROM rooms r JOIN participants p ON p.room_id=r.id "
+            "WHERE p.participant_id=? ORDER BY r.inserted_at, r.id",
+            (pid,),
+        )]  # fmt: skip
+        # only committed state is cached: a transaction in progress may still roll back
+        if not self.db.in_transaction:
+            if len(self._room_lists) >= MAX_CACHED_ROOM_LISTS:
+                self._room_lists.clear()
+            self._room_lists[pid] = ids
+        return ids
 
     def room_ids_of(self, pid: str) -> set[str]:
         """Return every room id ``pid`` participates in."""

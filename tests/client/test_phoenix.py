@@ -13,7 +13,13 @@ import pytest
 from bandtest.agents import FAST_POLICY, Human, wait_for
 from bandtest.platform import Live, RestartablePlatform, restartable_platform, room_with
 
-from band.client.phoenix import JoinError, PhoenixClient, SessionEndedError, socket_url
+from band.client.phoenix import (
+    JoinError,
+    PhoenixClient,
+    PhoenixError,
+    SessionEndedError,
+    socket_url,
+)
 from band_sdk_core import SessionPolicy, SessionState
 
 #: The agents' fast policy, faster still: heartbeats and the watchdog in tenths of a second.
@@ -154,6 +160,53 @@ def test_join_refused(platform: RestartablePlatform) -> None:
                 await phx.join(f"agent_control:{other}", inbox.handler("x"))
             assert err.value.reason == "unauthorized"
             assert phx.topics == []
+
+    asyncio.run(scenario())
+
+
+def test_joins_sent_together_each_get_their_reply(platform: RestartablePlatform) -> None:
+    """Joins issued in one turn go out together; each waiter gets its own topic's reply."""
+    live, aid, key = registered(platform)
+    other, _, _ = live.register("Other")
+    rooms = [room_with(live, aid) for _ in range(20)]
+    inbox = Inbox()
+
+    async def scenario() -> None:
+        async with joined(live, key, aid, inbox) as phx:
+            topics = [f"chat_room:{rid}" for rid in rooms]
+            refused = f"agent_control:{other}"
+            joins = [phx.join(t, inbox.handler(t)) for t in [*topics[:10], refused, *topics[10:]]]
+            results = await asyncio.gather(*joins, return_exceptions=True)
+            assert results.pop(10).reason == "unauthorized"  # type: ignore[union-attr]
+            assert results == [None] * 20
+            assert sorted(phx.topics) == sorted(topics)
+            conn = live.app.state.fanout.agent_connected(aid)
+            assert sorted(conn.topics) == sorted(topics)
+            mid = await send(live, rooms[13], aid, "routed")
+            assert (await inbox.first(topics[13], "message_created"))["id"] == mid
+
+    asyncio.run(scenario())
+
+
+def test_join_queued_as_the_socket_drops_fails_at_once(platform: RestartablePlatform) -> None:
+    """A join whose frame was still queued when the socket dropped fails with the socket,
+    not at its reply deadline."""
+    live, aid, key = registered(platform)
+    rid = room_with(live, aid)
+    inbox = Inbox()
+
+    async def scenario() -> None:
+        phx = client(live, key, aid, inbox, join_timeout=30.0)
+        await phx.connect()
+        try:
+            topic = f"chat_room:{rid}"
+            join = asyncio.ensure_future(phx.join(topic, inbox.handler(topic)))
+            await asyncio.sleep(0)  # the join's frame is queued, not yet written
+            phx.abort()
+            with pytest.raises(PhoenixError, match="socket closed before the reply"):
+                await join
+        finally:
+            await phx.close()
 
     asyncio.run(scenario())
 

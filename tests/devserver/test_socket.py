@@ -14,7 +14,7 @@ from websockets.exceptions import InvalidStatus
 
 from band.devserver.logs import RedactKeys, redact
 
-from .conftest import Live
+from .conftest import Live, room_with
 from .payloads import check_payload
 
 Frame = list[Any]
@@ -259,3 +259,31 @@ def test_idle_socket_is_closed(live: Live) -> None:
             assert ws.close_code == 1000
 
     run(body)
+
+
+def test_access_log_has_one_line_per_join(live: Live, caplog: pytest.LogCaptureFixture) -> None:
+    aid, _, key = live.register("A")
+    rooms = [room_with(live, aid, title=f"r{i}") for i in range(20)]
+    live.app.state.log_joins = True  # band dev --access-log
+    caplog.set_level(logging.INFO, logger="band.devserver.joins")
+
+    async def body() -> None:
+        async with connect(live, key) as ws:
+            c = Client(ws)
+            # pipelined, as an agent joining its rooms sends them: served in one burst
+            refs = [await c.send("new", f"chat_room:{rid}", "phx_join") for rid in rooms]
+            refused = await c.send("new", "chat_room:no-such-room", "phx_join")
+            for ref in refs:
+                assert (await c.reply(ref))[4]["status"] == "ok"
+            assert (await c.reply(refused))[4]["status"] == "error"
+            await asyncio.sleep(0.1)  # the burst's record is written after its replies
+
+    run(body)
+    lines = [
+        line
+        for record in caplog.records
+        if record.name == "band.devserver.joins"
+        for line in record.getMessage().splitlines()
+    ]
+    # every joined topic once, in the order served; the refused join is not logged
+    assert lines == [f"joined agent {aid} chat_room:{rid}" for rid in rooms]

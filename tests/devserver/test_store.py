@@ -56,3 +56,41 @@ def test_handles_are_unique() -> None:
     a, _ = store.create_agent(user["id"], "Bot", "d")
     b, _ = store.create_agent(user["id"], "Bot", "d")
     assert a["handle"] != b["handle"]
+
+
+def test_room_listing_follows_every_membership_change(tmp_path: Path) -> None:
+    store = Store(tmp_path / "dev.sqlite3")
+    user, _ = store.ensure_local_user()
+    agent, _ = store.create_agent(user["id"], "Bot", "d")
+    person = store.authenticate(store.local_user_key() or "")
+    assert person is not None
+    rooms = [store.create_room(person, f"r{i}", None)["id"] for i in range(7)]
+    for rid in rooms[:5]:
+        store.add_participant(rid, user["id"], agent["id"], "member")
+
+    def listing(size: int = 2) -> list[str]:
+        ids, page = [], 1
+        while True:
+            rows, total = store.rooms_of(agent["id"], page, size)
+            assert total == len(store.room_ids_of(agent["id"]))
+            if not rows:
+                return ids
+            ids += [r["id"] for r in rows]
+            page += 1
+
+    assert listing() == rooms[:5]  # creation order, across pages
+    store.add_participant(rooms[6], user["id"], agent["id"], "member")
+    store.remove_participant(rooms[1], agent["id"])
+    assert listing() == [rooms[0], *rooms[2:5], rooms[6]]
+    store.db.execute(  # any path that writes memberships, raw SQL included
+        "INSERT INTO participants VALUES (?, ?, 'Agent', 'member', ?)",
+        (rooms[5], agent["id"], "2020-01-01T00:00:00Z"),
+    )
+    assert listing(3) == [rooms[0], *rooms[2:7]]
+    store.db.execute("BEGIN")  # a membership written and rolled back is never listed
+    store.db.execute("DELETE FROM participants WHERE participant_id=?", (agent["id"],))
+    assert listing() == []
+    store.db.execute("ROLLBACK")
+    assert listing() == [rooms[0], *rooms[2:7]]
+    store.db.execute("UPDATE rooms SET title='renamed' WHERE id=?", (rooms[0],))
+    assert store.rooms_of(agent["id"], 1, 1)[0][0]["title"] == "renamed"  # rows are read fresh
