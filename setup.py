@@ -23,7 +23,7 @@ ACCELERATED = {
     "_roster_c": "_roster_py.py",
     "_session_c": "_session_py.py",
     "_turn_c": "_turn_py.py",
-    "_json_c": "_json_c.pyx",
+    "_json_c": "_json_py.py",
     "_payload_c": "_payload_py.py",
     "_delivery_c": "_delivery_py.py",
     "_activity_c": "_activity_py.py",
