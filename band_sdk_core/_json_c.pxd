@@ -4,7 +4,7 @@ import cython
 
 cdef object _I64_MIN, _U64_MAX
 
-cdef inline bint _ascii(str text) except -1
+cdef bint _ascii(str text) except -1
 
 cdef str _check_str(object value)
 
