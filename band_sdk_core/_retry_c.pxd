@@ -25,6 +25,7 @@ cdef class _Slot:
 
 
 @cython.final
+@cython.no_gc_clear  # __dealloc__ breaks the links; the collector must not clear the index first
 cdef class RetryTracker:
     cdef Py_ssize_t _max_retries
     cdef Py_ssize_t _max_tracked
@@ -36,6 +37,9 @@ cdef class RetryTracker:
     cdef _Slot _flast
     cdef Py_ssize_t _nfailed
     cdef _Slot _spare
+
+    @cython.locals(slot=_Slot)
+    cdef void _release(self) noexcept
 
     cdef inline _Slot _find(self, object key)
 

@@ -98,6 +98,17 @@ class RetryTracker:
         self._nfailed: int = 0
         self._spare: _Slot | None = None  # the next new id's slot (often the last to leave)
 
+    def __dealloc__(self) -> None:
+        """Run by the compiled twin only (plain Python never calls it): see _release."""
+        self._release()
+
+    def _release(self) -> None:
+        """Break every slot's links: freeing 100,000 C-level slots link by link would recurse."""
+        if self._index is not None:  # None when the compiled __init__ raised before setting it
+            for slot in self._index.values():
+                if slot is not None:  # the _GENERAL key's value
+                    slot.prev = slot.next = slot.fnext = None
+
     __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
     @property
