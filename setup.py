@@ -28,7 +28,7 @@ ACCELERATED = {
     "_delivery_c": "_delivery_py.py",
     "_activity_c": "_activity_py.py",
     "_subscriptions_c": "_subscriptions_py.py",
-    "_decisions_c": "_decisions_c.pyx",
+    "_decisions_c": "_decisions_py.py",
 }
 
 

@@ -100,6 +100,21 @@ def test_retry_tracker_with_long_queues_is_freed(retry_impl: ModuleType) -> None
     assert gc.collect() >= 1
 
 
+def test_decision_registry_with_a_long_queue_is_freed(decisions_impl: ModuleType) -> None:
+    # 300,000 linked unclaimed entries: freeing them link by link would recurse that deep
+    registry = decisions_impl.DecisionRegistry(seed=3)
+    for _ in range(300_000):
+        registry.register_minted("room")
+    assert registry.unclaimed_count() == 300_000
+    del registry
+    holder: list[Any] = [decisions_impl.DecisionRegistry(seed=4)]
+    for _ in range(300_000):
+        holder[0].register_minted(None)
+    holder.append(holder)  # freed by the collector, not by the reference count
+    del holder
+    assert gc.collect() >= 1
+
+
 def test_claim_registry_completed_order_after_churn(claims_impl: ModuleType) -> None:
     rng = random.Random(21)
     size = 200
