@@ -14,8 +14,9 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 PACKAGE = "band_sdk_core"
-# compiled module -> source. A .py source is compiled in pure-Python mode and
-# typed by "<compiled module>.pxd" next to it; a .pyx source is plain Cython.
+# compiled module -> source. A .py source (the pure implementation) is compiled in
+# pure-Python mode and typed by "<compiled module>.pxd" next to it; _ordered_c.pyx,
+# the compiled-only ordered map, is plain Cython.
 ACCELERATED = {
     "_ordered_c": "_ordered_c.pyx",
     "_retry_c": "_retry_py.py",
