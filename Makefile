@@ -60,7 +60,7 @@ test-wheel: $(PY)
 lint: $(STAMP)
 	$(PY) -m ruff check band_sdk_core band tests bench
 	$(PY) -m ruff format --check band_sdk_core band tests bench
-	PATH=$(VENV)/bin:$$PATH $(VENV)/bin/cython-lint band_sdk_core/*.pyx band_sdk_core/*.pxd
+	PATH=$(VENV)/bin:$$PATH $(VENV)/bin/cython-lint $(wildcard band_sdk_core/*.pyx band_sdk_core/*.pxd)
 	$(VENV)/bin/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
 
 format: $(STAMP)

@@ -14,21 +14,22 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 PACKAGE = "band_sdk_core"
-# compiled module -> source. A .py source is compiled in pure-Python mode and
-# typed by "<compiled module>.pxd" next to it; a .pyx source is plain Cython.
+# compiled module -> source. A .py source (the pure implementation) is compiled in
+# pure-Python mode and typed by "<compiled module>.pxd" next to it; _ordered_c.pyx,
+# the compiled-only ordered map, is plain Cython.
 ACCELERATED = {
     "_ordered_c": "_ordered_c.pyx",
-    "_retry_c": "_retry_c.pyx",
+    "_retry_c": "_retry_py.py",
     "_claims_c": "_claims_py.py",
     "_roster_c": "_roster_py.py",
     "_session_c": "_session_py.py",
     "_turn_c": "_turn_py.py",
-    "_json_c": "_json_c.pyx",
+    "_json_c": "_json_py.py",
     "_payload_c": "_payload_py.py",
     "_delivery_c": "_delivery_py.py",
     "_activity_c": "_activity_py.py",
     "_subscriptions_c": "_subscriptions_py.py",
-    "_decisions_c": "_decisions_c.pyx",
+    "_decisions_c": "_decisions_py.py",
 }
 
 

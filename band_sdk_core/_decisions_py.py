@@ -1,17 +1,19 @@
-"""Pure-Python DecisionRegistry, CancelledDecisions and is_authorized_sender (spec section 10)."""
+# cython: annotation_typing=False
+"""DecisionRegistry, CancelledDecisions and is_authorized_sender (spec section 10).
+
+The pure implementation and, compiled with _decisions_c.pxd, the compiled twin _decisions_c.
+"""
 
 from __future__ import annotations
 
 import operator
 import os
-from collections import OrderedDict
 from typing import Any
 
 from ._base import no_attribute, refuse_copy, refuse_new, refuse_setattr, refuse_subclasses
 from ._enums import ClaimOutcome, not_instance_message
 
-# The id and ticket conversions are the subscriptions' rules; their pure-Python source
-# serves this module and its compiled twin (_decisions_c.pyx) as is.
+# The id and ticket conversions are the subscriptions' rules (their pure-Python source).
 from ._subscriptions_py import _text, _ticket
 
 __all__ = ["CancelledDecisions", "DecisionRegistry", "is_authorized_sender"]
@@ -21,11 +23,9 @@ _U64_MAX = 0xFFFFFFFFFFFFFFFF
 _GOLDEN = 0x9E3779B97F4A7C15
 _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
-
-# entry layout: [ticket, room_id or None, claimed]
-_TICKET = 0
-_ROOM = 1
-_CLAIMED = 2
+_CLAIMED = ClaimOutcome.Claimed
+_ALREADY = ClaimOutcome.AlreadyClaimed
+_STALE = ClaimOutcome.Stale
 
 
 def splitmix64(state: int) -> tuple[int, int]:
@@ -94,58 +94,153 @@ def _settings(max_pending: Any, seed: Any) -> tuple[int | None, int]:
     return limit, state
 
 
+class _Entry:
+    """One registration; the unclaimed ones are linked in registration order."""
+
+    __slots__ = ("claimed", "next", "prev", "room", "ticket", "token")
+
+    token: str
+    ticket: int
+    room: str | None
+    claimed: bool
+    prev: _Entry | None
+    next: _Entry | None
+
+
+def _entry(token: str, ticket: int, room: str | None) -> _Entry:
+    """A new unclaimed registration, linked nowhere yet."""
+    # __new__ and plain stores, not a constructor call: the compiled twin's fast allocation
+    entry: _Entry = _Entry.__new__(_Entry)
+    entry.token = token
+    entry.ticket = ticket
+    entry.room = room
+    entry.claimed = False
+    entry.prev = entry.next = None
+    return entry
+
+
+class _Book:
+    """The registry's changing state: token generator, next ticket, the unclaimed queue.
+
+    Kept apart from DecisionRegistry, whose attributes refuse assignment.
+    """
+
+    __slots__ = ("first", "last", "size", "state", "ticket")
+
+    def __init__(self, state: int) -> None:
+        """Start with the SplitMix64 ``state``, ticket 0 and no unclaimed entry."""
+        self.state = state
+        self.ticket = 0
+        self.first: _Entry | None = None  # the unclaimed entries, oldest first
+        self.last: _Entry | None = None
+        self.size = 0
+
+    def issue(self) -> int:
+        """Consume and return the next ticket."""
+        ticket = self.ticket
+        self.ticket = ticket + 1
+        return ticket
+
+    def queue(self, entry: _Entry) -> None:
+        """Put an unclaimed entry at the back of the queue."""
+        last = self.last
+        entry.prev = last
+        entry.next = None
+        if last is None:
+            self.first = entry
+        else:
+            last.next = entry
+        self.last = entry
+        self.size += 1
+
+    def dequeue(self, entry: _Entry) -> None:
+        """Take an entry out of the queue (claimed or removed)."""
+        before = entry.prev
+        after = entry.next
+        if before is None:
+            self.first = after
+        else:
+            before.next = after
+        if after is None:
+            self.last = before
+        else:
+            after.prev = before
+        entry.prev = entry.next = None
+        self.size -= 1
+
+    def release(self) -> None:
+        """Empty the queue, breaking every link (a long chain would recurse when freed)."""
+        entry = self.first
+        while entry is not None:
+            after = entry.next
+            entry.prev = entry.next = None
+            entry = after
+        self.first = self.last = None
+        self.size = 0
+
+
 class DecisionRegistry:
     """Pending chat-mediated asks keyed by token, each registration named by a ticket."""
 
-    __slots__ = ("_entries", "_max_pending", "_next_ticket", "_state", "_unclaimed")
+    __slots__ = ("_book", "_entries", "_limit", "_max_pending")
     __module__ = "band_sdk_core"
     __init_subclass__ = refuse_subclasses
-    __setattr__ = __delattr__ = refuse_setattr
-    __getattr__ = no_attribute
     __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
     _max_pending: int | None
-    _state: int
-    _next_ticket: int
-    _entries: dict[str, list[Any]]
-    # the unclaimed tokens in registration order, beside the entries: the oldest unclaimed
-    # token, the count and evict_oldest are O(1) however many claimed entries precede them
-    _unclaimed: OrderedDict[str, None]
+    _limit: int  # -1: no max_pending
+    _entries: dict[str, _Entry]  # token -> entry, registration order
+    _book: _Book
 
     def __init__(self, *, max_pending: int | None = None, seed: int | None = None) -> None:
         """Create an empty registry; ``seed`` fixes the minted-token sequence."""
         limit, state = _settings(max_pending, seed)
-        object.__setattr__(self, "_max_pending", limit)
-        object.__setattr__(self, "_state", state)
-        object.__setattr__(self, "_next_ticket", 0)
-        object.__setattr__(self, "_entries", {})
-        object.__setattr__(self, "_unclaimed", OrderedDict())
+        # assigned once, through each slot's own descriptor since __setattr__ refuses every
+        # name (object.__setattr__ is refused on the compiled type); what changes is in _book
+        slots = DecisionRegistry.__dict__
+        slots["_max_pending"].__set__(self, limit)
+        slots["_limit"].__set__(self, -1 if limit is None else limit)
+        slots["_entries"].__set__(self, {})
+        slots["_book"].__set__(self, _Book(state))
+
+    def __dealloc__(self) -> None:
+        """Run by the compiled twin only (plain Python never calls it): break the links."""
+        if self._book is not None:  # None when the compiled __init__ raised before setting it
+            self._book.release()
+
+    # def, not a bound helper: only a def fills the compiled type's setattr slot
+    def __setattr__(self, name: str, value: object) -> None:
+        refuse_setattr(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        refuse_setattr(self, name)
+
+    def __getattr__(self, name: str) -> Any:
+        no_attribute(self, name)
 
     @property
     def max_pending(self) -> int | None:
         """The entry count at which evict_oldest starts evicting, or None."""
         return self._max_pending
 
-    def _issue(self) -> int:
-        """Consume and return the next ticket."""
-        ticket = self._next_ticket
-        object.__setattr__(self, "_next_ticket", ticket + 1)
-        return ticket
+    # -- registration -----------------------------------------------------------------
 
     def _mint(self) -> str | None:
         """Draw tokens until one is not currently registered."""
         entries = self._entries
         if len(entries) > _U32_MAX:
             return None
-        state = self._state
+        book = self._book
+        state = book.state
         while True:  # splitmix64(), inlined: the hot path of register_minted
             state = (state + _GOLDEN) & _U64_MAX
             z = ((state ^ (state >> 30)) * _MIX1) & _U64_MAX
             z = ((z ^ (z >> 27)) * _MIX2) & _U64_MAX
-            token = format((z ^ (z >> 31)) & _U32_MAX, "08x")
+            low = (z ^ (z >> 31)) & _U32_MAX
+            token = f"{low:08x}"
             if token not in entries:
                 break
-        object.__setattr__(self, "_state", state)
+        book.state = state
         return token
 
     def register_minted(self, room_id: str | None = None) -> tuple[str, int] | None:
@@ -154,113 +249,126 @@ class DecisionRegistry:
         token = self._mint()
         if token is None:
             return None
-        ticket = self._next_ticket
-        object.__setattr__(self, "_next_ticket", ticket + 1)
-        self._entries[token] = [ticket, room, False]
-        self._unclaimed[token] = None
-        return token, ticket
+        entry = _entry(token, self._book.issue(), room)
+        self._entries[token] = entry
+        self._book.queue(entry)
+        return (token, entry.ticket)
 
     def register_keyed(self, key: str) -> tuple[str, int] | None:
         """Register (or re-register, if unclaimed) an ask under ``key``."""
         token = _text(key)
         entry = self._entries.get(token)
-        if entry is not None and entry[_CLAIMED]:
-            return None
-        ticket = self._issue()
-        if entry is None:
-            self._entries[token] = [ticket, None, False]
-            self._unclaimed[token] = None
-        else:  # unclaimed already: it keeps its position
-            entry[_TICKET] = ticket
-            entry[_ROOM] = None
-        return token, ticket
+        if entry is not None:
+            if entry.claimed:
+                return None
+            entry.ticket = self._book.issue()  # unclaimed: it keeps its position
+            entry.room = None
+            return (token, entry.ticket)
+        entry = _entry(token, self._book.issue(), None)
+        self._entries[token] = entry
+        self._book.queue(entry)
+        return (token, entry.ticket)
 
-    def _current(self, token: Any, ticket: Any) -> tuple[str, list[Any] | None]:
-        """Convert the arguments and return the entry registered under exactly them."""
-        key = _text(token)
-        tk = _ticket(ticket)
+    def _current(self, token: Any, ticket: Any) -> _Entry | None:
+        """The entry registered under exactly ``token`` and ``ticket``, or None."""
+        key = _text(token) if type(token) is not str else token
+        if type(ticket) is int and 0 <= ticket <= _U64_MAX:
+            tk = ticket
+        else:
+            tk = _ticket(ticket)
         entry = self._entries.get(key)
-        if entry is None or entry[_TICKET] != tk:
-            return key, None
-        return key, entry
+        if entry is None or entry.ticket != tk:
+            return None
+        return entry
 
     def try_claim(self, token: str, ticket: int) -> ClaimOutcome:
         """Claim the registration; the first claimant wins."""
-        key, entry = self._current(token, ticket)
+        entry = self._current(token, ticket)
         if entry is None:
-            return ClaimOutcome.Stale
-        if entry[_CLAIMED]:
-            return ClaimOutcome.AlreadyClaimed
-        entry[_CLAIMED] = True
-        del self._unclaimed[key]
-        return ClaimOutcome.Claimed
+            return _STALE
+        if entry.claimed:
+            return _ALREADY
+        entry.claimed = True
+        self._book.dequeue(entry)
+        return _CLAIMED
 
     def withdraw(self, token: str, ticket: int) -> bool:
         """Remove the registration if it is still unclaimed."""
-        key, entry = self._current(token, ticket)
-        if entry is None or entry[_CLAIMED]:
+        entry = self._current(token, ticket)
+        if entry is None or entry.claimed:
             return False
-        del self._entries[key]
-        del self._unclaimed[key]
+        del self._entries[entry.token]
+        self._book.dequeue(entry)
         return True
 
     def forget(self, token: str, ticket: int) -> bool:
         """Remove the registration whether or not it was claimed."""
-        key, entry = self._current(token, ticket)
+        entry = self._current(token, ticket)
         if entry is None:
             return False
-        del self._entries[key]
-        self._unclaimed.pop(key, None)
+        del self._entries[entry.token]
+        if not entry.claimed:
+            self._book.dequeue(entry)
         return True
+
+    # -- queries ----------------------------------------------------------------------
 
     def unclaimed(self) -> list[str]:
         """Return the unclaimed tokens, oldest first."""
-        return list(self._unclaimed)
+        tokens: list[str] = []
+        entry = self._book.first
+        while entry is not None:
+            tokens.append(entry.token)
+            entry = entry.next
+        return tokens
 
     def unclaimed_in_room(self, room_id: str) -> list[str]:
         """Return the unclaimed tokens minted for ``room_id``, oldest first."""
         room = _text(room_id)
-        entries = self._entries
-        return [token for token in self._unclaimed if entries[token][_ROOM] == room]
+        tokens: list[str] = []
+        entry = self._book.first
+        while entry is not None:
+            if entry.room is not None and entry.room == room:
+                tokens.append(entry.token)
+            entry = entry.next
+        return tokens
 
     def unclaimed_count(self) -> int:
         """Return how many registrations are unclaimed."""
-        return len(self._unclaimed)
+        return self._book.size
 
     def oldest_unclaimed(self) -> str | None:
         """Return the oldest unclaimed token, or None."""
-        return next(iter(self._unclaimed), None)  # the linked order: O(1)
+        first = self._book.first
+        return None if first is None else first.token
 
     def evict_oldest(self) -> str | None:
         """At capacity, remove and return the oldest unclaimed token; else None."""
-        limit = self._max_pending
-        if limit is None or len(self._entries) < limit:
+        book = self._book
+        entry = book.first
+        if self._limit < 0 or len(self._entries) < self._limit or entry is None:
             return None
-        if not self._unclaimed:
-            return None
-        token: str = self._unclaimed.popitem(False)[0]
-        del self._entries[token]
-        return token
+        del self._entries[entry.token]
+        book.dequeue(entry)
+        return entry.token
+
+    # -- cancellation -----------------------------------------------------------------
 
     def _cancel(self, room: str | None, every: bool) -> CancelledDecisions:
         """Remove every entry (or every entry of ``room``) and report them."""
         unclaimed: list[str] = []
         claimed: list[str] = []
-        for token, entry in self._entries.items():
-            if every or (entry[_ROOM] is not None and entry[_ROOM] == room):
-                if entry[_CLAIMED]:
-                    claimed.append(token)
+        for entry in list(self._entries.values()):
+            if every or (entry.room is not None and entry.room == room):
+                if entry.claimed:
+                    claimed.append(entry.token)
                 else:
-                    unclaimed.append(token)
+                    unclaimed.append(entry.token)
+                    self._book.dequeue(entry)
+                if not every:
+                    del self._entries[entry.token]
         if every:
             self._entries.clear()
-            self._unclaimed.clear()
-        else:
-            for token in unclaimed:
-                del self._entries[token]
-                del self._unclaimed[token]
-            for token in claimed:
-                del self._entries[token]
         return _cancelled(unclaimed, claimed)
 
     def cancel_all(self) -> CancelledDecisions:

@@ -1,4 +1,8 @@
-"""Python -> JSON value conversion (spec §2.3): fresh objects, sorted keys."""
+# cython: annotation_typing=False
+"""Python -> JSON value conversion (spec §2.3): fresh objects, sorted keys.
+
+The pure implementation and, compiled with _json_c.pxd, the compiled twin _json_c.
+"""
 
 from __future__ import annotations
 
@@ -14,11 +18,17 @@ _I64_MIN = -(2**63)
 _U64_MAX = 2**64 - 1
 
 
+def _ascii(text: str) -> bool:
+    """Whether an exact str is pure ASCII (then it is valid UTF-8 as is)."""
+    # typed str in _json_c.pxd: the compiled twin calls str.isascii's C function directly
+    return text.isascii()
+
+
 def _check_str(value: str) -> str:
     """Return ``value`` as an exact str, rejecting lone surrogates."""
     if type(value) is not str:
         value = "" + value
-    if not value.isascii():
+    if not _ascii(value):
         try:
             value.encode("utf-8")
         except UnicodeEncodeError as exc:
@@ -43,14 +53,21 @@ def _object(obj: dict[Any, Any]) -> dict[str, Any]:
     """Convert an exact dict into a fresh dict with sorted keys."""
     out: dict[str, Any] = {}
     keys: list[str] = []
+    previous: str | None = None
+    ordered = True
     for key, value in obj.items():
-        if type(key) is not str or not key.isascii():
+        if type(key) is not str or not _ascii(key):
             key = _key(key)
         # plain ASCII strings are the common leaf: skip the call
-        if type(value) is not str or not value.isascii():
+        if type(value) is not str or not _ascii(value):
             value = to_json(value)
         out[key] = value
         keys.append(key)
+        if ordered and previous is not None and not (previous < key):
+            ordered = False
+        previous = key
+    if ordered and len(out) == len(keys):
+        return out  # already in code-point order (as the platform sends it): no second dict
     return _sorted(out, keys)
 
 
@@ -70,7 +87,7 @@ def _array(values: Any) -> list[Any]:
     """Convert an iterable into a fresh list."""
     out = []
     for value in values:
-        if type(value) is not str or not value.isascii():
+        if type(value) is not str or not _ascii(value):
             value = to_json(value)
         out.append(value)
     return out
@@ -80,7 +97,7 @@ def to_json(value: Any) -> Any:
     """Convert a Python value into a fresh JSON-shaped value (TypeError when impossible)."""
     tp = type(value)
     if tp is str:
-        if value.isascii():
+        if _ascii(value):
             return value
         return _check_str(value)
     if tp is dict:

@@ -1,4 +1,4 @@
-# Declarations of the compiled links, chain and insertion-ordered map, for cimport by the twins.
+# Declarations of the compiled links, chain and insertion-ordered map (cimported by _claims_c).
 cimport cython
 
 

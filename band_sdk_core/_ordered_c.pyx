@@ -4,8 +4,9 @@
 The pure twins use ``collections.OrderedDict``; the compiled twins use this class
 (typed, so every call is a C call) for the same operations with the same order:
 FIFO eviction by ``popitem(False)`` and LRU refresh by ``move_to_end`` in O(1) at
-any size and history. A dict maps each key to its node in a Chain, the doubly linked
-list that DecisionRegistry's compiled twin derives from too.
+any size and history. A dict maps each key to its node in a Chain (a doubly linked
+list of Links). The one hand-written Cython source of the package: the pure twins have
+no counterpart to compile (they use OrderedDict itself).
 """
 
 cimport cython

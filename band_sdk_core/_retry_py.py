@@ -1,13 +1,17 @@
 # cython: annotation_typing=False
 """RetryTracker: bounded per-message attempt counts and permanent failures.
 
-The pure implementation; _retry_c.pyx is its compiled twin (same state, same order).
+The pure implementation and, compiled with _retry_c.pxd, the compiled twin _retry_c.
+Every id that has an attempt entry or is permanently failed has one _Slot in one dict;
+the slot sits in the attempt queue, the failed queue or both (linked lists in
+first-insertion order). So recording an attempt costs a single lookup (an insert for a
+new id), each eviction unlinks the oldest slot, and an id evicted from both queues
+leaves the index: O(1) at any size and history.
 """
 
 from __future__ import annotations
 
 import operator
-from collections import OrderedDict
 from typing import Any
 
 from ._base import read_only, refuse_copy, refuse_subclasses
@@ -15,6 +19,11 @@ from ._base import read_only, refuse_copy, refuse_subclasses
 __all__ = ["RetryTracker"]
 
 _U32_MAX = 4294967295
+
+# One non-str key kept in every index: CPython then stores each entry's hash beside it
+# (a "general" dict), so a probe past other ids compares hashes in the table instead of
+# reading each id's str object; at 100,000 ids those reads are cache misses.
+_GENERAL = object()
 
 
 def _check_message_id(message_id: object) -> None:
@@ -32,20 +41,43 @@ def _check_range(number: Any, name: str, low: int) -> int:
     return int(number)
 
 
+class _Slot:
+    """One id: its attempt entry (count, restored ceiling) and its places in both queues.
+
+    The failed queue only ever pops its front, so it is singly linked (``fnext``).
+    """
+
+    __slots__ = ("ceiling", "count", "failed", "fnext", "key", "next", "prev", "tracked")
+
+    def __init__(self) -> None:
+        """Create a slot in neither queue."""
+        self.key: str | None = None
+        self.count: int = 0  # u32 in the compiled twin, as in the reference
+        self.tracked: bool = False  # in the attempt queue
+        self.failed: bool = False  # in the permanently-failed queue
+        self.ceiling: int = -1  # a restored (stricter) ceiling, or -1 for none
+        self.prev: _Slot | None = None  # the attempt queue's links
+        self.next: _Slot | None = None
+        self.fnext: _Slot | None = None
+
+
 class RetryTracker:
     """Per-message retry budget with bounded attempt and permanent-failure tracking."""
 
-    __slots__ = ("_attempts", "_ceilings", "_failed", "_max_retries", "_max_tracked")
+    __slots__ = (
+        "_ffirst",
+        "_first",
+        "_flast",
+        "_index",
+        "_last",
+        "_max_retries",
+        "_max_tracked",
+        "_nfailed",
+        "_ntracked",
+        "_spare",
+    )
     __module__ = "band_sdk_core"
     __init_subclass__ = refuse_subclasses
-
-    _max_retries: int
-    _max_tracked: int
-    # Both bounded maps evict the oldest insertion in O(1) with popitem(last=False): a plain
-    # dict used as a FIFO (del d[next(iter(d))]) walks every earlier deletion on each eviction.
-    _attempts: OrderedDict[str, int]
-    _ceilings: dict[str, int]  # only ids that also have an attempt entry
-    _failed: OrderedDict[str, None]
 
     def __init__(self, max_retries: int = 1, max_tracked: int = 10_000) -> None:
         """Create a tracker allowing ``max_retries`` retries, tracking ``max_tracked`` ids."""
@@ -54,11 +86,28 @@ class RetryTracker:
         tracked_in = operator.index(max_tracked)
         retries = _check_range(retries_in, "max_retries", 0)
         tracked = _check_range(tracked_in, "max_tracked", 1)
-        self._max_retries = retries
-        self._max_tracked = tracked
-        self._attempts = OrderedDict()
-        self._ceilings = {}
-        self._failed = OrderedDict()
+        self._max_retries: int = retries
+        self._max_tracked: int = tracked
+        # id -> _Slot for every id in either queue (never counted: the queues keep sizes)
+        self._index: dict[object, _Slot | None] = {_GENERAL: None}
+        self._first: _Slot | None = None  # the attempt queue, oldest first
+        self._last: _Slot | None = None
+        self._ntracked: int = 0
+        self._ffirst: _Slot | None = None  # the permanently-failed queue, oldest first
+        self._flast: _Slot | None = None
+        self._nfailed: int = 0
+        self._spare: _Slot | None = None  # the next new id's slot (often the last to leave)
+
+    def __dealloc__(self) -> None:
+        """Run by the compiled twin only (plain Python never calls it): see _release."""
+        self._release()
+
+    def _release(self) -> None:
+        """Break every slot's links: freeing 100,000 C-level slots link by link would recurse."""
+        if self._index is not None:  # None when the compiled __init__ raised before setting it
+            for slot in self._index.values():
+                if slot is not None:  # the _GENERAL key's value
+                    slot.prev = slot.next = slot.fnext = None
 
     __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
@@ -75,110 +124,164 @@ class RetryTracker:
     def max_retries(self) -> None:
         read_only(self, "max_retries")
 
+    # -- the index and the two queues ---------------------------------------------------
+
+    def _find(self, key: object) -> _Slot | None:
+        """The slot of ``key``, or None."""
+        return self._index.get(key)
+
+    def _slot(self, key: str) -> _Slot:
+        """The slot of ``key``, inserted (in neither queue yet) when new: one probe."""
+        spare = self._spare
+        if spare is None:
+            spare = _Slot()
+        else:
+            self._spare = None
+        found = self._index.setdefault(key, spare)
+        if found is spare:
+            spare.key = key
+            return spare
+        if self._spare is None:
+            self._spare = spare
+        return found  # type: ignore[return-value]  # only _GENERAL maps to None
+
+    def _leave(self, slot: _Slot) -> None:
+        """Drop a slot that is in neither queue from the index (and keep it as the spare)."""
+        if not slot.tracked and not slot.failed:
+            del self._index[slot.key]
+            slot.key = None
+            self._spare = slot
+
+    def _track(self, slot: _Slot) -> None:
+        """Give ``slot`` a fresh attempt entry at the back; evict the oldest beyond the bound."""
+        slot.tracked = True
+        slot.count = 0
+        slot.ceiling = -1
+        last = self._last
+        slot.prev = last
+        slot.next = None
+        if last is None:
+            self._first = slot
+        else:
+            last.next = slot
+        self._last = slot
+        self._ntracked += 1
+        if self._ntracked > self._max_tracked:  # evicting after the insert: the same state
+            self._untrack(self._first)  # type: ignore[arg-type]  # the queue is not empty
+
+    def _untrack(self, slot: _Slot) -> None:
+        """Remove the attempt entry of ``slot`` (unlink it from the attempt queue)."""
+        before = slot.prev
+        after = slot.next
+        if before is None:
+            self._first = after
+        else:
+            before.next = after
+        if after is None:
+            self._last = before
+        else:
+            after.prev = before
+        slot.prev = slot.next = None
+        self._ntracked -= 1
+        slot.tracked = False
+        self._leave(slot)
+
+    def _add_failed(self, slot: _Slot) -> None:
+        """Put ``slot`` in the permanently-failed queue; evict beyond the bound."""
+        if not slot.failed:  # an id already in keeps its place (no refresh)
+            slot.failed = True
+            slot.fnext = None
+            last = self._flast
+            if last is None:
+                self._ffirst = slot
+            else:
+                last.fnext = slot
+            self._flast = slot
+            self._nfailed += 1
+            if self._nfailed > self._max_tracked:
+                oldest: _Slot = self._ffirst  # type: ignore[assignment]  # the queue is not empty
+                self._ffirst = oldest.fnext
+                oldest.fnext = None
+                oldest.failed = False
+                self._nfailed -= 1
+                self._leave(oldest)
+
+    def _limit(self, slot: _Slot) -> int:
+        """The effective ceiling of a tracked id: the stricter of ours and a restored one."""
+        ceiling = slot.ceiling
+        if 0 <= ceiling < self._max_retries:
+            return ceiling
+        return self._max_retries
+
+    # -- the API ------------------------------------------------------------------------
+
     def record_attempt(self, message_id: str) -> tuple[int, bool]:
         """Count one attempt; return ``(count, exhausted)``."""
         if type(message_id) is not str:  # exact str is the common case: skip the call
             _check_message_id(message_id)
-        # the helpers are inlined here: this is the hot path of the pure implementation
-        attempts = self._attempts
-        previous: int = attempts.get(message_id, -1)  # counts are never negative
-        count: int
-        if previous < 0:
-            if len(attempts) >= self._max_tracked:
-                oldest = attempts.popitem(False)[0]
-                if self._ceilings:
-                    self._ceilings.pop(oldest, None)
-            count = 1
-        else:
-            count = previous + 1
-        attempts[message_id] = count
-        limit = self._max_retries
-        if self._ceilings:
-            restored = self._ceilings.get(message_id, limit)
-            if restored < limit:
-                limit = restored
-        if count <= limit:
-            return (count, False)
-        failed = self._failed
-        if message_id not in failed:
-            if len(failed) >= self._max_tracked:
-                failed.popitem(False)
-            failed[message_id] = None
-        return (count, True)
+        slot = self._slot(message_id)
+        if not slot.tracked:
+            self._track(slot)
+        slot.count += 1
+        count = slot.count
+        exhausted = count > self._limit(slot)
+        if exhausted:
+            self._add_failed(slot)
+        return (count, exhausted)
 
     def is_permanently_failed(self, message_id: str) -> bool:
         """Whether the message is in the permanently-failed set."""
         if type(message_id) is not str:
             _check_message_id(message_id)
-        return message_id in self._failed
+        slot = self._find(message_id)
+        return slot is not None and slot.failed
 
     def mark_permanently_failed(self, message_id: str) -> None:
         """Add the message to the permanently-failed set."""
-        _check_message_id(message_id)
-        self._add_failed(message_id)
+        if type(message_id) is not str:
+            _check_message_id(message_id)
+        self._add_failed(self._slot(message_id))
 
     def mark_success(self, message_id: str) -> None:
         """Forget the message's attempt count."""
         if type(message_id) is not str:
             _check_message_id(message_id)
-        self._attempts.pop(message_id, None)
-        if self._ceilings:
-            self._ceilings.pop(message_id, None)
+        slot = self._find(message_id)
+        if slot is not None and slot.tracked:
+            self._untrack(slot)
 
     def discard_attempt(self, message_id: str) -> None:
         """Undo one attempt (saturating); the entry goes away at zero."""
-        _check_message_id(message_id)
-        attempts = self._attempts
-        if message_id not in attempts:
+        if type(message_id) is not str:
+            _check_message_id(message_id)
+        slot = self._find(message_id)
+        if slot is None or not slot.tracked:
             return
-        count: int = attempts[message_id]
-        if count <= 1:
-            del attempts[message_id]
-            self._ceilings.pop(message_id, None)
+        if slot.count <= 1:
+            self._untrack(slot)
         else:
-            attempts[message_id] = count - 1
+            slot.count -= 1
 
     def _attempt_count(self, message_id: str) -> int:
         """The current attempt count (0 when untracked)."""
-        return self._attempts.get(message_id, 0)
+        slot = self._find(message_id)
+        return slot.count if slot is not None and slot.tracked else 0
 
     def _ceiling(self, message_id: str) -> int:
         """The effective retry ceiling: the stricter of ours and a restored one."""
-        limit: int = self._max_retries
-        if not self._ceilings:  # no restored ceilings (the common case)
-            return limit
-        restored: int = self._ceilings.get(message_id, limit)
-        return restored if restored < limit else limit
-
-    def _make_room(self) -> None:
-        """Evict the oldest attempt entry when the map is full."""
-        attempts = self._attempts
-        if len(attempts) >= self._max_tracked:
-            oldest = attempts.popitem(False)[0]
-            if self._ceilings:
-                self._ceilings.pop(oldest, None)
+        slot = self._find(message_id)
+        if slot is None or not slot.tracked:
+            return self._max_retries
+        return self._limit(slot)
 
     def _restore_attempts(self, message_id: str, attempts: int, ceiling: int) -> None:
         """Raise the count to ``attempts`` under the stricter ceiling; mark failed at it."""
-        table = self._attempts
-        count: int
-        if message_id in table:
-            current: int = table[message_id]
-            count = current if current > attempts else attempts
-        else:
-            self._make_room()
-            count = attempts
-        table[message_id] = count
-        previous: int = self._ceilings.get(message_id, ceiling)
-        self._ceilings[message_id] = previous if previous < ceiling else ceiling
-        if count >= self._ceiling(message_id):
-            self._add_failed(message_id)
-
-    def _add_failed(self, message_id: str) -> None:
-        """Insert into the bounded permanently-failed set (FIFO eviction)."""
-        failed = self._failed
-        if message_id in failed:
-            return
-        if len(failed) >= self._max_tracked:
-            failed.popitem(False)
-        failed[message_id] = None
+        slot = self._slot(message_id)
+        if not slot.tracked:
+            self._track(slot)
+        if attempts > slot.count:
+            slot.count = attempts
+        if slot.ceiling < 0 or ceiling < slot.ceiling:
+            slot.ceiling = ceiling
+        if slot.count >= self._limit(slot):
+            self._add_failed(slot)

@@ -7,6 +7,7 @@ dict used as a FIFO and an ordered map would first disagree if either were wrong
 
 from __future__ import annotations
 
+import gc
 import importlib
 import random
 from collections import OrderedDict
@@ -73,6 +74,45 @@ def test_retry_tracker_distinct_ids_keep_the_newest(retry_impl: ModuleType) -> N
     assert [tracker._attempt_count(mid) for mid in ids[14_999:15_001]] == [0, 1]
     assert not tracker.is_permanently_failed(ids[14_999])
     assert all(tracker.is_permanently_failed(mid) for mid in ids[15_000:])
+
+
+def test_retry_tracker_with_long_queues_is_freed(retry_impl: ModuleType) -> None:
+    # 300,000 linked slots, the failed queue in the reverse of the index's order: freeing
+    # them one link at a time would recurse that deep, so the tracker breaks the links
+    size = 300_000
+    ids = _ids(size)
+    tracker = retry_impl.RetryTracker(max_retries=5, max_tracked=size)
+    for mid in ids:
+        tracker.record_attempt(mid)
+    for mid in reversed(ids):
+        tracker.mark_permanently_failed(mid)
+    for mid in ids[::2]:
+        tracker.mark_success(mid)  # half only in the failed queue, half in both
+    assert tracker.is_permanently_failed(ids[0]) and tracker._attempt_count(ids[1]) == 1
+    del tracker
+    gc.collect()
+    cycle = retry_impl.RetryTracker(max_retries=0, max_tracked=size)
+    for mid in ids:
+        cycle.record_attempt(mid)
+    holder: list[Any] = [cycle]
+    holder.append(holder)  # freed by the collector, not by the reference count
+    del cycle, holder
+    assert gc.collect() >= 1
+
+
+def test_decision_registry_with_a_long_queue_is_freed(decisions_impl: ModuleType) -> None:
+    # 300,000 linked unclaimed entries: freeing them link by link would recurse that deep
+    registry = decisions_impl.DecisionRegistry(seed=3)
+    for _ in range(300_000):
+        registry.register_minted("room")
+    assert registry.unclaimed_count() == 300_000
+    del registry
+    holder: list[Any] = [decisions_impl.DecisionRegistry(seed=4)]
+    for _ in range(300_000):
+        holder[0].register_minted(None)
+    holder.append(holder)  # freed by the collector, not by the reference count
+    del holder
+    assert gc.collect() >= 1
 
 
 def test_claim_registry_completed_order_after_churn(claims_impl: ModuleType) -> None:

@@ -1,0 +1,91 @@
+# Types for _decisions_py.py compiled as _decisions_c (setup.py ACCELERATED); logic in the .py.
+import cython
+
+
+cdef unsigned long long _U32_MAX, _U64_MAX, _GOLDEN, _MIX1, _MIX2
+cdef object _CLAIMED, _ALREADY, _STALE
+
+
+@cython.final
+@cython.freelist(64)
+@cython.no_gc  # links only to entries and plain data; the book breaks the links itself
+cdef class _Entry:
+    cdef object token
+    cdef object ticket
+    cdef object room
+    cdef bint claimed
+    cdef _Entry prev
+    cdef _Entry next
+
+
+@cython.locals(entry=_Entry)
+cdef _Entry _entry(object token, object ticket, object room)
+
+
+@cython.final
+cdef class _Book:
+    cdef unsigned long long state
+    cdef object ticket
+    cdef _Entry first
+    cdef _Entry last
+    cdef Py_ssize_t size
+
+    cdef object issue(self)
+
+    @cython.locals(last=_Entry)
+    cdef void queue(self, _Entry entry) noexcept
+
+    @cython.locals(before=_Entry, after=_Entry)
+    cdef void dequeue(self, _Entry entry) noexcept
+
+    @cython.locals(entry=_Entry, after=_Entry)
+    cdef void release(self) noexcept
+
+
+@cython.final
+@cython.no_gc_clear  # __dealloc__ breaks the links; the collector must not clear the book first
+cdef class DecisionRegistry:
+    cdef public object _max_pending
+    cdef public Py_ssize_t _limit
+    cdef public dict _entries
+    cdef public _Book _book
+
+    @cython.locals(
+        entries=dict, book=_Book, state=cython.ulonglong, z=cython.ulonglong, low=cython.uint
+    )
+    cdef object _mint(self)
+
+    @cython.locals(entry=_Entry)
+    cpdef register_minted(self, object room_id=*)
+
+    @cython.locals(entry=_Entry)
+    cpdef register_keyed(self, object key)
+
+    @cython.locals(entry=_Entry)
+    cdef _Entry _current(self, object token, object ticket)
+
+    @cython.locals(entry=_Entry)
+    cpdef try_claim(self, object token, object ticket)
+
+    @cython.locals(entry=_Entry)
+    cpdef withdraw(self, object token, object ticket)
+
+    @cython.locals(entry=_Entry)
+    cpdef forget(self, object token, object ticket)
+
+    @cython.locals(tokens=list, entry=_Entry)
+    cpdef list unclaimed(self)
+
+    @cython.locals(tokens=list, entry=_Entry)
+    cpdef list unclaimed_in_room(self, object room_id)
+
+    cpdef Py_ssize_t unclaimed_count(self)
+
+    @cython.locals(first=_Entry)
+    cpdef oldest_unclaimed(self)
+
+    @cython.locals(book=_Book, entry=_Entry)
+    cpdef evict_oldest(self)
+
+    @cython.locals(unclaimed=list, claimed=list, entry=_Entry)
+    cdef _cancel(self, object room, bint every)
