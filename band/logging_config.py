@@ -10,14 +10,14 @@ Styles: ``standard`` (text), ``json`` (one JSON object a line, stdlib only) and 
 from __future__ import annotations
 
 import enum
-import inspect
 import json
 import logging
 import logging.config
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal, ParamSpec
+from typing import Any, Literal
 
+from band._signature import parameters_of
 from band.core.exceptions import BandConfigError
 
 __all__ = [
@@ -46,7 +46,6 @@ CHATTY_LOGGERS: tuple[str, ...] = ("httpcore", "httpx", "phoenix_channels_python
 
 LogLevel = int | str
 LoggingConfig = dict[str, Any]
-P = ParamSpec("P")
 
 
 class LoggingStyle(enum.StrEnum):
@@ -222,19 +221,7 @@ def build_logging_config(
     }
 
 
-def _options_of(
-    template: Callable[P, LoggingConfig],
-) -> Callable[[Callable[..., LoggingConfig]], Callable[P, LoggingConfig]]:
-    """Declare the decorated function with ``template``'s parameters (one table for both)."""
-
-    def adopt(func: Callable[..., LoggingConfig]) -> Callable[P, LoggingConfig]:
-        func.__signature__ = inspect.signature(template)  # type: ignore[attr-defined]
-        return func
-
-    return adopt
-
-
-@_options_of(build_logging_config)
+@parameters_of(build_logging_config)
 def configure_logging(*args: Any, **kwargs: Any) -> LoggingConfig:
     """Route logs to the console (and ``log_file``): ``band`` at ``level``, the rest at
     ``root_level``. Replaces the root handlers a previous call installed; returns the

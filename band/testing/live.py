@@ -29,6 +29,8 @@ from typing import Any
 
 import httpx
 
+from band._signature import parameters_of
+
 __all__ = [
     "AgentHandle",
     "LocalBand",
@@ -483,7 +485,7 @@ class LocalBand:
         """Register an agent (owned by the local person unless ``owner``)."""
         return (owner or self.me).register_agent(name, description)
 
-    def agent(
+    def _agent(
         self,
         adapter: Any,
         *,
@@ -491,22 +493,9 @@ class LocalBand:
         handle: AgentHandle | None = None,
         owner: Person | None = None,
         **agent_kwargs: Any,
-    ) -> Any:
-        """A ``band.Agent`` for ``adapter`` pointed at this platform (not started).
-
-        Registers an agent named ``name`` (default: the adapter's class name) unless
-        ``handle`` is given; ``agent_kwargs`` go to ``Agent.create``.
-        """
-        return self._agent(adapter, name, handle, owner, agent_kwargs)[0]
-
-    def _agent(
-        self,
-        adapter: Any,
-        name: str | None,
-        handle: AgentHandle | None,
-        owner: Person | None,
-        agent_kwargs: dict[str, Any],
     ) -> tuple[Any, AgentHandle]:
+        """The agent for ``adapter`` and the credentials it runs with (the options of
+        :meth:`agent` and :meth:`run_agent`)."""
         from band.agent import Agent
 
         creds = handle or self.register_agent(name or type(adapter).__name__, owner=owner)
@@ -520,18 +509,20 @@ class LocalBand:
         )
         return agent, creds
 
-    def run_agent(
-        self,
-        adapter: Any,
-        *,
-        name: str | None = None,
-        handle: AgentHandle | None = None,
-        owner: Person | None = None,
-        **agent_kwargs: Any,
-    ) -> RunningAgent:
+    @parameters_of(_agent)
+    def agent(self, adapter: Any, **options: Any) -> Any:
+        """A ``band.Agent`` for ``adapter`` pointed at this platform (not started).
+
+        Registers an agent named ``name`` (default: the adapter's class name) unless
+        ``handle`` is given; ``agent_kwargs`` go to ``Agent.create``.
+        """
+        return self._agent(adapter, **options)[0]
+
+    @parameters_of(_agent)
+    def run_agent(self, adapter: Any, **options: Any) -> RunningAgent:
         """Register (unless ``handle``) and start an agent for ``adapter``; stopped by
         :meth:`stop`."""
-        agent, creds = self._agent(adapter, name, handle, owner, agent_kwargs)
+        agent, creds = self._agent(adapter, **options)
         running = RunningAgent(agent, creds, self.timeout)
         self._agents.append(running)
         return running
