@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import re
 import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import httpx
 
@@ -43,6 +44,9 @@ __all__ = [
 _MENTION_TOKEN = re.compile(r"@\[\[[^\]]+\]\]\s*")
 #: How long start-up, agent starts and HTTP calls may take before a test fails.
 DEFAULT_TIMEOUT = 10.0
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -147,6 +151,19 @@ def _member_id(member: Any) -> str:
     if not isinstance(ident, str):
         raise TypeError(f"not a room member: {member!r}")
     return ident
+
+
+def _in_thread(method: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
+    """``method`` as a coroutine that runs it in a worker thread (the event loop goes on)."""
+
+    async def in_thread(*args: P.args, **kwargs: P.kwargs) -> R:
+        return await asyncio.to_thread(method, *args, **kwargs)
+
+    in_thread.__name__ = f"{method.__name__}_async"
+    in_thread.__qualname__ = f"{method.__qualname__}_async"
+    in_thread.__doc__ = f":meth:`{method.__name__}` without blocking the event loop."
+    in_thread.__signature__ = inspect.signature(method)  # type: ignore[attr-defined]
+    return in_thread
 
 
 class Room:
@@ -267,36 +284,11 @@ class Room:
     # --- for async tests: the same calls in a worker thread, so the test's loop (and an
     # agent running on it) keeps going while they wait
 
-    async def say_async(self, text: str, *, mention: Any = None) -> str:
-        """:meth:`say` without blocking the event loop."""
-        return await asyncio.to_thread(self.say, text, mention=mention)
-
-    async def messages_async(self) -> list[Message]:
-        """:meth:`messages` without blocking the event loop."""
-        return await asyncio.to_thread(self.messages)
-
-    async def wait_for_async(
-        self, check: Callable[[list[Message]], Any], *, timeout: float | None = None
-    ) -> Any:
-        """:meth:`wait_for` without blocking the event loop (``check`` runs in a thread)."""
-        return await asyncio.to_thread(self.wait_for, check, timeout=timeout)
-
-    async def wait_for_reply_async(
-        self,
-        member: Any,
-        *,
-        after: str | None = None,
-        message_type: str = "text",
-        timeout: float | None = None,
-    ) -> Message:
-        """:meth:`wait_for_reply` without blocking the event loop."""
-        return await asyncio.to_thread(
-            self.wait_for_reply, member, after=after, message_type=message_type, timeout=timeout
-        )
-
-    async def ask_async(self, member: Any, text: str, *, timeout: float | None = None) -> Message:
-        """:meth:`ask` without blocking the event loop."""
-        return await asyncio.to_thread(self.ask, member, text, timeout=timeout)
+    say_async = _in_thread(say)
+    messages_async = _in_thread(messages)
+    wait_for_async = _in_thread(wait_for)
+    wait_for_reply_async = _in_thread(wait_for_reply)
+    ask_async = _in_thread(ask)
 
     def delivery_status(self, message_id: str, member: Any) -> str | None:
         """``member``'s delivery status of ``message_id`` (processing, processed, failed...)."""
