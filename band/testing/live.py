@@ -21,16 +21,18 @@ import contextlib
 import inspect
 import re
 import secrets
-import socket
 import threading
 import time
 from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import httpx
 
 from band._signature import parameters_of
+
+if TYPE_CHECKING:
+    from band.devserver.thread import ServerThread
 
 __all__ = [
     "AgentHandle",
@@ -365,10 +367,7 @@ class LocalBand:
         self.port = 0
         self.app: Any = None
         self.http = httpx.Client(timeout=timeout)
-        self._server: Any = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._sock: socket.socket | None = None
+        self._server: ServerThread | None = None
         self._agents: list[RunningAgent] = []
         self._me: Person | None = None
 
@@ -393,34 +392,16 @@ class LocalBand:
 
     def start(self) -> LocalBand:
         """Serve, and return once the platform accepts connections."""
-        import uvicorn  # here, so importing band.testing stays cheap
-
+        # here, so importing band.testing stays cheap (no uvicorn, no dev server)
         from band.devserver.app import create_app
+        from band.devserver.thread import ServerThread
 
         self.app = create_app(self.db)
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", 0))
-        self._sock = sock
-        self.port = sock.getsockname()[1]
+        self._server = ServerThread(self.app)
+        self.port = self._server.port
         self.http.base_url = httpx.URL(self.rest_url)
-        config = uvicorn.Config(self.app, log_level="warning", ws="websockets-sansio")
-        server = uvicorn.Server(config)
-        self._server = server
-
-        async def serve() -> None:
-            self._loop = asyncio.get_running_loop()
-            await server.serve(sockets=[sock])
-
-        self._thread = threading.Thread(
-            target=asyncio.run, args=(serve(),), name="band-dev", daemon=True
-        )
-        self._thread.start()
-        deadline = time.monotonic() + self.timeout
-        while not server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("band dev did not start")
-            time.sleep(0.01)
+        self._server.start()
+        self._server.wait_ready(self.timeout)
         return self
 
     def stop(self) -> None:
@@ -433,22 +414,18 @@ class LocalBand:
                 errors.append(exc)
         self._agents.clear()
         if self._server is not None:
-            self._server.should_exit = True
-            if self._thread is not None:
-                self._thread.join(self.timeout)
+            self._server.stop(self.timeout)
             self._server = None
-        if self._sock is not None:
-            self._sock.close()
-            self._sock = None
         self.http.close()
         if errors:
             raise errors[0]
 
     def _on_server(self, fn: Any, *args: Any) -> Any:
         """Run the store call ``fn(store, *args)`` on the server's loop (the store's thread)."""
-        assert self._loop is not None, "the platform is not running"
+        loop = self._server.loop if self._server is not None else None
+        assert loop is not None, "the platform is not running"
         coro = self.app.state.directory.run(fn, *args)
-        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(self.timeout)
+        return asyncio.run_coroutine_threadsafe(coro, loop).result(self.timeout)
 
     # --- people, agents, rooms ------------------------------------------------------------
 
