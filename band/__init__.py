@@ -11,11 +11,11 @@ from band._version import __version__
 # server and the CLI.
 _EXPORTS = {
     "Agent": "band.agent",
-    "AgentConfig": "band.runtime.agentconfig",
+    "AgentConfig": "band.runtime",
     "ConflictPolicy": "band.core.types",
-    "SessionConfig": "band.runtime.sessionconfig",
-    "AgentRuntime": "band.runtime.runtime",
-    "AgentTools": "band.runtime.tools",
+    "SessionConfig": "band.runtime",
+    "AgentRuntime": "band.runtime",
+    "AgentTools": "band.runtime",
     "Capability": "band.core.types",
     "PlatformMessage": "band.core.types",
     "Emit": "band.core.types",
@@ -26,24 +26,24 @@ _EXPORTS = {
     "BandToolError": "band.core.exceptions",
     "RoomExecutionStoppedError": "band.core.exceptions",
     "create_room_workspace_resolver": "band.workspaces",
-    "ALL_TOOL_NAMES": "band.runtime.tools",
-    "BASE_TOOL_NAMES": "band.runtime.tools",
-    "CHAT_TOOL_NAMES": "band.runtime.tools",
-    "CONTACT_TOOL_NAMES": "band.runtime.tools",
-    "MCP_TOOL_PREFIX": "band.runtime.tools",
-    "MEMORY_TOOL_NAMES": "band.runtime.tools",
-    "TOOL_MODELS": "band.runtime.tools",
-    "mcp_tool_names": "band.runtime.tools",
+    "ALL_TOOL_NAMES": "band.runtime",
+    "BASE_TOOL_NAMES": "band.runtime",
+    "CHAT_TOOL_NAMES": "band.runtime",
+    "CONTACT_TOOL_NAMES": "band.runtime",
+    "MCP_TOOL_PREFIX": "band.runtime",
+    "MEMORY_TOOL_NAMES": "band.runtime",
+    "TOOL_MODELS": "band.runtime",
+    "mcp_tool_names": "band.runtime",
     "AdapterFeatures": "band.core.types",
     "FeatureKwargs": "band.core.types",
-    "ExecutionContext": "band.runtime.rooms.execution",
-    "GracefulShutdown": "band.runtime.shutdown",
-    "run_with_graceful_shutdown": "band.runtime.shutdown",
+    "ExecutionContext": "band.runtime",
+    "GracefulShutdown": "band.runtime",
+    "run_with_graceful_shutdown": "band.runtime",
     "PlatformEvent": "band.platform.event",
-    "build_participants_message": "band.runtime.formatters",
-    "format_history_for_llm": "band.runtime.formatters",
-    "format_message_for_llm": "band.runtime.formatters",
-    "render_system_prompt": "band.runtime.prompts",
+    "build_participants_message": "band.runtime",
+    "format_history_for_llm": "band.runtime",
+    "format_message_for_llm": "band.runtime",
+    "render_system_prompt": "band.runtime",
     "CHATTY_LOGGERS": "band.logging_config",
     "STANDARD_FORMAT": "band.logging_config",
     "FileStyle": "band.logging_config",
@@ -143,18 +143,7 @@ if TYPE_CHECKING:
         configure_logging,
     )
     from band.platform.event import PlatformEvent
-    from band.runtime.agentconfig import AgentConfig
-    from band.runtime.formatters import (
-        build_participants_message,
-        format_history_for_llm,
-        format_message_for_llm,
-    )
-    from band.runtime.prompts import render_system_prompt
-    from band.runtime.rooms.execution import ExecutionContext
-    from band.runtime.runtime import AgentRuntime
-    from band.runtime.sessionconfig import SessionConfig
-    from band.runtime.shutdown import GracefulShutdown, run_with_graceful_shutdown
-    from band.runtime.tools import (
+    from band.runtime import (
         ALL_TOOL_NAMES,
         BASE_TOOL_NAMES,
         CHAT_TOOL_NAMES,
@@ -162,8 +151,18 @@ if TYPE_CHECKING:
         MCP_TOOL_PREFIX,
         MEMORY_TOOL_NAMES,
         TOOL_MODELS,
+        AgentConfig,
+        AgentRuntime,
         AgentTools,
+        ExecutionContext,
+        GracefulShutdown,
+        SessionConfig,
+        build_participants_message,
+        format_history_for_llm,
+        format_message_for_llm,
         mcp_tool_names,
+        render_system_prompt,
+        run_with_graceful_shutdown,
     )
     from band.workspaces import create_room_workspace_resolver
 

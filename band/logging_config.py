@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+from band._signature import parameters_of
 from band.core.exceptions import BandConfigError
 
 __all__ = [
@@ -93,7 +94,7 @@ def level_value(level: LogLevel) -> int:
 
 def chatty_logger_levels(level: LogLevel = "WARNING") -> dict[str, LogLevel]:
     """The level of each chatty third-party logger: the level given for band."""
-    return {name: level for name in ("httpx", "httpcore", "phoenix_channels_python_client")}
+    return dict.fromkeys(CHATTY_LOGGERS, level)
 
 
 class JsonFormatter(logging.Formatter):
@@ -220,44 +221,13 @@ def build_logging_config(
     }
 
 
-def configure_logging(
-    level: LogLevel = logging.INFO,
-    *,
-    style: LoggingStyle = LoggingStyle.STANDARD,
-    root_level: LogLevel = logging.WARNING,
-    stream: LogStream = LogStream.STDERR,
-    datefmt: str = DEFAULT_DATEFMT,
-    fmt: str | None = None,
-    fmt_style: FormatStyle = FormatStyle.PERCENT,
-    extra_loggers: Mapping[str, LogLevel] | None = None,
-    json_fields: Sequence[str] | None = None,
-    static_fields: Mapping[str, Any] | None = None,
-    log_file: Path | str | None = None,
-    max_bytes: int = 0,
-    backup_count: int = 1,
-    file_style: FileStyle | None = None,
-    file_level: LogLevel | None = None,
-) -> LoggingConfig:
+@parameters_of(build_logging_config)
+def configure_logging(*args: Any, **kwargs: Any) -> LoggingConfig:
     """Route logs to the console (and ``log_file``): ``band`` at ``level``, the rest at
     ``root_level``. Replaces the root handlers a previous call installed; returns the
     ``dictConfig`` applied."""
-    config = build_logging_config(
-        level,
-        style=style,
-        root_level=root_level,
-        stream=stream,
-        datefmt=datefmt,
-        fmt=fmt,
-        fmt_style=fmt_style,
-        extra_loggers=extra_loggers,
-        json_fields=json_fields,
-        static_fields=static_fields,
-        log_file=log_file,
-        max_bytes=max_bytes,
-        backup_count=backup_count,
-        file_style=file_style,
-        file_level=file_level,
-    )
+    config = build_logging_config(*args, **kwargs)
+    log_file = config["handlers"].get("file", {}).get("filename")
     if log_file is not None:
         Path(log_file).expanduser().parent.mkdir(parents=True, exist_ok=True)
     logging.config.dictConfig(config)

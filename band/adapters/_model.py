@@ -13,19 +13,22 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar, Unpack
 
 from pydantic import BaseModel, ConfigDict
 
 from band.core.protocols import AgentToolsProtocol
 from band.core.simple_adapter import FeatureKwargs, SimpleAdapter
+from band.core.turn import AgentFailure
 from band.core.types import AdapterFeatures, Emit, PlatformMessage
 from band.runtime.capabilities import Capability
 from band.runtime.prompts import render_system_prompt
 from band.runtime.tools.custom import (
     CustomToolDef,
+    custom_tools_to_schemas,
     execute_custom_tool,
     find_custom_tool,
     get_custom_tool_name,
@@ -38,6 +41,8 @@ __all__ = [
     "MAX_TOOL_ROUNDS",
     "USAGE_METADATA_KEY",
     "BaseAdapterConfig",
+    "ModelReply",
+    "ToolRequest",
     "ToolRun",
     "relay_closing_text",
     "ModelAdapter",
@@ -80,14 +85,38 @@ class PromptConfig(Protocol):
 H = TypeVar("H")
 
 
+@dataclass(frozen=True)
+class ToolRequest:
+    """One tool call a model asked for: the tool's name, its arguments and the call's id."""
+
+    name: str
+    arguments: Any
+    call_id: str
+
+
+@dataclass(frozen=True)
+class ModelReply:
+    """What one model response says: its text, and the tool calls it asks for with the
+    assistant message that carries them (no calls: the turn ends)."""
+
+    text: str
+    calls: list[ToolRequest] = field(default_factory=list)
+    message: dict[str, Any] = field(default_factory=dict)
+
+
 class ModelAdapter(SimpleAdapter[H]):
-    """What both model adapters keep per agent: the config, the custom tools, the system
-    prompt (rendered once the agent's name is known) and each room's model history."""
+    """What both model adapters keep per agent (the config, the custom tools, the system
+    prompt rendered once the agent's name is known, each room's model history) and the turn
+    loop they share; a subclass speaks its provider's API through the hooks below."""
 
     SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset({Emit.TOOL_CALLS, Emit.USAGE})
     SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset(
         {Capability.MEMORY, Capability.CONTACTS, Capability.TASKS, Capability.FILES}
     )
+    #: the provider named in failures and custom tool schemas ("anthropic", "openai")
+    PROVIDER: ClassVar[str]
+    #: the API's name in the log line of a failed request
+    API_NAME: ClassVar[str]
 
     def __init__(
         self,
@@ -114,12 +143,104 @@ class ModelAdapter(SimpleAdapter[H]):
             features=self.features,
         )
 
+    async def on_message(
+        self,
+        msg: PlatformMessage,
+        tools: AgentToolsProtocol,
+        history: H,
+        participants_msg: str | None,
+        contacts_msg: str | None,
+        *,
+        is_session_bootstrap: bool,
+        room_id: str,
+    ) -> None:
+        """One turn: the message (and any room changes) to the model, then its tool calls."""
+        messages = self._room_history(room_id, history, is_session_bootstrap)
+        for note in (participants_msg, contacts_msg):
+            if note:
+                messages.append({"role": "user", "content": f"[System]: {note}"})
+        messages.append({"role": "user", "content": msg.format_for_llm()})
+        schemas = list(self._platform_schemas(tools))
+        schemas.extend(custom_tools_to_schemas(self._custom_tools, self.PROVIDER))
+        usage = empty_usage()
+        try:
+            for _ in range(MAX_TOOL_ROUNDS):
+                try:
+                    response = await self._complete(messages, schemas)
+                except Exception as exc:
+                    log.exception("room %s: the %s request failed", room_id, self.API_NAME)
+                    await tools.send_failure(provider_failure(self.PROVIDER, exc))
+                    raise
+                add_usage(usage, **self._usage(response))
+                reply = self._read(response)
+                if not reply.calls:
+                    if reply.text:
+                        messages.append({"role": "assistant", "content": reply.text})
+                    await relay_closing_text(tools, msg, reply.text)
+                    return
+                messages.append(reply.message)
+                runs, declined = await self._run_tools(tools, reply.calls)
+                messages.extend(self._tool_results(runs))
+                if declined:  # a successful band_no_reply settled the turn: no follow-up
+                    return
+            log.warning("room %s: stopped after %d model calls", room_id, MAX_TOOL_ROUNDS)
+        finally:
+            await send_usage(tools, self.features, usage)
+
+    async def _run_tools(
+        self, tools: AgentToolsProtocol, calls: list[ToolRequest]
+    ) -> tuple[list[tuple[ToolRequest, ToolRun]], bool]:
+        """Run the calls in order; each with its run, and whether a successful
+        ``band_no_reply`` (with every sibling call succeeding) ended the turn."""
+        runs: list[tuple[ToolRequest, ToolRun]] = []
+        declined = failed = False
+        for call in calls:
+            run = await run_tool_call(
+                tools, self._custom_tools, self.features, call.name, call.arguments, call.call_id
+            )
+            declined = declined or (run.ok and call.name == "band_no_reply")
+            failed = failed or not run.ok
+            runs.append((call, run))
+        return runs, declined and not failed
+
+    async def on_cleanup(self, room_id: str) -> None:
+        """Forget the room's conversation."""
+        self._history.pop(room_id, None)
+
     def _room_history(self, room_id: str, history: H, bootstrap: bool) -> list[dict[str, Any]]:
         """The room's model history: the converted room history on a session bootstrap,
         else what this adapter kept of earlier turns."""
         if bootstrap or room_id not in self._history:
             self._history[room_id] = list(history) if bootstrap else []  # type: ignore[call-overload]
         return self._history[room_id]
+
+    @abstractmethod
+    def _platform_schemas(self, tools: AgentToolsProtocol) -> Sequence[Any]:
+        """The platform tools' schemas in the provider's format."""
+
+    @abstractmethod
+    async def _complete(self, messages: list[dict[str, Any]], schemas: list[Any]) -> Any:
+        """One model call over the room's messages with the tool schemas."""
+
+    @abstractmethod
+    def _usage(self, response: Any) -> dict[str, Any]:
+        """The response's token counts, by the keys of :func:`empty_usage`."""
+
+    @abstractmethod
+    def _read(self, response: Any) -> ModelReply:
+        """The response's text and tool calls."""
+
+    @abstractmethod
+    def _tool_results(self, runs: list[tuple[ToolRequest, ToolRun]]) -> list[dict[str, Any]]:
+        """The messages that give the tool calls' results back to the model."""
+
+
+def provider_failure(provider: str, exc: Exception) -> AgentFailure:
+    """The provider failure to report for ``exc`` (HTTP status and body when it has them)."""
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int):
+        return AgentFailure(provider, str(exc), str(status), getattr(exc, "body", None))
+    return AgentFailure(provider, GENERIC_PROVIDER_FAILURE_MESSAGE)
 
 
 def check_custom_tools(tools: Sequence[CustomToolDef] | None) -> list[CustomToolDef]:

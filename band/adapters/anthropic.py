@@ -14,7 +14,7 @@ The client reads ``ANTHROPIC_API_KEY`` (unless ``provider_key`` is set) and
 
 from __future__ import annotations
 
-import logging
+from collections.abc import Sequence
 from typing import Any, Unpack
 
 from pydantic import Field, PositiveInt
@@ -22,29 +22,14 @@ from pydantic import Field, PositiveInt
 from band.converters.anthropic import AnthropicHistoryConverter, AnthropicMessages
 from band.core.protocols import AgentToolsProtocol
 from band.core.simple_adapter import FeatureKwargs
-from band.core.turn import AgentFailure
-from band.core.types import PlatformMessage
-from band.runtime.tools.custom import CustomToolDef, custom_tools_to_schemas
+from band.runtime.tools.custom import CustomToolDef
 
-from ._model import (
-    GENERIC_PROVIDER_FAILURE_MESSAGE,
-    MAX_TOOL_ROUNDS,
-    BaseAdapterConfig,
-    ModelAdapter,
-    add_usage,
-    empty_usage,
-    relay_closing_text,
-    run_tool_call,
-    send_usage,
-)
+from ._model import BaseAdapterConfig, ModelAdapter, ModelReply, ToolRequest, ToolRun
 
 __all__ = ["ANTHROPIC_MODEL", "AnthropicAdapter", "AnthropicAdapterConfig"]
 
-log = logging.getLogger("band.adapters.anthropic")
-
 #: The model an ``AnthropicAdapterConfig`` names by default (band-sdk 6.0.1's default).
 ANTHROPIC_MODEL = "claude-sonnet-5-5"
-PROVIDER = "anthropic"
 
 
 class AnthropicAdapterConfig(BaseAdapterConfig):
@@ -63,16 +48,11 @@ class AnthropicAdapterConfig(BaseAdapterConfig):
     max_tokens: PositiveInt = 4096
 
 
-def _failure(exc: Exception) -> AgentFailure:
-    """The provider failure to report for ``exc`` (HTTP status and body when it has them)."""
-    status = getattr(exc, "status_code", None)
-    if isinstance(status, int):
-        return AgentFailure(PROVIDER, str(exc), str(status), getattr(exc, "body", None))
-    return AgentFailure(PROVIDER, GENERIC_PROVIDER_FAILURE_MESSAGE)
-
-
 class AnthropicAdapter(ModelAdapter[AnthropicMessages]):
     """Runs each turn as an Anthropic tool loop over the platform tools (and custom tools)."""
+
+    PROVIDER = "anthropic"
+    API_NAME = "Anthropic"
 
     def __init__(
         self,
@@ -99,99 +79,54 @@ class AnthropicAdapter(ModelAdapter[AnthropicMessages]):
         #: the ``anthropic.AsyncAnthropic`` the turns use (replace it to point elsewhere)
         self.client: Any = AsyncAnthropic(api_key=self.config.provider_key)
 
-    async def on_message(
-        self,
-        msg: PlatformMessage,
-        tools: AgentToolsProtocol,
-        history: AnthropicMessages,
-        participants_msg: str | None,
-        contacts_msg: str | None,
-        *,
-        is_session_bootstrap: bool,
-        room_id: str,
-    ) -> None:
-        """One turn: the message (and any room changes) to Claude, then its tool calls."""
-        messages = self._room_history(room_id, history, is_session_bootstrap)
-        for note in (participants_msg, contacts_msg):
-            if note:
-                messages.append({"role": "user", "content": f"[System]: {note}"})
-        messages.append({"role": "user", "content": msg.format_for_llm()})
-        schemas: list[Any] = list(
-            tools.get_anthropic_tool_schemas(capabilities=self.features.capabilities)
+    def _platform_schemas(self, tools: AgentToolsProtocol) -> Sequence[Any]:
+        """The platform tools in the Messages API's ``tools`` format."""
+        return tools.get_anthropic_tool_schemas(capabilities=self.features.capabilities)
+
+    async def _complete(self, messages: list[dict[str, Any]], schemas: list[Any]) -> Any:
+        """One Messages API call, the system prompt beside the messages."""
+        return await self.client.messages.create(
+            model=self.config.model,
+            max_tokens=self.config.max_tokens,
+            system=self._system_prompt,
+            messages=messages,
+            tools=schemas,
         )
-        schemas.extend(custom_tools_to_schemas(self._custom_tools, "anthropic"))
-        usage = empty_usage()
-        try:
-            for _ in range(MAX_TOOL_ROUNDS):
-                try:
-                    response = await self.client.messages.create(
-                        model=self.config.model,
-                        max_tokens=self.config.max_tokens,
-                        system=self._system_prompt,
-                        messages=messages,
-                        tools=schemas,
-                    )
-                except Exception as exc:
-                    log.exception("room %s: the Anthropic request failed", room_id)
-                    await tools.send_failure(_failure(exc))
-                    raise
-                u = response.usage
-                add_usage(
-                    usage,
-                    input_tokens=getattr(u, "input_tokens", 0),
-                    output_tokens=getattr(u, "output_tokens", 0),
-                    cache_read_tokens=getattr(u, "cache_read_input_tokens", 0),
-                    cache_write_tokens=getattr(u, "cache_creation_input_tokens", 0),
-                )
-                text = " ".join(
-                    b.text for b in response.content if b.type == "text" and b.text
-                ).strip()
-                uses = [b for b in response.content if b.type == "tool_use"]
-                if response.stop_reason != "tool_use" or not uses:
-                    if text:
-                        messages.append({"role": "assistant", "content": text})
-                    await relay_closing_text(tools, msg, text)
-                    return
-                blocks: list[dict[str, Any]] = []
-                for b in response.content:
-                    if b.type == "text" and b.text:
-                        blocks.append({"type": "text", "text": b.text})
-                    elif b.type == "tool_use":
-                        blocks.append(
-                            {"type": "tool_use", "id": b.id, "name": b.name, "input": b.input}
-                        )
-                messages.append({"role": "assistant", "content": blocks})
-                results, declined = await self._run_tools(tools, uses)
-                messages.append({"role": "user", "content": results})
-                if declined:  # a successful band_no_reply settled the turn: no follow-up
-                    return
-            log.warning("room %s: stopped after %d model calls", room_id, MAX_TOOL_ROUNDS)
-        finally:
-            await send_usage(tools, self.features, usage)
 
-    async def _run_tools(
-        self, tools: AgentToolsProtocol, uses: list[Any]
-    ) -> tuple[list[dict[str, Any]], bool]:
-        """Run the response's tool calls in order; the tool_result blocks, and whether a
-        successful ``band_no_reply`` (with every sibling call succeeding) ended the turn."""
-        results: list[dict[str, Any]] = []
-        declined = failed = False
-        for use in uses:
-            run = await run_tool_call(
-                tools, self._custom_tools, self.features, use.name, use.input, use.id
-            )
-            declined = declined or (run.ok and use.name == "band_no_reply")
-            failed = failed or not run.ok
-            results.append(
-                {
-                    "type": "tool_result",
-                    "tool_use_id": use.id,
-                    "content": run.output,
-                    "is_error": run.is_error,
-                }
-            )
-        return results, declined and not failed
+    def _usage(self, response: Any) -> dict[str, Any]:
+        """The response's input, output and cache token counts."""
+        u = response.usage
+        return {
+            "input_tokens": getattr(u, "input_tokens", 0),
+            "output_tokens": getattr(u, "output_tokens", 0),
+            "cache_read_tokens": getattr(u, "cache_read_input_tokens", 0),
+            "cache_write_tokens": getattr(u, "cache_creation_input_tokens", 0),
+        }
 
-    async def on_cleanup(self, room_id: str) -> None:
-        """Forget the room's conversation."""
-        self._history.pop(room_id, None)
+    def _read(self, response: Any) -> ModelReply:
+        """The text blocks, and the ``tool_use`` blocks when the model stopped to use tools."""
+        text = " ".join(b.text for b in response.content if b.type == "text" and b.text).strip()
+        uses = [b for b in response.content if b.type == "tool_use"]
+        if response.stop_reason != "tool_use" or not uses:
+            return ModelReply(text)
+        blocks: list[dict[str, Any]] = []
+        for b in response.content:
+            if b.type == "text" and b.text:
+                blocks.append({"type": "text", "text": b.text})
+            elif b.type == "tool_use":
+                blocks.append({"type": "tool_use", "id": b.id, "name": b.name, "input": b.input})
+        calls = [ToolRequest(use.name, use.input, use.id) for use in uses]
+        return ModelReply(text, calls, {"role": "assistant", "content": blocks})
+
+    def _tool_results(self, runs: list[tuple[ToolRequest, ToolRun]]) -> list[dict[str, Any]]:
+        """One user message of ``tool_result`` blocks."""
+        results = [
+            {
+                "type": "tool_result",
+                "tool_use_id": call.call_id,
+                "content": run.output,
+                "is_error": run.is_error,
+            }
+            for call, run in runs
+        ]
+        return [{"role": "user", "content": results}]

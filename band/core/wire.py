@@ -66,6 +66,7 @@ __all__ = [
     "MessageSentResponse",
     "MessageStatusResponse",
     "MessageSentResponseRecipientsItem",
+    "Page",
     "Paging",
     "Participant",
     "ParticipantAdded",
@@ -97,6 +98,9 @@ __all__ = [
 
 M = TypeVar("M", bound="WireModel")
 D = TypeVar("D")
+#: a page's row type and its metadata type
+RowT = TypeVar("RowT")
+MetaT = TypeVar("MetaT")
 
 
 class WireModel(msgspec.Struct, kw_only=True):
@@ -319,11 +323,15 @@ class ListAgentPeersResponseMetadata(WireModel):
     total_pages: int | None = None
 
 
-class ListAgentPeersResponse(WireModel):
-    """A page of peers."""
+class Page(WireModel, Generic[RowT, MetaT]):
+    """A page of ``RowT`` rows with its paging metadata ``MetaT`` (the list results below)."""
 
-    data: list[Peer] = msgspec.field(default_factory=list)
-    metadata: ListAgentPeersResponseMetadata | None = None
+    data: list[RowT] = msgspec.field(default_factory=list)
+    metadata: MetaT | None = None
+
+
+class ListAgentPeersResponse(Page[Peer, ListAgentPeersResponseMetadata]):
+    """A page of peers."""
 
 
 # --- messages and events ---------------------------------------------------------------------
@@ -376,11 +384,8 @@ class ListAgentContactsResponseMetadata(ListAgentPeersResponseMetadata):
     """Offset paging of a contacts page."""
 
 
-class ListAgentContactsResponse(WireModel):
+class ListAgentContactsResponse(Page[AgentContact, ListAgentContactsResponseMetadata]):
     """A page of contacts."""
-
-    data: list[AgentContact] = msgspec.field(default_factory=list)
-    metadata: ListAgentContactsResponseMetadata | None = None
 
 
 class AddAgentContactResponseData(WireModel):
@@ -492,11 +497,9 @@ class ListAgentMemoriesResponseMeta(ListAgentMemoriesResponseMetadata):
     """The same paging under the optional ``meta`` key."""
 
 
-class ListAgentMemoriesResponse(WireModel):
+class ListAgentMemoriesResponse(Page[AgentMemory, ListAgentMemoriesResponseMetadata]):
     """A page of memories."""
 
-    data: list[AgentMemory] = msgspec.field(default_factory=list)
-    metadata: ListAgentMemoriesResponseMetadata | None = None
     meta: ListAgentMemoriesResponseMeta | None = None
 
 
@@ -549,22 +552,16 @@ class ListChatTasksResponseMetadata(WireModel):
     next_cursor: str | None = None
 
 
-class ListChatTasksResponse(WireModel):
+class ListChatTasksResponse(Page[Task, ListChatTasksResponseMetadata]):
     """A page of tasks."""
-
-    data: list[Task] = msgspec.field(default_factory=list)
-    metadata: ListChatTasksResponseMetadata | None = None
 
 
 class GetChatTaskHistoryResponseMetadata(ListChatTasksResponseMetadata):
     """Cursor paging of a task's history."""
 
 
-class GetChatTaskHistoryResponse(WireModel):
+class GetChatTaskHistoryResponse(Page[TaskEvent, GetChatTaskHistoryResponseMetadata]):
     """A page of a task's history."""
-
-    data: list[TaskEvent] = msgspec.field(default_factory=list)
-    metadata: GetChatTaskHistoryResponseMetadata | None = None
 
 
 class Board(WireModel):

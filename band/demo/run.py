@@ -74,7 +74,8 @@ class Demo:
             async with asyncio.timeout(self.args.timeout):
                 self.doing = "starting the local platform"
                 platform = LocalPlatform(db)
-                await platform.start()
+                platform.start()
+                await platform.until_ready()
                 where = "temporary" if self.args.db is None else db
                 self.step(1, f"local Band platform up at {platform.rest_url} (database: {where})")
                 http = httpx.AsyncClient(

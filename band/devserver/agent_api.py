@@ -14,7 +14,6 @@ from .bodies import (
     EventBody,
     FailedBody,
     MessageBody,
-    ParticipantBody,
     RenameBody,
 )
 from .http import Ctx, cursor_meta, data, endpoint, offset_meta, offset_page, page_slice
@@ -200,17 +199,8 @@ async def list_participants(ctx: Ctx) -> Response:
     return data([shapes.participant(p, ctx.fanout.online(p["id"])) for p in parts])
 
 
-@agent
-@accepts(body=ParticipantBody)
-async def add_participant(ctx: Ctx) -> Response:
-    """POST /agent/chats/{chat_id}/participants."""
-    return data(await writes.add_participant(ctx, ctx.params["chat_id"]), 201)
-
-
-@agent
-async def remove_participant(ctx: Ctx) -> Response:
-    """DELETE /agent/chats/{chat_id}/participants/{id}."""
-    return data(await writes.remove_participant(ctx, ctx.params["chat_id"], ctx.params["pid"]))
+add_participant = agent(writes.add_participant)
+remove_participant = agent(writes.remove_participant)
 
 
 @agent

@@ -8,7 +8,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from . import shapes, writes
-from .bodies import ChatBody, MessageBody, ParticipantBody, ProfileBody, RegisterBody
+from .bodies import ChatBody, MessageBody, ProfileBody, RegisterBody
 from .http import Ctx, cursor_meta, data, endpoint, offset_meta, offset_page, page_slice
 from .inputs import accepts
 from .queries import HumanMessagesQuery, PageQuery, ParticipantsQuery
@@ -123,17 +123,8 @@ async def list_participants(ctx: Ctx) -> Response:
     return offset_page(ctx, parts, q.page, q.page_size, shapes.participant)
 
 
-@human
-@accepts(body=ParticipantBody)
-async def add_participant(ctx: Ctx) -> Response:
-    """POST /me/chats/{chat_id}/participants."""
-    return data(await writes.add_participant(ctx, ctx.params["chat_id"]), 201)
-
-
-@human
-async def remove_participant(ctx: Ctx) -> Response:
-    """DELETE /me/chats/{chat_id}/participants/{id}."""
-    return data(await writes.remove_participant(ctx, ctx.params["chat_id"], ctx.params["pid"]))
+add_participant = human(writes.add_participant)
+remove_participant = human(writes.remove_participant)
 
 
 @human

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from starlette.responses import Response
@@ -25,8 +26,12 @@ async def _room(ctx: Ctx) -> str:
     return rid
 
 
-def _cursor_meta(more: bool, limit: int, nxt: int | None) -> dict[str, Any]:
-    return {"has_more": more, "limit": limit, "next_cursor": str(nxt) if nxt else None}
+async def _cursor_page(ctx: Ctx, q: CursorQuery, fetch: Callable[..., Any], *args: Any) -> Response:
+    """One keyset page of ``fetch(*args, cursor, limit)`` (50 rows unless ``limit``)."""
+    limit = q.limit or 50
+    items, more, nxt = await ctx.db.run(fetch, *args, q.cursor, limit)
+    meta = {"has_more": more, "limit": limit, "next_cursor": str(nxt) if nxt else None}
+    return data(items, metadata=meta)
 
 
 @agent
@@ -34,10 +39,7 @@ def _cursor_meta(more: bool, limit: int, nxt: int | None) -> dict[str, Any]:
 async def list_tasks(ctx: Ctx) -> Response:
     """GET /agent/chats/{chat_id}/tasks."""
     q = ctx.query(TasksQuery)
-    limit = q.limit or 50
-    rid = await _room(ctx)
-    items, more, nxt = await ctx.db.run(st.list_tasks, rid, q.state, q.cursor, limit)
-    return data(items, metadata=_cursor_meta(more, limit, nxt))
+    return await _cursor_page(ctx, q, st.list_tasks, await _room(ctx), q.state)
 
 
 @agent
@@ -81,12 +83,10 @@ async def update_task(ctx: Ctx) -> Response:
 @accepts(query=CursorQuery)
 async def task_history(ctx: Ctx) -> Response:
     """GET /agent/chats/{chat_id}/tasks/{id}/history."""
-    q = ctx.query(CursorQuery)
-    limit = q.limit or 50
     rid = await _room(ctx)
-    tid = ctx.params["task_id"]
-    items, more, nxt = await ctx.db.run(st.task_history, rid, tid, q.cursor, limit)
-    return data(items, metadata=_cursor_meta(more, limit, nxt))
+    return await _cursor_page(
+        ctx, ctx.query(CursorQuery), st.task_history, rid, ctx.params["task_id"]
+    )
 
 
 @agent

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from starlette.responses import Response
+
 from . import shapes
 from . import store_files as sf
 from .bodies import ChatBody, MessageBody, ParticipantBody
 from .contracts import Principal
-from .http import Ctx
+from .http import Ctx, data
+from .inputs import accepts
 from .store import Store, StoreError
 
 
@@ -32,8 +35,10 @@ def _rooms_topic(kind: str, pid: str) -> str:
     return f"agent_rooms:{pid}" if kind == "Agent" else f"user_rooms:{pid}"
 
 
-async def add_participant(ctx: Ctx, rid: str) -> dict[str, Any]:
-    """Add a participant and push participant_added / room_added."""
+@accepts(body=ParticipantBody)
+async def add_participant(ctx: Ctx) -> Response:
+    """POST .../chats/{chat_id}/participants: add one, push participant_added / room_added."""
+    rid = ctx.params["chat_id"]
     wanted = ctx.body(ParticipantBody).participant
     pid, role = wanted.participant_id, wanted.role
     room = await ctx.db.run(Store.member_room, rid, ctx.principal.id)
@@ -42,16 +47,17 @@ async def add_participant(ctx: Ctx, rid: str) -> dict[str, Any]:
     if added:
         await push(ctx, f"room_participants:{rid}", "participant_added", payload)
         await push(ctx, _rooms_topic(part["type"], pid), "room_added", shapes.chat_room(room))
-    return payload
+    return data(payload, 201)
 
 
-async def remove_participant(ctx: Ctx, rid: str, pid: str) -> dict[str, Any]:
-    """Remove a participant (who may is ``authz``'s "remove" rule) and push the removals.
+async def remove_participant(ctx: Ctx) -> Response:
+    """DELETE .../chats/{chat_id}/participants/{id}: remove one, push the removals.
 
-    The removed participant's sockets leave the room's topics at once, server side; its last
-    frame of the room is its own ``participant_removed``, then ``room_removed`` on its own
-    rooms topic.
+    Who may is ``authz``'s "remove" rule. The removed participant's sockets leave the room's
+    topics at once, server side; its last frame of the room is its own ``participant_removed``,
+    then ``room_removed`` on its own rooms topic.
     """
+    rid, pid = ctx.params["chat_id"], ctx.params["pid"]
     room = await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     part = await ctx.db.run(Store.remove_participant, rid, pid)
     left = ctx.fanout.leave_room(rid, pid)  # before any await that could let a push through
@@ -59,7 +65,7 @@ async def remove_participant(ctx: Ctx, rid: str, pid: str) -> dict[str, Any]:
     await push(ctx, f"room_participants:{rid}", "participant_removed", payload)
     await ctx.fanout.send_to(left, f"room_participants:{rid}", "participant_removed", payload)
     await push(ctx, _rooms_topic(part["type"], pid), "room_removed", shapes.chat_room(room))
-    return payload
+    return data(payload)
 
 
 async def post_message(ctx: Ctx, rid: str, *, require_mention: bool) -> dict[str, Any]:

@@ -3,13 +3,27 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from band_sdk_core import validate_event_payload
 
-__all__ = ["WireStats", "validated"]
+__all__ = ["PushEvent", "WireStats", "validated"]
 
 log = logging.getLogger("band.runtime.pushes")
+
+#: A push event's typed payload.
+P = TypeVar("P")
+
+
+@dataclass
+class PushEvent(Generic[P]):
+    """What every event handed to user code carries; a subclass fixes ``type``'s value."""
+
+    type: str = ""
+    room_id: str | None = None
+    payload: P | None = None
+    raw: dict[str, Any] | None = None
 
 
 class WireStats:

@@ -18,16 +18,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import re
 import secrets
-import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import httpx
+
+from band._signature import parameters_of
+
+if TYPE_CHECKING:
+    from band.devserver.thread import ServerThread
 
 __all__ = [
     "AgentHandle",
@@ -41,6 +46,9 @@ __all__ = [
 _MENTION_TOKEN = re.compile(r"@\[\[[^\]]+\]\]\s*")
 #: How long start-up, agent starts and HTTP calls may take before a test fails.
 DEFAULT_TIMEOUT = 10.0
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -145,6 +153,19 @@ def _member_id(member: Any) -> str:
     if not isinstance(ident, str):
         raise TypeError(f"not a room member: {member!r}")
     return ident
+
+
+def _in_thread(method: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
+    """``method`` as a coroutine that runs it in a worker thread (the event loop goes on)."""
+
+    async def in_thread(*args: P.args, **kwargs: P.kwargs) -> R:
+        return await asyncio.to_thread(method, *args, **kwargs)
+
+    in_thread.__name__ = f"{method.__name__}_async"
+    in_thread.__qualname__ = f"{method.__qualname__}_async"
+    in_thread.__doc__ = f":meth:`{method.__name__}` without blocking the event loop."
+    in_thread.__signature__ = inspect.signature(method)  # type: ignore[attr-defined]
+    return in_thread
 
 
 class Room:
@@ -265,36 +286,11 @@ class Room:
     # --- for async tests: the same calls in a worker thread, so the test's loop (and an
     # agent running on it) keeps going while they wait
 
-    async def say_async(self, text: str, *, mention: Any = None) -> str:
-        """:meth:`say` without blocking the event loop."""
-        return await asyncio.to_thread(self.say, text, mention=mention)
-
-    async def messages_async(self) -> list[Message]:
-        """:meth:`messages` without blocking the event loop."""
-        return await asyncio.to_thread(self.messages)
-
-    async def wait_for_async(
-        self, check: Callable[[list[Message]], Any], *, timeout: float | None = None
-    ) -> Any:
-        """:meth:`wait_for` without blocking the event loop (``check`` runs in a thread)."""
-        return await asyncio.to_thread(self.wait_for, check, timeout=timeout)
-
-    async def wait_for_reply_async(
-        self,
-        member: Any,
-        *,
-        after: str | None = None,
-        message_type: str = "text",
-        timeout: float | None = None,
-    ) -> Message:
-        """:meth:`wait_for_reply` without blocking the event loop."""
-        return await asyncio.to_thread(
-            self.wait_for_reply, member, after=after, message_type=message_type, timeout=timeout
-        )
-
-    async def ask_async(self, member: Any, text: str, *, timeout: float | None = None) -> Message:
-        """:meth:`ask` without blocking the event loop."""
-        return await asyncio.to_thread(self.ask, member, text, timeout=timeout)
+    say_async = _in_thread(say)
+    messages_async = _in_thread(messages)
+    wait_for_async = _in_thread(wait_for)
+    wait_for_reply_async = _in_thread(wait_for_reply)
+    ask_async = _in_thread(ask)
 
     def delivery_status(self, message_id: str, member: Any) -> str | None:
         """``member``'s delivery status of ``message_id`` (processing, processed, failed...)."""
@@ -371,10 +367,7 @@ class LocalBand:
         self.port = 0
         self.app: Any = None
         self.http = httpx.Client(timeout=timeout)
-        self._server: Any = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._sock: socket.socket | None = None
+        self._server: ServerThread | None = None
         self._agents: list[RunningAgent] = []
         self._me: Person | None = None
 
@@ -399,34 +392,16 @@ class LocalBand:
 
     def start(self) -> LocalBand:
         """Serve, and return once the platform accepts connections."""
-        import uvicorn  # here, so importing band.testing stays cheap
-
+        # here, so importing band.testing stays cheap (no uvicorn, no dev server)
         from band.devserver.app import create_app
+        from band.devserver.thread import ServerThread
 
         self.app = create_app(self.db)
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", 0))
-        self._sock = sock
-        self.port = sock.getsockname()[1]
+        self._server = ServerThread(self.app)
+        self.port = self._server.port
         self.http.base_url = httpx.URL(self.rest_url)
-        config = uvicorn.Config(self.app, log_level="warning", ws="websockets-sansio")
-        server = uvicorn.Server(config)
-        self._server = server
-
-        async def serve() -> None:
-            self._loop = asyncio.get_running_loop()
-            await server.serve(sockets=[sock])
-
-        self._thread = threading.Thread(
-            target=asyncio.run, args=(serve(),), name="band-dev", daemon=True
-        )
-        self._thread.start()
-        deadline = time.monotonic() + self.timeout
-        while not server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("band dev did not start")
-            time.sleep(0.01)
+        self._server.start()
+        self._server.wait_ready(self.timeout)
         return self
 
     def stop(self) -> None:
@@ -439,22 +414,18 @@ class LocalBand:
                 errors.append(exc)
         self._agents.clear()
         if self._server is not None:
-            self._server.should_exit = True
-            if self._thread is not None:
-                self._thread.join(self.timeout)
+            self._server.stop(self.timeout)
             self._server = None
-        if self._sock is not None:
-            self._sock.close()
-            self._sock = None
         self.http.close()
         if errors:
             raise errors[0]
 
     def _on_server(self, fn: Any, *args: Any) -> Any:
         """Run the store call ``fn(store, *args)`` on the server's loop (the store's thread)."""
-        assert self._loop is not None, "the platform is not running"
+        loop = self._server.loop if self._server is not None else None
+        assert loop is not None, "the platform is not running"
         coro = self.app.state.directory.run(fn, *args)
-        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(self.timeout)
+        return asyncio.run_coroutine_threadsafe(coro, loop).result(self.timeout)
 
     # --- people, agents, rooms ------------------------------------------------------------
 
@@ -483,7 +454,7 @@ class LocalBand:
         """Register an agent (owned by the local person unless ``owner``)."""
         return (owner or self.me).register_agent(name, description)
 
-    def agent(
+    def _agent(
         self,
         adapter: Any,
         *,
@@ -491,22 +462,9 @@ class LocalBand:
         handle: AgentHandle | None = None,
         owner: Person | None = None,
         **agent_kwargs: Any,
-    ) -> Any:
-        """A ``band.Agent`` for ``adapter`` pointed at this platform (not started).
-
-        Registers an agent named ``name`` (default: the adapter's class name) unless
-        ``handle`` is given; ``agent_kwargs`` go to ``Agent.create``.
-        """
-        return self._agent(adapter, name, handle, owner, agent_kwargs)[0]
-
-    def _agent(
-        self,
-        adapter: Any,
-        name: str | None,
-        handle: AgentHandle | None,
-        owner: Person | None,
-        agent_kwargs: dict[str, Any],
     ) -> tuple[Any, AgentHandle]:
+        """The agent for ``adapter`` and the credentials it runs with (the options of
+        :meth:`agent` and :meth:`run_agent`)."""
         from band.agent import Agent
 
         creds = handle or self.register_agent(name or type(adapter).__name__, owner=owner)
@@ -520,18 +478,20 @@ class LocalBand:
         )
         return agent, creds
 
-    def run_agent(
-        self,
-        adapter: Any,
-        *,
-        name: str | None = None,
-        handle: AgentHandle | None = None,
-        owner: Person | None = None,
-        **agent_kwargs: Any,
-    ) -> RunningAgent:
+    @parameters_of(_agent)
+    def agent(self, adapter: Any, **options: Any) -> Any:
+        """A ``band.Agent`` for ``adapter`` pointed at this platform (not started).
+
+        Registers an agent named ``name`` (default: the adapter's class name) unless
+        ``handle`` is given; ``agent_kwargs`` go to ``Agent.create``.
+        """
+        return self._agent(adapter, **options)[0]
+
+    @parameters_of(_agent)
+    def run_agent(self, adapter: Any, **options: Any) -> RunningAgent:
         """Register (unless ``handle``) and start an agent for ``adapter``; stopped by
         :meth:`stop`."""
-        agent, creds = self._agent(adapter, name, handle, owner, agent_kwargs)
+        agent, creds = self._agent(adapter, **options)
         running = RunningAgent(agent, creds, self.timeout)
         self._agents.append(running)
         return running

@@ -23,6 +23,7 @@ PACKAGE = Path(band.__file__).parent
 LAYERS: dict[str, int] = {
     "band._version": 0,
     "band._lazy": 0,
+    "band._signature": 0,
     "band.core": 0,
     "band.config": 0,
     "band.logging_config": 0,

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
+
+from band.runtime.pushes import PushEvent
 
 __all__ = [
     "ContactAddedEvent",
@@ -61,43 +63,31 @@ class ContactRemovedPayload:
 
 
 @dataclass
-class ContactRequestReceivedEvent:
+class ContactRequestReceivedEvent(PushEvent[ContactRequestReceivedPayload]):
     """``contact_request_received``."""
 
     type: Literal["contact_request_received"] = "contact_request_received"
-    room_id: str | None = None
-    payload: ContactRequestReceivedPayload | None = None
-    raw: dict[str, Any] | None = field(default=None, repr=False)
 
 
 @dataclass
-class ContactRequestUpdatedEvent:
+class ContactRequestUpdatedEvent(PushEvent[ContactRequestUpdatedPayload]):
     """``contact_request_updated``."""
 
     type: Literal["contact_request_updated"] = "contact_request_updated"
-    room_id: str | None = None
-    payload: ContactRequestUpdatedPayload | None = None
-    raw: dict[str, Any] | None = field(default=None, repr=False)
 
 
 @dataclass
-class ContactAddedEvent:
+class ContactAddedEvent(PushEvent[ContactAddedPayload]):
     """``contact_added``."""
 
     type: Literal["contact_added"] = "contact_added"
-    room_id: str | None = None
-    payload: ContactAddedPayload | None = None
-    raw: dict[str, Any] | None = field(default=None, repr=False)
 
 
 @dataclass
-class ContactRemovedEvent:
+class ContactRemovedEvent(PushEvent[ContactRemovedPayload]):
     """``contact_removed``."""
 
     type: Literal["contact_removed"] = "contact_removed"
-    room_id: str | None = None
-    payload: ContactRemovedPayload | None = None
-    raw: dict[str, Any] | None = field(default=None, repr=False)
 
 
 ContactEvent = (

@@ -6,6 +6,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from band.runtime.pushes import PushEvent
+
 __all__ = [
     "MessageCreatedPayload",
     "MessageEvent",
@@ -42,23 +44,17 @@ class ParticipantPayload:
 
 
 @dataclass
-class ParticipantAddedEvent:
+class ParticipantAddedEvent(PushEvent[ParticipantPayload]):
     """A participant joined ``room_id``."""
 
     type: Literal["participant_added"] = "participant_added"
-    room_id: str | None = None
-    payload: ParticipantPayload | None = None
-    raw: dict[str, Any] | None = None
 
 
 @dataclass
-class ParticipantRemovedEvent:
+class ParticipantRemovedEvent(PushEvent[ParticipantPayload]):
     """A participant left ``room_id``."""
 
     type: Literal["participant_removed"] = "participant_removed"
-    room_id: str | None = None
-    payload: ParticipantPayload | None = None
-    raw: dict[str, Any] | None = None
 
 
 ParticipantAddedCallback = Callable[[str, ParticipantAddedEvent], Awaitable[None]]
@@ -106,13 +102,10 @@ class MessageCreatedPayload:
 
 
 @dataclass
-class MessageEvent:
+class MessageEvent(PushEvent[MessageCreatedPayload]):
     """A message for the agent in ``room_id``, as a preprocessor receives it."""
 
     type: Literal["message_created"] = "message_created"
-    room_id: str | None = None
-    payload: MessageCreatedPayload | None = None
-    raw: dict[str, Any] | None = None
 
     @classmethod
     def from_row(cls, row: dict[str, Any], room_id: str) -> MessageEvent:

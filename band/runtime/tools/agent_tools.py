@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
-from collections.abc import Mapping
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from pydantic import BaseModel
 
 from band.client.rest import RestClient, path
 from band.core import wire as w
+from band.core.protocols import AgentToolsProtocol
 from band.core.turn import AgentFailure, Turn
 from band.core.types import Capability, ToolParam
 
@@ -23,14 +25,37 @@ log = logging.getLogger("band.tools")
 __all__ = ["AgentTools"]
 
 R = TypeVar("R")
+P = ParamSpec("P")
+
+
+def _tool_method(
+    spec: ToolSpec[Any, R], declared: Callable[Concatenate[Any, P], Awaitable[Any]]
+) -> Callable[Concatenate[AgentTools, P], Coroutine[Any, Any, R]]:
+    """The ``AgentTools`` method that runs ``spec`` with its arguments, declared once: the
+    parameters and docstring of the ``AgentToolsProtocol`` method ``declared``."""
+    signature = inspect.signature(declared)
+
+    async def method(self: AgentTools, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        bound = signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        arguments = dict(bound.arguments)
+        del arguments["self"]
+        return await self._call(spec, **arguments)
+
+    method.__name__ = declared.__name__
+    method.__qualname__ = f"AgentTools.{declared.__name__}"
+    method.__doc__ = declared.__doc__
+    method.__signature__ = signature  # type: ignore[attr-defined]
+    return method
 
 
 class AgentTools:
     """Band's platform tools for one room; tool methods record their effect on ``turn``.
 
-    Every ``band_<name>`` tool is the method ``<name>``. Methods validate their arguments
-    like the tool call does (``InvalidToolArgumentsError``) and raise on failure;
-    ``execute_tool_call`` turns failures into error strings for the model.
+    Every ``band_<name>`` tool is the method ``<name>``; a method that only runs its tool is
+    made by ``_tool_method`` from the ``AgentToolsProtocol`` declaration. Methods validate
+    their arguments like the tool call does (``InvalidToolArgumentsError``) and raise on
+    failure; ``execute_tool_call`` turns failures into error strings for the model.
     """
 
     def __init__(
@@ -148,9 +173,7 @@ class AgentTools:
         self.turn.record(t.SEND_EVENT.effect)
         return t.SEND_EVENT.result(result)
 
-    async def no_reply(self, reason: str | None = None) -> dict[str, Any]:
-        """End the turn without posting; the reason is logged only."""
-        return await self._call(t.NO_REPLY, reason=reason)
+    no_reply = _tool_method(t.NO_REPLY, AgentToolsProtocol.no_reply)
 
     async def send_failure(self, failure: AgentFailure) -> w.EventCreatedResponse | dict[str, Any]:
         """Post ``failure`` as an ``error`` event and note it on the turn; never raises.
@@ -172,25 +195,11 @@ class AgentTools:
         self.turn.note_reported()
         return t.SEND_EVENT.result(posted)
 
-    async def add_participant(self, identifier: str, role: str = "member") -> dict[str, Any]:
-        """Add a person or agent (ID, handle or name) to the room."""
-        return await self._call(t.ADD_PARTICIPANT, identifier=identifier, role=role)
-
-    async def remove_participant(self, identifier: str) -> dict[str, Any]:
-        """Remove a participant (ID, handle or name) from the room."""
-        return await self._call(t.REMOVE_PARTICIPANT, identifier=identifier)
-
-    async def get_participants(self) -> list[w.ChatParticipant]:
-        """The room's participants (refreshes ``participants``)."""
-        return await self._call(t.GET_PARTICIPANTS)
-
-    async def lookup_peers(self, page: int = 1, page_size: int = 50) -> w.ListAgentPeersResponse:
-        """Peers that could join this room: ``{"data": [...], "metadata": {...}}``."""
-        return await self._call(t.LOOKUP_PEERS, page=page, page_size=page_size)
-
-    async def create_chatroom(self, task_id: str | None = None) -> str:
-        """Create a room (optionally for a task) and return its ID."""
-        return await self._call(t.CREATE_CHATROOM, task_id=task_id)
+    add_participant = _tool_method(t.ADD_PARTICIPANT, AgentToolsProtocol.add_participant)
+    remove_participant = _tool_method(t.REMOVE_PARTICIPANT, AgentToolsProtocol.remove_participant)
+    get_participants = _tool_method(t.GET_PARTICIPANTS, AgentToolsProtocol.get_participants)
+    lookup_peers = _tool_method(t.LOOKUP_PEERS, AgentToolsProtocol.lookup_peers)
+    create_chatroom = _tool_method(t.CREATE_CHATROOM, AgentToolsProtocol.create_chatroom)
 
     async def fetch_room_context(
         self, *, room_id: str, page: int = 1, page_size: int = 50
@@ -214,111 +223,28 @@ class AgentTools:
 
     # --- contacts -----------------------------------------------------------------------------
 
-    async def list_contacts(
-        self, page: int = 1, page_size: int = 50
-    ) -> w.ListAgentContactsResponse:
-        """The agent's contacts, one page."""
-        return await self._call(t.LIST_CONTACTS, page=page, page_size=page_size)
-
-    async def add_contact(
-        self, handle: str, message: str | None = None
-    ) -> w.AddAgentContactResponseData:
-        """Send a contact request."""
-        return await self._call(t.ADD_CONTACT, handle=handle, message=message)
-
-    async def remove_contact(
-        self, handle: str | None = None, contact_id: str | None = None
-    ) -> w.RemoveAgentContactResponseData:
-        """Remove a contact by handle or contact ID."""
-        return await self._call(t.REMOVE_CONTACT, handle=handle, contact_id=contact_id)
-
-    async def list_contact_requests(
-        self, page: int = 1, page_size: int = 50, sent_status: str = "pending"
-    ) -> w.ListAgentContactRequestsResponse:
-        """Received and sent contact requests."""
-        return await self._call(
-            t.LIST_CONTACT_REQUESTS, page=page, page_size=page_size, sent_status=sent_status
-        )
-
-    async def respond_contact_request(
-        self, action: str, handle: str | None = None, request_id: str | None = None
-    ) -> w.RespondToAgentContactRequestResponseData:
-        """Approve, reject or cancel a contact request."""
-        return await self._call(
-            t.RESPOND_CONTACT_REQUEST, action=action, handle=handle, request_id=request_id
-        )
+    list_contacts = _tool_method(t.LIST_CONTACTS, AgentToolsProtocol.list_contacts)
+    add_contact = _tool_method(t.ADD_CONTACT, AgentToolsProtocol.add_contact)
+    remove_contact = _tool_method(t.REMOVE_CONTACT, AgentToolsProtocol.remove_contact)
+    list_contact_requests = _tool_method(
+        t.LIST_CONTACT_REQUESTS, AgentToolsProtocol.list_contact_requests
+    )
+    respond_contact_request = _tool_method(
+        t.RESPOND_CONTACT_REQUEST, AgentToolsProtocol.respond_contact_request
+    )
 
     # --- memory -------------------------------------------------------------------------------
 
-    async def list_memories(
-        self,
-        subject_id: str | None = None,
-        scope: str | None = None,
-        system: str | None = None,
-        type: str | None = None,
-        segment: str | None = None,
-        content_query: str | None = None,
-        page_size: int = 50,
-        status: str | None = None,
-    ) -> w.ListAgentMemoriesResponse:
-        """Memories the agent can read, filtered."""
-        return await self._call(
-            t.LIST_MEMORIES,
-            subject_id=subject_id,
-            scope=scope,
-            system=system,
-            type=type,
-            segment=segment,
-            content_query=content_query,
-            page_size=page_size,
-            status=status,
-        )
-
-    async def store_memory(
-        self,
-        content: str,
-        system: str,
-        type: str,
-        segment: str,
-        thought: str,
-        scope: str,
-        subject_id: str | None = None,
-        metadata: dict[str, Any] | None = None,
-    ) -> w.AgentMemory:
-        """Store a memory."""
-        return await self._call(
-            t.STORE_MEMORY,
-            content=content,
-            system=system,
-            type=type,
-            segment=segment,
-            thought=thought,
-            scope=scope,
-            subject_id=subject_id,
-            metadata=metadata,
-        )
-
-    async def get_memory(self, memory_id: str) -> w.AgentMemory:
-        """Read one memory."""
-        return await self._call(t.GET_MEMORY, memory_id=memory_id)
-
-    async def supersede_memory(self, memory_id: str) -> w.AgentMemory:
-        """Mark a memory superseded."""
-        return await self._call(t.SUPERSEDE_MEMORY, memory_id=memory_id)
-
-    async def archive_memory(self, memory_id: str) -> w.AgentMemory:
-        """Archive a memory."""
-        return await self._call(t.ARCHIVE_MEMORY, memory_id=memory_id)
+    list_memories = _tool_method(t.LIST_MEMORIES, AgentToolsProtocol.list_memories)
+    store_memory = _tool_method(t.STORE_MEMORY, AgentToolsProtocol.store_memory)
+    get_memory = _tool_method(t.GET_MEMORY, AgentToolsProtocol.get_memory)
+    supersede_memory = _tool_method(t.SUPERSEDE_MEMORY, AgentToolsProtocol.supersede_memory)
+    archive_memory = _tool_method(t.ARCHIVE_MEMORY, AgentToolsProtocol.archive_memory)
 
     # --- files --------------------------------------------------------------------------------
 
-    async def list_room_files(self, cursor: str | None = None) -> dict[str, Any]:
-        """One page of the room's files: ``{"data": [attachment, ...], "next_cursor": ...}``."""
-        return await self._call(t.LIST_ROOM_FILES, cursor=cursor)
-
-    async def read_room_file(self, file_id: str) -> dict[str, Any]:
-        """A room file: its text, an image block, or a description when not shown inline."""
-        return await self._call(t.READ_ROOM_FILE, file_id=file_id)
+    list_room_files = _tool_method(t.LIST_ROOM_FILES, AgentToolsProtocol.list_room_files)
+    read_room_file = _tool_method(t.READ_ROOM_FILE, AgentToolsProtocol.read_room_file)
 
     async def send_room_file(
         self, content: str, filename: str, caption: str = "", mentions: list[str] | None = None
@@ -334,61 +260,13 @@ class AgentTools:
 
     # --- tasks --------------------------------------------------------------------------------
 
-    async def list_tasks(
-        self, state: str | None = None, cursor: str | None = None, limit: int | None = None
-    ) -> w.ListChatTasksResponse:
-        """The room board's tasks in number order."""
-        return await self._call(t.LIST_TASKS, state=state, cursor=cursor, limit=limit)
-
-    async def create_task(
-        self, subject: str, detail: str | None = None, supersedes_id: str | None = None
-    ) -> w.Task:
-        """Create a task on the room's board."""
-        return await self._call(
-            t.CREATE_TASK, subject=subject, detail=detail, supersedes_id=supersedes_id
-        )
-
-    async def get_task(self, id: str, include: str | None = None) -> w.Task:
-        """Read one task (``include="history"`` embeds its recent events)."""
-        return await self._call(t.GET_TASK, id=id, include=include)
-
-    async def update_task(
-        self,
-        id: str,
-        status: str | None = None,
-        active_form: str | None = None,
-        comment: str | None = None,
-        subject: str | None = None,
-        detail: str | None = None,
-        state: str | None = None,
-    ) -> w.Task:
-        """Update a task (at least one field)."""
-        return await self._call(
-            t.UPDATE_TASK,
-            id=id,
-            status=status,
-            active_form=active_form,
-            comment=comment,
-            subject=subject,
-            detail=detail,
-            state=state,
-        )
-
-    async def get_task_history(
-        self, id: str, cursor: str | None = None, limit: int | None = None
-    ) -> w.GetChatTaskHistoryResponse:
-        """A task's full history, oldest first."""
-        return await self._call(t.GET_TASK_HISTORY, id=id, cursor=cursor, limit=limit)
-
-    async def get_board(self, include: str | None = None) -> w.Board:
-        """The room's goal."""
-        return await self._call(t.GET_BOARD, include=include)
-
-    async def set_board(
-        self, goal_title: str | None = None, goal_summary: str | None = None
-    ) -> w.Board:
-        """Set or update the room's goal."""
-        return await self._call(t.SET_BOARD, goal_title=goal_title, goal_summary=goal_summary)
+    list_tasks = _tool_method(t.LIST_TASKS, AgentToolsProtocol.list_tasks)
+    create_task = _tool_method(t.CREATE_TASK, AgentToolsProtocol.create_task)
+    get_task = _tool_method(t.GET_TASK, AgentToolsProtocol.get_task)
+    update_task = _tool_method(t.UPDATE_TASK, AgentToolsProtocol.update_task)
+    get_task_history = _tool_method(t.GET_TASK_HISTORY, AgentToolsProtocol.get_task_history)
+    get_board = _tool_method(t.GET_BOARD, AgentToolsProtocol.get_board)
+    set_board = _tool_method(t.SET_BOARD, AgentToolsProtocol.set_board)
 
     # --- schemas and dispatch -----------------------------------------------------------------
 
