@@ -28,7 +28,7 @@ from . import (
 from .fanout import AsyncStore, Fanout
 from .http import error_response, server_error
 from .logs import install_redaction
-from .socket import websocket_endpoint
+from .socket import JoinLines, websocket_endpoint
 from .store import Store
 from .webui import webui_routes
 
@@ -92,6 +92,7 @@ def create_app(
     )
     app.state.directory = directory
     app.state.fanout = Fanout()
+    app.state.join_lines = JoinLines()
     app.state.user_key = key
     app.state.idle_timeout = idle_timeout
     app.state.user_id = user["id"]

@@ -152,14 +152,6 @@ class JoinLines:
     def __init__(self) -> None:
         self.lines: list[str] = []
 
-    @classmethod
-    def of(cls, state: Any) -> JoinLines:
-        """The app's join lines (made on first use)."""
-        lines: JoinLines | None = getattr(state, "join_lines", None)
-        if lines is None:
-            lines = state.join_lines = cls()
-        return lines
-
     def add(self, principal: Principal, topic: str) -> None:
         """Note a served join; it is written once this turn of the loop is over."""
         if not self.lines:
@@ -197,7 +189,7 @@ async def _handle(conn: Connection, text: str, directory: AsyncStore) -> None:
         conn.topics[topic] = join_ref if join_ref is not None else ref
         await conn.send(_reply(join_ref, ref, topic, "ok", {}))
         if getattr(conn.ws.app.state, "log_joins", False):  # --access-log: joins too
-            JoinLines.of(conn.ws.app.state).add(conn.principal, str(topic))
+            conn.ws.app.state.join_lines.add(conn.principal, str(topic))
     elif event == "phx_leave":
         conn.topics.pop(topic, None)
         await conn.send(_reply(join_ref, ref, topic, "ok", {}))

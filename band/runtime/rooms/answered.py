@@ -50,13 +50,12 @@ def sent_text(stored: str) -> str:
     return _MENTION_TOKENS.sub("", stored).strip()
 
 
-def is_post_of(row: MessageRow, agent_id: str, contents: Collection[str]) -> bool:
-    """Whether ``row`` is the agent's text message whose text is exactly one of ``contents``."""
+def is_post_of(row: MessageRow, agent_id: str, wanted: Collection[str]) -> bool:
+    """Whether ``row`` is the agent's text message whose text is exactly one of ``wanted``."""
     if row.sender_id != agent_id or (row.message_type or "text") != "text":
         return False
     stored = row.content or ""
     # exact text, not containment: a later "ok, done" must not count as an earlier "ok"
-    wanted = {sent.strip() for sent in contents if sent.strip()}
     return stored.strip() in wanted or sent_text(stored) in wanted
 
 
@@ -64,7 +63,8 @@ async def reply_landed(
     rest: RestClient, room_id: str, agent_id: str, message_id: str, contents: Collection[str]
 ) -> bool:
     """Whether one of ``contents`` is in the room as the agent's message after ``message_id``."""
-    if not any(sent.strip() for sent in contents):
+    wanted = {sent.strip() for sent in contents if sent.strip()}
+    if not wanted:
         return False
     cursor: str | None = None
     after = False  # past ``message_id`` in the listing (oldest first)
@@ -76,7 +76,7 @@ async def reply_landed(
         for row in resp.rows_as(MessageRow):
             if row.id == message_id:
                 after = True
-            elif after and is_post_of(row, agent_id, contents):
+            elif after and is_post_of(row, agent_id, wanted):
                 return True
         paging = resp.paging
         cursor = paging.next_cursor if paging.has_more else None
