@@ -2,13 +2,14 @@
 
 The REST application (``band.devserver.app``) owns the database and decides
 *what* happened; the WebSocket side (``band.devserver.socket`` / ``fanout``)
-owns connections and decides *who is listening*. They meet only here.
+owns connections and decides *who is listening*. Both know a caller only as a
+``Principal``; the REST side pushes through ``Fanout.push``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Literal
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,33 +19,3 @@ class Principal:
     kind: Literal["agent", "user"]
     id: str
     name: str
-
-
-class Pusher(Protocol):
-    """What the REST side calls to push a server event (implemented by the fanout)."""
-
-    async def push(
-        self,
-        topic: str,
-        event: str,
-        payload: dict[str, Any],
-        *,
-        agent_ids: frozenset[str] | None = None,
-    ) -> None:
-        """Send ``event`` to every socket joined to ``topic``.
-
-        With ``agent_ids``, only sockets of those agents receive it (mention routing).
-        """
-        ...
-
-
-class Directory(Protocol):
-    """What the WebSocket side asks the REST side's store (implemented by the store)."""
-
-    async def authenticate(self, api_key: str) -> Principal | None:
-        """Return the principal owning ``api_key``, or None."""
-        ...
-
-    async def agent_room_ids(self, agent_id: str) -> set[str]:
-        """Return the ids of the rooms ``agent_id`` participates in."""
-        ...

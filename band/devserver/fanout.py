@@ -1,4 +1,4 @@
-"""Connection registry and fan-out of server pushes (implements ``Pusher``)."""
+"""Connection registry and fan-out of server pushes."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ Frame = tuple[str | None, str | None, str, str, Any]
 
 
 class AsyncStore:
-    """Runs ``Store`` calls on the event loop's thread, one at a time (implements ``Directory``).
+    """Runs ``Store`` calls on the event loop's thread, one at a time.
 
     Each call is a few indexed statements on a WAL database that syncs only at checkpoints,
     tens of microseconds: handing it to a worker thread cost more CPU (future, wake-ups, GIL

@@ -12,7 +12,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from .contracts import Principal
 from .shapes import attachment
@@ -294,15 +294,21 @@ class Store:
     def create_user(self, name: str, handle: str, key: str) -> dict[str, Any]:
         """Insert a human user."""
         uid, ts = str(uuid.uuid4()), now()
-        base, n = handle, 1
-        while self.db.execute("SELECT 1 FROM users WHERE handle=?", (handle,)).fetchone():
-            n += 1
-            handle = f"{base}{n}"
+        handle = self._free_handle("users", handle, "")
         self.db.execute(
             "INSERT INTO users VALUES (?,?,?,?,?,?,?)",
             (uid, handle, name, f"{handle}@localhost", hash_key(key), ts, ts),
         )
         return self.user(uid)  # type: ignore[return-value]
+
+    def _free_handle(self, table: Literal["users", "agents"], base: str, sep: str) -> str:
+        """``base``, or the first of ``base{sep}2``, ``base{sep}3``... not taken in ``table``."""
+        taken = f"SELECT 1 FROM {table} WHERE handle=?"
+        handle, n = base, 1
+        while self.db.execute(taken, (handle,)).fetchone():
+            n += 1
+            handle = f"{base}{sep}{n}"
+        return handle
 
     def user(self, uid: str) -> dict[str, Any] | None:
         """Return a user row as a dict."""
@@ -322,11 +328,7 @@ class Store:
         if owner is None:
             raise StoreError(404, "not_found", "owner not found")
         aid, ts, key = str(uuid.uuid4()), now(), new_key("band_a_")
-        base = f"{owner['handle']}/{slug(name)}"
-        handle, n = base, 1
-        while self.db.execute("SELECT 1 FROM agents WHERE handle=?", (handle,)).fetchone():
-            n += 1
-            handle = f"{base}-{n}"
+        handle = self._free_handle("agents", f"{owner['handle']}/{slug(name)}", "-")
         self.db.execute(
             "INSERT INTO agents VALUES (?,?,?,?,?,?,?,?)",
             (aid, name, handle, description, owner_id, hash_key(key), ts, ts),

@@ -8,7 +8,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable
 from typing import Any
 
-from band.client.phoenix import PhoenixClient
+from band.client.phoenix import PhoenixClient, PushHandler
 from band.client.rest import RestClient, RestResponse
 from band.core.preprocessor import Preprocessor
 from band.core.simple_adapter import SimpleAdapter
@@ -122,7 +122,7 @@ class AgentRuntime:
         #: True while joined to the agent's contacts topic (band-sdk: is_contacts_subscribed)
         self.contacts_subscribed = False
         self._controls: OrderedDict[str, None] = OrderedDict()
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Future[None]] = set()
 
     @property
     def is_contacts_subscribed(self) -> bool:
@@ -347,7 +347,7 @@ class AgentRuntime:
 
     # --- pushes (called from the socket reader: only validate and dispatch) -------------------
 
-    def _room_handler(self, room_id: str) -> Any:
+    def _room_handler(self, room_id: str) -> PushHandler:
         def on_push(event: str, payload: dict[str, Any]) -> None:
             message = validated(event, payload)
             if message is None or event != "message_created":
@@ -363,35 +363,38 @@ class AgentRuntime:
 
         return on_push
 
-    def _participants_handler(self, room_id: str) -> Any:
+    def _participants_handler(self, room_id: str) -> PushHandler:
         def on_push(event: str, payload: dict[str, Any]) -> None:
             data = validated(event, payload)
             if data is None:
                 return
-            room = self.rooms.get(room_id)
             if event == "room_deleted":
                 self._spawn(self._drop_room(room_id))
-            elif event == "participant_added" and room is not None:
-                room.participants.added(data)
-                room.participants_changed()
-                if self.on_participant_added is not None:
-                    added = ParticipantAddedEvent(
-                        room_id=room_id, payload=ParticipantPayload.from_wire(data), raw=data
-                    )
-                    self._spawn(self.on_participant_added(room_id, added))
-            elif event == "participant_removed" and room is not None:
-                if decode_as(ParticipantRemoved, data).id == self.agent_id:
-                    self._spawn(self._drop_room(room_id))
-                    return
-                room.participants.removed(data)
-                room.participants_changed()
-                if self.on_participant_removed is not None:
-                    removed = ParticipantRemovedEvent(
-                        room_id=room_id, payload=ParticipantPayload.from_wire(data), raw=data
-                    )
-                    self._spawn(self.on_participant_removed(room_id, removed))
+            elif event in ("participant_added", "participant_removed"):
+                self._participant_changed(room_id, event == "participant_added", data)
 
         return on_push
+
+    def _participant_changed(self, room_id: str, added: bool, data: dict[str, Any]) -> None:
+        """Apply a participant push to the room's roster, then hand it to the user's callback."""
+        room = self.rooms.get(room_id)
+        if room is None:
+            return
+        if not added and decode_as(ParticipantRemoved, data).id == self.agent_id:
+            self._spawn(self._drop_room(room_id))  # the agent itself left: the room is gone
+            return
+        if added:
+            room.participants.added(data)
+        else:
+            room.participants.removed(data)
+        room.participants_changed()
+        payload = ParticipantPayload.from_wire(data)
+        if added and self.on_participant_added is not None:
+            event = ParticipantAddedEvent(room_id=room_id, payload=payload, raw=data)
+            self._spawn(self.on_participant_added(room_id, event))
+        elif not added and self.on_participant_removed is not None:
+            gone = ParticipantRemovedEvent(room_id=room_id, payload=payload, raw=data)
+            self._spawn(self.on_participant_removed(room_id, gone))
 
     def _on_rooms(self, event: str, payload: dict[str, Any]) -> None:
         data = validated(event, payload)
@@ -451,12 +454,12 @@ class AgentRuntime:
         self.end_reason = reason
         self.ended.set()
 
-    def _spawn(self, coro: Awaitable[Any]) -> None:
+    def _spawn(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._done)
 
-    def _done(self, task: asyncio.Task[Any]) -> None:
+    def _done(self, task: asyncio.Future[None]) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("runtime task failed", exc_info=task.exception())
