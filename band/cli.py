@@ -15,7 +15,9 @@ import httpx
 from band.demo.cli import add_demo
 
 DEFAULT_DB = ".band/dev.sqlite3"
-DEFAULT_URL = "http://127.0.0.1:8080"
+#: Where ``band dev`` listens by default, and so where the other commands find it.
+DEV_HOST, DEV_PORT = "127.0.0.1", 8080
+DEFAULT_URL = f"http://{DEV_HOST}:{DEV_PORT}"
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -135,8 +137,8 @@ def _write_config(path: str, key: str, agent_id: str, api_key: str) -> None:
 
 def _add_dev(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     dev = sub.add_parser("dev", help="run the local Band platform")
-    dev.add_argument("--host", default="127.0.0.1")
-    dev.add_argument("--port", type=int, default=8080)
+    dev.add_argument("--host", default=DEV_HOST)
+    dev.add_argument("--port", type=int, default=DEV_PORT)
     dev.add_argument("--db", default=DEFAULT_DB, help="SQLite file or :memory:")
     dev.add_argument("--user-key", default=None, help="key of the local person")
     dev.add_argument(

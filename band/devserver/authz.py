@@ -8,11 +8,11 @@ Every REST operation is declared once in ``POLICY`` ("METHOD /path" -> rule name
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 from starlette.requests import Request
 
 from .contracts import Principal
@@ -177,8 +177,8 @@ async def _body_role(request: Request) -> str | None:
     """The role an add-participant body asks for (None when absent or malformed: the handler
     answers those with 4xx); the default is member."""
     try:
-        body = json.loads(await request.body() or b"{}")
-    except ValueError:
+        body = msgspec.json.decode(await request.body() or b"{}")
+    except (msgspec.DecodeError, RecursionError):  # too deep: the handler answers 422
         return None
     part = body.get("participant") if isinstance(body, dict) else None
     role = part.get("role", "member") if isinstance(part, dict) else None

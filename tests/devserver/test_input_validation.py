@@ -194,3 +194,16 @@ def test_an_integer_python_cannot_convert_is_422(live: Live) -> None:
     assert r.status_code == 201, r.text[:200]
     got = live.human("GET", f"/api/v1/me/chats/{rid}/messages").json()["data"]
     assert got[0]["metadata"]["n"] == int("9" * 400)
+
+
+def test_a_body_too_deep_to_decode_is_422_before_and_after_authorization(live: Live) -> None:
+    # the role check reads the add-participant body before the handler does: a body nested
+    # past the decoder's recursion limit must reach the handler's 422, not fail as a 500
+    aid, _, key = live.register("Deep")
+    rid = room_with(live, aid)
+    raw = '{"participant": {"participant_id": ' + "[" * 100_000 + "]" * 100_000 + "}}"
+    headers = {"X-API-Key": key, "content-type": "application/json"}
+    path = f"{live.rest}/api/v1/agent/chats/{rid}/participants"
+    err = expect_error(live.client.post(path, content=raw.encode(), headers=headers), 422,
+                       "validation_error")  # fmt: skip
+    assert "nested deeper than" in err["message"], err
