@@ -74,7 +74,7 @@ _LEAN_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE"})
 #: A flag (``env_flag``, e.g. 1): every call goes through httpx (to compare, or for its hooks).
 FORCE_HTTPX_ENV = "BAND_REST_HTTPX"
 _encode_json = msgspec.json.Encoder().encode
-_decode_json = wire.JSON_DECODER.decode
+_decode_json = wire.decode_json
 M = TypeVar("M", bound=wire.WireModel)
 
 

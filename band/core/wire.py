@@ -31,6 +31,7 @@ __all__ = [
     "ERROR_DECODER",
     "FRAME_DECODER",
     "JSON_DECODER",
+    "TOO_DEEP",
     "ActivityResponse",
     "AddAgentContactResponseData",
     "AgentContact",
@@ -90,6 +91,7 @@ __all__ = [
     "WireModel",
     "decode_as",
     "decode_error",
+    "decode_json",
     "decode_frame",
     "decode_rows",
     "encode_frame",
@@ -247,12 +249,25 @@ FRAME_DECODER = msgspec.json.Decoder(PhoenixFrame)
 #: A REST error body.
 ERROR_DECODER = msgspec.json.Decoder(ErrorEnvelope)
 _ENCODER = msgspec.json.Encoder()
+#: The decode error of JSON nested deeper than msgspec's recursion allows.
+TOO_DEEP = "JSON is nested too deeply"
 
 
 def decode_frame(raw: str | bytes) -> PhoenixFrame:
     """One text frame; ``msgspec.DecodeError`` (a ``ValidationError`` naming the bad slot, e.g.
     ``Expected `str`, got `int` - at `$[2]```) when it is not a V2 frame."""
-    return FRAME_DECODER.decode(raw)
+    try:
+        return FRAME_DECODER.decode(raw)
+    except RecursionError:  # msgspec recurses once per level: a hostile frame is just a bad one
+        raise msgspec.DecodeError(TOO_DEEP) from None
+
+
+def decode_json(raw: str | bytes) -> Any:
+    """Any JSON document; ``msgspec.DecodeError`` when it is not JSON or nested too deeply."""
+    try:
+        return JSON_DECODER.decode(raw)
+    except RecursionError:
+        raise msgspec.DecodeError(TOO_DEEP) from None
 
 
 def encode_frame(
@@ -268,7 +283,7 @@ def decode_error(raw: bytes | bytearray | str | None) -> ErrorBody | None:
         return None
     try:
         return ERROR_DECODER.decode(raw).error
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         return None
 
 

@@ -21,6 +21,7 @@ import httpx
 import pytest
 
 from band.client import BandConnectionError, BandTimeoutError, RestClient, http11
+from band.client.errors import BandAPIError
 from band.client.http11 import Http11Pool
 
 #: One scripted answer: raw bytes, or a coroutine given (request head, writer) that answers.
@@ -386,5 +387,22 @@ def test_bare_204_keeps_the_connection() -> None:
                 assert empty.status_code == 204 and empty.body is None
             assert (await rest.request("GET", "/agent/me")).data == 1
             assert srv.connections == 1
+
+    run(go())
+
+
+def test_json_too_deep_to_decode_is_kept_as_text_not_a_crash() -> None:
+    """A body nested past the decoder's recursion limit is an undecodable body (kept as text),
+    in a success and in an error answer alike; it never escapes as a RecursionError."""
+    deep = b'{"data": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+
+    async def go() -> None:
+        answers: list[bytes | Script] = [raw(200, deep, JSON), raw(500, deep, JSON)]
+        async with RawServer(answers) as srv, RestClient("k", srv.url, max_retries=0) as rest:
+            ok = await rest.request("GET", "/agent/me")
+            assert ok.status_code == 200 and ok.body == deep.decode()
+            with pytest.raises(BandAPIError) as failed:
+                await rest.request("GET", "/agent/me")
+            assert failed.value.status_code == 500
 
     run(go())

@@ -77,6 +77,14 @@ ROOM = {
     "updated_at": "2026-12-05T05:00:00Z",
 }
 
+#: A well-formed V2 frame whose payload nests past what msgspec can recurse into.
+DEEP_FRAME = (
+    b'[null, null, "chat_room:r1", "message_created", {"a": '
+    + b"[" * 100_000
+    + b"]" * 100_000
+    + b"}]"
+)
+
 
 # --- frames -------------------------------------------------------------------------------------
 
@@ -120,11 +128,19 @@ def test_frame_slot_of_the_wrong_type_is_named(raw: bytes, where: str) -> None:
 
 @pytest.mark.parametrize(
     "raw",
-    [b"", b"not json", b"{}", b'["1", "1", "t", "e"]', b'["1", "1", "t", "e", {}, 6]', b"[" * 5000],
-)
+    [b"", b"not json", b"{}", b'["1", "1", "t", "e"]', b'["1", "1", "t", "e", {}, 6]', b"[" * 5000,
+     DEEP_FRAME, b"[" * 100_000 + b"]" * 100_000],
+)  # fmt: skip
 def test_malformed_frames_raise_a_decode_error(raw: bytes) -> None:
     with pytest.raises(msgspec.DecodeError):
         w.decode_frame(raw)
+
+
+def test_json_too_deep_to_decode_is_a_decode_error_not_a_recursion_error() -> None:
+    deep = b'{"a": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    with pytest.raises(msgspec.DecodeError, match=w.TOO_DEEP):
+        w.decode_json(deep)
+    assert w.decode_error(deep) is None
 
 
 # --- rows and pushes ----------------------------------------------------------------------------
@@ -243,6 +259,7 @@ def test_client_logs_a_malformed_frame_and_goes_on(caplog: pytest.LogCaptureFixt
             await c.join("chat_room:r1", lambda event, payload: got.append((event, payload)))
             await server.send_raw("this is not json")
             await server.send_raw('["1", null, 5, "message_created", {}]')
+            await server.send_raw(DEEP_FRAME.decode())
             await server.push("chat_room:r1", "message_created", {"id": "m1"})
             await asyncio.wait_for(_until(lambda: got), 5.0)
             assert got == [("message_created", {"id": "m1"})]
@@ -252,7 +269,7 @@ def test_client_logs_a_malformed_frame_and_goes_on(caplog: pytest.LogCaptureFixt
     with caplog.at_level(logging.WARNING, logger="band.client.phoenix"):
         asyncio.run(scenario())
     drops = [r.getMessage() for r in caplog.records if "malformed frame" in r.getMessage()]
-    assert len(drops) == 2 and "$[2]" in drops[1], drops
+    assert len(drops) == 3 and "$[2]" in drops[1] and w.TOO_DEEP in drops[2], drops
 
 
 async def _until(check: Any) -> None:

@@ -245,6 +245,20 @@ def test_query_key_redacted_in_logs() -> None:
     assert redact(f"key {key} here") == "key band_[redacted] here"
 
 
+def test_a_frame_too_deep_to_decode_is_dropped_and_the_socket_lives(live: Live) -> None:
+    _, _, key = live.register("A")
+    deep = '["1", "2", "phoenix", "heartbeat", {"a": ' + "[" * 100_000 + "]" * 100_000 + "}]"
+
+    async def body() -> None:
+        async with connect(live, key) as ws:
+            await ws.send(deep)  # dropped with a warning, like any malformed frame
+            c = Client(ws)
+            ref = await c.send(None, "phoenix", "heartbeat")
+            assert (await c.reply(ref))[4] == {"status": "ok", "response": {}}
+
+    run(body)
+
+
 def test_idle_socket_is_closed(live: Live) -> None:
     _, _, key = live.register("A")
     live.app.state.idle_timeout = 0.5
