@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from band.client.errors import ForbiddenError, UnprocessableEntityError
+from band.client.http11 import QueryParams
 from band.client.rest import RestClient, RestResponse, path
 from band.core.exceptions import (
     BandToolError,
@@ -329,7 +330,11 @@ async def get_participants(ctx: ToolContext, args: i.GetParticipantsInput) -> li
 
 async def lookup_peers(ctx: ToolContext, args: i.LookupPeersInput) -> dict[str, Any]:
     """band_lookup_peers: peers not in this room, one page."""
-    params = {"not_in_chat": ctx.room(), "page": args.page, "page_size": args.page_size}
+    params: QueryParams = {
+        "not_in_chat": ctx.room(),
+        "page": args.page,
+        "page_size": args.page_size,
+    }
     return body_of(await ctx.rest.request("GET", "/agent/peers", params=params))
 
 
