@@ -98,7 +98,7 @@ class AgentToolsProtocol(Protocol):
 
     def get_tool_schemas(
         self, format: str, *, capabilities: frozenset[Capability] | None = None
-    ) -> list[dict[str, Any]] | list[ToolParam]:
+    ) -> list[JsonObject] | list[ToolParam]:
         """Tool schemas in ``"openai"`` or ``"anthropic"`` format."""
         ...
 
@@ -110,7 +110,7 @@ class AgentToolsProtocol(Protocol):
 
     def get_openai_tool_schemas(
         self, *, capabilities: frozenset[Capability] | None = None
-    ) -> list[dict[str, Any]]:
+    ) -> list[JsonObject]:
         """OpenAI function tool schemas."""
         ...
 
