@@ -103,7 +103,7 @@ class JsonFormatter(logging.Formatter):
     def __init__(
         self,
         fields: Sequence[str] | None = None,
-        static: Mapping[str, Any] | None = None,
+        static: Mapping[str, object] | None = None,
         datefmt: str | None = None,
     ) -> None:
         super().__init__(datefmt=datefmt)
@@ -133,7 +133,7 @@ def _formatter(
     fmt_style: FormatStyle,
     datefmt: str,
     json_fields: Sequence[str] | None,
-    static_fields: Mapping[str, Any] | None,
+    static_fields: Mapping[str, object] | None,
 ) -> dict[str, Any]:
     if style == LoggingStyle.JSON:
         return {
@@ -156,7 +156,7 @@ def build_logging_config(
     fmt_style: FormatStyle = FormatStyle.PERCENT,
     extra_loggers: Mapping[str, LogLevel] | None = None,
     json_fields: Sequence[str] | None = None,
-    static_fields: Mapping[str, Any] | None = None,
+    static_fields: Mapping[str, object] | None = None,
     log_file: Path | str | None = None,
     max_bytes: int = 0,
     backup_count: int = 1,

@@ -23,7 +23,8 @@ from pydantic import BaseModel, ConfigDict
 from band.core.protocols import AgentToolsProtocol
 from band.core.simple_adapter import FeatureKwargs, SimpleAdapter
 from band.core.turn import AgentFailure
-from band.core.types import AdapterFeatures, Emit, PlatformMessage
+from band.core.types import AdapterFeatures, Emit, HistoryConverter, PlatformMessage
+from band.core.wire import JsonObject, JsonValue
 from band.runtime.capabilities import Capability
 from band.runtime.prompts import render_system_prompt
 from band.runtime.tools.custom import (
@@ -81,8 +82,10 @@ class PromptConfig(Protocol):
     def include_base_instructions(self) -> bool: ...
 
 
-#: A model adapter's history type (the converter's output).
-H = TypeVar("H")
+#: A model adapter's history type: the converter's output, the provider's message dicts.
+H = TypeVar("H", bound=list[JsonObject])
+#: A provider SDK's response (duck-typed: ``adapter.client`` may be any compatible client).
+ProviderResponse = Any
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,7 @@ class ToolRequest:
     """One tool call a model asked for: the tool's name, its arguments and the call's id."""
 
     name: str
-    arguments: Any
+    arguments: JsonValue  # as the model wrote them: not always an object
     call_id: str
 
 
@@ -101,7 +104,7 @@ class ModelReply:
 
     text: str
     calls: list[ToolRequest] = field(default_factory=list)
-    message: dict[str, Any] = field(default_factory=dict)
+    message: JsonObject = field(default_factory=dict)
 
 
 class ModelAdapter(SimpleAdapter[H]):
@@ -122,14 +125,14 @@ class ModelAdapter(SimpleAdapter[H]):
         self,
         config: PromptConfig,
         *,
-        history_converter: Any,
+        history_converter: HistoryConverter[H] | None,
         additional_tools: Sequence[CustomToolDef] | None,
         **features: Unpack[FeatureKwargs],
     ) -> None:
         super().__init__(history_converter=history_converter, **features)
         self.config = config
         self._custom_tools = check_custom_tools(additional_tools)
-        self._history: dict[str, list[dict[str, Any]]] = {}
+        self._history: dict[str, list[JsonObject]] = {}
         self._system_prompt = ""
 
     async def on_started(self, agent_name: str, agent_description: str) -> None:
@@ -207,31 +210,33 @@ class ModelAdapter(SimpleAdapter[H]):
         """Forget the room's conversation."""
         self._history.pop(room_id, None)
 
-    def _room_history(self, room_id: str, history: H, bootstrap: bool) -> list[dict[str, Any]]:
+    def _room_history(self, room_id: str, history: H, bootstrap: bool) -> list[JsonObject]:
         """The room's model history: the converted room history on a session bootstrap,
         else what this adapter kept of earlier turns."""
         if bootstrap or room_id not in self._history:
-            self._history[room_id] = list(history) if bootstrap else []  # type: ignore[call-overload]
+            self._history[room_id] = list(history) if bootstrap else []
         return self._history[room_id]
 
     @abstractmethod
-    def _platform_schemas(self, tools: AgentToolsProtocol) -> Sequence[Any]:
+    def _platform_schemas(self, tools: AgentToolsProtocol) -> Sequence[Mapping[str, object]]:
         """The platform tools' schemas in the provider's format."""
 
     @abstractmethod
-    async def _complete(self, messages: list[dict[str, Any]], schemas: list[Any]) -> Any:
+    async def _complete(
+        self, messages: list[JsonObject], schemas: list[Mapping[str, object]]
+    ) -> ProviderResponse:
         """One model call over the room's messages with the tool schemas."""
 
     @abstractmethod
-    def _usage(self, response: Any) -> dict[str, Any]:
+    def _usage(self, response: ProviderResponse) -> dict[str, object]:
         """The response's token counts, by the keys of :func:`empty_usage`."""
 
     @abstractmethod
-    def _read(self, response: Any) -> ModelReply:
+    def _read(self, response: ProviderResponse) -> ModelReply:
         """The response's text and tool calls."""
 
     @abstractmethod
-    def _tool_results(self, runs: list[tuple[ToolRequest, ToolRun]]) -> list[dict[str, Any]]:
+    def _tool_results(self, runs: list[tuple[ToolRequest, ToolRun]]) -> list[JsonObject]:
         """The messages that give the tool calls' results back to the model."""
 
 
@@ -259,7 +264,7 @@ class ToolRun:
     is_error: bool
 
 
-async def _event(tools: AgentToolsProtocol, kind: str, body: dict[str, Any]) -> None:
+async def _event(tools: AgentToolsProtocol, kind: str, body: JsonObject) -> None:
     """Post a ``tool_call`` / ``tool_result`` event; telemetry never breaks the turn."""
     try:
         await tools.send_event(json.dumps(body, default=str), kind, body)
@@ -272,7 +277,7 @@ async def run_tool_call(
     custom_tools: Sequence[CustomToolDef],
     features: AdapterFeatures,
     name: str,
-    arguments: Any,
+    arguments: JsonValue,
     call_id: str,
 ) -> ToolRun:
     """Run one tool call the model made (a custom tool first, else a platform tool).
@@ -285,7 +290,7 @@ async def run_tool_call(
         await _event(tools, "tool_call", {"name": name, "args": arguments, "tool_call_id": call_id})
     try:
         if not isinstance(arguments, Mapping):
-            value: Any = BAD_ARGUMENTS
+            value: JsonValue = BAD_ARGUMENTS
             ok = False
         elif (custom := find_custom_tool(custom_tools, name)) is not None:
             value = await execute_custom_tool(custom, arguments, turn=tools.turn)
@@ -339,7 +344,7 @@ async def send_usage(
         log.warning("could not post the usage event: %s", exc)
 
 
-def add_usage(total: dict[str, int], **counts: Any) -> None:
+def add_usage(total: dict[str, int], **counts: object) -> None:
     """Add one model call's token counts (None counts as 0) to ``total``."""
     for key, value in counts.items():
         total[key] = total.get(key, 0) + (int(value) if isinstance(value, int) else 0)

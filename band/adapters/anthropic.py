@@ -14,7 +14,7 @@ The client reads ``ANTHROPIC_API_KEY`` (unless ``provider_key`` is set) and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
 
 from pydantic import Field, PositiveInt
@@ -22,9 +22,17 @@ from pydantic import Field, PositiveInt
 from band.converters.anthropic import AnthropicHistoryConverter, AnthropicMessages
 from band.core.protocols import AgentToolsProtocol
 from band.core.simple_adapter import FeatureKwargs
+from band.core.wire import JsonObject
 from band.runtime.tools.custom import CustomToolDef
 
-from ._model import BaseAdapterConfig, ModelAdapter, ModelReply, ToolRequest, ToolRun
+from ._model import (
+    BaseAdapterConfig,
+    ModelAdapter,
+    ModelReply,
+    ProviderResponse,
+    ToolRequest,
+    ToolRun,
+)
 
 __all__ = ["ANTHROPIC_MODEL", "AnthropicAdapter", "AnthropicAdapterConfig"]
 
@@ -76,14 +84,17 @@ class AnthropicAdapter(ModelAdapter[AnthropicMessages]):
             raise ImportError(
                 "AnthropicAdapter needs the anthropic package: pip install anthropic"
             ) from exc
-        #: the ``anthropic.AsyncAnthropic`` the turns use (replace it to point elsewhere)
+        #: the ``anthropic.AsyncAnthropic`` the turns use (replace it to point elsewhere);
+        #: Any: an optional dependency, and any compatible client may replace it
         self.client: Any = AsyncAnthropic(api_key=self.config.provider_key)
 
-    def _platform_schemas(self, tools: AgentToolsProtocol) -> Sequence[Any]:
+    def _platform_schemas(self, tools: AgentToolsProtocol) -> Sequence[Mapping[str, object]]:
         """The platform tools in the Messages API's ``tools`` format."""
         return tools.get_anthropic_tool_schemas(capabilities=self.features.capabilities)
 
-    async def _complete(self, messages: list[dict[str, Any]], schemas: list[Any]) -> Any:
+    async def _complete(
+        self, messages: list[JsonObject], schemas: list[Mapping[str, object]]
+    ) -> ProviderResponse:
         """One Messages API call, the system prompt beside the messages."""
         return await self.client.messages.create(
             model=self.config.model,
@@ -93,7 +104,7 @@ class AnthropicAdapter(ModelAdapter[AnthropicMessages]):
             tools=schemas,
         )
 
-    def _usage(self, response: Any) -> dict[str, Any]:
+    def _usage(self, response: ProviderResponse) -> dict[str, object]:
         """The response's input, output and cache token counts."""
         u = response.usage
         return {
@@ -103,13 +114,13 @@ class AnthropicAdapter(ModelAdapter[AnthropicMessages]):
             "cache_write_tokens": getattr(u, "cache_creation_input_tokens", 0),
         }
 
-    def _read(self, response: Any) -> ModelReply:
+    def _read(self, response: ProviderResponse) -> ModelReply:
         """The text blocks, and the ``tool_use`` blocks when the model stopped to use tools."""
         text = " ".join(b.text for b in response.content if b.type == "text" and b.text).strip()
         uses = [b for b in response.content if b.type == "tool_use"]
         if response.stop_reason != "tool_use" or not uses:
             return ModelReply(text)
-        blocks: list[dict[str, Any]] = []
+        blocks: list[JsonObject] = []
         for b in response.content:
             if b.type == "text" and b.text:
                 blocks.append({"type": "text", "text": b.text})
@@ -118,7 +129,7 @@ class AnthropicAdapter(ModelAdapter[AnthropicMessages]):
         calls = [ToolRequest(use.name, use.input, use.id) for use in uses]
         return ModelReply(text, calls, {"role": "assistant", "content": blocks})
 
-    def _tool_results(self, runs: list[tuple[ToolRequest, ToolRun]]) -> list[dict[str, Any]]:
+    def _tool_results(self, runs: list[tuple[ToolRequest, ToolRun]]) -> list[JsonObject]:
         """One user message of ``tool_result`` blocks."""
         results = [
             {

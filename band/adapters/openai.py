@@ -14,7 +14,7 @@ The client reads ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL`` unless ``provider_key`
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
 
 from pydantic import Field, PositiveInt
@@ -22,9 +22,17 @@ from pydantic import Field, PositiveInt
 from band.converters.openai import OpenAIHistoryConverter, OpenAIMessages
 from band.core.protocols import AgentToolsProtocol
 from band.core.simple_adapter import FeatureKwargs
+from band.core.wire import JsonObject, JsonValue
 from band.runtime.tools.custom import CustomToolDef
 
-from ._model import BaseAdapterConfig, ModelAdapter, ModelReply, ToolRequest, ToolRun
+from ._model import (
+    BaseAdapterConfig,
+    ModelAdapter,
+    ModelReply,
+    ProviderResponse,
+    ToolRequest,
+    ToolRun,
+)
 
 __all__ = ["OPENAI_MODEL", "OpenAIAdapter", "OpenAIAdapterConfig"]
 
@@ -48,7 +56,7 @@ class OpenAIAdapterConfig(BaseAdapterConfig):
     max_tokens: PositiveInt = 4096
 
 
-def _arguments(raw: str | None) -> Any:
+def _arguments(raw: str | None) -> JsonValue:
     """A tool call's JSON arguments (empty: ``{}``); invalid JSON is returned as it is, so
     the call fails back to the model."""
     if not raw:
@@ -87,15 +95,18 @@ class OpenAIAdapter(ModelAdapter[OpenAIMessages]):
         except ImportError as exc:  # an optional dependency: say how to get it
             raise ImportError("OpenAIAdapter needs the openai package: pip install openai") from exc
         #: the ``openai.AsyncOpenAI`` the turns use (replace it to point elsewhere)
+        # Any: an optional dependency, and any compatible client may replace it
         self.client: Any = AsyncOpenAI(
             api_key=self.config.provider_key, base_url=self.config.base_url
         )
 
-    def _platform_schemas(self, tools: AgentToolsProtocol) -> Sequence[Any]:
+    def _platform_schemas(self, tools: AgentToolsProtocol) -> Sequence[Mapping[str, object]]:
         """The platform tools in the Chat Completions ``tools`` format."""
         return tools.get_openai_tool_schemas(capabilities=self.features.capabilities)
 
-    async def _complete(self, messages: list[dict[str, Any]], schemas: list[Any]) -> Any:
+    async def _complete(
+        self, messages: list[JsonObject], schemas: list[Mapping[str, object]]
+    ) -> ProviderResponse:
         """One Chat Completions call, the system prompt as the first message."""
         system = [{"role": "system", "content": self._system_prompt}]
         return await self.client.chat.completions.create(
@@ -105,7 +116,7 @@ class OpenAIAdapter(ModelAdapter[OpenAIMessages]):
             tools=schemas,
         )
 
-    def _usage(self, response: Any) -> dict[str, Any]:
+    def _usage(self, response: ProviderResponse) -> dict[str, object]:
         """The response's prompt, completion and cached token counts."""
         u = response.usage
         details = getattr(u, "prompt_tokens_details", None)
@@ -115,7 +126,7 @@ class OpenAIAdapter(ModelAdapter[OpenAIMessages]):
             "cache_read_tokens": getattr(details, "cached_tokens", 0),
         }
 
-    def _read(self, response: Any) -> ModelReply:
+    def _read(self, response: ProviderResponse) -> ModelReply:
         """The first choice's text and its function calls."""
         reply = response.choices[0].message
         text = (reply.content or "").strip()
@@ -139,7 +150,7 @@ class OpenAIAdapter(ModelAdapter[OpenAIMessages]):
         ]
         return ModelReply(text, requests, message)
 
-    def _tool_results(self, runs: list[tuple[ToolRequest, ToolRun]]) -> list[dict[str, Any]]:
+    def _tool_results(self, runs: list[tuple[ToolRequest, ToolRun]]) -> list[JsonObject]:
         """A ``tool`` message for each call."""
         return [
             {"role": "tool", "tool_call_id": call.call_id, "content": run.output}

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 # the two bases are the SDK's (band.core.exceptions); the client's errors build on them
 from band.core.exceptions import BandConnectionError as BandConnectionError
 from band.core.exceptions import BandError as BandError
+from band.core.wire import JsonObject, JsonValue
 
 
 class BandTimeoutError(BandConnectionError):
@@ -25,8 +24,8 @@ class BandAPIError(BandError):
         message: str,
         *,
         request_id: str | None = None,
-        details: dict[str, Any] | None = None,
-        body: Any = None,
+        details: JsonObject | None = None,
+        body: JsonValue = None,
         headers: dict[str, str] | None = None,
     ) -> None:
         self.status_code = status_code
@@ -97,7 +96,9 @@ _BY_STATUS: dict[int, type[BandAPIError]] = {
 }
 
 
-def api_error(status_code: int, body: Any, headers: dict[str, str] | None = None) -> BandAPIError:
+def api_error(
+    status_code: int, body: JsonValue, headers: dict[str, str] | None = None
+) -> BandAPIError:
     """Build the typed error for ``status_code`` from a decoded error body."""
     err = body.get("error") if isinstance(body, dict) else None
     if not isinstance(err, dict):

@@ -18,7 +18,7 @@ import ssl
 import time
 import urllib.request
 import zlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import SplitResult, quote, urlencode, urlsplit
 
@@ -32,6 +32,11 @@ except ImportError:  # pragma: no cover - every supported platform has a wheel
 
 #: Characters a path or query may carry as they are (RFC 3986 pchar plus "/" and "%" escapes).
 log = logging.getLogger("band.client.http11")
+
+#: One query parameter's value (httpx's ``PrimitiveData``; None is sent as an empty value).
+Primitive = str | int | float | bool | None
+#: Query parameters: a value or a list of values (the key repeats) per name.
+QueryParams = Mapping[str, Primitive | Sequence[Primitive]]
 
 _PATH_SAFE = "/%:@!$&'()*+,;=~-._"
 _QUERY_SAFE = _PATH_SAFE + "?"
@@ -229,7 +234,7 @@ class Http11Pool:
         for conn in idle:
             conn.close()
 
-    def target(self, url: str, params: Mapping[str, Any] | None) -> str:
+    def target(self, url: str, params: QueryParams | None) -> str:
         """The request target for ``url`` (relative to the base path) and query ``params``."""
         path, _, query = url.partition("?")
         # as httpx merges a relative URL with base_url: "x", "/x" both land under the base path
@@ -311,7 +316,7 @@ def _header_block(headers: Mapping[str, str]) -> str:
     return "".join(lines)
 
 
-def _encode_query(params: Mapping[str, Any]) -> str:
+def _encode_query(params: QueryParams) -> str:
     """Form-encode ``params`` as httpx does: lists repeat the key, booleans are lower-case."""
     pairs: list[tuple[str, str]] = []
     for key, value in params.items():
@@ -320,7 +325,7 @@ def _encode_query(params: Mapping[str, Any]) -> str:
     return urlencode(pairs)
 
 
-def _primitive(value: Any) -> str:
+def _primitive(value: object) -> str:
     if value is True:
         return "true"
     if value is False:

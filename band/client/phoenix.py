@@ -18,7 +18,6 @@ import math
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import msgspec
@@ -26,7 +25,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 from websockets.protocol import State
 
-from band.core.wire import decode_error, decode_frame, encode_frame
+from band.core.wire import JsonObject, decode_error, decode_frame, encode_frame
 from band_sdk_core import (
     Session,
     SessionOutcome,
@@ -62,7 +61,7 @@ _ws_log = logging.getLogger("band.client.websocket")
 _ws_log.addFilter(_redact_key_header)
 
 #: ``handler(event, payload)`` for pushes on one topic; called in the reader, keep it quick.
-PushHandler = Callable[[str, dict[str, Any]], None]
+PushHandler = Callable[[str, JsonObject], None]
 #: ``on_connected(reconnected, failed_topics)`` after every successful (re)connect.
 ConnectedHook = Callable[[bool, list[str]], Awaitable[None]]
 #: ``on_dead(reason)`` once the session will not reconnect any more.
@@ -160,14 +159,14 @@ class PhoenixClient:
         self._refs = itertools.count(1)
         self._handlers: dict[str, PushHandler] = {}
         self._join_refs: dict[str, str] = {}
-        self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._pending: dict[str, asyncio.Future[JsonObject]] = {}
         self._outbox: list[bytes] = []  # request frames to write at the end of this loop turn
-        self._deadlines: dict[float, list[asyncio.Future[dict[str, Any]]]] = {}
+        self._deadlines: dict[float, list[asyncio.Future[JsonObject]]] = {}
         self._ws: ClientConnection | None = None
         self._up = asyncio.Event()
         self._settled = asyncio.Event()  # first connect succeeded or the session died
         self._runner: asyncio.Task[None] | None = None
-        self._hooks: set[asyncio.Task[Any]] = set()
+        self._hooks: set[asyncio.Future[None]] = set()
         self._closing = False
         self._supersede: SessionOutcome | None = None
         self.dead_reason: str | None = None
@@ -286,13 +285,13 @@ class PhoenixClient:
         timeout: float,
         *,
         ref: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """Send one frame and wait for its ``phx_reply`` payload."""
         ws = self._ws
         if ws is None or not self.connected:
             raise PhoenixError(f"cannot send {event} on {topic}: not connected")
         ref = ref or self._next_ref()
-        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        fut: asyncio.Future[JsonObject] = asyncio.get_running_loop().create_future()
         self._pending[ref] = fut
         self._expire_after(fut, timeout)
         try:
@@ -323,7 +322,7 @@ class PhoenixClient:
             ws.protocol.send_text(frame)
         ws.transport.write(b"".join(ws.protocol.data_to_send()))
 
-    def _expire_after(self, fut: asyncio.Future[dict[str, Any]], timeout: float) -> None:
+    def _expire_after(self, fut: asyncio.Future[JsonObject], timeout: float) -> None:
         """Fail ``fut`` with ``TimeoutError`` unless answered within ``timeout`` (shared timer)."""
         loop = asyncio.get_running_loop()
         due = math.ceil((loop.time() + timeout) / DEADLINE_BUCKET_S) * DEADLINE_BUCKET_S
@@ -531,7 +530,7 @@ class PhoenixClient:
                 ws.transport.abort()
                 return
             ref = self._next_ref()
-            fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            fut: asyncio.Future[JsonObject] = asyncio.get_running_loop().create_future()
             fut.add_done_callback(functools.partial(self._heartbeat_acked, ref))
             self._pending[ref] = fut
             try:
@@ -539,7 +538,7 @@ class PhoenixClient:
             except ConnectionClosed:
                 return
 
-    def _heartbeat_acked(self, ref: str, fut: asyncio.Future[dict[str, Any]]) -> None:
+    def _heartbeat_acked(self, ref: str, fut: asyncio.Future[JsonObject]) -> None:
         self._pending.pop(ref, None)
         if not fut.cancelled() and fut.exception() is None:
             self._last_ack = time.monotonic()
@@ -551,7 +550,7 @@ class PhoenixClient:
                 fut.set_exception(PhoenixError("socket closed before the reply"))
         self._pending.clear()
 
-    def _spawn(self, coro: Awaitable[Any]) -> None:
+    def _spawn(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)
         self._hooks.add(task)
         task.add_done_callback(self._hooks.discard)

@@ -7,7 +7,7 @@ import logging
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar
 from urllib.parse import quote
 
 import httpx
@@ -28,6 +28,8 @@ from band.core.wire import (  # noqa: F401 -- re-exported at band-sdk's import p
     EventCreatedResponse,
     GetChatTaskHistoryResponse,
     GetChatTaskHistoryResponseMetadata,
+    JsonObject,
+    JsonValue,
     ListAgentContactRequestsResponse,
     ListAgentContactRequestsResponseData,
     ListAgentContactRequestsResponseMetadata,
@@ -61,6 +63,7 @@ from .errors import (  # noqa: F401 -- band-sdk re-exports these here; ours are 
     UnprocessableEntityError,
     api_error,
 )
+from .http11 import QueryParams
 
 log = logging.getLogger("band.client.rest")
 
@@ -92,11 +95,11 @@ class RestResponse:
     """A successful answer: status, the decoded body and its ``data`` member."""
 
     status_code: int
-    body: Any = None
+    body: JsonValue = None  # bytes or text when the answer is no JSON
     headers: Mapping[str, str] = field(default_factory=dict)
 
     @property
-    def data(self) -> Any:
+    def data(self) -> JsonValue:
         """The envelope's ``data`` (the whole body when it is not enveloped; None on 204)."""
         if isinstance(self.body, dict) and "data" in self.body:
             return self.body["data"]
@@ -121,7 +124,7 @@ class RestResponse:
         return wire.decode_as(wire.Paging, self.metadata)
 
     @property
-    def metadata(self) -> dict[str, Any]:
+    def metadata(self) -> JsonObject:
         """The pagination object (``metadata`` or ``meta``), empty when absent."""
         if isinstance(self.body, dict):
             meta = self.body.get("metadata") or self.body.get("meta")
@@ -216,10 +219,10 @@ class RestClient:
         method: str,
         url: str,
         *,
-        params: Mapping[str, Any] | None = None,
-        json: Any = None,
+        params: QueryParams | None = None,
+        json: JsonValue = None,
         content: bytes | None = None,
-        files: Any = None,
+        files: Mapping[str, tuple[str, bytes] | tuple[str, bytes, str]] | None = None,
         headers: Mapping[str, str] | None = None,
         retries: int | None = None,
         raw: bool = False,
@@ -283,8 +286,8 @@ class RestClient:
         self,
         method: str,
         url: str,
-        query: dict[str, Any],
-        json: Any,
+        query: QueryParams,
+        json: JsonValue,
         content: bytes | None,
         headers: Mapping[str, str] | None,
     ) -> http11.Response:
@@ -336,7 +339,7 @@ def _retry_after(resp: _Answer) -> float | None:
     return None
 
 
-def _decode(resp: _Answer) -> Any:
+def _decode(resp: _Answer) -> JsonValue:
     """JSON body when there is one; raw bytes for other content; None when empty."""
     content = resp.content
     if not content:

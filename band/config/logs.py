@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -46,7 +45,7 @@ def configure_logging_from_env(
     *,
     extra_loggers: Mapping[str, LogLevel] | None = None,
     json_fields: Sequence[str] | None = None,
-    static_fields: Mapping[str, Any] | None = None,
+    static_fields: Mapping[str, object] | None = None,
     fmt: str | None = None,
     fmt_style: FormatStyle = FormatStyle.PERCENT,
     datefmt: str = DEFAULT_DATEFMT,

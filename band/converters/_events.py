@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
-from typing import Any
+
+from band.core.wire import JsonObject
 
 __all__ = ["INTERRUPTED_TOOL_TEXT", "ToolCallEvent", "ToolResultEvent", "is_own_text", "parse"]
 
@@ -20,7 +21,7 @@ class ToolCallEvent:
     """A ``tool_call`` event: ``{"name", "args", "tool_call_id"}``."""
 
     name: str
-    args: dict[str, Any]
+    args: JsonObject
     tool_call_id: str
 
 
@@ -34,7 +35,7 @@ class ToolResultEvent:
     is_error: bool
 
 
-def _object(content: str, kind: str) -> dict[str, Any] | None:
+def _object(content: str, kind: str) -> JsonObject | None:
     try:
         event = json.loads(content)
     except (TypeError, json.JSONDecodeError):
@@ -50,7 +51,7 @@ def _object(content: str, kind: str) -> dict[str, Any] | None:
     return event
 
 
-def parse(row: dict[str, Any]) -> ToolCallEvent | ToolResultEvent | None:
+def parse(row: JsonObject) -> ToolCallEvent | ToolResultEvent | None:
     """The tool event in a history row, or None (not a tool event, or malformed)."""
     kind = row.get("message_type")
     if kind not in ("tool_call", "tool_result"):
@@ -71,13 +72,13 @@ def parse(row: dict[str, Any]) -> ToolCallEvent | ToolResultEvent | None:
     )
 
 
-def is_own_text(row: dict[str, Any], agent_name: str) -> bool:
+def is_own_text(row: JsonObject, agent_name: str) -> bool:
     """Whether a text row is this agent's own message (its tool results already hold it)."""
     own = row.get("role") == "assistant" or row.get("sender_type") == "Agent"
     return own and bool(agent_name) and row.get("sender_name") == agent_name
 
 
-def user_text(row: dict[str, Any]) -> str:
+def user_text(row: JsonObject) -> str:
     """A text row as the model reads it: ``[sender]: content``."""
     content = str(row.get("content") or "")
     sender = row.get("sender_name")

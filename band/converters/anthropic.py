@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from band.core.wire import JsonObject, JsonValue
 
 from ._events import INTERRUPTED_TOOL_TEXT, ToolCallEvent, is_own_text, parse, user_text
 
 __all__ = ["AnthropicHistoryConverter", "AnthropicMessages"]
 
 #: Anthropic messages: ``{"role": "user" | "assistant", "content": str | [blocks]}``.
-AnthropicMessages = list[dict[str, Any]]
+AnthropicMessages = list[JsonObject]
 
 
 class AnthropicHistoryConverter:
@@ -26,11 +26,11 @@ class AnthropicHistoryConverter:
         """Set this agent's name (its own text is skipped)."""
         self._agent_name = name
 
-    def convert(self, raw: list[dict[str, Any]]) -> AnthropicMessages:
+    def convert(self, raw: list[JsonObject]) -> AnthropicMessages:
         """Convert history rows, oldest first."""
         out: AnthropicMessages = []
-        calls: list[dict[str, Any]] = []
-        results: list[dict[str, Any]] = []
+        calls: list[JsonObject] = []
+        results: list[JsonObject] = []
 
         def flush() -> None:
             if calls:
@@ -58,7 +58,7 @@ class AnthropicHistoryConverter:
                 if calls:  # the calls this result answers come first
                     out.append({"role": "assistant", "content": list(calls)})
                     calls.clear()
-                block: dict[str, Any] = {
+                block: JsonObject = {
                     "type": "tool_result",
                     "tool_use_id": event.tool_call_id,
                     "content": event.output,
@@ -86,7 +86,7 @@ def _answer_orphans(messages: AnthropicMessages) -> None:
             continue
         ids = [b["id"] for b in blocks if isinstance(b, dict) and b.get("type") == "tool_use"]
         nxt = messages[i + 1] if i + 1 < len(messages) else None
-        answered: set[Any] = set()
+        answered: set[JsonValue] = set()
         if nxt is not None and nxt.get("role") == "user" and isinstance(nxt.get("content"), list):
             answered = {
                 b.get("tool_use_id")

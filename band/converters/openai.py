@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+
+from band.core.wire import JsonObject
 
 from ._events import INTERRUPTED_TOOL_TEXT, ToolCallEvent, is_own_text, parse, user_text
 
 __all__ = ["OpenAIHistoryConverter", "OpenAIMessages"]
 
 #: Chat Completions messages (``user``, ``assistant`` with ``tool_calls``, ``tool``).
-OpenAIMessages = list[dict[str, Any]]
+OpenAIMessages = list[JsonObject]
 
 
 class OpenAIHistoryConverter:
@@ -26,10 +27,10 @@ class OpenAIHistoryConverter:
         """Set this agent's name (its own text is skipped)."""
         self._agent_name = name
 
-    def convert(self, raw: list[dict[str, Any]]) -> OpenAIMessages:
+    def convert(self, raw: list[JsonObject]) -> OpenAIMessages:
         """Convert history rows, oldest first."""
         out: OpenAIMessages = []
-        calls: list[dict[str, Any]] = []
+        calls: list[JsonObject] = []
         answered: set[str] = set()
 
         def close_calls() -> None:

@@ -1,7 +1,9 @@
 """``AgentToolsProtocol``: what adapters receive as ``AgentInput.tools``.
 
 ``band.runtime.tools.AgentTools`` implements it for one room; test doubles may too. Each
-``band_<name>`` platform tool is the method ``<name>``.
+``band_<name>`` platform tool is the method ``<name>``. The tool methods return ``Any`` as
+band-sdk 6.0.1 declares them: ``AgentTools`` returns the ``band.core.wire`` results, while
+``band.testing.FakeAgentTools`` (and users' doubles) return plain dicts, and both must fit.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from band.core.preprocessor import Preprocessor
 from band.core.types import HistoryConverter
+from band.core.wire import JsonObject, JsonValue
 
 if TYPE_CHECKING:
     from band.core.turn import AgentFailure, Turn
@@ -32,7 +35,7 @@ class AgentToolsProtocol(Protocol):
         ...
 
     @property
-    def participants(self) -> list[dict[str, Any]]:
+    def participants(self) -> list[JsonObject]:
         """A read-only snapshot of the room's participants."""
         ...
 
@@ -54,7 +57,7 @@ class AgentToolsProtocol(Protocol):
         ...
 
     async def send_event(
-        self, content: str, message_type: str, metadata: dict[str, Any] | None = None
+        self, content: str, message_type: str, metadata: JsonObject | None = None
     ) -> Any:
         """Post an event of any type."""
         ...
@@ -89,13 +92,13 @@ class AgentToolsProtocol(Protocol):
 
     async def fetch_room_context(
         self, *, room_id: str, page: int = 1, page_size: int = 50
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """Fetch a page of another room's agent context."""
         ...
 
     def get_tool_schemas(
         self, format: str, *, capabilities: frozenset[Capability] | None = None
-    ) -> list[dict[str, Any]] | list[ToolParam]:
+    ) -> list[JsonObject] | list[ToolParam]:
         """Tool schemas in ``"openai"`` or ``"anthropic"`` format."""
         ...
 
@@ -107,16 +110,18 @@ class AgentToolsProtocol(Protocol):
 
     def get_openai_tool_schemas(
         self, *, capabilities: frozenset[Capability] | None = None
-    ) -> list[dict[str, Any]]:
+    ) -> list[JsonObject]:
         """OpenAI function tool schemas."""
         ...
 
-    async def execute_tool_call(self, tool_name: str, arguments: Mapping[str, Any]) -> Any:
+    async def execute_tool_call(
+        self, tool_name: str, arguments: Mapping[str, JsonValue]
+    ) -> JsonValue:
         """Execute a tool by name."""
         ...
 
     async def execute_tool_call_structured(
-        self, tool_name: str, arguments: Mapping[str, Any]
+        self, tool_name: str, arguments: Mapping[str, JsonValue]
     ) -> ToolCallOutcome:
         """Execute a tool by name, reporting success as ``ok``."""
         ...
@@ -168,7 +173,7 @@ class AgentToolsProtocol(Protocol):
         thought: str,
         scope: str,
         subject_id: str | None = None,
-        metadata: dict[str, Any] | None = None,
+        metadata: JsonObject | None = None,
     ) -> Any:
         """Store a memory."""
         ...

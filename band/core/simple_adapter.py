@@ -6,7 +6,7 @@ import enum
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from typing import Any, ClassVar, Generic, TypeVar, Unpack, cast
+from typing import ClassVar, Generic, TypeVar, Unpack, cast
 
 from .exceptions import BandConfigError
 from .protocols import AgentToolsProtocol
@@ -28,12 +28,14 @@ H = TypeVar("H")
 E = TypeVar("E", bound=enum.Enum)
 
 
-def _flags(value: Any, enum_cls: type[E]) -> frozenset[E] | None:
+def _flags(value: object, enum_cls: type[E]) -> frozenset[E] | None:
     """A single member or an iterable of members/values as a frozenset (None passes)."""
     if value is None:
         return None
     if isinstance(value, enum_cls):  # StrEnum members are strings: never iterate them
         return frozenset({value})
+    if not isinstance(value, Iterable):
+        raise TypeError(f"'{type(value).__name__}' object is not iterable")
     try:
         return frozenset(enum_cls(v) for v in value)
     except ValueError as exc:
@@ -103,7 +105,7 @@ class SimpleAdapter(ABC, Generic[H]):
     @property
     def capabilities(self) -> frozenset[Capability]:
         """The optional tool groups this adapter's model gets."""
-        return cast(frozenset[Capability], self.features.capabilities)
+        return self.features.capabilities
 
     @property
     def emit(self) -> frozenset[Emit]:
@@ -133,13 +135,14 @@ class SimpleAdapter(ABC, Generic[H]):
 
     async def on_event(self, inp: AgentInput) -> None:
         """Run one turn: convert the history and call :meth:`on_message`."""
-        history: Any = inp.history
+        history: object = inp.history
         if self.history_converter is not None:
             history = inp.history.convert(self.history_converter)
         # positional, as on_message declares them: overrides may rename them
         await self.on_message(
             inp.msg,
             inp.tools,
+            # H is HistoryProvider when there is no converter: a link the type system cannot state
             cast(H, history),
             inp.participants_msg,
             inp.contacts_msg,

@@ -6,7 +6,9 @@ import enum
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypedDict, TypeVar
+
+from .wire import JsonObject, JsonValue
 
 if TYPE_CHECKING:
     from .protocols import AgentToolsProtocol
@@ -108,7 +110,7 @@ class PlatformMessage:
     sender_type: str
     sender_name: str | None
     message_type: str
-    metadata: Any
+    metadata: JsonValue
     created_at: datetime
 
     def format_for_llm(self) -> str:
@@ -119,7 +121,7 @@ class PlatformMessage:
 class HistoryConverter(Protocol, Generic[T_co]):
     """Turns raw platform history rows into a framework's message format."""
 
-    def convert(self, raw: list[dict[str, Any]]) -> T_co:
+    def convert(self, raw: list[JsonObject]) -> T_co:
         """Convert ``raw`` (platform messages, oldest first)."""
         ...
 
@@ -128,7 +130,7 @@ class HistoryConverter(Protocol, Generic[T_co]):
 class HistoryProvider:
     """The room's history as raw platform rows, converted on demand."""
 
-    raw: list[dict[str, Any]] = field(default_factory=list)
+    raw: list[JsonObject] = field(default_factory=list)
 
     def convert(self, converter: HistoryConverter[T]) -> T:
         """The history in ``converter``'s format."""
@@ -159,14 +161,14 @@ class AgentInput:
 class AdapterFeatures:
     """The adapter's negotiated feature set (tool groups, telemetry, tool filters)."""
 
-    capabilities: frozenset[Any] = frozenset()
+    capabilities: frozenset[Capability] = frozenset()
     emit: frozenset[Emit] = frozenset()
     include_tools: frozenset[str] | None = None
     exclude_tools: frozenset[str] | None = None
     include_categories: frozenset[str] | None = None
 
     @staticmethod
-    def names(values: Iterable[Any] | None) -> frozenset[str] | None:
+    def names(values: Iterable[object] | None) -> frozenset[str] | None:
         """A frozen set of tool or category names (None stays None)."""
         return None if values is None else frozenset(str(v) for v in values)
 
@@ -185,7 +187,7 @@ class FeatureKwargs(TypedDict, total=False):
 class ToolCallOutcome:
     """The result of one tool call: ``value`` for the model, ``ok`` as the success flag."""
 
-    value: Any
+    value: JsonValue
     ok: bool
     error_message: str | None = None
 
@@ -195,4 +197,4 @@ class ToolParam(TypedDict):
 
     name: str
     description: str
-    input_schema: dict[str, Any]
+    input_schema: JsonObject

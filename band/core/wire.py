@@ -48,6 +48,8 @@ __all__ = [
     "EventCreatedResponse",
     "GetChatTaskHistoryResponse",
     "GetChatTaskHistoryResponseMetadata",
+    "JsonObject",
+    "JsonValue",
     "ListAgentContactRequestsResponse",
     "ListAgentContactRequestsResponseData",
     "ListAgentContactRequestsResponseMetadata",
@@ -98,6 +100,13 @@ __all__ = [
     "to_dict",
 ]
 
+#: Arbitrary JSON as decoded (``msgspec``/``json``): what a model's tool arguments, message
+#: metadata, an event's payload or a tool result returned to the model may hold. Kept as
+#: ``Any``: the platform and the models define these shapes, not this SDK.
+JsonValue = Any
+#: A JSON object as decoded: keys are strings, values arbitrary (``JsonValue``).
+JsonObject = dict[str, JsonValue]
+
 M = TypeVar("M", bound="WireModel")
 D = TypeVar("D")
 #: a page's row type and its metadata type
@@ -112,7 +121,7 @@ class WireModel(msgspec.Struct, kw_only=True):
     keep code written against our earlier dict results working.
     """
 
-    def model_dump(self, *, mode: str = "python", exclude_none: bool = False) -> dict[str, Any]:
+    def model_dump(self, *, mode: str = "python", exclude_none: bool = False) -> JsonObject:
         """The model as a dict (``mode="json"``: datetimes as ISO strings)."""
         keep = () if mode == "json" else (datetime,)
         out = msgspec.to_builtins(self, builtin_types=keep)
@@ -120,7 +129,7 @@ class WireModel(msgspec.Struct, kw_only=True):
             return _drop_none(out)
         return dict(out)
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> JsonValue:
         if key not in self.__struct_fields__:
             raise KeyError(key)
         return getattr(self, key)
@@ -128,17 +137,17 @@ class WireModel(msgspec.Struct, kw_only=True):
     def __contains__(self, key: object) -> bool:
         return key in self.__struct_fields__
 
-    def get(self, key: str, default: Any = None) -> Any:
+    def get(self, key: str, default: JsonValue = None) -> JsonValue:
         """The field ``key``, or ``default`` when the model has no such field."""
         return getattr(self, key, default) if key in self.__struct_fields__ else default
 
 
-def _drop_none(obj: dict[str, Any]) -> dict[str, Any]:
+def _drop_none(obj: JsonObject) -> JsonObject:
     """``obj`` without its None values, at any depth."""
     return {k: _drop_none_in(v) for k, v in obj.items() if v is not None}
 
 
-def _drop_none_in(value: Any) -> Any:
+def _drop_none_in(value: JsonValue) -> JsonValue:
     if isinstance(value, dict):
         return _drop_none(value)
     if isinstance(value, list):
@@ -146,17 +155,17 @@ def _drop_none_in(value: Any) -> Any:
     return value
 
 
-def decode_as(model: type[M], body: Any) -> M:
+def decode_as(model: type[M], body: JsonValue) -> M:
     """``body`` (a decoded JSON object) as ``model``; unknown keys are ignored."""
     return msgspec.convert(body, type=model, strict=False)
 
 
-def decode_rows(model: type[M], rows: Any) -> list[M]:
+def decode_rows(model: type[M], rows: JsonValue) -> list[M]:
     """``rows`` (a decoded JSON list of objects) as a list of ``model``."""
     return msgspec.convert(rows, type=list[model], strict=False)  # type: ignore[valid-type]
 
 
-def to_dict(model: msgspec.Struct) -> dict[str, Any]:
+def to_dict(model: msgspec.Struct) -> JsonObject:
     """A Struct as the plain dict band-sdk 6.0.1 hands adapters (fields left None omitted)."""
     out = msgspec.to_builtins(model)
     return {k: v for k, v in out.items() if v is not None} if isinstance(out, dict) else {}
@@ -176,7 +185,7 @@ class PhoenixFrame(msgspec.Struct, array_like=True, forbid_unknown_fields=True, 
     ref: str | int | None
     topic: str
     event: str
-    payload: Any
+    payload: JsonValue
 
     @property
     def join_ref_str(self) -> str | None:
@@ -189,7 +198,7 @@ class PhoenixFrame(msgspec.Struct, array_like=True, forbid_unknown_fields=True, 
         return None if self.ref is None else str(self.ref)
 
     @property
-    def body(self) -> dict[str, Any]:
+    def body(self) -> JsonObject:
         """The payload when it is a JSON object, else ``{}`` (what the V2 client does)."""
         return self.payload if isinstance(self.payload, dict) else {}
 
@@ -198,7 +207,7 @@ class ReplyPayload(msgspec.Struct, kw_only=True):
     """The payload of a ``phx_reply``: ``{"status": "ok"|"error", "response": {...}}``."""
 
     status: str
-    response: dict[str, Any] = msgspec.field(default_factory=dict)
+    response: JsonObject = msgspec.field(default_factory=dict)
 
 
 class ErrorBody(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -207,7 +216,7 @@ class ErrorBody(msgspec.Struct, kw_only=True, omit_defaults=True):
     code: str | None = None
     message: str | None = None
     request_id: str | None = None
-    details: Any = None
+    details: JsonValue = None
     retry_after: float | None = None
 
 
@@ -243,7 +252,7 @@ class Envelope(msgspec.Struct, Generic[D], kw_only=True):
 
 
 #: Any JSON document (the REST client's bodies).
-JSON_DECODER: msgspec.json.Decoder[Any] = msgspec.json.Decoder()
+JSON_DECODER: msgspec.json.Decoder[JsonValue] = msgspec.json.Decoder()
 #: One Phoenix V2 frame.
 FRAME_DECODER = msgspec.json.Decoder(PhoenixFrame)
 #: A REST error body.
@@ -271,7 +280,11 @@ def decode_json(raw: str | bytes) -> Any:
 
 
 def encode_frame(
-    join_ref: str | None, ref: str | None, topic: str, event: str, payload: Any
+    join_ref: str | None,
+    ref: str | None,
+    topic: str,
+    event: str,
+    payload: JsonObject | msgspec.Struct,
 ) -> bytes:
     """One V2 frame as JSON bytes (``payload``: a dict or a Struct)."""
     return _ENCODER.encode((join_ref, ref, topic, event, payload))
@@ -500,7 +513,7 @@ class AgentMemory(WireModel):
     subject_id: str | None = None
     source_agent_id: str | None = None
     organization_id: str | None = None
-    metadata: dict[str, Any] | None = None
+    metadata: JsonObject | None = None
     inserted_at: datetime | None = None
 
 
@@ -527,7 +540,7 @@ class TaskEvent(WireModel):
     event: str | None = None
     actor: TaskActor | None = None
     at: datetime | None = None
-    payload: dict[str, Any] | None = None
+    payload: JsonObject | None = None
 
 
 class TaskAssignment(WireModel):
@@ -624,11 +637,11 @@ class MessageRow(WireModel):
     sender_type: str | None = None
     sender_name: str | None = None
     chat_room_id: str | None = None
-    thread_id: Any = None  # unchecked by the validator, unread by the runtime: kept as sent
+    thread_id: JsonValue = None  # unchecked by the validator, unread by the runtime: kept as sent
     inserted_at: str | None = None
     updated_at: str | None = None
-    attachments: list[dict[str, Any]] | None = None
-    metadata: dict[str, Any] | None = None
+    attachments: list[JsonObject] | None = None
+    metadata: JsonObject | None = None
 
 
 class MessageCreated(MessageRow):
@@ -730,7 +743,7 @@ class AgentMe(WireModel):
     handle: str | None = None
     description: str | None = None
     owner_uuid: str | None = None
-    feature_flags: dict[str, Any] | None = None
+    feature_flags: JsonObject | None = None
     inserted_at: str | None = None
     updated_at: str | None = None
 

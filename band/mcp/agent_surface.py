@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 
 from band.client.rest import RestClient
 from band.core.types import Capability
-from band.core.wire import AgentMe
+from band.core.wire import AgentMe, JsonValue
 from band.runtime.tools import SendEventInput, ToolContext, ToolSpec, select_tools
 from band.runtime.tools.ops import load_participants
 
@@ -73,7 +73,9 @@ class AgentSurface:
         self._rooms.move_to_end(room_id)
         return entry
 
-    async def run(self, spec: ToolSpec[Any, Any], args: BaseModel, room_id: str | None) -> Any:
+    async def run(
+        self, spec: ToolSpec[Any, Any], args: BaseModel, room_id: str | None
+    ) -> JsonValue:
         """Run one tool; room tools share the room's context and wait for its earlier calls."""
         if room_id is None:
             return await spec.run(ToolContext(self.rest), args)

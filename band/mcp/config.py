@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from dotenv import dotenv_values
 from pydantic import ValidationError, field_validator
@@ -92,12 +92,12 @@ class Settings(BaseSettings):
 
     @field_validator("*", mode="before")
     @classmethod
-    def _strip(cls, value: Any) -> Any:
+    def _strip(cls, value: object) -> object:
         return value.strip() if isinstance(value, str) else value
 
     @field_validator("transport", mode="before")
     @classmethod
-    def _lower(cls, value: Any) -> Any:
+    def _lower(cls, value: object) -> object:
         return value.lower() if isinstance(value, str) else value
 
     @field_validator("band_base_url")

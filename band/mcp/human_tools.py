@@ -12,9 +12,10 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from band.client.http11 import Primitive, QueryParams
 from band.client.rest import RestClient, path
 from band.core.types import Capability
-from band.core.wire import ChatParticipantDetails
+from band.core.wire import ChatParticipantDetails, JsonValue
 from band.runtime.tools.ops import ToolContext
 from band.runtime.tools.spec import Surface, ToolSpec, raw
 
@@ -244,42 +245,49 @@ class DeleteUserMemory(MemoryRef):
     """Delete a memory for good."""
 
 
-def _paging(args: BaseModel) -> dict[str, Any]:
+def _paging(args: BaseModel) -> dict[str, Primitive]:
     return {"page": getattr(args, "page", None), "page_size": getattr(args, "page_size", None)}
 
 
-async def _body(ctx: ToolContext, method: str, url: str, **kw: Any) -> Any:
-    return (await ctx.rest.request(method, url, **kw)).body
+async def _body(
+    ctx: ToolContext,
+    method: str,
+    url: str,
+    *,
+    params: QueryParams | None = None,
+    json: JsonValue = None,
+) -> JsonValue:
+    return (await ctx.rest.request(method, url, params=params, json=json)).body
 
 
-async def list_my_agents(ctx: ToolContext, a: ListMyAgents) -> Any:
+async def list_my_agents(ctx: ToolContext, a: ListMyAgents) -> JsonValue:
     """GET /me/agents."""
     return await _body(ctx, "GET", "me/agents", params=_paging(a))
 
 
-async def register_my_agent(ctx: ToolContext, a: RegisterMyAgent) -> Any:
+async def register_my_agent(ctx: ToolContext, a: RegisterMyAgent) -> JsonValue:
     """POST /me/agents/register."""
     body = {"agent": {"name": a.name, "description": a.description}}
     return await _body(ctx, "POST", "me/agents/register", json=body)
 
 
-async def list_my_chats(ctx: ToolContext, a: ListMyChats) -> Any:
+async def list_my_chats(ctx: ToolContext, a: ListMyChats) -> JsonValue:
     """GET /me/chats."""
     return await _body(ctx, "GET", "me/chats", params=_paging(a))
 
 
-async def create_my_chat_room(ctx: ToolContext, a: CreateMyChatRoom) -> Any:
+async def create_my_chat_room(ctx: ToolContext, a: CreateMyChatRoom) -> JsonValue:
     """POST /me/chats."""
     chat = {"task_id": a.task_id} if a.task_id else {}
     return await _body(ctx, "POST", "me/chats", json={"chat": chat})
 
 
-async def get_my_chat_room(ctx: ToolContext, a: GetMyChatRoom) -> Any:
+async def get_my_chat_room(ctx: ToolContext, a: GetMyChatRoom) -> JsonValue:
     """GET /me/chats/{id}."""
     return await _body(ctx, "GET", path("me/chats/{}", a.chat_id))
 
 
-async def list_my_chat_messages(ctx: ToolContext, a: ListMyChatMessages) -> Any:
+async def list_my_chat_messages(ctx: ToolContext, a: ListMyChatMessages) -> JsonValue:
     """GET /me/chats/{id}/messages."""
     params = {
         **_paging(a),
@@ -307,7 +315,7 @@ async def _participants(ctx: ToolContext, chat_id: str) -> list[ChatParticipantD
         page += 1
 
 
-async def send_my_chat_message(ctx: ToolContext, a: SendMyChatMessage) -> Any:
+async def send_my_chat_message(ctx: ToolContext, a: SendMyChatMessage) -> JsonValue:
     """Resolve ``recipients`` by name, then POST /me/chats/{id}/messages."""
     names = [n.strip() for n in a.recipients.split(",") if n.strip()]
     if not names:
@@ -329,32 +337,32 @@ async def send_my_chat_message(ctx: ToolContext, a: SendMyChatMessage) -> Any:
     return await _body(ctx, "POST", path("me/chats/{}/messages", a.chat_id), json=body)
 
 
-async def list_my_chat_participants(ctx: ToolContext, a: ListMyChatParticipants) -> Any:
+async def list_my_chat_participants(ctx: ToolContext, a: ListMyChatParticipants) -> JsonValue:
     """GET /me/chats/{id}/participants."""
     params = {"participant_type": a.participant_type}
     return await _body(ctx, "GET", path("me/chats/{}/participants", a.chat_id), params=params)
 
 
-async def add_my_chat_participant(ctx: ToolContext, a: AddMyChatParticipant) -> Any:
+async def add_my_chat_participant(ctx: ToolContext, a: AddMyChatParticipant) -> JsonValue:
     """POST /me/chats/{id}/participants."""
     body = {"participant": {"participant_id": a.participant_id, "role": a.role}}
     await _body(ctx, "POST", path("me/chats/{}/participants", a.chat_id), json=body)
     return f"Added participant: {a.participant_id}"
 
 
-async def remove_my_chat_participant(ctx: ToolContext, a: RemoveMyChatParticipant) -> Any:
+async def remove_my_chat_participant(ctx: ToolContext, a: RemoveMyChatParticipant) -> JsonValue:
     """DELETE /me/chats/{id}/participants/{participant_id}."""
     url = path("me/chats/{}/participants/{}", a.chat_id, a.participant_id)
     await _body(ctx, "DELETE", url)
     return f"Removed participant: {a.participant_id}"
 
 
-async def get_my_profile(ctx: ToolContext, a: GetMyProfile) -> Any:
+async def get_my_profile(ctx: ToolContext, a: GetMyProfile) -> JsonValue:
     """GET /me/profile."""
     return await _body(ctx, "GET", "me/profile")
 
 
-async def update_my_profile(ctx: ToolContext, a: UpdateMyProfile) -> Any:
+async def update_my_profile(ctx: ToolContext, a: UpdateMyProfile) -> JsonValue:
     """PUT /me/profile with only the fields given."""
     user = {k: v for k, v in a.model_dump().items() if v is not None}
     if not user:
@@ -362,42 +370,44 @@ async def update_my_profile(ctx: ToolContext, a: UpdateMyProfile) -> Any:
     return await _body(ctx, "PUT", "me/profile", json={"user": user})
 
 
-async def list_my_peers(ctx: ToolContext, a: ListMyPeers) -> Any:
+async def list_my_peers(ctx: ToolContext, a: ListMyPeers) -> JsonValue:
     """GET /me/peers."""
     params = {"not_in_chat": a.not_in_chat, "type": a.peer_type, **_paging(a)}
     return await _body(ctx, "GET", "me/peers", params=params)
 
 
-async def list_my_contacts(ctx: ToolContext, a: ListMyContacts) -> Any:
+async def list_my_contacts(ctx: ToolContext, a: ListMyContacts) -> JsonValue:
     """GET /me/contacts."""
     return await _body(ctx, "GET", "me/contacts", params=_paging(a))
 
 
-async def create_contact_request(ctx: ToolContext, a: CreateContactRequest) -> Any:
+async def create_contact_request(ctx: ToolContext, a: CreateContactRequest) -> JsonValue:
     """POST /me/contacts/requests."""
-    req: dict[str, Any] = {"recipient_handle": a.recipient_handle}
+    req: dict[str, str] = {"recipient_handle": a.recipient_handle}
     if a.message is not None:
         req["message"] = a.message
     return await _body(ctx, "POST", "me/contacts/requests", json={"contact_request": req})
 
 
-async def list_received_contact_requests(ctx: ToolContext, a: ListReceivedContactRequests) -> Any:
+async def list_received_contact_requests(
+    ctx: ToolContext, a: ListReceivedContactRequests
+) -> JsonValue:
     """GET /me/contacts/requests."""
     return await _body(ctx, "GET", "me/contacts/requests", params=_paging(a))
 
 
-async def list_sent_contact_requests(ctx: ToolContext, a: ListSentContactRequests) -> Any:
+async def list_sent_contact_requests(ctx: ToolContext, a: ListSentContactRequests) -> JsonValue:
     """GET /me/contacts/requests/sent."""
     params = {"status": a.status, **_paging(a)}
     return await _body(ctx, "GET", "me/contacts/requests/sent", params=params)
 
 
-async def resolve_handle(ctx: ToolContext, a: ResolveHandle) -> Any:
+async def resolve_handle(ctx: ToolContext, a: ResolveHandle) -> JsonValue:
     """POST /me/contacts/resolve."""
     return await _body(ctx, "POST", "me/contacts/resolve", json={"handle": a.handle})
 
 
-async def remove_my_contact(ctx: ToolContext, a: RemoveMyContact) -> Any:
+async def remove_my_contact(ctx: ToolContext, a: RemoveMyContact) -> JsonValue:
     """POST /me/contacts/remove with the contact ID, else the handle."""
     if a.contact_id:
         body = {"contact_id": a.contact_id}
@@ -408,7 +418,7 @@ async def remove_my_contact(ctx: ToolContext, a: RemoveMyContact) -> Any:
     return await _body(ctx, "POST", "me/contacts/remove", json=body)
 
 
-async def list_user_memories(ctx: ToolContext, a: ListUserMemories) -> Any:
+async def list_user_memories(ctx: ToolContext, a: ListUserMemories) -> JsonValue:
     """GET /me/memories with the filters given."""
     params = {
         "chat_room_id": a.chat_room_id,
@@ -423,25 +433,29 @@ async def list_user_memories(ctx: ToolContext, a: ListUserMemories) -> Any:
     return await _body(ctx, "GET", "me/memories", params=params)
 
 
-def _on_request(method: str, template: str) -> Callable[[ToolContext, RequestRef], Awaitable[Any]]:
+def _on_request(
+    method: str, template: str
+) -> Callable[[ToolContext, RequestRef], Awaitable[JsonValue]]:
     """The handler that sends ``method`` to ``template`` with the request's ID filled in."""
 
-    async def run(ctx: ToolContext, a: RequestRef) -> Any:
+    async def run(ctx: ToolContext, a: RequestRef) -> JsonValue:
         return await _body(ctx, method, path(template, a.request_id))
 
     return run
 
 
-def _on_memory(method: str, template: str) -> Callable[[ToolContext, MemoryRef], Awaitable[Any]]:
+def _on_memory(
+    method: str, template: str
+) -> Callable[[ToolContext, MemoryRef], Awaitable[JsonValue]]:
     """The handler that sends ``method`` to ``template`` with the memory's ID filled in."""
 
-    async def run(ctx: ToolContext, a: MemoryRef) -> Any:
+    async def run(ctx: ToolContext, a: MemoryRef) -> JsonValue:
         return await _body(ctx, method, path(template, a.memory_id))
 
     return run
 
 
-async def delete_user_memory(ctx: ToolContext, a: DeleteUserMemory) -> Any:
+async def delete_user_memory(ctx: ToolContext, a: DeleteUserMemory) -> JsonValue:
     """DELETE /me/memories/{id}."""
     body = await _body(ctx, "DELETE", path("me/memories/{}", a.memory_id))
     return body if body is not None else f"Deleted memory: {a.memory_id}"
@@ -463,9 +477,9 @@ I = TypeVar("I", bound=BaseModel)  # noqa: E741 -- the input model
 def _human(
     name: str,
     model: type[I],
-    run: Callable[[ToolContext, I], Awaitable[Any]],
+    run: Callable[[ToolContext, I], Awaitable[JsonValue]],
     group: Capability | None = None,
-) -> ToolSpec[I, Any]:
+) -> ToolSpec[I, JsonValue]:
     """A human tool; it acts on one room when its model takes a ``chat_id``."""
     room_bound = "chat_id" in model.model_fields
     return ToolSpec(name, model, run, raw, group, surface=Surface.HUMAN, room_bound=room_bound)
@@ -474,6 +488,7 @@ def _human(
 _C, _M = Capability.CONTACTS, Capability.MEMORY
 
 #: The human surface in the order tools are listed: 13 base tools, then contacts and memory.
+#: Any: each spec has its own input model (``ToolSpec`` is invariant in it)
 TOOLS: dict[str, ToolSpec[Any, Any]] = {
     s.name: s
     for s in (
@@ -566,6 +581,8 @@ class HumanTools:
         """The 13 base tools plus those of the enabled groups."""
         return [s for s in TOOLS.values() if s.group is None or s.group in groups]
 
-    async def run(self, spec: ToolSpec[Any, Any], args: BaseModel, room: str | None = None) -> Any:
+    async def run(
+        self, spec: ToolSpec[Any, Any], args: BaseModel, room: str | None = None
+    ) -> JsonValue:
         """Run one human tool (its room, if any, is its own ``chat_id`` argument)."""
         return await spec.run(self._ctx, args)

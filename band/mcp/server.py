@@ -13,6 +13,7 @@ from mcp.server.lowlevel import Server
 from pydantic import BaseModel, Field, ValidationError
 
 from band.client.errors import BandAPIError
+from band.core.wire import JsonObject, JsonValue
 from band.runtime.tools.spec import Surface, ToolSpec
 
 from . import __version__
@@ -36,7 +37,7 @@ class Backend(Protocol):
         """health_check: returns normally when the surface's key works."""
         ...
 
-    async def run(self, spec: ToolSpec[Any, Any], args: BaseModel, room: str | None) -> Any:
+    async def run(self, spec: ToolSpec[Any, Any], args: BaseModel, room: str | None) -> JsonValue:
         """Run one validated call (``room``: the call's room, None for room-less tools)."""
         ...
 
@@ -68,7 +69,7 @@ def validation_text(exc: ValidationError) -> str:
     )
 
 
-def serialize(result: Any) -> str:
+def serialize(result: JsonValue) -> str:
     """A str passes through; models and other values become JSON (None becomes ``null``)."""
     if isinstance(result, str):
         return result
@@ -87,10 +88,10 @@ def room_in_model(tool: ToolSpec[Any, Any]) -> bool:
     return tool.room_bound and tool.surface is Surface.HUMAN
 
 
-def input_schema(tool: ToolSpec[Any, Any], pinned: str | None) -> dict[str, Any]:
+def input_schema(tool: ToolSpec[Any, Any], pinned: str | None) -> JsonObject:
     """The advertised JSON schema: room argument added, or hidden when the room is pinned."""
     schema = tool.json_schema()
-    props: dict[str, Any] = schema.setdefault("properties", {})
+    props: JsonObject = schema.setdefault("properties", {})
     required: list[str] = list(schema.get("required", []))
     if adds_room(tool) and pinned is None:
         props["chat_id"] = {
@@ -163,7 +164,7 @@ class BandToolServer:
     async def _list_tools(self) -> list[types.Tool]:
         return list(self._listing)
 
-    async def _call_tool(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+    async def _call_tool(self, name: str, arguments: JsonObject) -> types.CallToolResult:
         if name == HEALTH_CHECK:
             return _text(await self.health_check())
         tool = self.tools.get(name)
@@ -184,9 +185,7 @@ class BandToolServer:
             log.warning("tool %s failed", name, exc_info=True)
             return _error(f"Error executing tool {name}: {describe_error(exc)}")
 
-    def prepare(
-        self, tool: ToolSpec[Any, Any], args: dict[str, Any]
-    ) -> tuple[BaseModel, str | None]:
+    def prepare(self, tool: ToolSpec[Any, Any], args: JsonObject) -> tuple[BaseModel, str | None]:
         """The validated input and room of a call; a pinned room overrides the client's."""
         room: str | None = None
         if adds_room(tool):

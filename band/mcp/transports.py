@@ -70,7 +70,7 @@ def _discard_stdout() -> None:
 class _AlreadySent(Response):
     """The SSE transport wrote the whole response itself: send nothing more."""
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         return None
 
 

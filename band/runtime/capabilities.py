@@ -5,9 +5,10 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from band.core.types import Capability  # defined at band-sdk's path; re-exported here
+from band.core.wire import JsonValue
 
 if TYPE_CHECKING:
     from band.core.types import AdapterFeatures
@@ -32,7 +33,7 @@ CAPABILITY_FEATURE_FLAGS: dict[Capability, FeatureFlag] = {
 }
 
 
-def prune_unsupported(features: _F, feature_flags: Mapping[str, Any] | None) -> _F:
+def prune_unsupported(features: _F, feature_flags: Mapping[str, JsonValue] | None) -> _F:
     """``features`` without the capabilities whose flag the platform does not set to True.
 
     ``None`` flags (unknown: no answer) prune nothing; a missing key counts as off. The same

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+
+from band.core.wire import JsonObject, JsonValue
 
 __all__ = [
     "build_participants_message",
@@ -50,7 +51,7 @@ def mention_label(*, handle: str | None, name: str | None) -> str | None:
     return label or None
 
 
-def replace_uuid_mentions(content: str, participants: Iterable[Mapping[str, Any]]) -> str:
+def replace_uuid_mentions(content: str, participants: Iterable[Mapping[str, JsonValue]]) -> str:
     """``content`` with each ``@[[<participant id>]]`` token written as ``@<label>``.
 
     Tokens of ids not in ``participants`` stay as they are.
@@ -66,8 +67,8 @@ def replace_uuid_mentions(content: str, participants: Iterable[Mapping[str, Any]
 
 
 def format_message_for_llm(
-    msg: Mapping[str, Any], participants: list[dict[str, Any]] | None = None
-) -> dict[str, Any]:
+    msg: Mapping[str, JsonValue], participants: list[JsonObject] | None = None
+) -> JsonObject:
     """One platform message as ``{role, content, sender_name, sender_type, message_type,
     metadata}``; agents' messages are ``assistant``, everyone else's ``user``."""
     sender_type = msg.get("sender_type", "")
@@ -84,7 +85,7 @@ def format_message_for_llm(
     }
 
 
-def messages_before(messages: list[dict[str, Any]], message_id: str | None) -> list[dict[str, Any]]:
+def messages_before(messages: list[JsonObject], message_id: str | None) -> list[JsonObject]:
     """The messages before ``message_id`` (all of them when it is absent or unknown)."""
     for index, message in enumerate(messages):
         if message.get("id") == message_id:
@@ -93,10 +94,10 @@ def messages_before(messages: list[dict[str, Any]], message_id: str | None) -> l
 
 
 def format_history_for_llm(
-    messages: list[dict[str, Any]],
+    messages: list[JsonObject],
     exclude_id: str | None = None,
-    participants: list[dict[str, Any]] | None = None,
-) -> list[dict[str, Any]]:
+    participants: list[JsonObject] | None = None,
+) -> list[JsonObject]:
     """Each message but ``exclude_id`` through :func:`format_message_for_llm`, in order."""
     return [format_message_for_llm(m, participants) for m in messages if m.get("id") != exclude_id]
 
@@ -109,7 +110,7 @@ def _one_line(description: str) -> str:
     return text
 
 
-def build_participants_message(participants: list[dict[str, Any]]) -> str:
+def build_participants_message(participants: list[JsonObject]) -> str:
     """The room's roster as a prompt section: ``- @handle — Name (Type): "description"``."""
     if not participants:
         return "## Current Participants\nNo other participants in this room."

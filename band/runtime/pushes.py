@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
+from band.core.wire import JsonObject, JsonValue
 from band_sdk_core import validate_event_payload
 
 __all__ = ["PushEvent", "WireStats", "validated"]
@@ -23,7 +24,7 @@ class PushEvent(Generic[P]):
     type: str = ""
     room_id: str | None = None
     payload: P | None = None
-    raw: dict[str, Any] | None = None
+    raw: JsonObject | None = None
 
 
 class WireStats:
@@ -33,7 +34,7 @@ class WireStats:
     dropped = 0
 
 
-def validated(event: str, payload: Any) -> dict[str, Any] | None:
+def validated(event: str, payload: JsonValue) -> JsonObject | None:
     """The normalised payload of ``event``, or None (logged, counted) when it is invalid."""
     try:
         result = validate_event_payload(event, payload)

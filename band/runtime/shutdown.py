@@ -11,7 +11,7 @@ import contextlib
 import logging
 import signal
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 
 class RunningAgent(Protocol):
@@ -50,7 +50,7 @@ class GracefulShutdown:
         self,
         agent: RunningAgent,
         timeout: float | None = 30.0,
-        on_signal: Callable[[int], Any] | None = None,
+        on_signal: Callable[[int], object] | None = None,
     ) -> None:
         self.agent = agent
         self.timeout = timeout
@@ -123,7 +123,7 @@ class GracefulShutdown:
 async def run_with_graceful_shutdown(
     agent: RunningAgent,
     timeout: float | None = 30.0,
-    on_signal: Callable[[int], Any] | None = None,
+    on_signal: Callable[[int], object] | None = None,
 ) -> None:
     """Run ``agent`` until a signal, then stop it giving turns ``timeout`` seconds."""
     async with GracefulShutdown(agent, timeout=timeout, on_signal=on_signal):

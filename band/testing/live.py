@@ -25,13 +25,18 @@ import threading
 import time
 from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
 import httpx
 
 from band._signature import parameters_of
+from band.core.wire import JsonObject, JsonValue
 
 if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+    from band.agent import Agent
+    from band.core.simple_adapter import SimpleAdapter
     from band.devserver.thread import ServerThread
 
 __all__ = [
@@ -51,6 +56,17 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+class _Identified(Protocol):
+    """Anything with a participant ID: ``AgentHandle``, ``RunningAgent``, ``Person``."""
+
+    @property
+    def id(self) -> str: ...
+
+
+#: A room member as the helpers take it: an agent, a person, or a participant ID.
+Member = _Identified | str
+
+
 @dataclass(frozen=True)
 class Message:
     """One room message as the person's API lists it."""
@@ -61,8 +77,8 @@ class Message:
     sender_name: str | None
     sender_type: str
     message_type: str
-    metadata: dict[str, Any]
-    raw: dict[str, Any] = field(repr=False)
+    metadata: JsonObject
+    raw: JsonObject = field(repr=False)
 
     @property
     def text(self) -> str:
@@ -70,7 +86,7 @@ class Message:
         return _MENTION_TOKEN.sub("", self.content).strip()
 
     @classmethod
-    def from_row(cls, row: dict[str, Any]) -> Message:
+    def from_row(cls, row: JsonObject) -> Message:
         """A ``Message`` from a ``ChatMessage`` row."""
         return cls(
             id=str(row["id"]),
@@ -97,7 +113,7 @@ class AgentHandle:
 class Person:
     """A person on the platform, acting through the human API with their own key."""
 
-    def __init__(self, band: LocalBand, info: dict[str, Any], api_key: str) -> None:
+    def __init__(self, band: LocalBand, info: JsonObject, api_key: str) -> None:
         self.band = band
         self.id = str(info["id"])
         full = " ".join(str(info.get(k) or "") for k in ("first_name", "last_name")).strip()
@@ -113,13 +129,14 @@ class Person:
         """This person's API key (for the human API)."""
         return self._key
 
+    # Any: the keywords go to httpx as they are
     def request(self, method: str, path: str, **kw: Any) -> httpx.Response:
         """Call the human API as this person (``path`` below ``/api/v1``)."""
         return self.band.http.request(
             method, "/api/v1" + path, headers={"X-API-Key": self._key}, **kw
         )
 
-    def _ok(self, r: httpx.Response, *statuses: int) -> Any:
+    def _ok(self, r: httpx.Response, *statuses: int) -> JsonValue:
         if r.status_code not in (statuses or (200, 201)):
             raise AssertionError(
                 f"{r.request.method} {r.request.url.path} -> {r.status_code}: {r.text}"
@@ -135,7 +152,7 @@ class Person:
             str(agent["id"]), str(agent["name"]), str(agent["handle"]), d["credentials"]["api_key"]
         )
 
-    def create_room(self, *members: Any, title: str | None = None) -> Room:
+    def create_room(self, *members: Member, title: str | None = None) -> Room:
         """Create a room owned by this person with ``members`` (agents or people) in it."""
         body = {"chat": {"title": title or f"test room {secrets.token_hex(3)}"}}
         d = self._ok(self.request("POST", "/me/chats", json=body), 201)
@@ -145,7 +162,7 @@ class Person:
         return room
 
 
-def _member_id(member: Any) -> str:
+def _member_id(member: object) -> str:
     """The participant ID of a member: an ``AgentHandle``, ``RunningAgent``, ``Person`` or ID."""
     if isinstance(member, str):
         return member
@@ -183,20 +200,22 @@ class Room:
         """The same room, driven by ``person`` (who must be in it)."""
         return Room(self.band, self.id, person)
 
-    def add(self, member: Any, role: str = "member") -> None:
+    def add(self, member: Member, role: str = "member") -> None:
         """Add an agent or a person to the room."""
         body = {"participant": {"participant_id": _member_id(member), "role": role}}
         r = self.person.request("POST", f"/me/chats/{self.id}/participants", json=body)
         self.person._ok(r, 201)
 
-    def participants(self) -> list[dict[str, Any]]:
+    def participants(self) -> list[JsonObject]:
         """The room's participants."""
         r = self.person.request(
             "GET", f"/me/chats/{self.id}/participants", params={"page_size": 100}
         )
         return list(self.person._ok(r, 200))
 
-    def say(self, text: str, *, mention: Any = None) -> str:
+    def say(
+        self, text: str, *, mention: Member | list[Member] | tuple[Member, ...] | None = None
+    ) -> str:
         """Post ``text`` as the person, mentioning ``mention`` (one member or a list); its id."""
         targets = mention if isinstance(mention, list | tuple) else [mention] if mention else []
         body = {"message": {"content": text, "mentions": [{"id": _member_id(m)} for m in targets]}}
@@ -205,10 +224,10 @@ class Room:
 
     def messages(self) -> list[Message]:
         """Every message of the room (events included), oldest first."""
-        rows: list[dict[str, Any]] = []
-        cursor: Any = None
+        rows: list[JsonObject] = []
+        cursor: JsonValue = None
         while True:
-            params: dict[str, Any] = {"limit": 100}
+            params: JsonObject = {"limit": 100}
             if cursor is not None:
                 params["cursor"] = cursor
             r = self.person.request("GET", f"/me/chats/{self.id}/messages", params=params)
@@ -221,7 +240,7 @@ class Room:
             if not meta.get("has_more") or cursor is None:
                 return [Message.from_row(row) for row in rows]
 
-    def messages_from(self, member: Any, message_type: str | None = "text") -> list[Message]:
+    def messages_from(self, member: Member, message_type: str | None = "text") -> list[Message]:
         """What ``member`` posted, of ``message_type`` (None: any type), oldest first."""
         sid = _member_id(member)
         return [
@@ -230,9 +249,7 @@ class Room:
             if m.sender_id == sid and (message_type is None or m.message_type == message_type)
         ]
 
-    def wait_for(
-        self, check: Callable[[list[Message]], Any], *, timeout: float | None = None
-    ) -> Any:
+    def wait_for(self, check: Callable[[list[Message]], R], *, timeout: float | None = None) -> R:
         """Poll the room until ``check(messages)`` is truthy; return that value.
 
         Raises ``AssertionError`` (with the room's messages) after ``timeout`` seconds
@@ -252,7 +269,7 @@ class Room:
 
     def wait_for_reply(
         self,
-        member: Any,
+        member: Member,
         *,
         after: str | None = None,
         message_type: str = "text",
@@ -275,10 +292,11 @@ class Room:
                 None,
             )
 
-        found: Message = self.wait_for(reply, timeout=timeout)
+        found = self.wait_for(reply, timeout=timeout)
+        assert found is not None  # wait_for returns a truthy result only
         return found
 
-    def ask(self, member: Any, text: str, *, timeout: float | None = None) -> Message:
+    def ask(self, member: Member, text: str, *, timeout: float | None = None) -> Message:
         """Mention ``member`` with ``text`` and return its reply."""
         mid = self.say(text, mention=member)
         return self.wait_for_reply(member, after=mid, timeout=timeout)
@@ -292,7 +310,7 @@ class Room:
     wait_for_reply_async = _in_thread(wait_for_reply)
     ask_async = _in_thread(ask)
 
-    def delivery_status(self, message_id: str, member: Any) -> str | None:
+    def delivery_status(self, message_id: str, member: Member) -> str | None:
         """``member``'s delivery status of ``message_id`` (processing, processed, failed...)."""
         aid = _member_id(member)
         for m in self.messages():
@@ -305,7 +323,7 @@ class Room:
 class RunningAgent:
     """A ``band.Agent`` serving on its own event loop in a background thread."""
 
-    def __init__(self, agent: Any, handle: AgentHandle, timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(self, agent: Agent, handle: AgentHandle, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.agent = agent
         self.handle = handle
         self._timeout = timeout
@@ -334,11 +352,11 @@ class RunningAgent:
         return self.handle.name
 
     @property
-    def adapter(self) -> Any:
+    def adapter(self) -> SimpleAdapter[Any]:
         """The adapter the agent runs."""
         return self.agent.runtime.adapter
 
-    def call(self, coro: Any) -> Any:
+    def call(self, coro: Coroutine[Any, Any, R]) -> R:
         """Run ``coro`` on the agent's loop and wait (bounded) for its result."""
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result(self._timeout)
 
@@ -365,7 +383,7 @@ class LocalBand:
         self.db = db
         self.timeout = timeout
         self.port = 0
-        self.app: Any = None
+        self.app: Starlette | None = None
         self.http = httpx.Client(timeout=timeout)
         self._server: ServerThread | None = None
         self._agents: list[RunningAgent] = []
@@ -420,11 +438,11 @@ class LocalBand:
         if errors:
             raise errors[0]
 
-    def _on_server(self, fn: Any, *args: Any) -> Any:
+    def _on_server(self, fn: Callable[..., R], *args: object) -> R:
         """Run the store call ``fn(store, *args)`` on the server's loop (the store's thread)."""
         loop = self._server.loop if self._server is not None else None
-        assert loop is not None, "the platform is not running"
-        coro = self.app.state.directory.run(fn, *args)
+        assert loop is not None and self.app is not None, "the platform is not running"
+        coro: Coroutine[Any, Any, R] = self.app.state.directory.run(fn, *args)
         return asyncio.run_coroutine_threadsafe(coro, loop).result(self.timeout)
 
     # --- people, agents, rooms ------------------------------------------------------------
@@ -433,6 +451,7 @@ class LocalBand:
     def me(self) -> Person:
         """The platform's local person (the one ``band dev`` creates)."""
         if self._me is None:
+            assert self.app is not None, "the platform is not running"
             key = str(self.app.state.user_key)
             r = self.http.get("/api/v1/me/profile", headers={"X-API-Key": key})
             r.raise_for_status()
@@ -456,13 +475,13 @@ class LocalBand:
 
     def _agent(
         self,
-        adapter: Any,
+        adapter: SimpleAdapter[Any],
         *,
         name: str | None = None,
         handle: AgentHandle | None = None,
         owner: Person | None = None,
-        **agent_kwargs: Any,
-    ) -> tuple[Any, AgentHandle]:
+        **agent_kwargs: Any,  # Agent.create's options, passed on
+    ) -> tuple[Agent, AgentHandle]:
         """The agent for ``adapter`` and the credentials it runs with (the options of
         :meth:`agent` and :meth:`run_agent`)."""
         from band.agent import Agent
@@ -479,7 +498,7 @@ class LocalBand:
         return agent, creds
 
     @parameters_of(_agent)
-    def agent(self, adapter: Any, **options: Any) -> Any:
+    def agent(self, adapter: SimpleAdapter[Any], **options: Any) -> Agent:
         """A ``band.Agent`` for ``adapter`` pointed at this platform (not started).
 
         Registers an agent named ``name`` (default: the adapter's class name) unless
@@ -488,7 +507,7 @@ class LocalBand:
         return self._agent(adapter, **options)[0]
 
     @parameters_of(_agent)
-    def run_agent(self, adapter: Any, **options: Any) -> RunningAgent:
+    def run_agent(self, adapter: SimpleAdapter[Any], **options: Any) -> RunningAgent:
         """Register (unless ``handle``) and start an agent for ``adapter``; stopped by
         :meth:`stop`."""
         agent, creds = self._agent(adapter, **options)
@@ -496,7 +515,7 @@ class LocalBand:
         self._agents.append(running)
         return running
 
-    def room(self, *members: Any, title: str | None = None, owner: Person | None = None) -> Room:
+    def room(self, *members: Member, title: str | None = None, owner: Person | None = None) -> Room:
         """A new room owned by the local person (or ``owner``) with ``members`` in it."""
         return (owner or self.me).create_room(*members, title=title)
 

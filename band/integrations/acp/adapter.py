@@ -13,6 +13,7 @@ from band.core.exceptions import BandConfigError
 from band.core.protocols import AgentToolsProtocol
 from band.core.simple_adapter import FeatureKwargs, SimpleAdapter
 from band.core.types import Capability, Emit, HistoryProvider, PlatformMessage
+from band.core.wire import JsonObject, JsonValue
 from band.runtime.tools import (
     TOOLS,
     BandToolError,
@@ -34,7 +35,12 @@ from band.runtime.tools.ops import load_participants
 from band.workspaces import RoomWorkspaces, WorkspaceResolver, resolver_for
 
 from .client import ACPClientProfile
-from .config import ACPClientAdapterConfig, ConfigResolver, PermissionResolver
+from .config import (
+    ACPClientAdapterConfig,
+    ConfigResolver,
+    PermissionResolver,
+    SessionMcpServer,
+)
 from .mcp_server import SERVER_NAME, BandMCPServer
 from .mentions import has_mention_tokens, replace_uuid_mentions
 from .narration import SESSION_EVENT
@@ -79,7 +85,7 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         resolve_session_config: ConfigResolver | None = None,
         resolve_permission: PermissionResolver | None = None,
         client_capabilities: ClientCapabilities | None = None,
-        spawn_process: Any | None = None,
+        spawn_process: object = None,
         **features: Unpack[FeatureKwargs],
     ) -> None:
         """``profile`` answers the agent's extension methods; ``client_capabilities`` is what
@@ -98,7 +104,7 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         self._custom = self._register_custom(additional_tools or ())
         self._workspaces = RoomWorkspaces(resolver_for(config.cwd, workspace_for_room))
         self._mcp = BandMCPServer(self._tool_specs, self._call_tool)
-        self._room_tools: dict[str, Any] = {}
+        self._room_tools: dict[str, AgentToolsProtocol] = {}
         self._looked_up: set[str] = set()
         self._stopped = False
         self.rooms = ACPRooms(
@@ -155,9 +161,7 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
                 return tail
         return name
 
-    async def _call_tool(
-        self, room_id: str, name: str, arguments: dict[str, Any]
-    ) -> ToolCallOutcome:
+    async def _call_tool(self, room_id: str, name: str, arguments: JsonObject) -> ToolCallOutcome:
         tools = self._room_tools.get(room_id)
         if tools is None:
             return ToolCallOutcome(None, False, "No turn is running in this room")
@@ -172,7 +176,7 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         return outcome
 
     async def _call_custom(
-        self, tools: Any, name: str, arguments: dict[str, Any]
+        self, tools: AgentToolsProtocol, name: str, arguments: JsonObject
     ) -> ToolCallOutcome:
         try:  # records the handler's declared effect on success only
             value = await execute_custom_tool(self._custom[name], arguments, turn=tools.turn)
@@ -184,8 +188,8 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
             return ToolCallOutcome(value, False, str(value))
         return ToolCallOutcome(value, True)
 
-    async def _servers_for(self, room_id: str, transport: str) -> list[Any]:
-        servers: list[Any] = []
+    async def _servers_for(self, room_id: str, transport: str) -> list[SessionMcpServer]:
+        servers: list[SessionMcpServer] = []
         if self.config.inject_band_tools:
             if self._stopped:
                 raise RuntimeError("the adapter was stopped")
@@ -215,9 +219,9 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         return "\n".join(lines)
 
     async def _room_history(
-        self, tools: Any, room_id: str, before_id: str | None
-    ) -> list[dict[str, Any]]:
-        rows: list[dict[str, Any]] = []
+        self, tools: AgentToolsProtocol, room_id: str, before_id: str | None
+    ) -> list[JsonObject]:
+        rows: list[JsonObject] = []
         for page in range(1, CONTEXT_PAGES + 1):
             try:
                 body = await tools.fetch_room_context(
@@ -240,7 +244,7 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         return rows
 
     @staticmethod
-    def last_session_id(rows: Sequence[Mapping[str, Any]], room_id: str) -> str | None:
+    def last_session_id(rows: Sequence[Mapping[str, JsonValue]], room_id: str) -> str | None:
         """The session named by the room's last ``ACP client session`` event."""
         for row in reversed(rows):
             meta = row.get("metadata") or {}
@@ -252,7 +256,7 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         return None
 
     @staticmethod
-    def replay_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    def replay_lines(rows: Sequence[Mapping[str, JsonValue]]) -> list[str]:
         """The room's earlier text messages as ``[sender]: content`` lines."""
         lines = []
         for row in rows:
@@ -266,7 +270,7 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
     def _mention_rewriter(tools: AgentToolsProtocol) -> Callable[[str], Awaitable[str]]:
         """Rewrites the platform's ``@[[<id>]]`` tokens to ``@handle`` (as band-sdk 6.0.1 does);
         the room's participants are read at most once per turn."""
-        people: list[dict[str, Any]] = list(tools.participants)
+        people: list[JsonObject] = list(tools.participants)
         refreshed = False
 
         async def readable(text: str) -> str:
@@ -283,6 +287,7 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
                         people = await load_participants(ctx)
                     else:
                         # typed results (band-sdk's and ours) or plain dicts (test doubles)
+                        # Any: doubles of the protocol may answer dicts, not ChatParticipant
                         rows: list[Any] = list(await tools.get_participants())
                         people = [
                             p.model_dump() if hasattr(p, "model_dump") else dict(p) for p in rows
@@ -323,9 +328,9 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         sender_id = msg.sender_id or "unknown"
         readable = self._mention_rewriter(tools)
         text = await readable(msg.format_for_llm())
-        rows: list[dict[str, Any]] | None = None
+        rows: list[JsonObject] | None = None
 
-        async def load_history() -> list[dict[str, Any]]:
+        async def load_history() -> list[JsonObject]:
             # read here, not from ``history``: the runtime's copy is one page, and the session
             # event to resume from is the room's latest
             nonlocal rows

@@ -5,16 +5,32 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NoReturn, Protocol, runtime_checkable
 
-from acp import RequestError
+from acp import Agent, RequestError
 from acp.schema import (
+    AgentMessageChunk,
+    AgentPlanContentUpdate,
+    AgentPlanRemovedUpdate,
+    AgentPlanUpdate,
+    AgentThoughtChunk,
     AllowedOutcome,
+    AvailableCommandsUpdate,
+    ConfigOptionUpdate,
+    CurrentModeUpdate,
     DeniedOutcome,
+    EnvVariable,
     PermissionOption,
     RequestPermissionResponse,
+    SessionInfoUpdate,
+    ToolCallProgress,
+    ToolCallStart,
     ToolCallUpdate,
+    UsageUpdate,
+    UserMessageChunk,
 )
+
+from band.core.wire import JsonObject
 
 from .config import ACPPermissionRequest, PermissionResolver
 from .narration import TurnNarrator
@@ -22,6 +38,23 @@ from .narration import TurnNarrator
 __all__ = ["ACPClientProfile", "RoomClient", "default_permission_choice"]
 
 log = logging.getLogger("band.acp")
+
+#: One ``session/update`` notification's update (acp's ``SessionNotification.update``).
+SessionUpdate = (
+    UserMessageChunk
+    | AgentMessageChunk
+    | AgentThoughtChunk
+    | ToolCallStart
+    | ToolCallProgress
+    | AgentPlanUpdate
+    | AgentPlanContentUpdate
+    | AgentPlanRemovedUpdate
+    | AvailableCommandsUpdate
+    | CurrentModeUpdate
+    | ConfigOptionUpdate
+    | SessionInfoUpdate
+    | UsageUpdate
+)
 
 
 @runtime_checkable
@@ -32,11 +65,11 @@ class ACPClientProfile(Protocol):
         """The adapter closed ``session_id``: drop what was kept for it."""
         ...
 
-    async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    async def ext_method(self, method: str, params: JsonObject) -> JsonObject:
         """The answer to an extension request."""
         ...
 
-    async def ext_notification(self, method: str, params: dict[str, Any]) -> Any:
+    async def ext_notification(self, method: str, params: JsonObject) -> object:
         """Take an extension notification (what it returns is not posted to the room)."""
         ...
 
@@ -93,7 +126,7 @@ class RoomClient:
             return None
         return decide.result()
 
-    async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
+    async def session_update(self, session_id: str, update: SessionUpdate, **kwargs: Any) -> None:
         """Feed the running turn; updates outside a turn (a session/load replay) are dropped."""
         narrator = self.narrator
         if narrator is None or narrator.session_id != session_id:
@@ -103,9 +136,9 @@ class RoomClient:
 
     async def request_permission(
         self,
-        options: list[PermissionOption],
         session_id: str,
         tool_call: ToolCallUpdate,
+        options: list[PermissionOption],
         **kwargs: Any,
     ) -> RequestPermissionResponse:
         """Pick an offered option (resolver or least-privilege default), or cancel."""
@@ -137,38 +170,59 @@ class RoomClient:
 
     # The adapter advertises no fs or terminal capability; refuse explicitly instead of
     # answering null (what the SDK's protocol stubs would do).
-    async def read_text_file(self, **kwargs: Any) -> Any:
+    # (``**kwargs``: the request's ``_meta`` extras, as acp's ``Client`` declares them)
+    async def read_text_file(
+        self,
+        session_id: str,
+        path: str,
+        line: int | None = None,
+        limit: int | None = None,
+        **kwargs: Any,
+    ) -> NoReturn:
         raise RequestError.method_not_found("fs/read_text_file")
 
-    async def write_text_file(self, **kwargs: Any) -> Any:
+    async def write_text_file(
+        self, session_id: str, path: str, content: str, **kwargs: Any
+    ) -> NoReturn:
         raise RequestError.method_not_found("fs/write_text_file")
 
-    async def create_terminal(self, **kwargs: Any) -> Any:
+    async def create_terminal(
+        self,
+        session_id: str,
+        command: str,
+        args: list[str] | None = None,
+        env: list[EnvVariable] | None = None,
+        cwd: str | None = None,
+        output_byte_limit: int | None = None,
+        **kwargs: Any,
+    ) -> NoReturn:
         raise RequestError.method_not_found("terminal/create")
 
-    async def terminal_output(self, **kwargs: Any) -> Any:
+    async def terminal_output(self, session_id: str, terminal_id: str, **kwargs: Any) -> NoReturn:
         raise RequestError.method_not_found("terminal/output")
 
-    async def release_terminal(self, **kwargs: Any) -> Any:
+    async def release_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> NoReturn:
         raise RequestError.method_not_found("terminal/release")
 
-    async def wait_for_terminal_exit(self, **kwargs: Any) -> Any:
+    async def wait_for_terminal_exit(
+        self, session_id: str, terminal_id: str, **kwargs: Any
+    ) -> NoReturn:
         raise RequestError.method_not_found("terminal/wait_for_exit")
 
-    async def kill_terminal(self, **kwargs: Any) -> Any:
+    async def kill_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> NoReturn:
         raise RequestError.method_not_found("terminal/kill")
 
-    async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    async def ext_method(self, method: str, params: JsonObject) -> JsonObject:
         if self.profile is not None:
             return dict(await self.profile.ext_method(method, params))
         log.debug("room %s: ACP extension request %s ignored", self.room_id, method)
         return {}
 
-    async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
+    async def ext_notification(self, method: str, params: JsonObject) -> None:
         if self.profile is not None:
             await self.profile.ext_notification(method, params)
             return
         log.debug("room %s: ACP extension notification %s ignored", self.room_id, method)
 
-    def on_connect(self, conn: Any) -> None:
+    def on_connect(self, conn: Agent) -> None:
         """Nothing to keep: the room process holds the connection."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 from acp.schema import (
     AcpMcpServer,
@@ -89,7 +89,7 @@ class ACPClientAdapterConfig(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _no_tcp(cls, data: Any) -> Any:
+    def _no_tcp(cls, data: object) -> object:
         # one TCP endpoint is one shared process: it cannot give each room its own
         if isinstance(data, Mapping) and ("host" in data or "port" in data):
             raise ValueError("TCP ACP transport cannot guarantee room process isolation")
@@ -97,7 +97,7 @@ class ACPClientAdapterConfig(BaseModel):
 
     @field_validator("command", mode="before")
     @classmethod
-    def _one_string_is_one_argv(cls, value: Any) -> Any:
+    def _one_string_is_one_argv(cls, value: object) -> object:
         if value is None:
             return ()
         if isinstance(value, str):
@@ -120,7 +120,7 @@ class ACPClientAdapterConfig(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _command_present(cls, data: Any) -> Any:
+    def _command_present(cls, data: object) -> object:
         # a missing command reads as "no command", not as pydantic's generic "Field required"
         if isinstance(data, Mapping) and "command" not in data:
             return {**data, "command": None}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any
 
 from acp.schema import (
     SessionConfigOptionBoolean,
@@ -51,21 +50,23 @@ def flatten_select_options(
     return tuple(flat)
 
 
-def _by_category(catalog: Sequence[Any], category: str) -> SessionConfigOptionSelect | None:
+def _by_category(
+    catalog: Sequence[SessionConfigOption], category: str
+) -> SessionConfigOptionSelect | None:
     for option in catalog:
         if isinstance(option, SessionConfigOptionSelect) and option.category == category:
             return option
     return None
 
 
-def _by_id(catalog: Sequence[Any], option_id: str) -> Any:
+def _by_id(catalog: Sequence[SessionConfigOption], option_id: str) -> SessionConfigOption | None:
     for option in catalog:
-        if getattr(option, "id", None) == option_id:
+        if option.id == option_id:
             return option
     return None
 
 
-def _check_value(option: Any, value: str) -> str | bool:
+def _check_value(option: SessionConfigOption, value: str) -> str | bool:
     """The wire value to set ``option`` to, or an error if the option does not offer it."""
     if isinstance(option, SessionConfigOptionBoolean):
         if value.lower() not in ("true", "false"):
@@ -81,7 +82,7 @@ def _check_value(option: Any, value: str) -> str | bool:
 
 async def _set(
     setter: ConfigSetter, session_id: str, option_id: str, value: str | bool
-) -> list[Any]:
+) -> list[SessionConfigOption]:
     try:
         catalog = await asyncio.wait_for(setter(session_id, option_id, value), CONFIG_TIMEOUT_S)
     except TimeoutError:
@@ -106,9 +107,9 @@ async def apply_session_config(
     model: str | None = None,
     reasoning_effort: str | None = None,
     resolver: ConfigResolver | None = None,
-) -> list[Any]:
+) -> list[SessionConfigOption]:
     """Apply the configured choices to a fresh session; return the final catalog."""
-    current: list[Any] = list(catalog or [])
+    current: list[SessionConfigOption] = list(catalog or [])
     if resolver is not None:
         request = ACPConfigRequest(room_id, session_id, tuple(current))
         try:

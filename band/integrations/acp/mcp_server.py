@@ -27,6 +27,7 @@ from starlette.responses import PlainTextResponse
 from starlette.types import Receive, Scope, Send
 
 from band.core.types import ToolCallOutcome
+from band.core.wire import JsonObject, JsonValue
 from band.runtime.tools.spec import ToolSpec
 
 __all__ = ["SERVER_NAME", "BandMCPServer"]
@@ -39,10 +40,10 @@ SHUTDOWN_TIMEOUT_S = 5.0
 
 
 #: (room_id, tool name, arguments) -> outcome of the call in that room
-CallTool = Callable[[str, str, dict[str, Any]], Awaitable[ToolCallOutcome]]
+CallTool = Callable[[str, str, JsonObject], Awaitable[ToolCallOutcome]]
 
 
-def _image_blocks(value: Any) -> list[types.ImageContent] | None:
+def _image_blocks(value: JsonValue) -> list[types.ImageContent] | None:
     """MCP image content for a ``{"content": [{"type": "image", ...}]}`` result, else None."""
     blocks = value.get("content") if isinstance(value, dict) and len(value) == 1 else None
     if not isinstance(blocks, list) or not blocks:
@@ -124,7 +125,9 @@ class BandMCPServer:
                 for t in self._tools()
             ]
 
-        async def call_tool(name: str, arguments: dict[str, Any] | None) -> Any:
+        async def call_tool(
+            name: str, arguments: JsonObject | None
+        ) -> types.CallToolResult | list[types.ImageContent] | JsonObject | list[types.TextContent]:
             request = server.request_context.request
             key = request.path_params.get("room_key") if request is not None else None
             room_id = self._rooms.get(key or "")

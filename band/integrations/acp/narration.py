@@ -7,18 +7,20 @@ import json
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from acp.schema import (
     AgentMessageChunk,
     AgentPlanUpdate,
     AgentThoughtChunk,
+    TextContentBlock,
     ToolCallProgress,
     ToolCallStart,
     ToolCallUpdate,
 )
 
 from band.core.turn import AgentFailure, Turn
+from band.core.wire import JsonObject, JsonValue
 from band.runtime.tools.files import redact_tool_call_args
 
 __all__ = [
@@ -45,10 +47,10 @@ class RoomSink(Protocol):
     def turn(self) -> Turn: ...
 
     async def send_event(
-        self, content: str, message_type: str, metadata: dict[str, Any] | None = None
-    ) -> Any: ...
+        self, content: str, message_type: str, metadata: JsonObject | None = None
+    ) -> object: ...
 
-    async def send_failure(self, failure: AgentFailure) -> Any: ...
+    async def send_failure(self, failure: AgentFailure) -> object: ...
 
 
 @dataclass
@@ -57,16 +59,16 @@ class ToolCallState:
 
     tool_call_id: str
     name: str
-    args: dict[str, Any]
+    args: JsonObject
     status: str | None = None
     output: str = ""
-    raw_output: Any = None
+    raw_output: JsonValue = None
     reported: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: JsonObject = field(default_factory=dict)
 
 
-def _text_of(content: Any) -> str:
-    return content.text if getattr(content, "type", None) == "text" else ""
+def _text_of(content: object) -> str:
+    return content.text if isinstance(content, TextContentBlock) else ""
 
 
 def tool_call_of(
@@ -75,7 +77,7 @@ def tool_call_of(
     """Name and arguments of a reported call: the MCP tool when ``raw_input`` names one."""
     raw = update.raw_input
     name = update.title or "tool"
-    args: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    args: JsonObject = raw if isinstance(raw, dict) else {}
     # agents report MCP calls as {server, tool, arguments} (codex) or Cursor's spelling
     for server_key, tool_key, args_key in (
         ("server", "tool", "arguments"),
@@ -130,12 +132,12 @@ class TurnNarrator:
         self._held: list[str] = []
         self._text_run = False
         self._thoughts: list[str] = []
-        self._queue: list[tuple[str, str, dict[str, Any]]] = []
+        self._queue: list[tuple[str, str, JsonObject]] = []
         self._lock = asyncio.Lock()
 
     # -- intake (synchronous, so wire order is kept whatever the SDK's task scheduling) --
 
-    def feed(self, update: Any) -> None:
+    def feed(self, update: object) -> None:
         """Convert one session update; the events it produces are queued in order."""
         if isinstance(update, AgentThoughtChunk):
             self._text_run = False
@@ -164,7 +166,7 @@ class TurnNarrator:
         else:
             log.debug("room %s: ACP update %s not posted", self.room_id, type(update).__name__)
 
-    def _event(self, kind: str, content: str, message_type: str, metadata: dict[str, Any]) -> None:
+    def _event(self, kind: str, content: str, message_type: str, metadata: JsonObject) -> None:
         if kind in self._emit:
             self._queue.append((content, message_type, metadata))
 

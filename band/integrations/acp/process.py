@@ -9,9 +9,10 @@ import logging
 import shutil
 from collections.abc import Mapping, Sequence
 from contextlib import AsyncExitStack
-from typing import Any, cast
+from typing import cast
 
-from acp import PROTOCOL_VERSION, spawn_agent_process
+from acp import PROTOCOL_VERSION, Client, spawn_agent_process
+from acp.client.connection import ClientSideConnection
 from acp.schema import ClientCapabilities, Implementation, InitializeResponse
 
 from band._version import __version__
@@ -62,7 +63,7 @@ class ACPRoomProcess:
         # fs and terminal stay off unless the adapter was given other capabilities
         self._capabilities = client_capabilities or ClientCapabilities()
         self._stack = AsyncExitStack()
-        self.conn: Any = None
+        self.conn: ClientSideConnection | None = None
         self.proc: asyncio.subprocess.Process | None = None
         self.init: InitializeResponse | None = None
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
@@ -73,7 +74,9 @@ class ACPRoomProcess:
         """Spawn the agent in the room's workspace, ``initialize`` and maybe ``authenticate``."""
         try:
             spawn = spawn_agent_process(
-                cast(Any, self.client),  # answers by name; fs/terminal refused explicitly
+                # acp's Client also declares the unstable elicitation handlers, left out on
+                # purpose: acp then answers them method_not_found itself (fs/terminal: ours)
+                cast(Client, self.client),
                 *self._argv,
                 env=self._env,  # merged over the SDK's HOME/LOGNAME/PATH/SHELL/TERM/USER
                 cwd=self._workspace,
@@ -83,13 +86,13 @@ class ACPRoomProcess:
             self.conn, self.proc = await self._stack.enter_async_context(spawn)
             assert self.proc is not None and self.proc.stderr is not None
             self._drain = asyncio.create_task(self._drain_stderr(self.proc.stderr))
-            self.init = await self.conn.initialize(
+            self.init = await self.connection.initialize(
                 protocol_version=PROTOCOL_VERSION,
                 client_capabilities=self._capabilities,
                 client_info=Implementation(name="band-sdk", version=__version__),
             )
             if auth_method is not None:
-                await self.conn.authenticate(method_id=auth_method)
+                await self.connection.authenticate(method_id=auth_method)
         except BaseException:
             await self.stop()
             raise
@@ -108,6 +111,13 @@ class ACPRoomProcess:
                     text = line.decode("utf-8", "replace").rstrip()
                     self.stderr_tail.append(text[:2000])
                     log.debug("room %s agent stderr: %s", self.room_id, text[:2000])
+
+    @property
+    def connection(self) -> ClientSideConnection:
+        """The connection to the agent (``start`` opens it)."""
+        if self.conn is None:
+            raise RuntimeError("the ACP agent process was not started")
+        return self.conn
 
     @property
     def alive(self) -> bool:

@@ -8,7 +8,6 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from acp import RequestError, text_block
 from acp.schema import ClientCapabilities
@@ -17,7 +16,13 @@ from band.core.turn import AgentFailure
 from band.workspaces import RoomWorkspaces
 
 from .client import ACPClientProfile, RoomClient
-from .config import ACPClientAdapterConfig, ConfigResolver, PermissionResolver
+from .config import (
+    ACPClientAdapterConfig,
+    ConfigResolver,
+    PermissionResolver,
+    SessionConfigOption,
+    SessionMcpServer,
+)
 from .config_options import ACPSessionConfigError, apply_session_config
 from .narration import EMIT_KINDS, RoomSink, TurnNarrator
 from .process import ACPRoomProcess
@@ -44,7 +49,7 @@ SESSION_BUSY_REASON = "session_busy"
 BUSY_RETRY_S = (0.1, 0.25, 0.5, 1.0, 2.0)
 
 #: (room_id, transport "http"|"sse") -> the MCP servers a session of that room gets.
-ServersFor = Callable[[str, str], Awaitable[list[Any]]]
+ServersFor = Callable[[str, str], Awaitable[list[SessionMcpServer]]]
 
 
 class ACPSessionBusyError(RuntimeError):
@@ -167,17 +172,17 @@ class ACPRooms:
             return room.session_id
         servers = await self._servers_for(room.room_id, process.mcp_transport)
         cwd = room.workspace
-        catalog: Any = None
+        catalog: Sequence[SessionConfigOption] | None = None
         loaded = False
         if room.session_id is not None and process.load_session:
             # the room's own session, kept across a stopped process: exactly it, or the turn fails
-            response = await process.conn.load_session(
+            response = await process.connection.load_session(
                 cwd=cwd, session_id=room.session_id, mcp_servers=servers
             )
-            catalog, loaded = getattr(response, "config_options", None), True
+            catalog, loaded = response.config_options, True
         elif room.session_id is None and request.resume_session_id and process.load_session:
             try:
-                response = await process.conn.load_session(
+                response = await process.connection.load_session(
                     cwd=cwd, session_id=request.resume_session_id, mcp_servers=servers
                 )
             except RequestError as exc:
@@ -189,10 +194,10 @@ class ACPRooms:
                 )
             else:
                 room.session_id = request.resume_session_id
-                catalog, loaded = getattr(response, "config_options", None), True
+                catalog, loaded = response.config_options, True
         if not loaded:
-            response = await process.conn.new_session(cwd=cwd, mcp_servers=servers)
-            room.session_id, catalog = response.session_id, response.config_options
+            opened = await process.connection.new_session(cwd=cwd, mcp_servers=servers)
+            room.session_id, catalog = opened.session_id, opened.config_options
             room.owes_context = True
         room.live = True
         log.info(
@@ -204,14 +209,21 @@ class ACPRooms:
         await self._configure(room, process, catalog)
         return room.session_id  # type: ignore[return-value]
 
-    async def _configure(self, room: RoomState, process: ACPRoomProcess, catalog: Any) -> None:
+    async def _configure(
+        self,
+        room: RoomState,
+        process: ACPRoomProcess,
+        catalog: Sequence[SessionConfigOption] | None,
+    ) -> None:
         cfg = self.config
         if cfg.model is None and cfg.reasoning_effort is None and self._resolve_config is None:
             return
-        conn, session_id = process.conn, room.session_id
+        conn, session_id = process.connection, room.session_id
         assert session_id is not None
 
-        async def setter(sid: str, option_id: str, value: str | bool) -> Any:
+        async def setter(
+            sid: str, option_id: str, value: str | bool
+        ) -> list[SessionConfigOption] | None:
             response = await conn.set_config_option(
                 config_id=option_id, session_id=sid, value=value
             )
@@ -349,7 +361,7 @@ class ACPRooms:
         while True:
             try:
                 async with asyncio.timeout(self.config.turn_timeout_s):
-                    response = await process.conn.prompt(
+                    response = await process.connection.prompt(
                         session_id=session_id, prompt=[text_block(text)]
                     )
                 return str(response.stop_reason)

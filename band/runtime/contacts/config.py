@@ -6,15 +6,16 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from band.runtime.contacts.events import ContactEvent
     from band.runtime.contacts.tools import ContactTools
 
 __all__ = ["ContactEventCallback", "ContactEventConfig", "ContactEventStrategy"]
 
 #: ``on_event`` of the CALLBACK strategy: ``await on_event(event, contact_tools)``.
-ContactEventCallback = Callable[[Any, "ContactTools"], Awaitable[None]]
+ContactEventCallback = Callable[["ContactEvent", "ContactTools"], Awaitable[None]]
 
 
 class ContactEventStrategy(Enum):

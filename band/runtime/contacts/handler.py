@@ -13,6 +13,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
 from band.client.errors import BandError
+from band.client.http11 import QueryParams
 from band.client.rest import RestClient, path
 from band.core.wire import ListAgentContactRequestsResponseData
 from band.runtime.contacts.config import ContactEventConfig, ContactEventStrategy
@@ -168,7 +169,7 @@ class ContactEventHandler:
         request_id = event.payload.id
         if request_id in self._requests:
             return self._requests[request_id]
-        params = {"page": 1, "page_size": 100, "sent_status": "all"}
+        params: QueryParams = {"page": 1, "page_size": 100, "sent_status": "all"}
         try:
             resp = await self.rest.request("GET", "/agent/contacts/requests", params=params)
         except BandError as exc:

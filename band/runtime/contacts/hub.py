@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterable, Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
 from band.client.rest import RestClient
 from band.core.wire import Room
@@ -74,7 +74,7 @@ def find_hub_room(rooms: Iterable[Room], task_id: str | None) -> str | None:
 
 async def create_hub_room(rest: RestClient, task_id: str | None) -> str:
     """Create the hub room (the platform then pushes its ``room_added``); return its id."""
-    chat: dict[str, Any] = {"title": HUB_TITLE}
+    chat: dict[str, str] = {"title": HUB_TITLE}
     if task_id:
         chat["task_id"] = task_id
     resp = await rest.request("POST", "/agent/chats", json={"chat": chat})

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from band.client.rest import RestClient, path
 from band.core.wire import MessageRow
@@ -69,7 +69,7 @@ async def reply_landed(
     cursor: str | None = None
     after = False  # past ``message_id`` in the listing (oldest first)
     for _ in range(MAX_CONTEXT_PAGES):
-        params: dict[str, Any] = {"limit": 100}
+        params: dict[str, int | str] = {"limit": 100}
         if cursor:
             params["cursor"] = cursor
         resp = await rest.request("GET", path("/agent/chats/{}/context", room_id), params=params)

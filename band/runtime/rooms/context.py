@@ -7,9 +7,8 @@ consume anything: a preprocessor peeks, and commits once the turn was handed to 
 
 from __future__ import annotations
 
-from typing import Any
-
 from band.client.rest import RestClient
+from band.core.wire import JsonObject
 from band.runtime.formatters import build_participants_message, format_history_for_llm
 from band.runtime.rooms.history import RoomHistory
 from band.runtime.rooms.participants import RoomParticipants
@@ -52,7 +51,7 @@ class RoomContext:
     # --- participants -------------------------------------------------------------------------
 
     @property
-    def participants(self) -> list[dict[str, Any]]:
+    def participants(self) -> list[JsonObject]:
         """The room's participants (a copy)."""
         return self.room_participants.snapshot()
 
@@ -61,7 +60,7 @@ class RoomContext:
         """Whether the participant list was fetched since the room was joined."""
         return self.room_participants.loaded
 
-    async def load_participants(self) -> list[dict[str, Any]]:
+    async def load_participants(self) -> list[JsonObject]:
         """Fetch the participant list from the platform; return it."""
         await self.room_participants.load()
         return self.participants
@@ -70,7 +69,7 @@ class RoomContext:
         """Whether the participants changed since the model was last told."""
         return bool(self.room_participants.changed())
 
-    def mark_participants_sent(self, snapshot: list[dict[str, Any]] | None = None) -> None:
+    def mark_participants_sent(self, snapshot: list[JsonObject] | None = None) -> None:
         """The model was told about the participants (``snapshot``: only if still current)."""
         if snapshot is None or snapshot == self.participants:
             self.room_participants.mark_sent()
@@ -90,11 +89,11 @@ class RoomContext:
         """The adapter has seen this room: later turns are not session bootstraps."""
         self._llm_initialized = True
 
-    async def history_for(self, message_id: str, *, refresh: bool) -> list[dict[str, Any]]:
+    async def history_for(self, message_id: str, *, refresh: bool) -> list[JsonObject]:
         """The conversation context before ``message_id`` (refetched when ``refresh``)."""
         return await self.history.for_turn(message_id, refresh=refresh)
 
-    def get_history_for_llm(self, exclude_message_id: str | None = None) -> list[dict[str, Any]]:
+    def get_history_for_llm(self, exclude_message_id: str | None = None) -> list[JsonObject]:
         """The cached context as ``format_history_for_llm`` dicts (no fetch; empty when
         hydration is off or nothing was fetched yet)."""
         if not self.config.enable_context_hydration:

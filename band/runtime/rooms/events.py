@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
+from band.core.wire import JsonObject, MessageRow, decode_as
 from band.runtime.pushes import PushEvent
 
 __all__ = [
@@ -31,7 +32,7 @@ class ParticipantPayload:
     is_external: bool | None = None
 
     @classmethod
-    def from_wire(cls, data: dict[str, Any]) -> ParticipantPayload:
+    def from_wire(cls, data: JsonObject) -> ParticipantPayload:
         """Build from a validated ``participant_added`` / ``participant_removed`` payload."""
         return cls(
             id=str(data["id"]),
@@ -75,30 +76,31 @@ class MessageCreatedPayload:
     sender_name: str | None = None
     chat_room_id: str | None = None
     thread_id: str | None = None
-    metadata: dict[str, Any] = field(default_factory=dict)
-    attachments: list[dict[str, Any]] = field(default_factory=list)
+    metadata: JsonObject = field(default_factory=dict)
+    attachments: list[JsonObject] = field(default_factory=list)
 
     @classmethod
-    def from_wire(cls, row: dict[str, Any]) -> MessageCreatedPayload:
-        """Build from a message row (missing strings become empty)."""
-        meta = row.get("metadata")
-        files = row.get("attachments")
+    def from_row(cls, row: MessageRow) -> MessageCreatedPayload:
+        """Build from a decoded message row (missing strings become empty)."""
         return cls(
-            id=str(row.get("id") or ""),
-            content=str(row.get("content") or ""),
-            message_type=str(row.get("message_type") or "text"),
-            sender_id=str(row.get("sender_id") or ""),
-            sender_type=str(row.get("sender_type") or ""),
-            inserted_at=str(row.get("inserted_at") or ""),
-            updated_at=str(row.get("updated_at") or row.get("inserted_at") or ""),
-            sender_name=row.get("sender_name"),
-            chat_room_id=row.get("chat_room_id"),
-            thread_id=row.get("thread_id"),
-            metadata=dict(meta) if isinstance(meta, dict) else {},
-            attachments=[a for a in files if isinstance(a, dict)]
-            if isinstance(files, list)
-            else [],
+            id=row.id or "",
+            content=row.content or "",
+            message_type=row.message_type or "text",
+            sender_id=row.sender_id or "",
+            sender_type=row.sender_type or "",
+            inserted_at=row.inserted_at or "",
+            updated_at=row.updated_at or row.inserted_at or "",
+            sender_name=row.sender_name,
+            chat_room_id=row.chat_room_id,
+            thread_id=row.thread_id,
+            metadata=dict(row.metadata or {}),
+            attachments=list(row.attachments or []),
         )
+
+    @classmethod
+    def from_wire(cls, row: JsonObject) -> MessageCreatedPayload:
+        """Build from a message row as sent (``msgspec.ValidationError`` for a wrong type)."""
+        return cls.from_row(decode_as(MessageRow, row))
 
 
 @dataclass
@@ -108,6 +110,6 @@ class MessageEvent(PushEvent[MessageCreatedPayload]):
     type: Literal["message_created"] = "message_created"
 
     @classmethod
-    def from_row(cls, row: dict[str, Any], room_id: str) -> MessageEvent:
-        """The event for a message row of ``room_id``."""
-        return cls(room_id=room_id, payload=MessageCreatedPayload.from_wire(row), raw=row)
+    def from_row(cls, row: MessageRow, raw: JsonObject, room_id: str) -> MessageEvent:
+        """The event for a message of ``room_id``: its decoded ``row`` and ``raw`` as sent."""
+        return cls(room_id=room_id, payload=MessageCreatedPayload.from_row(row), raw=raw)

@@ -15,19 +15,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import logging
 import uuid
 from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from band.client.errors import BandConnectionError, BandError
 from band.client.rest import RestClient, path
 from band.core.exceptions import ProviderRunError
 from band.core.preprocessor import Preprocessor
+from band.core.protocols import AgentToolsProtocol
 from band.core.simple_adapter import SimpleAdapter
 from band.core.turn import MISSING_REPLY, TURN_FAILURE_PROVIDER, AgentFailure
 from band.core.types import AgentInput
-from band.core.wire import MessageRow, to_dict
+from band.core.wire import JsonObject, MessageRow, to_dict
 from band.preprocessing import DefaultPreprocessor
 from band.runtime.contacts.hub import (
     SYNTHETIC_CONTACT_EVENTS_SENDER_ID,
@@ -53,11 +55,18 @@ ExecutionContext = RoomContext
 
 log = logging.getLogger("band.runtime.rooms.execution")
 
-_DRAIN = object()
+
+class _Signal(enum.Enum):
+    """What a room's queue holds besides messages."""
+
+    DRAIN = "drain"  # drain ``/next``
+    WAKE = "wake"  # re-plan the wait (after a stop)
+
+
+_DRAIN: Final = _Signal.DRAIN
 #: Seconds between cancellations of a room worker that has not ended yet.
 CANCEL_RETRY = 0.5
-#: Wakes the worker to re-plan its wait (after a stop).
-_WAKE = object()
+_WAKE: Final = _Signal.WAKE
 #: Upper bound of ``/next`` rounds in one drain (a guard against a platform that loops).
 MAX_DRAIN = 500
 #: Messages per room whose cut-off turn's posts are remembered (oldest forgotten first).
@@ -131,7 +140,7 @@ class RoomExecution:
         agent_id: str,
         rest: RestClient,
         delivery: Delivery,
-        adapter: SimpleAdapter[Any],
+        adapter: SimpleAdapter[Any],  # any history type: the runtime only hands it over
         config: SessionConfig,
         preprocessor: Preprocessor | None = None,
         hub_room_id: str | None = None,
@@ -150,10 +159,10 @@ class RoomExecution:
         self.history = self.context.history
         self.stopped = False
         self.turns = 0
-        self._queue: asyncio.Queue[Any] = asyncio.Queue()
+        self._queue: asyncio.Queue[Inbound | _Signal] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
         self._turn: asyncio.Task[None] | None = None
-        self._tools: Any = None  # the running turn's tools
+        self._tools: AgentToolsProtocol | None = None  # the running turn's tools
         self._posted: list[str] = []  # texts the last turn posted, answered or not
         # message id -> texts its cut-off or failed turn posted: a rerun first looks for them
         self._unsure: dict[str, list[str]] = {}
@@ -183,7 +192,7 @@ class RoomExecution:
         """Whether the worker was started."""
         return self._worker is not None
 
-    def submit(self, payload: dict[str, Any]) -> None:
+    def submit(self, payload: JsonObject) -> None:
         """Queue a validated ``message_created`` payload."""
         item = inbound(payload)
         if item is not None:
@@ -545,7 +554,7 @@ class RoomExecution:
         ``final``: a failure now uses up the message's last attempt (reported to the room).
         ``synthetic``: an injected hub-room contact event (not judged, no working state).
         """
-        event = MessageEvent.from_row(item.raw, self.room_id)
+        event = MessageEvent.from_row(item.row, item.raw, self.room_id)
         inp = await self.preprocessor.process(ctx=self.context, event=event, agent_id=self.agent_id)
         if inp is None:
             log.debug("room %s: message %s skipped by the preprocessor", self.room_id, item.row.id)

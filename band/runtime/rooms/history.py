@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from band.client.rest import RestClient, path
+from band.core.wire import JsonObject
 from band.runtime.sessionconfig import SessionConfig
 
 __all__ = ["RoomHistory"]
@@ -18,10 +18,10 @@ class RoomHistory:
         self.rest = rest
         self.room_id = room_id
         self.config = config
-        self._rows: list[dict[str, Any]] = []
+        self._rows: list[JsonObject] = []
         self._fetched_at: float | None = None
 
-    async def for_turn(self, message_id: str, *, refresh: bool) -> list[dict[str, Any]]:
+    async def for_turn(self, message_id: str, *, refresh: bool) -> list[JsonObject]:
         """The context without ``message_id`` (fetched when ``refresh``, stale or uncached)."""
         if not self.config.enable_context_hydration:
             return []
@@ -37,17 +37,17 @@ class RoomHistory:
         rows = [r for r in self._rows if r.get("id") != message_id]
         return rows[-self.config.max_context_messages :]
 
-    def cached(self) -> list[dict[str, Any]]:
+    def cached(self) -> list[JsonObject]:
         """The rows fetched last (plus remembered ones), oldest first; no fetch."""
         return list(self._rows)
 
-    def remember(self, row: dict[str, Any]) -> None:
+    def remember(self, row: JsonObject) -> None:
         """Keep a handled message in the cached context (the next fetch replaces it)."""
         if all(r.get("id") != row.get("id") for r in self._rows):
             self._rows.append(row)
             self._rows = self._bounded(self._rows)  # however busy the room is between fetches
 
-    def _bounded(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _bounded(self, rows: list[JsonObject]) -> list[JsonObject]:
         """The rows worth holding: a turn sees ``max_context_messages`` besides its own one."""
         keep = self.config.max_context_messages
         return rows[-(keep + 1) :] if keep > 0 else rows

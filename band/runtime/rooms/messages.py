@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import msgspec
 
 from band.core.types import PlatformMessage
-from band.core.wire import MessageRow, decode_as
+from band.core.wire import JsonObject, JsonValue, MessageRow, decode_as
 
 __all__ = ["Inbound", "delivery_status", "inbound", "parse_time", "platform_message"]
 
@@ -21,10 +21,10 @@ class Inbound(NamedTuple):
     arrived (a validated push or a REST row), which is what adapters and preprocessors get."""
 
     row: MessageRow
-    raw: dict[str, Any]
+    raw: JsonObject
 
 
-def inbound(raw: Any) -> Inbound | None:
+def inbound(raw: JsonValue) -> Inbound | None:
     """``raw`` as an ``Inbound``; None (logged) when it is no message row."""
     if not isinstance(raw, dict):
         return None
@@ -35,7 +35,7 @@ def inbound(raw: Any) -> Inbound | None:
         return None
 
 
-def parse_time(value: Any) -> datetime:
+def parse_time(value: object) -> datetime:
     """An ISO 8601 timestamp (``Z`` accepted); now when missing or unreadable."""
     if isinstance(value, str):
         try:
@@ -45,7 +45,7 @@ def parse_time(value: Any) -> datetime:
     return datetime.now(UTC)
 
 
-def platform_message(row: dict[str, Any], room_id: str) -> PlatformMessage:
+def platform_message(row: JsonObject, room_id: str) -> PlatformMessage:
     """The adapter's view of one message row (push payload or REST row)."""
     return PlatformMessage(
         id=str(row["id"]),

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from band.client.rest import RestClient, path
+from band.core.wire import JsonObject
 from band_sdk_core import ParticipantRoster
 
 __all__ = ["RoomParticipants"]
@@ -32,11 +32,11 @@ class RoomParticipants:
         )
         self.loaded = True
 
-    def added(self, payload: dict[str, Any]) -> None:
+    def added(self, payload: JsonObject) -> None:
         """Apply a ``participant_added`` push."""
         self.roster.add(payload)
 
-    def removed(self, payload: dict[str, Any]) -> None:
+    def removed(self, payload: JsonObject) -> None:
         """Apply a ``participant_removed`` push."""
         self.roster.remove(str(payload["id"]))
 
@@ -48,6 +48,6 @@ class RoomParticipants:
         """The model was told about the current participants."""
         self.roster.mark_sent()
 
-    def snapshot(self) -> list[dict[str, Any]]:
+    def snapshot(self) -> list[JsonObject]:
         """The participants as dicts (``id``, ``name``, ``type``, ``handle``, ``description``)."""
         return [dict(p) for p in self.roster.list()]

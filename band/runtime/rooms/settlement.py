@@ -8,7 +8,6 @@ restart) is re-posted later and the adapter never runs twice for it.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from band.client.errors import BandAPIError, BandConnectionError, NotFoundError
 from band.client.rest import RETRYABLE_STATUS, RestClient, path
@@ -69,7 +68,7 @@ class Delivery:
             return True
         token = str(pending["token"])
         status = pending["status"]
-        body: dict[str, Any] | None = None
+        body: dict[str, str] | None = None
         if status == "failed":
             body = {"error": str(pending.get("error") or "Unknown error")}
         self.unavailable = False

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -49,6 +49,12 @@ def _tool_method(
     return method
 
 
+class _RoomBinding(Protocol):
+    """What ``AgentTools.from_context`` takes: an ``ExecutionContext`` (it makes the tools)."""
+
+    def new_tools(self) -> AgentTools: ...
+
+
 class AgentTools:
     """Band's platform tools for one room; tool methods record their effect on ``turn``.
 
@@ -62,7 +68,7 @@ class AgentTools:
         self,
         room_id: str,
         rest: RestClient,
-        participants: list[dict[str, Any]] | None = None,
+        participants: list[w.JsonObject] | None = None,
         *,
         hub_room_id: str | None = None,
         agent_id: str | None = None,
@@ -78,7 +84,7 @@ class AgentTools:
         return f"AgentTools(room_id={self.room_id!r}, agent_id={self.agent_id!r})"
 
     @classmethod
-    def from_context(cls, ctx: Any, *, bind_scope: bool = True) -> AgentTools:
+    def from_context(cls, ctx: _RoomBinding, *, bind_scope: bool = True) -> AgentTools:
         """New tools for the room of ``ctx`` (an ``ExecutionContext``), with a fresh turn.
 
         ``bind_scope`` is accepted for band-sdk compatibility; the tools always belong to
@@ -97,11 +103,11 @@ class AgentTools:
         return self._ctx.agent_id
 
     @property
-    def participants(self) -> list[dict[str, Any]]:
+    def participants(self) -> list[w.JsonObject]:
         """A copy of the cached room participants (refreshed by ``get_participants``)."""
         return [dict(p) for p in self._ctx.participants or []]
 
-    def set_participants(self, participants: list[dict[str, Any]]) -> None:
+    def set_participants(self, participants: list[w.JsonObject]) -> None:
         """Replace the cached participants (the runtime calls this when the room changes)."""
         self._ctx.participants = [dict(p) for p in participants]
 
@@ -133,7 +139,7 @@ class AgentTools:
         """Texts of the messages posted through these tools, answered or not."""
         return tuple(self._ctx.posted)
 
-    async def _call(self, spec: ToolSpec[Any, R], **arguments: Any) -> R:
+    async def _call(self, spec: ToolSpec[Any, R], **arguments: w.JsonValue) -> R:
         """Validate and run one tool; record its effect only when it returns; its typed result."""
         value = await spec.run(self._ctx, spec.validate(arguments))
         self.turn.record(spec.effect)
@@ -165,7 +171,7 @@ class AgentTools:
         return t.SEND_MESSAGE.result(posted)
 
     async def send_event(
-        self, content: str, message_type: str, metadata: dict[str, Any] | None = None
+        self, content: str, message_type: str, metadata: w.JsonObject | None = None
     ) -> w.EventCreatedResponse:
         """Post an event of any type (``tool_call``, ``tool_result``, ``thought``, ...)."""
         # any message_type an adapter narrates, not only the ones the model is offered
@@ -175,7 +181,7 @@ class AgentTools:
 
     no_reply = _tool_method(t.NO_REPLY, AgentToolsProtocol.no_reply)
 
-    async def send_failure(self, failure: AgentFailure) -> w.EventCreatedResponse | dict[str, Any]:
+    async def send_failure(self, failure: AgentFailure) -> w.EventCreatedResponse | w.JsonObject:
         """Post ``failure`` as an ``error`` event and note it on the turn; never raises.
 
         When the event cannot be posted the turn is left as it was, so the runtime still
@@ -203,7 +209,7 @@ class AgentTools:
 
     async def fetch_room_context(
         self, *, room_id: str, page: int = 1, page_size: int = 50
-    ) -> dict[str, Any]:
+    ) -> w.JsonObject:
         """A page of another room's agent context: ``{"data": [message, ...], "meta": {...}}``."""
         if page < 1:
             raise ValueError("page must be at least 1")
@@ -248,7 +254,7 @@ class AgentTools:
 
     async def send_room_file(
         self, content: str, filename: str, caption: str = "", mentions: list[str] | None = None
-    ) -> dict[str, Any]:
+    ) -> w.JsonObject:
         """Share ``content`` as the file ``filename``; the message it rides on is the reply."""
         return await self._call(
             t.SEND_ROOM_FILE,
@@ -275,7 +281,7 @@ class AgentTools:
 
     def get_tool_schemas(
         self, format: str, *, capabilities: frozenset[Capability] | None = None
-    ) -> list[dict[str, Any]] | list[ToolParam]:
+    ) -> list[w.JsonObject] | list[ToolParam]:
         """Tool definitions in ``"openai"`` or ``"anthropic"`` format."""
         if format not in FORMATS:
             raise ValueError(f"Invalid format: {format}. Must be 'openai' or 'anthropic'")
@@ -289,16 +295,18 @@ class AgentTools:
 
     def get_openai_tool_schemas(
         self, *, capabilities: frozenset[Capability] | None = None
-    ) -> list[dict[str, Any]]:
+    ) -> list[w.JsonObject]:
         """Tool definitions as OpenAI function tools."""
         return [s.schema("openai") for s in self._specs(capabilities)]
 
-    async def execute_tool_call(self, tool_name: str, arguments: Mapping[str, Any]) -> Any:
+    async def execute_tool_call(
+        self, tool_name: str, arguments: Mapping[str, w.JsonValue]
+    ) -> w.JsonValue:
         """Run a tool by name; failures come back as error strings."""
         return (await self.execute_tool_call_structured(tool_name, arguments)).value
 
     async def execute_tool_call_structured(
-        self, tool_name: str, arguments: Mapping[str, Any]
+        self, tool_name: str, arguments: Mapping[str, w.JsonValue]
     ) -> ToolCallOutcome:
         """Run a tool by name; ``ok`` says whether it succeeded (and its effect was recorded)."""
         outcome = await run_tool(self._ctx, tool_name, arguments)

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from pydantic import BaseModel
 
 from band.core.turn import Turn, TurnEffect
+from band.core.wire import JsonObject, JsonValue
 from band.runtime.tools.ops import ToolContext
 from band.runtime.tools.registry import TOOLS
 from band.runtime.tools.spec import FORMATS, ToolSpec, raw
@@ -37,6 +38,7 @@ __all__ = [
     "reject_conflicting_tool_names",
 ]
 
+#: A custom tool: its input model and the user's handler (any signature; it may be async).
 CustomToolDef = tuple[type[BaseModel], Callable[..., Any]]
 _H = TypeVar("_H", bound=Callable[..., Any])
 #: Attribute the decorator sets on a handler.
@@ -55,7 +57,7 @@ def declares_turn_effect(effect: TurnEffect) -> Callable[[_H], _H]:
     return mark
 
 
-def declared_effect(handler: Any) -> TurnEffect | None:
+def declared_effect(handler: object) -> TurnEffect | None:
     """The handler's declared effect; ``band_terminal = True`` means ACT; else None."""
     effect = getattr(handler, EFFECT_ATTR, None)
     if isinstance(effect, TurnEffect):
@@ -81,37 +83,37 @@ def custom_tool_effects(tools: Iterable[CustomToolDef]) -> dict[str, TurnEffect]
     }
 
 
-def custom_tool_spec(tool: CustomToolDef) -> ToolSpec[BaseModel, Any]:
+def custom_tool_spec(tool: CustomToolDef) -> ToolSpec[BaseModel, JsonValue]:
     """The custom tool as a ``ToolSpec`` (an agent tool of no group, with its declared effect)."""
     model, handler = tool
 
-    async def run(ctx: ToolContext, args: BaseModel) -> Any:
+    async def run(ctx: ToolContext, args: BaseModel) -> JsonValue:
         return await _invoke(handler, model, args)
 
     effect = declared_effect(handler) or TurnEffect.OBSERVE
     return ToolSpec(get_custom_tool_name(model), model, run, raw, effect=effect)
 
 
-def _unbound(model: type[BaseModel]) -> ToolSpec[BaseModel, Any]:
+def _unbound(model: type[BaseModel]) -> ToolSpec[BaseModel, JsonValue]:
     """A model's spec for its schema alone (no handler)."""
     return custom_tool_spec((model, _no_handler))
 
 
-def _no_handler(*args: Any, **kwargs: Any) -> Any:
+def _no_handler(*args: object, **kwargs: object) -> NoReturn:
     raise RuntimeError("this custom tool spec describes a schema only")
 
 
-def custom_tool_to_openai_schema(input_model: type[BaseModel]) -> dict[str, Any]:
+def custom_tool_to_openai_schema(input_model: type[BaseModel]) -> JsonObject:
     """The custom tool as an OpenAI function tool."""
     return _unbound(input_model).schema("openai")
 
 
-def custom_tool_to_anthropic_schema(input_model: type[BaseModel]) -> dict[str, Any]:
+def custom_tool_to_anthropic_schema(input_model: type[BaseModel]) -> JsonObject:
     """The custom tool as an Anthropic tool."""
     return _unbound(input_model).schema("anthropic")
 
 
-def custom_tools_to_schemas(tools: Iterable[CustomToolDef], format: str) -> list[dict[str, Any]]:
+def custom_tools_to_schemas(tools: Iterable[CustomToolDef], format: str) -> list[JsonObject]:
     """Every custom tool in ``"openai"`` or ``"anthropic"`` format."""
     if format not in FORMATS:
         raise ValueError(f"Invalid format: {format}. Must be 'openai' or 'anthropic'")
@@ -134,7 +136,7 @@ def reject_conflicting_tool_names(names: Iterable[str]) -> None:
         seen.add(name)
 
 
-def is_failed_tool_output(result: Any) -> bool:
+def is_failed_tool_output(result: object) -> bool:
     """Whether a handler's return value reports failure (``{"ok": False}`` or ``Error:...``)."""
     if isinstance(result, Mapping):
         return result.get("ok") is False
@@ -161,8 +163,8 @@ def _takes_model(handler: Callable[..., Any], model: type[BaseModel]) -> bool:
 
 
 async def execute_custom_tool(
-    tool: CustomToolDef, arguments: Mapping[str, Any] | None, *, turn: Turn | None
-) -> Any:
+    tool: CustomToolDef, arguments: Mapping[str, JsonValue] | None, *, turn: Turn | None
+) -> JsonValue:
     """Validate ``arguments``, run the handler, and record its effect on ``turn`` on success.
 
     Invalid arguments raise ``InvalidToolArgumentsError`` (``Invalid arguments for <tool>:
@@ -177,7 +179,9 @@ async def execute_custom_tool(
     return result
 
 
-async def _invoke(handler: Callable[..., Any], model: type[BaseModel], args: BaseModel) -> Any:
+async def _invoke(
+    handler: Callable[..., Any], model: type[BaseModel], args: BaseModel
+) -> JsonValue:
     """Call the handler with the model or its fields, awaiting what it returns."""
     if _takes_model(handler, model):
         result = handler(args)

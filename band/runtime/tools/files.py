@@ -16,12 +16,20 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping
 from datetime import UTC, datetime
-from typing import Any
 
 from band.client.errors import NotFoundError
+from band.client.rest import RestClient
 from band.config.env import env_value
 from band.core.exceptions import BandToolError
-from band.core.wire import Attachment, MessageRow, Paging, decode_as, decode_rows
+from band.core.wire import (
+    Attachment,
+    JsonObject,
+    JsonValue,
+    MessageRow,
+    Paging,
+    decode_as,
+    decode_rows,
+)
 
 from . import ops
 from .inputs.files import ListRoomFilesInput, ReadRoomFileInput, SendRoomFileInput
@@ -74,7 +82,7 @@ def file_content_placeholder(byte_count: int) -> str:
     return f"<{byte_count} byte file content>"
 
 
-def redact_tool_call_args(tool_name: str, args: Any) -> Any:
+def redact_tool_call_args(tool_name: str, args: JsonValue) -> JsonValue:
     """``band_send_room_file``'s arguments with ``content`` replaced by its placeholder."""
     if tool_name != "band_send_room_file" or not isinstance(args, Mapping):
         return args
@@ -84,7 +92,7 @@ def redact_tool_call_args(tool_name: str, args: Any) -> Any:
     return {**args, "content": file_content_placeholder(len(content.encode("utf-8")))}
 
 
-def attachment_view(att: Attachment) -> dict[str, Any]:
+def attachment_view(att: Attachment) -> JsonObject:
     """An attachment as the tools return it (band-sdk 6.0.1's keys, ``sha_256`` included)."""
     return {
         "bytes": att.bytes,
@@ -128,10 +136,10 @@ async def _all_attachments(ctx: ops.ToolContext) -> AsyncIterator[Attachment]:
         seen.add(cursor)
 
 
-async def list_room_files(ctx: ops.ToolContext, args: ListRoomFilesInput) -> dict[str, Any]:
+async def list_room_files(ctx: ops.ToolContext, args: ListRoomFilesInput) -> JsonObject:
     """One context page's attachments (each file once) and the cursor of the next page."""
     found, paging = await _context_page(ctx, args.cursor)
-    out: list[dict[str, Any]] = []
+    out: list[JsonObject] = []
     seen: set[str | None] = set()
     for att in found:
         if att.id not in seen:
@@ -169,7 +177,7 @@ class AttachmentCache:
 
     def __init__(self, maxsize: int | None = None) -> None:
         self._maxsize = maxsize
-        self._items: OrderedDict[tuple[Any, str, str], Attachment] = OrderedDict()
+        self._items: OrderedDict[tuple[RestClient, str, str], Attachment] = OrderedDict()
 
     @property
     def maxsize(self) -> int:
@@ -178,14 +186,14 @@ class AttachmentCache:
             self._maxsize = _env_maxsize()
         return self._maxsize
 
-    def get(self, key: tuple[Any, str, str]) -> Attachment | None:
+    def get(self, key: tuple[RestClient, str, str]) -> Attachment | None:
         """The cached attachment (now the most recently used), or None."""
         att = self._items.get(key)
         if att is not None:
             self._items.move_to_end(key)
         return att
 
-    def put(self, key: tuple[Any, str, str], att: Attachment) -> None:
+    def put(self, key: tuple[RestClient, str, str], att: Attachment) -> None:
         """Keep ``att``, dropping the least recently used beyond ``maxsize``."""
         if self.maxsize <= 0:
             return
@@ -194,7 +202,7 @@ class AttachmentCache:
         while len(self._items) > self.maxsize:
             self._items.popitem(last=False)
 
-    def discard(self, key: tuple[Any, str, str]) -> None:
+    def discard(self, key: tuple[RestClient, str, str]) -> None:
         """Forget one attachment."""
         self._items.pop(key, None)
 
@@ -255,11 +263,11 @@ async def download(ctx: ops.ToolContext, file_id: str) -> bytes:
     return resp.body if isinstance(resp.body, bytes) else b""
 
 
-def _size_facts(att: Attachment) -> dict[str, Any]:
+def _size_facts(att: Attachment) -> JsonObject:
     return {"name": att.name, "content_type": att.content_type, "bytes": att.bytes}
 
 
-async def read_room_file(ctx: ops.ToolContext, args: ReadRoomFileInput) -> dict[str, Any]:
+async def read_room_file(ctx: ops.ToolContext, args: ReadRoomFileInput) -> JsonObject:
     """A small text file's text, a small image as an image block, else a description."""
     att = await find_attachment(ctx, args.file_id)
     ctype = att.content_type or ""
@@ -297,7 +305,7 @@ async def read_room_file(ctx: ops.ToolContext, args: ReadRoomFileInput) -> dict[
 # --- sending ----------------------------------------------------------------------------------
 
 
-async def send_room_file(ctx: ops.ToolContext, args: SendRoomFileInput) -> dict[str, Any]:
+async def send_room_file(ctx: ops.ToolContext, args: SendRoomFileInput) -> JsonObject:
     """Upload ``content`` as ``filename`` and post it with ``caption``, mentioning ``mentions``."""
     caption = args.caption
     if not has_visible_content(caption):

@@ -11,9 +11,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from band.client.errors import ForbiddenError, UnprocessableEntityError
+from band.client.http11 import QueryParams
 from band.client.rest import RestClient, RestResponse, path
 from band.core.exceptions import (
     BandToolError,
@@ -21,7 +22,7 @@ from band.core.exceptions import (
     MessagePostKind,
     RoomExecutionStoppedError,
 )
-from band.core.wire import Participant, Peer, decode_rows
+from band.core.wire import JsonObject, JsonValue, Participant, Peer, decode_rows
 
 from . import inputs as i
 
@@ -51,7 +52,7 @@ class ToolContext:
     rest: RestClient
     room_id: str | None = None
     agent_id: str | None = None
-    participants: list[dict[str, Any]] | None = field(default=None)
+    participants: list[JsonObject] | None = field(default=None)
     #: texts of the messages posted through this binding, answered or not (a lost answer
     #: may hide a written message: a replay looks for them before running the turn again)
     posted: list[str] = field(default_factory=list)
@@ -67,7 +68,7 @@ class ToolContext:
         return path("/agent/chats/{}" + suffix, self.room(), *ids)
 
 
-def require_data(resp: RestResponse, what: str) -> Any:
+def require_data(resp: RestResponse, what: str) -> JsonValue:
     """The response's ``data``; an empty one raises ``Failed to <what> - no response data``."""
     data = resp.data
     if data is None or data == {} or data == []:
@@ -75,7 +76,7 @@ def require_data(resp: RestResponse, what: str) -> Any:
     return data
 
 
-def body_of(resp: RestResponse) -> dict[str, Any]:
+def body_of(resp: RestResponse) -> JsonObject:
     """A list response as the tools return it: ``data`` and its pagination ``metadata``."""
     return {"data": resp.data if resp.data is not None else [], "metadata": resp.metadata}
 
@@ -87,9 +88,9 @@ def _stopped(exc: ForbiddenError) -> bool:
 # --- participants and mentions ----------------------------------------------------------------
 
 
-def bare(handle: Any) -> str:
+def bare(handle: str | None) -> str:
     """A handle without its leading ``@`` (empty for a missing handle)."""
-    return handle[1:] if isinstance(handle, str) and handle.startswith("@") else (handle or "")
+    return handle[1:] if handle and handle.startswith("@") else (handle or "")
 
 
 def find(people: Sequence[Who], identifier: str) -> Who | None:
@@ -113,7 +114,7 @@ def mention_handles(ctx: ToolContext) -> list[str]:
     return ["@" + bare(p.handle) for p in people(ctx) if p.handle and p.id != ctx.agent_id]
 
 
-def resolve_mention(ctx: ToolContext, identifier: str | Mapping[str, Any]) -> dict[str, str]:
+def resolve_mention(ctx: ToolContext, identifier: str | Mapping[str, str]) -> dict[str, str]:
     """Map one mention (exact ID, handle or name) to the ``{"id", "handle"}`` the platform takes.
 
     A legacy mention dict with an ``id`` is taken as it is; one without names its handle.
@@ -141,7 +142,7 @@ def resolve_mention(ctx: ToolContext, identifier: str | Mapping[str, Any]) -> di
 
 
 def _resolve_all(
-    ctx: ToolContext, mentions: Sequence[str | Mapping[str, Any]]
+    ctx: ToolContext, mentions: Sequence[str | Mapping[str, str]]
 ) -> list[dict[str, str]]:
     resolved: list[dict[str, str]] = []
     for m in mentions:
@@ -151,7 +152,7 @@ def _resolve_all(
     return resolved
 
 
-async def load_participants(ctx: ToolContext) -> list[dict[str, Any]]:
+async def load_participants(ctx: ToolContext) -> list[JsonObject]:
     """Fetch the room's participants and refresh the cache (the rows as the platform sent them)."""
     resp = await ctx.rest.request("GET", ctx.chat_path("/participants"))
     rows = resp.data if isinstance(resp.data, list) else []
@@ -160,7 +161,7 @@ async def load_participants(ctx: ToolContext) -> list[dict[str, Any]]:
 
 
 async def resolved_mentions(
-    ctx: ToolContext, mentions: Sequence[str | Mapping[str, Any]]
+    ctx: ToolContext, mentions: Sequence[str | Mapping[str, str]]
 ) -> list[dict[str, str]]:
     """The platform's ``{"id", "handle"}`` for each mention; none at all is refused."""
     fresh = ctx.participants is None
@@ -187,12 +188,12 @@ async def resolved_mentions(
 async def post_message(
     ctx: ToolContext,
     content: str,
-    mentions: Sequence[str | Mapping[str, Any]],
+    mentions: Sequence[str | Mapping[str, str]],
     attachment_ids: list[str] | None = None,
-) -> dict[str, Any]:
+) -> JsonObject:
     """POST a text message mentioning ``mentions``; classify the platform's refusals."""
     resolved = await resolved_mentions(ctx, mentions)
-    message: dict[str, Any] = {"content": content, "mentions": resolved}
+    message: JsonObject = {"content": content, "mentions": resolved}
     if attachment_ids:  # never send null: the platform rejects it
         message["attachment_ids"] = list(attachment_ids)
     ctx.posted.append(content)
@@ -234,10 +235,10 @@ def truncate_event(content: str, limit: int = MAX_EVENT_CHARS) -> str:
 
 
 async def post_event(
-    ctx: ToolContext, content: str, message_type: str, metadata: dict[str, Any] | None = None
-) -> dict[str, Any]:
+    ctx: ToolContext, content: str, message_type: str, metadata: JsonObject | None = None
+) -> JsonObject:
     """POST an event of any type (no mentions); long content is truncated, not refused."""
-    event: dict[str, Any] = {"content": truncate_event(content), "message_type": message_type}
+    event: JsonObject = {"content": truncate_event(content), "message_type": message_type}
     if metadata is not None:
         event["metadata"] = metadata
     try:
@@ -252,23 +253,23 @@ async def post_event(
 # --- chat tools -------------------------------------------------------------------------------
 
 
-async def send_message(ctx: ToolContext, args: i.SendMessageInput) -> dict[str, Any]:
+async def send_message(ctx: ToolContext, args: i.SendMessageInput) -> JsonObject:
     """band_send_message."""
     return await post_message(ctx, args.content, args.mentions, args.attachment_ids)
 
 
-async def send_event(ctx: ToolContext, args: i.SendEventInput) -> dict[str, Any]:
+async def send_event(ctx: ToolContext, args: i.SendEventInput) -> JsonObject:
     """band_send_event."""
     return await post_event(ctx, args.content, args.message_type, args.metadata)
 
 
-async def no_reply(ctx: ToolContext, args: i.NoReplyInput) -> dict[str, Any]:
+async def no_reply(ctx: ToolContext, args: i.NoReplyInput) -> JsonObject:
     """band_no_reply: nothing reaches the platform; the reason goes to the logs."""
     log.info("no reply in room %s: %s", ctx.room_id, args.reason or "(no reason given)")
     return {"status": "no_reply"}
 
 
-async def add_participant(ctx: ToolContext, args: i.AddParticipantInput) -> dict[str, Any]:
+async def add_participant(ctx: ToolContext, args: i.AddParticipantInput) -> JsonObject:
     """band_add_participant: resolve among participants, then peers, then add."""
     await load_participants(ctx)
     present = find(people(ctx), args.identifier)
@@ -308,7 +309,7 @@ async def add_participant(ctx: ToolContext, args: i.AddParticipantInput) -> dict
     return {"id": peer.id, "name": peer.name, "role": args.role, "status": "added"}
 
 
-async def remove_participant(ctx: ToolContext, args: i.RemoveParticipantInput) -> dict[str, Any]:
+async def remove_participant(ctx: ToolContext, args: i.RemoveParticipantInput) -> JsonObject:
     """band_remove_participant."""
     await load_participants(ctx)
     hit = find(people(ctx), args.identifier)
@@ -322,14 +323,18 @@ async def remove_participant(ctx: ToolContext, args: i.RemoveParticipantInput) -
     return {"id": hit.id, "name": hit.name, "status": "removed"}
 
 
-async def get_participants(ctx: ToolContext, args: i.GetParticipantsInput) -> list[dict[str, Any]]:
+async def get_participants(ctx: ToolContext, args: i.GetParticipantsInput) -> list[JsonObject]:
     """band_get_participants (also refreshes the mention cache)."""
     return [dict(p) for p in await load_participants(ctx)]
 
 
-async def lookup_peers(ctx: ToolContext, args: i.LookupPeersInput) -> dict[str, Any]:
+async def lookup_peers(ctx: ToolContext, args: i.LookupPeersInput) -> JsonObject:
     """band_lookup_peers: peers not in this room, one page."""
-    params = {"not_in_chat": ctx.room(), "page": args.page, "page_size": args.page_size}
+    params: QueryParams = {
+        "not_in_chat": ctx.room(),
+        "page": args.page,
+        "page_size": args.page_size,
+    }
     return body_of(await ctx.rest.request("GET", "/agent/peers", params=params))
 
 
@@ -343,13 +348,13 @@ async def create_chatroom(ctx: ToolContext, args: i.CreateChatroomInput) -> str:
 # --- contact tools (agent-scoped) -------------------------------------------------------------
 
 
-async def list_contacts(ctx: ToolContext, args: i.ListContactsInput) -> dict[str, Any]:
+async def list_contacts(ctx: ToolContext, args: i.ListContactsInput) -> JsonObject:
     """band_list_contacts."""
     params = {"page": args.page, "page_size": args.page_size}
     return body_of(await ctx.rest.request("GET", "/agent/contacts", params=params))
 
 
-async def add_contact(ctx: ToolContext, args: i.AddContactInput) -> dict[str, Any]:
+async def add_contact(ctx: ToolContext, args: i.AddContactInput) -> JsonObject:
     """band_add_contact."""
     body = {"handle": args.handle}
     if args.message is not None:
@@ -358,7 +363,7 @@ async def add_contact(ctx: ToolContext, args: i.AddContactInput) -> dict[str, An
     return dict(require_data(resp, "add contact"))
 
 
-async def remove_contact(ctx: ToolContext, args: i.RemoveContactInput) -> dict[str, Any]:
+async def remove_contact(ctx: ToolContext, args: i.RemoveContactInput) -> JsonObject:
     """band_remove_contact (only the given keys are sent)."""
     if not args.handle and not args.contact_id:
         raise ValueError("Either handle or contact_id must be provided")
@@ -367,9 +372,7 @@ async def remove_contact(ctx: ToolContext, args: i.RemoveContactInput) -> dict[s
     return dict(require_data(resp, "remove contact"))
 
 
-async def list_contact_requests(
-    ctx: ToolContext, args: i.ListContactRequestsInput
-) -> dict[str, Any]:
+async def list_contact_requests(ctx: ToolContext, args: i.ListContactRequestsInput) -> JsonObject:
     """band_list_contact_requests."""
     params = {"page": args.page, "page_size": args.page_size, "sent_status": args.sent_status}
     return body_of(await ctx.rest.request("GET", "/agent/contacts/requests", params=params))
@@ -377,11 +380,11 @@ async def list_contact_requests(
 
 async def respond_contact_request(
     ctx: ToolContext, args: i.RespondContactRequestInput
-) -> dict[str, Any]:
+) -> JsonObject:
     """band_respond_contact_request."""
     if not args.handle and not args.request_id:
         raise ValueError("Either handle or request_id must be provided")
-    body: dict[str, Any] = {"action": args.action}
+    body: dict[str, str] = {"action": args.action}
     if args.handle:
         body["handle"] = args.handle
     if args.request_id:
@@ -393,13 +396,13 @@ async def respond_contact_request(
 # --- memory tools (agent-scoped) --------------------------------------------------------------
 
 
-async def list_memories(ctx: ToolContext, args: i.ListMemoriesInput) -> dict[str, Any]:
+async def list_memories(ctx: ToolContext, args: i.ListMemoriesInput) -> JsonObject:
     """band_list_memories: ``page_size`` plus the filters that are set."""
     params = args.model_dump(exclude_none=True)
     return body_of(await ctx.rest.request("GET", "/agent/memories", params=params))
 
 
-async def store_memory(ctx: ToolContext, args: i.StoreMemoryInput) -> dict[str, Any]:
+async def store_memory(ctx: ToolContext, args: i.StoreMemoryInput) -> JsonObject:
     """band_store_memory."""
     memory = args.model_dump(exclude_none=True)
     try:
@@ -411,19 +414,19 @@ async def store_memory(ctx: ToolContext, args: i.StoreMemoryInput) -> dict[str, 
     return dict(require_data(resp, "store memory"))
 
 
-async def get_memory(ctx: ToolContext, args: i.GetMemoryInput) -> dict[str, Any]:
+async def get_memory(ctx: ToolContext, args: i.GetMemoryInput) -> JsonObject:
     """band_get_memory."""
     resp = await ctx.rest.request("GET", path("/agent/memories/{}", args.memory_id))
     return dict(require_data(resp, "get memory"))
 
 
-async def supersede_memory(ctx: ToolContext, args: i.SupersedeMemoryInput) -> dict[str, Any]:
+async def supersede_memory(ctx: ToolContext, args: i.SupersedeMemoryInput) -> JsonObject:
     """band_supersede_memory."""
     url = path("/agent/memories/{}/supersede", args.memory_id)
     return dict(require_data(await ctx.rest.request("POST", url), "supersede memory"))
 
 
-async def archive_memory(ctx: ToolContext, args: i.ArchiveMemoryInput) -> dict[str, Any]:
+async def archive_memory(ctx: ToolContext, args: i.ArchiveMemoryInput) -> JsonObject:
     """band_archive_memory."""
     url = path("/agent/memories/{}/archive", args.memory_id)
     return dict(require_data(await ctx.rest.request("POST", url), "archive memory"))
@@ -432,47 +435,47 @@ async def archive_memory(ctx: ToolContext, args: i.ArchiveMemoryInput) -> dict[s
 # --- task tools (room board) ------------------------------------------------------------------
 
 
-async def list_tasks(ctx: ToolContext, args: i.ListTasksInput) -> dict[str, Any]:
+async def list_tasks(ctx: ToolContext, args: i.ListTasksInput) -> JsonObject:
     """band_list_tasks."""
     params = args.model_dump(exclude_none=True)
     return body_of(await ctx.rest.request("GET", ctx.chat_path("/tasks"), params=params))
 
 
-async def create_task(ctx: ToolContext, args: i.CreateTaskInput) -> dict[str, Any]:
+async def create_task(ctx: ToolContext, args: i.CreateTaskInput) -> JsonObject:
     """band_create_task."""
     body = args.model_dump(exclude_none=True)
     resp = await ctx.rest.request("POST", ctx.chat_path("/tasks"), json=body)
     return dict(require_data(resp, "create task"))
 
 
-async def get_task(ctx: ToolContext, args: i.GetTaskInput) -> dict[str, Any]:
+async def get_task(ctx: ToolContext, args: i.GetTaskInput) -> JsonObject:
     """band_get_task."""
     params = {"include": args.include}
     resp = await ctx.rest.request("GET", ctx.chat_path("/tasks/{}", args.id), params=params)
     return dict(require_data(resp, "get task"))
 
 
-async def update_task(ctx: ToolContext, args: i.UpdateTaskInput) -> dict[str, Any]:
+async def update_task(ctx: ToolContext, args: i.UpdateTaskInput) -> JsonObject:
     """band_update_task (POST with the fields that are set)."""
     body = args.model_dump(exclude_none=True, exclude={"id"})
     resp = await ctx.rest.request("POST", ctx.chat_path("/tasks/{}", args.id), json=body)
     return dict(require_data(resp, "update task"))
 
 
-async def get_task_history(ctx: ToolContext, args: i.GetTaskHistoryInput) -> dict[str, Any]:
+async def get_task_history(ctx: ToolContext, args: i.GetTaskHistoryInput) -> JsonObject:
     """band_get_task_history."""
     params = {"cursor": args.cursor, "limit": args.limit}
     url = ctx.chat_path("/tasks/{}/history", args.id)
     return body_of(await ctx.rest.request("GET", url, params=params))
 
 
-async def get_board(ctx: ToolContext, args: i.GetBoardInput) -> dict[str, Any]:
+async def get_board(ctx: ToolContext, args: i.GetBoardInput) -> JsonObject:
     """band_get_board."""
     resp = await ctx.rest.request("GET", ctx.chat_path("/board"), params={"include": args.include})
     return dict(require_data(resp, "get board"))
 
 
-async def set_board(ctx: ToolContext, args: i.SetBoardInput) -> dict[str, Any]:
+async def set_board(ctx: ToolContext, args: i.SetBoardInput) -> JsonObject:
     """band_set_board (PUT with the fields that are set)."""
     body = args.model_dump(exclude_none=True)
     resp = await ctx.rest.request("PUT", ctx.chat_path("/board"), json=body)

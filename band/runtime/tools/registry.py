@@ -87,8 +87,8 @@ M = TypeVar("M", bound=w.WireModel)
 def _agent(
     name: str,
     model: type[I],
-    run: Callable[[ops.ToolContext, I], Awaitable[Any]],
-    result: Callable[[Any], R],
+    run: Callable[[ops.ToolContext, I], Awaitable[w.JsonValue]],
+    result: Callable[[w.JsonValue], R],
     group: Capability | None = None,
     *,
     room_bound: bool | None = None,
@@ -101,23 +101,23 @@ def _agent(
     return ToolSpec(name, model, run, result, group, effect, Surface.AGENT, room_bound)
 
 
-def _wire(model: type[M]) -> Callable[[Any], M]:
+def _wire(model: type[M]) -> Callable[[w.JsonValue], M]:
     """The decoder of a tool whose direct method returns the wire model ``model``."""
     return lambda value: w.decode_as(model, value)
 
 
-def _object(value: Any) -> dict[str, Any]:
+def _object(value: w.JsonValue) -> w.JsonObject:
     """The decoder of a tool whose direct method returns its JSON object as it is."""
     if not isinstance(value, dict):
         raise TypeError(f"expected a JSON object, got {type(value).__name__}")
     return value
 
 
-def _participants(rows: Any) -> list[w.ChatParticipant]:
+def _participants(rows: w.JsonValue) -> list[w.ChatParticipant]:
     return [w.decode_as(w.ChatParticipant, row) for row in rows]
 
 
-def _memories(value: Any) -> w.ListAgentMemoriesResponse:
+def _memories(value: w.JsonValue) -> w.ListAgentMemoriesResponse:
     listed = w.decode_as(w.ListAgentMemoriesResponse, value)
     if listed.meta is None and listed.metadata is not None:
         # the platform sends the paging under both keys; the tool's dict keeps one
@@ -222,6 +222,7 @@ GET_TASK_HISTORY = _agent(
 GET_BOARD = _agent("band_get_board", i.GetBoardInput, ops.get_board, _wire(w.Board), _T)
 SET_BOARD = _agent("band_set_board", i.SetBoardInput, ops.set_board, _wire(w.Board), _T)
 
+#: Any: each spec has its own input model and result type (``ToolSpec`` is invariant in both)
 TOOLS: dict[str, ToolSpec[Any, Any]] = {
     s.name: s
     for s in (
@@ -301,7 +302,7 @@ def select_tools(
     return [s for s in TOOLS.values() if s.group is None or s.group in caps]
 
 
-def validate_arguments(spec: ToolSpec[I, Any], arguments: Mapping[str, Any] | None) -> I:
+def validate_arguments(spec: ToolSpec[I, Any], arguments: Mapping[str, w.JsonValue] | None) -> I:
     """Validate ``arguments`` against the tool's input model."""
     return spec.validate(arguments)
 
@@ -311,7 +312,7 @@ def _failed(message: str) -> ToolCallOutcome:
 
 
 async def run_tool(
-    ctx: ops.ToolContext, name: str, arguments: Mapping[str, Any] | None
+    ctx: ops.ToolContext, name: str, arguments: Mapping[str, w.JsonValue] | None
 ) -> ToolCallOutcome:
     """Validate and run one tool call; failures come back as error strings with ``ok=False``."""
     spec = TOOLS.get(name)

@@ -16,13 +16,14 @@ import functools
 import inspect
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from band.core.exceptions import InvalidToolArgumentsError
 from band.core.turn import TurnEffect
 from band.core.types import Capability, ToolParam
+from band.core.wire import JsonObject, JsonValue
 
 from .ops import ToolContext
 
@@ -67,8 +68,8 @@ class ToolSpec(Generic[I, R]):
 
     name: str
     input_model: type[I]
-    run: Callable[[ToolContext, I], Awaitable[Any]]
-    result: Callable[[Any], R]
+    run: Callable[[ToolContext, I], Awaitable[JsonValue]]
+    result: Callable[[JsonValue], R]
     group: Capability | None = None
     effect: TurnEffect = TurnEffect.OBSERVE
     surface: Surface = Surface.AGENT
@@ -85,11 +86,11 @@ class ToolSpec(Generic[I, R]):
         """The ``include_categories`` name: the group's value, ``"chat"`` for the base tools."""
         return "chat" if self.group is None else self.group.value
 
-    def json_schema(self) -> dict[str, Any]:
+    def json_schema(self) -> JsonObject:
         """The JSON schema of the arguments (a fresh copy: callers may change it)."""
         return copy.deepcopy(model_schema(self.input_model))
 
-    def schema(self, format: str) -> dict[str, Any]:
+    def schema(self, format: str) -> JsonObject:
         """The tool's definition in ``"openai"`` or ``"anthropic"`` format."""
         return tool_schema(self.name, self.description, self.json_schema(), format)
 
@@ -99,7 +100,7 @@ class ToolSpec(Generic[I, R]):
             name=self.name, description=self.description, input_schema=self.json_schema()
         )
 
-    def validate(self, arguments: Mapping[str, Any] | None) -> I:
+    def validate(self, arguments: Mapping[str, JsonValue] | None) -> I:
         """``arguments`` as the input model, or ``InvalidToolArgumentsError`` naming each field."""
         try:
             return self.input_model.model_validate({} if arguments is None else arguments)
@@ -108,21 +109,21 @@ class ToolSpec(Generic[I, R]):
 
 
 @functools.cache
-def model_schema(model: type[BaseModel]) -> dict[str, Any]:
+def model_schema(model: type[BaseModel]) -> JsonObject:
     """A model's cleaned JSON schema, built once (pydantic's generation is slow); do not mutate."""
     return clean_schema(model.model_json_schema())
 
 
-def clean_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+def clean_schema(schema: Mapping[str, JsonValue]) -> JsonObject:
     """Drop pydantic's generated titles and the top-level description (the tool carries it)."""
-    out: dict[str, Any] = _strip_titles(schema)  # a mapping in, a dict out
+    out: JsonObject = _strip_titles(schema)  # a mapping in, a dict out
     out.pop("description", None)
     out.setdefault("properties", {})
     out["type"] = "object"
     return out
 
 
-def _strip_titles(node: Any, in_properties: bool = False) -> Any:
+def _strip_titles(node: JsonValue, in_properties: bool = False) -> JsonValue:
     if isinstance(node, dict):
         return {
             # a property may itself be named "title": only schema keywords are dropped
@@ -135,7 +136,7 @@ def _strip_titles(node: Any, in_properties: bool = False) -> Any:
     return node
 
 
-def tool_schema(name: str, description: str, schema: dict[str, Any], format: str) -> dict[str, Any]:
+def tool_schema(name: str, description: str, schema: JsonObject, format: str) -> JsonObject:
     """One tool's definition in a provider's format."""
     if format == "openai":
         function = {"name": name, "description": description, "parameters": schema}

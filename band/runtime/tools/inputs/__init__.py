@@ -6,7 +6,7 @@ model reads about the argument. Validation errors carry the seed's exact message
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import (
     AfterValidator,
@@ -19,6 +19,7 @@ from pydantic import (
 from pydantic.json_schema import SkipJsonSchema, WithJsonSchema
 
 import band_sdk_core
+from band.core.wire import JsonObject
 
 from .files import ListRoomFilesInput, ReadRoomFileInput, SendRoomFileInput
 from .identifiers import ID_ERROR, ResourceId, check_id
@@ -69,12 +70,12 @@ UPDATE_TASK_EMPTY = (
 SET_BOARD_EMPTY = "At least one of goal_title or goal_summary must be set"
 
 
-def _strip_board_hash(value: Any) -> Any:
+def _strip_board_hash(value: object) -> object:
     """``#12`` names board task 12: the platform takes the bare number."""
     return value[1:] if isinstance(value, str) and value.startswith("#") else value
 
 
-def _check_include(value: Any) -> Any:
+def _check_include(value: object) -> object:
     if value is not None and value != "history":
         raise ValueError(INCLUDE_ERROR)
     return value
@@ -137,7 +138,7 @@ class SendEventInput(BaseModel):
 
     content: str = Field(description="Text of the event")
     message_type: Literal["thought", "error", "task"] = Field(description="Kind of event")
-    metadata: dict[str, Any] | None = Field(
+    metadata: JsonObject | None = Field(
         default=None, description="Structured data to attach to the event"
     )
 
@@ -289,7 +290,7 @@ class StoreMemoryInput(BaseModel):
     subject_id: str | None = Field(
         default=None, description="ID of the person or agent it is about (scope 'subject' only)"
     )
-    metadata: dict[str, Any] | None = Field(
+    metadata: JsonObject | None = Field(
         default=None, description="Extra data, such as 'tags' and 'references' lists"
     )
 
