@@ -29,7 +29,8 @@ cdef class RetryTracker:
     cdef Py_ssize_t _max_tracked
     cdef dict _index
     cdef _linked.Chain _queue
-    cdef object _failed
+    cdef list _failed
+    cdef Py_ssize_t _fhead
     cdef _Slot _spare
 
     cdef inline _Slot _find(self, object key)
@@ -44,7 +45,7 @@ cdef class RetryTracker:
 
     cdef int _untrack(self, _Slot slot) except -1
 
-    @cython.locals(oldest=_Slot)
+    @cython.locals(failed=list, head=Py_ssize_t, oldest=_Slot)
     cdef int _add_failed(self, _Slot slot) except -1
 
     @cython.locals(ceiling=cython.longlong)

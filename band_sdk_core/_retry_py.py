@@ -3,17 +3,17 @@
 
 The pure implementation and, compiled with _retry_c.pxd, the compiled twin _retry_c.
 Every id that has an attempt entry or is permanently failed has one _Slot in one dict;
-the slot sits in the attempt queue (a Chain of _linked_py), the failed queue (a deque)
-or both, each in first-insertion order. So recording an attempt costs a single lookup (an
-insert for a new id), each eviction drops the oldest slot, and an id evicted from both
-queues leaves the index: O(1) at any size and history. A slot links only to its attempt
-queue neighbours, which the Chain unlinks without recursion when freed.
+the slot sits in the attempt queue (a Chain of _linked_py), the failed queue (a list
+read from a moving head) or both, each in first-insertion order. So recording an attempt
+costs a single lookup (an insert for a new id), each eviction drops the oldest slot, and
+an id evicted from both queues leaves the index: O(1) at any size and history. A slot
+links only to its attempt-queue neighbours, which the Chain unlinks without recursion
+when freed.
 """
 
 from __future__ import annotations
 
 import operator
-from collections import deque
 from typing import Any
 
 from . import _linked_py as _linked  # compiled: the _linked_c that _retry_c.pxd cimports
@@ -48,7 +48,7 @@ class _Slot(_linked.Link):
     """One id: its attempt entry (count, restored ceiling) and its places in both queues.
 
     The Link's ``prev``/``next`` are its place in the attempt queue; the failed queue only
-    ever pops its front, so it is a deque of slots.
+    ever pops its front, so it is a list of slots read from a moving head.
     """
 
     __slots__ = ("ceiling", "count", "failed", "key", "tracked")
@@ -72,6 +72,7 @@ class RetryTracker:
 
     __slots__ = (
         "_failed",
+        "_fhead",
         "_index",
         "_max_retries",
         "_max_tracked",
@@ -93,7 +94,9 @@ class RetryTracker:
         # id -> _Slot for every id in either queue (never counted: the queues keep sizes)
         self._index: dict[object, _Slot | None] = {_GENERAL: None}
         self._queue: _linked.Chain = _linked.Chain()  # the attempt queue, oldest first
-        self._failed: deque[_Slot] = deque()  # the permanently-failed queue, oldest first
+        # the permanently-failed queue, oldest first from _failed[_fhead] (None before it)
+        self._failed: list[_Slot | None] = []
+        self._fhead: int = 0
         self._spare: _Slot | None = None  # the next new id's slot (often the last to leave)
 
     __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
@@ -161,8 +164,15 @@ class RetryTracker:
             slot.failed = True
             failed = self._failed
             failed.append(slot)
-            if len(failed) > self._max_tracked:
-                oldest = failed.popleft()
+            head = self._fhead
+            if len(failed) - head > self._max_tracked:
+                oldest: _Slot = failed[head]  # type: ignore[assignment]  # at or past the head
+                failed[head] = None
+                head += 1
+                if head * 2 >= len(failed):  # at most half dead: amortised O(1) per eviction
+                    del failed[:head]
+                    head = 0
+                self._fhead = head
                 oldest.failed = False
                 self._leave(oldest)
 
