@@ -18,6 +18,7 @@ PACKAGE = "band_sdk_core"
 # pure-Python mode and typed by "<compiled module>.pxd" next to it; _ordered_c.pyx,
 # the compiled-only ordered map, is plain Cython.
 ACCELERATED = {
+    "_linked_c": "_linked_py.py",  # first: the base classes the next three cimport
     "_ordered_c": "_ordered_c.pyx",
     "_retry_c": "_retry_py.py",
     "_claims_c": "_claims_py.py",

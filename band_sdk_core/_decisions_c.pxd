@@ -1,6 +1,8 @@
 # Types for _decisions_py.py compiled as _decisions_c (setup.py ACCELERATED); logic in the .py.
 import cython
 
+from band_sdk_core cimport _linked_c as _linked  # the .py's "_linked" (its base classes)
+
 
 cdef unsigned long long _U32_MAX, _U64_MAX, _GOLDEN, _MIX1, _MIX2
 cdef object _CLAIMED, _ALREADY, _STALE
@@ -9,13 +11,11 @@ cdef object _CLAIMED, _ALREADY, _STALE
 @cython.final
 @cython.freelist(64)
 @cython.no_gc  # links only to entries and plain data; the book breaks the links itself
-cdef class _Entry:
+cdef class _Entry(_linked.Link):
     cdef object token
     cdef object ticket
     cdef object room
     cdef bint claimed
-    cdef _Entry prev
-    cdef _Entry next
 
 
 @cython.locals(entry=_Entry)
@@ -23,27 +23,14 @@ cdef _Entry _entry(object token, object ticket, object room)
 
 
 @cython.final
-cdef class _Book:
+cdef class _Book(_linked.Chain):
     cdef unsigned long long state
     cdef object ticket
-    cdef _Entry first
-    cdef _Entry last
-    cdef Py_ssize_t size
 
     cdef object issue(self)
 
-    @cython.locals(last=_Entry)
-    cdef void queue(self, _Entry entry) noexcept
-
-    @cython.locals(before=_Entry, after=_Entry)
-    cdef void dequeue(self, _Entry entry) noexcept
-
-    @cython.locals(entry=_Entry, after=_Entry)
-    cdef void release(self) noexcept
-
 
 @cython.final
-@cython.no_gc_clear  # __dealloc__ breaks the links; the collector must not clear the book first
 cdef class DecisionRegistry:
     cdef public object _max_pending
     cdef public Py_ssize_t _limit

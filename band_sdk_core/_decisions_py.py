@@ -10,6 +10,7 @@ import operator
 import os
 from typing import Any
 
+from . import _linked_py as _linked  # compiled: the _linked_c that _decisions_c.pxd cimports
 from ._base import no_attribute, refuse_copy, refuse_new, refuse_setattr, refuse_subclasses
 from ._enums import ClaimOutcome, not_instance_message
 
@@ -94,10 +95,10 @@ def _settings(max_pending: Any, seed: Any) -> tuple[int | None, int]:
     return limit, state
 
 
-class _Entry:
-    """One registration; the unclaimed ones are linked in registration order."""
+class _Entry(_linked.Link):
+    """One registration; the unclaimed ones are linked in registration order (the book)."""
 
-    __slots__ = ("claimed", "next", "prev", "room", "ticket", "token")
+    __slots__ = ("claimed", "room", "ticket", "token")
 
     token: str
     ticket: int
@@ -119,64 +120,29 @@ def _entry(token: str, ticket: int, room: str | None) -> _Entry:
     return entry
 
 
-class _Book:
-    """The registry's changing state: token generator, next ticket, the unclaimed queue.
+class _Book(_linked.Chain):
+    """The registry's changing state: token generator, next ticket, and (as the Chain) the
+    unclaimed entries, oldest first.
 
     Kept apart from DecisionRegistry, whose attributes refuse assignment.
     """
 
-    __slots__ = ("first", "last", "size", "state", "ticket")
+    __slots__ = ("state", "ticket")
+
+    first: _Entry | None
+    last: _Entry | None
 
     def __init__(self, state: int) -> None:
         """Start with the SplitMix64 ``state``, ticket 0 and no unclaimed entry."""
+        _linked.Chain.__init__(self)
         self.state = state
         self.ticket = 0
-        self.first: _Entry | None = None  # the unclaimed entries, oldest first
-        self.last: _Entry | None = None
-        self.size = 0
 
     def issue(self) -> int:
         """Consume and return the next ticket."""
         ticket = self.ticket
         self.ticket = ticket + 1
         return ticket
-
-    def queue(self, entry: _Entry) -> None:
-        """Put an unclaimed entry at the back of the queue."""
-        last = self.last
-        entry.prev = last
-        entry.next = None
-        if last is None:
-            self.first = entry
-        else:
-            last.next = entry
-        self.last = entry
-        self.size += 1
-
-    def dequeue(self, entry: _Entry) -> None:
-        """Take an entry out of the queue (claimed or removed)."""
-        before = entry.prev
-        after = entry.next
-        if before is None:
-            self.first = after
-        else:
-            before.next = after
-        if after is None:
-            self.last = before
-        else:
-            after.prev = before
-        entry.prev = entry.next = None
-        self.size -= 1
-
-    def release(self) -> None:
-        """Empty the queue, breaking every link (a long chain would recurse when freed)."""
-        entry = self.first
-        while entry is not None:
-            after = entry.next
-            entry.prev = entry.next = None
-            entry = after
-        self.first = self.last = None
-        self.size = 0
 
 
 class DecisionRegistry:
@@ -202,11 +168,6 @@ class DecisionRegistry:
         slots["_limit"].__set__(self, -1 if limit is None else limit)
         slots["_entries"].__set__(self, {})
         slots["_book"].__set__(self, _Book(state))
-
-    def __dealloc__(self) -> None:
-        """Run by the compiled twin only (plain Python never calls it): break the links."""
-        if self._book is not None:  # None when the compiled __init__ raised before setting it
-            self._book.release()
 
     # def, not a bound helper: only a def fills the compiled type's setattr slot
     def __setattr__(self, name: str, value: object) -> None:
@@ -251,7 +212,7 @@ class DecisionRegistry:
             return None
         entry = _entry(token, self._book.issue(), room)
         self._entries[token] = entry
-        self._book.queue(entry)
+        self._book.append(entry)
         return (token, entry.ticket)
 
     def register_keyed(self, key: str) -> tuple[str, int] | None:
@@ -266,7 +227,7 @@ class DecisionRegistry:
             return (token, entry.ticket)
         entry = _entry(token, self._book.issue(), None)
         self._entries[token] = entry
-        self._book.queue(entry)
+        self._book.append(entry)
         return (token, entry.ticket)
 
     def _current(self, token: Any, ticket: Any) -> _Entry | None:
@@ -289,7 +250,7 @@ class DecisionRegistry:
         if entry.claimed:
             return _ALREADY
         entry.claimed = True
-        self._book.dequeue(entry)
+        self._book.unlink(entry)
         return _CLAIMED
 
     def withdraw(self, token: str, ticket: int) -> bool:
@@ -298,7 +259,7 @@ class DecisionRegistry:
         if entry is None or entry.claimed:
             return False
         del self._entries[entry.token]
-        self._book.dequeue(entry)
+        self._book.unlink(entry)
         return True
 
     def forget(self, token: str, ticket: int) -> bool:
@@ -308,7 +269,7 @@ class DecisionRegistry:
             return False
         del self._entries[entry.token]
         if not entry.claimed:
-            self._book.dequeue(entry)
+            self._book.unlink(entry)
         return True
 
     # -- queries ----------------------------------------------------------------------
@@ -349,7 +310,7 @@ class DecisionRegistry:
         if self._limit < 0 or len(self._entries) < self._limit or entry is None:
             return None
         del self._entries[entry.token]
-        book.dequeue(entry)
+        book.unlink(entry)
         return entry.token
 
     # -- cancellation -----------------------------------------------------------------
@@ -364,7 +325,7 @@ class DecisionRegistry:
                     claimed.append(entry.token)
                 else:
                     unclaimed.append(entry.token)
-                    self._book.dequeue(entry)
+                    self._book.unlink(entry)
                 if not every:
                     del self._entries[entry.token]
         if every:

@@ -4,48 +4,18 @@
 The pure twins use ``collections.OrderedDict``; the compiled twins use this class
 (typed, so every call is a C call) for the same operations with the same order:
 FIFO eviction by ``popitem(False)`` and LRU refresh by ``move_to_end`` in O(1) at
-any size and history. A dict maps each key to its node in a Chain (a doubly linked
-list of Links). The one hand-written Cython source of the package: the pure twins have
-no counterpart to compile (they use OrderedDict itself).
+any size and history. A dict maps each key to its node in a Chain (the doubly linked
+list of _linked_py, compiled as _linked_c). The one hand-written Cython source of the
+package: the pure twins have no counterpart to compile (they use OrderedDict itself).
 """
 
 cimport cython
 
-__all__ = ["Chain", "Link", "OrderedMap"]
+__all__ = ["OrderedMap"]
 
 # One non-str key kept in every index (never reported): CPython then stores each entry's
 # hash in the table, so probes compare hashes instead of reading other keys' objects.
 cdef object _GENERAL = object()
-
-
-@cython.no_gc  # links are broken explicitly (unlink, release); what they carry is plain data
-cdef class Link:
-    """One entry of a Chain: its neighbours in insertion order (subclasses add the payload)."""
-
-
-@cython.no_gc_clear  # __dealloc__ walks the links to break them; the collector must not clear first
-cdef class Chain:
-    """A doubly linked list of Links, oldest first: O(1) append and unlink (_ordered_c.pxd).
-
-    The compiled registries derive from it (OrderedMap here, DecisionRegistry's unclaimed
-    queue), so the list is written once.
-    """
-
-    cdef void release(self) noexcept:
-        """Empty the list, breaking every link iteratively (a long chain would recurse)."""
-        cdef Link link = self.first
-        cdef Link following
-        while link is not None:
-            following = link.next
-            link.prev = None
-            link.next = None
-            link = following
-        self.first = None
-        self.last = None
-        self.size = 0
-
-    def __dealloc__(self):
-        self.release()
 
 
 @cython.final
@@ -85,10 +55,10 @@ cdef class OrderedMap(Chain):
         node.key = key
         node.value = value
         self._index[key] = node
-        chain_append(self, node)
+        self.append(node)
 
     def __delitem__(self, key):
-        chain_unlink(self, <_Node>self._index.pop(key))
+        self.unlink(<_Node>self._index.pop(key))
 
     cpdef object get(self, object key, object default=None):
         """The value of ``key``, or ``default``."""
@@ -102,7 +72,7 @@ cdef class OrderedMap(Chain):
         cdef object found = self._index.pop(key, None)
         if found is None:
             return default
-        chain_unlink(self, <_Node>found)
+        self.unlink(<_Node>found)
         return (<_Node>found).value
 
     cpdef tuple popitem(self, bint last=True):
@@ -111,15 +81,15 @@ cdef class OrderedMap(Chain):
         if node is None:
             raise KeyError("dictionary is empty")
         del self._index[node.key]
-        chain_unlink(self, node)
+        self.unlink(node)
         return (node.key, node.value)
 
     cpdef move_to_end(self, object key):
         """Move ``key`` to the back (KeyError when absent)."""
         cdef _Node node = <_Node>self._index[key]
         if node is not self.last:
-            chain_unlink(self, node)
-            chain_append(self, node)
+            self.unlink(node)
+            self.append(node)
 
     cpdef clear(self):
         """Remove every entry."""

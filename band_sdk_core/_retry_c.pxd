@@ -1,6 +1,8 @@
 # Types for _retry_py.py compiled as _retry_c (setup.py ACCELERATED): the logic is the .py's.
 import cython
 
+from band_sdk_core cimport _linked_c as _linked  # the .py's "_linked" (its base classes)
+
 
 cdef object _U32_MAX
 cdef object _GENERAL
@@ -13,33 +15,23 @@ cdef Py_ssize_t _check_range(object number, str name, Py_ssize_t low) except? -1
 # Packed small: at 100,000 ids the queues are bound by memory.
 @cython.final
 @cython.freelist(64)
-cdef class _Slot:
+cdef class _Slot(_linked.Link):
     cdef object key
     cdef unsigned int count
     cdef bint tracked
     cdef bint failed
     cdef long long ceiling
-    cdef _Slot prev
-    cdef _Slot next
-    cdef _Slot fnext
 
 
 @cython.final
-@cython.no_gc_clear  # __dealloc__ breaks the links; the collector must not clear the index first
 cdef class RetryTracker:
     cdef Py_ssize_t _max_retries
     cdef Py_ssize_t _max_tracked
     cdef dict _index
-    cdef _Slot _first
-    cdef _Slot _last
-    cdef Py_ssize_t _ntracked
-    cdef _Slot _ffirst
-    cdef _Slot _flast
-    cdef Py_ssize_t _nfailed
+    cdef _linked.Chain _queue
+    cdef list _failed
+    cdef Py_ssize_t _fhead
     cdef _Slot _spare
-
-    @cython.locals(slot=_Slot)
-    cdef void _release(self) noexcept
 
     cdef inline _Slot _find(self, object key)
 
@@ -48,13 +40,12 @@ cdef class RetryTracker:
 
     cdef inline int _leave(self, _Slot slot) except -1
 
-    @cython.locals(last=_Slot)
+    @cython.locals(queue=_linked.Chain)
     cdef int _track(self, _Slot slot) except -1
 
-    @cython.locals(before=_Slot, after=_Slot)
     cdef int _untrack(self, _Slot slot) except -1
 
-    @cython.locals(last=_Slot, oldest=_Slot)
+    @cython.locals(failed=list, head=Py_ssize_t, oldest=_Slot)
     cdef int _add_failed(self, _Slot slot) except -1
 
     @cython.locals(ceiling=cython.longlong)

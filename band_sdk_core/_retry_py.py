@@ -3,10 +3,12 @@
 
 The pure implementation and, compiled with _retry_c.pxd, the compiled twin _retry_c.
 Every id that has an attempt entry or is permanently failed has one _Slot in one dict;
-the slot sits in the attempt queue, the failed queue or both (linked lists in
-first-insertion order). So recording an attempt costs a single lookup (an insert for a
-new id), each eviction unlinks the oldest slot, and an id evicted from both queues
-leaves the index: O(1) at any size and history.
+the slot sits in the attempt queue (a Chain of _linked_py), the failed queue (a list
+read from a moving head) or both, each in first-insertion order. So recording an attempt
+costs a single lookup (an insert for a new id), each eviction drops the oldest slot, and
+an id evicted from both queues leaves the index: O(1) at any size and history. A slot
+links only to its attempt-queue neighbours, which the Chain unlinks without recursion
+when freed.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import operator
 from typing import Any
 
+from . import _linked_py as _linked  # compiled: the _linked_c that _retry_c.pxd cimports
 from ._base import read_only, refuse_copy, refuse_subclasses
 
 __all__ = ["RetryTracker"]
@@ -41,13 +44,17 @@ def _check_range(number: Any, name: str, low: int) -> int:
     return int(number)
 
 
-class _Slot:
+class _Slot(_linked.Link):
     """One id: its attempt entry (count, restored ceiling) and its places in both queues.
 
-    The failed queue only ever pops its front, so it is singly linked (``fnext``).
+    The Link's ``prev``/``next`` are its place in the attempt queue; the failed queue only
+    ever pops its front, so it is a list of slots read from a moving head.
     """
 
-    __slots__ = ("ceiling", "count", "failed", "fnext", "key", "next", "prev", "tracked")
+    __slots__ = ("ceiling", "count", "failed", "key", "tracked")
+
+    prev: _Slot | None
+    next: _Slot | None
 
     def __init__(self) -> None:
         """Create a slot in neither queue."""
@@ -58,22 +65,18 @@ class _Slot:
         self.ceiling: int = -1  # a restored (stricter) ceiling, or -1 for none
         self.prev: _Slot | None = None  # the attempt queue's links
         self.next: _Slot | None = None
-        self.fnext: _Slot | None = None
 
 
 class RetryTracker:
     """Per-message retry budget with bounded attempt and permanent-failure tracking."""
 
     __slots__ = (
-        "_ffirst",
-        "_first",
-        "_flast",
+        "_failed",
+        "_fhead",
         "_index",
-        "_last",
         "_max_retries",
         "_max_tracked",
-        "_nfailed",
-        "_ntracked",
+        "_queue",
         "_spare",
     )
     __module__ = "band_sdk_core"
@@ -90,24 +93,11 @@ class RetryTracker:
         self._max_tracked: int = tracked
         # id -> _Slot for every id in either queue (never counted: the queues keep sizes)
         self._index: dict[object, _Slot | None] = {_GENERAL: None}
-        self._first: _Slot | None = None  # the attempt queue, oldest first
-        self._last: _Slot | None = None
-        self._ntracked: int = 0
-        self._ffirst: _Slot | None = None  # the permanently-failed queue, oldest first
-        self._flast: _Slot | None = None
-        self._nfailed: int = 0
+        self._queue: _linked.Chain = _linked.Chain()  # the attempt queue, oldest first
+        # the permanently-failed queue, oldest first from _failed[_fhead] (None before it)
+        self._failed: list[_Slot | None] = []
+        self._fhead: int = 0
         self._spare: _Slot | None = None  # the next new id's slot (often the last to leave)
-
-    def __dealloc__(self) -> None:
-        """Run by the compiled twin only (plain Python never calls it): see _release."""
-        self._release()
-
-    def _release(self) -> None:
-        """Break every slot's links: freeing 100,000 C-level slots link by link would recurse."""
-        if self._index is not None:  # None when the compiled __init__ raised before setting it
-            for slot in self._index.values():
-                if slot is not None:  # the _GENERAL key's value
-                    slot.prev = slot.next = slot.fnext = None
 
     __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
@@ -157,32 +147,14 @@ class RetryTracker:
         slot.tracked = True
         slot.count = 0
         slot.ceiling = -1
-        last = self._last
-        slot.prev = last
-        slot.next = None
-        if last is None:
-            self._first = slot
-        else:
-            last.next = slot
-        self._last = slot
-        self._ntracked += 1
-        if self._ntracked > self._max_tracked:  # evicting after the insert: the same state
-            self._untrack(self._first)  # type: ignore[arg-type]  # the queue is not empty
+        queue = self._queue
+        queue.append(slot)
+        if queue.size > self._max_tracked:  # evicting after the insert: the same state
+            self._untrack(queue.first)  # type: ignore[arg-type]  # a _Slot: the queue is not empty
 
     def _untrack(self, slot: _Slot) -> None:
         """Remove the attempt entry of ``slot`` (unlink it from the attempt queue)."""
-        before = slot.prev
-        after = slot.next
-        if before is None:
-            self._first = after
-        else:
-            before.next = after
-        if after is None:
-            self._last = before
-        else:
-            after.prev = before
-        slot.prev = slot.next = None
-        self._ntracked -= 1
+        self._queue.unlink(slot)
         slot.tracked = False
         self._leave(slot)
 
@@ -190,20 +162,18 @@ class RetryTracker:
         """Put ``slot`` in the permanently-failed queue; evict beyond the bound."""
         if not slot.failed:  # an id already in keeps its place (no refresh)
             slot.failed = True
-            slot.fnext = None
-            last = self._flast
-            if last is None:
-                self._ffirst = slot
-            else:
-                last.fnext = slot
-            self._flast = slot
-            self._nfailed += 1
-            if self._nfailed > self._max_tracked:
-                oldest: _Slot = self._ffirst  # type: ignore[assignment]  # the queue is not empty
-                self._ffirst = oldest.fnext
-                oldest.fnext = None
+            failed = self._failed
+            failed.append(slot)
+            head = self._fhead
+            if len(failed) - head > self._max_tracked:
+                oldest: _Slot = failed[head]  # type: ignore[assignment]  # at or past the head
+                failed[head] = None
+                head += 1
+                if head * 2 >= len(failed):  # at most half dead: amortised O(1) per eviction
+                    del failed[:head]
+                    head = 0
+                self._fhead = head
                 oldest.failed = False
-                self._nfailed -= 1
                 self._leave(oldest)
 
     def _limit(self, slot: _Slot) -> int:
