@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from band.core.wire import JsonObject, MessageRow, decode_as
+from band.core.wire import JsonObject, MessageRow
 from band.runtime.pushes import PushEvent
 
 __all__ = [
@@ -96,11 +96,6 @@ class MessageCreatedPayload:
             metadata=dict(row.metadata or {}),
             attachments=list(row.attachments or []),
         )
-
-    @classmethod
-    def from_wire(cls, row: JsonObject) -> MessageCreatedPayload:
-        """Build from a message row as sent (``msgspec.ValidationError`` for a wrong type)."""
-        return cls.from_row(decode_as(MessageRow, row))
 
 
 @dataclass

@@ -19,7 +19,7 @@ import enum
 import logging
 import uuid
 from datetime import UTC, datetime
-from typing import Any, Final, NamedTuple
+from typing import Any, NamedTuple
 
 from band.client.errors import BandConnectionError, BandError
 from band.client.rest import RestClient, path
@@ -63,10 +63,8 @@ class _Signal(enum.Enum):
     WAKE = "wake"  # re-plan the wait (after a stop)
 
 
-_DRAIN: Final = _Signal.DRAIN
 #: Seconds between cancellations of a room worker that has not ended yet.
 CANCEL_RETRY = 0.5
-_WAKE: Final = _Signal.WAKE
 #: Upper bound of ``/next`` rounds in one drain (a guard against a platform that loops).
 MAX_DRAIN = 500
 #: Messages per room whose cut-off turn's posts are remembered (oldest forgotten first).
@@ -175,7 +173,7 @@ class RoomExecution:
         self._owed = False  # a turn, drain or mark met an unavailable platform: re-check /next
         self._recheck: asyncio.TimerHandle | None = None
         self._backoff = RecheckBackoff(config.owed_recheck_seconds, config.owed_recheck_max_seconds)
-        self._queue.put_nowait(_DRAIN)  # the backlog goes before any live message
+        self._queue.put_nowait(_Signal.DRAIN)  # the backlog goes before any live message
 
     def __repr__(self) -> str:
         return f"RoomExecution(room_id={self.room_id!r}, stopped={self.stopped})"
@@ -200,7 +198,7 @@ class RoomExecution:
 
     def request_drain(self) -> None:
         """Queue a ``/next`` drain (after a reconnect, on play)."""
-        self._queue.put_nowait(_DRAIN)
+        self._queue.put_nowait(_Signal.DRAIN)
 
     @property
     def owes(self) -> bool:
@@ -262,7 +260,7 @@ class RoomExecution:
             return
         if mode == "stop":
             self.stopped = True
-            self._queue.put_nowait(_WAKE)  # from now on probe at the stopped interval
+            self._queue.put_nowait(_Signal.WAKE)  # from now on probe at the stopped interval
         if self._turn is not None and not self._turn.done():
             self._interrupt_mode = mode
             self._turn.cancel()
@@ -327,7 +325,7 @@ class RoomExecution:
             try:
                 item = await asyncio.wait_for(self._queue.get(), wait)
             except TimeoutError:
-                item = _DRAIN
+                item = _Signal.DRAIN
                 if self.stopped:
                     # probe a stopped room: a missed ``play`` must not park it forever (the
                     # platform answers the processing mark with 204 while it is still stopped)
@@ -338,13 +336,13 @@ class RoomExecution:
                 if not self.stopped:
                     idle = self.config.idle_resync_seconds
             try:
-                if item is _WAKE:
+                if item is _Signal.WAKE:
                     continue
                 if self.stopped:
                     if isinstance(item, Inbound) and _is_synthetic(item):
                         self._held.append(item)  # runs on ``play``
                     continue  # left on the platform; ``play`` drains it
-                if item is _DRAIN or (self._owed and not _is_synthetic(item)):
+                if item is _Signal.DRAIN or (self._owed and not _is_synthetic(item)):
                     # while an earlier message is owed, /next serves it before this one
                     await self._drain_owed()
                 else:
