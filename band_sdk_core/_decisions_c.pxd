@@ -9,8 +9,6 @@ cdef object _CLAIMED, _ALREADY, _STALE
 
 
 @cython.final
-@cython.freelist(64)
-@cython.no_gc  # links only to entries and plain data; the book breaks the links itself
 cdef class _Entry(_linked.Link):
     cdef object token
     cdef object ticket

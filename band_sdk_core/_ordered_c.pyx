@@ -19,8 +19,6 @@ cdef object _GENERAL = object()
 
 
 @cython.final
-@cython.freelist(256)
-@cython.no_gc  # links are broken explicitly (unlink, clear, dealloc); values are plain data
 cdef class _Node(Link):
     """One entry: key and value (its neighbours in insertion order are the Link's)."""
 

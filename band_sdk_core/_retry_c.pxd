@@ -14,7 +14,6 @@ cdef Py_ssize_t _check_range(object number, str name, Py_ssize_t low) except? -1
 
 # Packed small: at 100,000 ids the queues are bound by memory.
 @cython.final
-@cython.freelist(64)
 cdef class _Slot(_linked.Link):
     cdef object key
     cdef unsigned int count
