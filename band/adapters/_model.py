@@ -11,14 +11,15 @@ and the loop ends when the model stops calling tools or after a successful
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import logging
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, TypeVar, Unpack
+from typing import Any, ClassVar, Generic, TypeVar, Unpack
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, PositiveInt
 
 from band.core.protocols import AgentToolsProtocol
 from band.core.simple_adapter import FeatureKwargs, SimpleAdapter
@@ -65,25 +66,24 @@ BAD_ARGUMENTS = "Error: the tool arguments must be a JSON object"
 
 
 class BaseAdapterConfig(BaseModel):
-    """Base of the adapter configs: frozen, and an unknown field is an error."""
+    """The settings both model adapter configs have, in the order of band-sdk 6.0.1's
+    ``AnthropicAdapterConfig`` (a subclass gives ``model`` its default, which keeps its
+    place); frozen, and an unknown field is an error."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-
-class PromptConfig(Protocol):
-    """The prompt fields every model adapter config has (declared per config, in the order
-    of band-sdk 6.0.1's)."""
-
-    @property
-    def system_prompt(self) -> str | None: ...
-    @property
-    def custom_section(self) -> str: ...
-    @property
-    def include_base_instructions(self) -> bool: ...
+    model: str
+    provider_key: str | None = Field(default=None, repr=False)
+    system_prompt: str | None = None
+    custom_section: str = ""
+    include_base_instructions: bool = True
+    max_tokens: PositiveInt = 4096
 
 
 #: A model adapter's history type: the converter's output, the provider's message dicts.
 H = TypeVar("H", bound=list[JsonObject])
+#: A model adapter's config type.
+C = TypeVar("C", bound=BaseAdapterConfig)
 #: A provider SDK's response (duck-typed: ``adapter.client`` may be any compatible client).
 ProviderResponse = Any
 
@@ -107,10 +107,11 @@ class ModelReply:
     message: JsonObject = field(default_factory=dict)
 
 
-class ModelAdapter(SimpleAdapter[H]):
-    """What both model adapters keep per agent (the config, the custom tools, the system
-    prompt rendered once the agent's name is known, each room's model history) and the turn
-    loop they share; a subclass speaks its provider's API through the hooks below."""
+class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
+    """What both model adapters keep per agent (the config, the provider's client, the
+    custom tools, the system prompt rendered once the agent's name is known, each room's
+    model history) and the turn loop they share; a subclass speaks its provider's API
+    through the hooks below."""
 
     SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset({Emit.TOOL_CALLS, Emit.USAGE})
     SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset(
@@ -118,22 +119,37 @@ class ModelAdapter(SimpleAdapter[H]):
     )
     #: the provider named in failures and custom tool schemas ("anthropic", "openai")
     PROVIDER: ClassVar[str]
-    #: the API's name in the log line of a failed request
+    #: the API's name in the log line of a failed request (``{API_NAME}Adapter`` names the
+    #: adapter in the missing-package error)
     API_NAME: ClassVar[str]
+    #: the provider SDK's package and its async client class, imported when an adapter is
+    #: built (an optional dependency)
+    CLIENT: ClassVar[tuple[str, str]]
 
     def __init__(
         self,
-        config: PromptConfig,
+        config: C | None = None,
         *,
-        history_converter: HistoryConverter[H] | None,
-        additional_tools: Sequence[CustomToolDef] | None,
+        history_converter: HistoryConverter[H] | None = None,
+        additional_tools: list[CustomToolDef] | None = None,
         **features: Unpack[FeatureKwargs],
     ) -> None:
-        super().__init__(history_converter=history_converter, **features)
-        self.config = config
+        default_config, default_converter = self._defaults()
+        super().__init__(history_converter=history_converter or default_converter, **features)
+        self.config: C = config or default_config
         self._custom_tools = check_custom_tools(additional_tools)
         self._history: dict[str, list[JsonObject]] = {}
         self._system_prompt = ""
+        package, client_class = self.CLIENT
+        try:
+            module = importlib.import_module(package)
+        except ImportError as exc:  # an optional dependency: say how to get it
+            raise ImportError(
+                f"{self.API_NAME}Adapter needs the {package} package: pip install {package}"
+            ) from exc
+        #: the provider's async client the turns use (replace it to point elsewhere);
+        #: Any: an optional dependency, and any compatible client may replace it
+        self.client: Any = getattr(module, client_class)(**self._client_options())
 
     async def on_started(self, agent_name: str, agent_description: str) -> None:
         """Render the system prompt once the agent's name and description are known."""
@@ -216,6 +232,15 @@ class ModelAdapter(SimpleAdapter[H]):
         if bootstrap or room_id not in self._history:
             self._history[room_id] = list(history) if bootstrap else []
         return self._history[room_id]
+
+    @abstractmethod
+    def _defaults(self) -> tuple[C, HistoryConverter[H]]:
+        """The config and history converter an adapter built without them uses."""
+
+    def _client_options(self) -> dict[str, object]:
+        """The client's keyword arguments from the config (``provider_key`` None: the client
+        reads the provider's environment variable)."""
+        return {"api_key": self.config.provider_key}
 
     @abstractmethod
     def _platform_schemas(self, tools: AgentToolsProtocol) -> Sequence[Mapping[str, object]]:

@@ -15,15 +15,10 @@ The client reads ``ANTHROPIC_API_KEY`` (unless ``provider_key`` is set) and
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Unpack
-
-from pydantic import Field, PositiveInt
 
 from band.converters.anthropic import AnthropicHistoryConverter, AnthropicMessages
 from band.core.protocols import AgentToolsProtocol
-from band.core.simple_adapter import FeatureKwargs
 from band.core.wire import JsonObject
-from band.runtime.tools.custom import CustomToolDef
 
 from ._model import (
     BaseAdapterConfig,
@@ -49,44 +44,18 @@ class AnthropicAdapterConfig(BaseAdapterConfig):
     """
 
     model: str = ANTHROPIC_MODEL
-    provider_key: str | None = Field(default=None, repr=False)
-    system_prompt: str | None = None
-    custom_section: str = ""
-    include_base_instructions: bool = True
-    max_tokens: PositiveInt = 4096
 
 
-class AnthropicAdapter(ModelAdapter[AnthropicMessages]):
+class AnthropicAdapter(ModelAdapter[AnthropicMessages, AnthropicAdapterConfig]):
     """Runs each turn as an Anthropic tool loop over the platform tools (and custom tools)."""
 
     PROVIDER = "anthropic"
     API_NAME = "Anthropic"
+    CLIENT = ("anthropic", "AsyncAnthropic")
 
-    def __init__(
-        self,
-        config: AnthropicAdapterConfig | None = None,
-        *,
-        history_converter: AnthropicHistoryConverter | None = None,
-        additional_tools: list[CustomToolDef] | None = None,
-        **features: Unpack[FeatureKwargs],
-    ) -> None:
-        settings = config or AnthropicAdapterConfig()
-        super().__init__(
-            settings,
-            history_converter=history_converter or AnthropicHistoryConverter(),
-            additional_tools=additional_tools,
-            **features,
-        )
-        self.config: AnthropicAdapterConfig = settings
-        try:
-            from anthropic import AsyncAnthropic
-        except ImportError as exc:  # an optional dependency: say how to get it
-            raise ImportError(
-                "AnthropicAdapter needs the anthropic package: pip install anthropic"
-            ) from exc
-        #: the ``anthropic.AsyncAnthropic`` the turns use (replace it to point elsewhere);
-        #: Any: an optional dependency, and any compatible client may replace it
-        self.client: Any = AsyncAnthropic(api_key=self.config.provider_key)
+    def _defaults(self) -> tuple[AnthropicAdapterConfig, AnthropicHistoryConverter]:
+        """A default config and a new history converter."""
+        return AnthropicAdapterConfig(), AnthropicHistoryConverter()
 
     def _platform_schemas(self, tools: AgentToolsProtocol) -> Sequence[Mapping[str, object]]:
         """The platform tools in the Messages API's ``tools`` format."""

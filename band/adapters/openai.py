@@ -15,15 +15,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, Unpack
-
-from pydantic import Field, PositiveInt
 
 from band.converters.openai import OpenAIHistoryConverter, OpenAIMessages
 from band.core.protocols import AgentToolsProtocol
-from band.core.simple_adapter import FeatureKwargs
 from band.core.wire import JsonObject, JsonValue
-from band.runtime.tools.custom import CustomToolDef
 
 from ._model import (
     BaseAdapterConfig,
@@ -48,12 +43,7 @@ class OpenAIAdapterConfig(BaseAdapterConfig):
     """
 
     model: str = OPENAI_MODEL
-    provider_key: str | None = Field(default=None, repr=False)
     base_url: str | None = None
-    system_prompt: str | None = None
-    custom_section: str = ""
-    include_base_instructions: bool = True
-    max_tokens: PositiveInt = 4096
 
 
 def _arguments(raw: str | None) -> JsonValue:
@@ -67,38 +57,21 @@ def _arguments(raw: str | None) -> JsonValue:
         return raw
 
 
-class OpenAIAdapter(ModelAdapter[OpenAIMessages]):
+class OpenAIAdapter(ModelAdapter[OpenAIMessages, OpenAIAdapterConfig]):
     """Runs each turn as a Chat Completions tool loop over the platform tools (and custom
     tools)."""
 
     PROVIDER = "openai"
     API_NAME = "OpenAI"
+    CLIENT = ("openai", "AsyncOpenAI")
 
-    def __init__(
-        self,
-        config: OpenAIAdapterConfig | None = None,
-        *,
-        history_converter: OpenAIHistoryConverter | None = None,
-        additional_tools: list[CustomToolDef] | None = None,
-        **features: Unpack[FeatureKwargs],
-    ) -> None:
-        settings = config or OpenAIAdapterConfig()
-        super().__init__(
-            settings,
-            history_converter=history_converter or OpenAIHistoryConverter(),
-            additional_tools=additional_tools,
-            **features,
-        )
-        self.config: OpenAIAdapterConfig = settings
-        try:
-            from openai import AsyncOpenAI
-        except ImportError as exc:  # an optional dependency: say how to get it
-            raise ImportError("OpenAIAdapter needs the openai package: pip install openai") from exc
-        #: the ``openai.AsyncOpenAI`` the turns use (replace it to point elsewhere)
-        # Any: an optional dependency, and any compatible client may replace it
-        self.client: Any = AsyncOpenAI(
-            api_key=self.config.provider_key, base_url=self.config.base_url
-        )
+    def _defaults(self) -> tuple[OpenAIAdapterConfig, OpenAIHistoryConverter]:
+        """A default config and a new history converter."""
+        return OpenAIAdapterConfig(), OpenAIHistoryConverter()
+
+    def _client_options(self) -> dict[str, object]:
+        """The key and ``base_url`` (None: the client reads ``OPENAI_BASE_URL``)."""
+        return {**super()._client_options(), "base_url": self.config.base_url}
 
     def _platform_schemas(self, tools: AgentToolsProtocol) -> Sequence[Mapping[str, object]]:
         """The platform tools in the Chat Completions ``tools`` format."""

@@ -325,8 +325,8 @@ class ChatParticipant(WireModel):
     avatar_url: str | None = None
 
 
-class Peer(WireModel):
-    """An agent or person this agent may add to a room."""
+class _DirectoryEntry(WireModel):
+    """The fields a peer and a contact share: who they are and how they are listed."""
 
     id: str | None = None
     name: str | None = None
@@ -334,12 +334,17 @@ class Peer(WireModel):
     type: str | None = None
     description: str | None = None
     avatar_url: str | None = None
-    is_contact: bool | None = None
     is_external: bool | None = None
     listed_in_directory: bool | None = None
     online: bool | None = None
-    source: str | None = None
     tags: list[str] | None = None
+
+
+class Peer(_DirectoryEntry):
+    """An agent or person this agent may add to a room."""
+
+    is_contact: bool | None = None
+    source: str | None = None
 
 
 class ListAgentPeersResponseMetadata(WireModel):
@@ -392,19 +397,9 @@ class EventCreatedResponse(WireModel):
 # --- contacts --------------------------------------------------------------------------------
 
 
-class AgentContact(WireModel):
+class AgentContact(_DirectoryEntry):
     """One of the agent's contacts."""
 
-    id: str | None = None
-    name: str | None = None
-    handle: str | None = None
-    type: str | None = None
-    description: str | None = None
-    avatar_url: str | None = None
-    is_external: bool | None = None
-    listed_in_directory: bool | None = None
-    online: bool | None = None
-    tags: list[str] | None = None
     inserted_at: datetime | None = None
 
 
@@ -553,7 +548,18 @@ class TaskAssignment(WireModel):
     updated_at: datetime | None = None
 
 
-class Task(WireModel):
+class _BoardRecord(WireModel):
+    """The fields a task and the board share: room, author, history and timestamps."""
+
+    chat_room_id: str | None = None
+    created_by: TaskActor | None = None
+    history: list[TaskEvent] | None = None
+    history_truncated: bool | None = None
+    inserted_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+class Task(_BoardRecord):
     """A task on a room's board."""
 
     id: str | None = None
@@ -562,14 +568,8 @@ class Task(WireModel):
     detail: str | None = None
     state: str | None = None
     overall_status: str | None = None
-    chat_room_id: str | None = None
-    created_by: TaskActor | None = None
     assignments: list[TaskAssignment] | None = None
     superseded_by_id: str | None = None
-    history: list[TaskEvent] | None = None
-    history_truncated: bool | None = None
-    inserted_at: datetime | None = None
-    updated_at: datetime | None = None
 
 
 class ListChatTasksResponseMetadata(WireModel):
@@ -592,18 +592,12 @@ class GetChatTaskHistoryResponse(Page[TaskEvent, GetChatTaskHistoryResponseMetad
     """A page of a task's history."""
 
 
-class Board(WireModel):
+class Board(_BoardRecord):
     """A room's goal."""
 
-    chat_room_id: str | None = None
     goal_title: str | None = None
     goal_summary: str | None = None
-    created_by: TaskActor | None = None
     updated_by: TaskActor | None = None
-    history: list[TaskEvent] | None = None
-    history_truncated: bool | None = None
-    inserted_at: datetime | None = None
-    updated_at: datetime | None = None
 
 
 # --- messages, participants, rooms: REST rows and push payloads ------------------------------
