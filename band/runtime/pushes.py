@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
-from typing import Generic, TypeVar
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, fields
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from band.core.wire import JsonObject, JsonValue
 from band_sdk_core import validate_event_payload
 
-__all__ = ["PushEvent", "WireStats", "validated"]
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+__all__ = ["PushEvent", "WireStats", "payload_from", "push_event", "validated"]
 
 log = logging.getLogger("band.runtime.pushes")
 
 #: A push event's typed payload.
 P = TypeVar("P")
+#: A payload dataclass built by :func:`payload_from`.
+D = TypeVar("D", bound="DataclassInstance")
+#: A push event class built by :func:`push_event`.
+E = TypeVar("E", bound="PushEvent[Any]")
 
 
 @dataclass
@@ -44,3 +52,20 @@ def validated(event: str, payload: JsonValue) -> JsonObject | None:
         return None
     WireStats.accepted += 1
     return result if isinstance(result, dict) else {}
+
+
+def payload_from(cls: type[D], data: JsonObject) -> D:
+    """The payload dataclass ``cls`` from a validated push: each field without a default is a
+    string the validator required; each field with one is taken as sent, or its default."""
+    values: dict[str, object] = {}
+    for f in fields(cls):
+        if f.default is MISSING and f.default_factory is MISSING:
+            values[f.name] = str(data[f.name])
+        elif f.name in data:
+            values[f.name] = data[f.name]
+    return cls(**values)
+
+
+def push_event(event: Callable[..., E], payload: type[DataclassInstance], data: JsonObject) -> E:
+    """The ``event`` of a validated push, its payload read by :func:`payload_from`."""
+    return event(payload=payload_from(payload, data), raw=data)

@@ -27,7 +27,7 @@ from band.runtime.contacts.config import ContactEventConfig, ContactEventStrateg
 from band.runtime.contacts.events import contact_event
 from band.runtime.contacts.handler import ContactEventHandler
 from band.runtime.contacts.hub import ContactsHub
-from band.runtime.pushes import validated
+from band.runtime.pushes import payload_from, validated
 from band.runtime.rooms.events import (
     ParticipantAddedCallback,
     ParticipantAddedEvent,
@@ -388,7 +388,7 @@ class AgentRuntime:
         else:
             room.participants.removed(data)
         room.participants_changed()
-        payload = ParticipantPayload.from_wire(data)
+        payload = payload_from(ParticipantPayload, data)
         if added and self.on_participant_added is not None:
             event = ParticipantAddedEvent(room_id=room_id, payload=payload, raw=data)
             self._spawn(self.on_participant_added(room_id, event))

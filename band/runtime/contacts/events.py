@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
-from band.runtime.pushes import PushEvent
+from band.core.wire import JsonObject
+from band.runtime.pushes import PushEvent, push_event
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 __all__ = [
     "ContactAddedEvent",
@@ -98,37 +103,16 @@ ContactEvent = (
 )
 
 
-def contact_event(event: str, data: dict[str, Any]) -> ContactEvent | None:
+#: Each contact push's event class and payload class.
+_EVENTS: dict[str, tuple[Callable[..., ContactEvent], type[DataclassInstance]]] = {
+    "contact_request_received": (ContactRequestReceivedEvent, ContactRequestReceivedPayload),
+    "contact_request_updated": (ContactRequestUpdatedEvent, ContactRequestUpdatedPayload),
+    "contact_added": (ContactAddedEvent, ContactAddedPayload),
+    "contact_removed": (ContactRemovedEvent, ContactRemovedPayload),
+}
+
+
+def contact_event(event: str, data: JsonObject) -> ContactEvent | None:
     """The typed event for a validated push (None for an event name that is not a contact's)."""
-    if event == "contact_request_received":
-        return ContactRequestReceivedEvent(
-            payload=ContactRequestReceivedPayload(
-                id=str(data["id"]),
-                status=str(data["status"]),
-                inserted_at=str(data["inserted_at"]),
-                from_handle=data.get("from_handle"),
-                from_name=data.get("from_name"),
-                message=data.get("message"),
-            ),
-            raw=data,
-        )
-    if event == "contact_request_updated":
-        payload = ContactRequestUpdatedPayload(id=str(data["id"]), status=str(data["status"]))
-        return ContactRequestUpdatedEvent(payload=payload, raw=data)
-    if event == "contact_added":
-        return ContactAddedEvent(
-            payload=ContactAddedPayload(
-                id=str(data["id"]),
-                type=str(data["type"]),
-                inserted_at=str(data["inserted_at"]),
-                handle=data.get("handle"),
-                name=data.get("name"),
-                description=data.get("description"),
-                is_remote=data.get("is_remote"),
-                is_external=data.get("is_external"),
-            ),
-            raw=data,
-        )
-    if event == "contact_removed":
-        return ContactRemovedEvent(payload=ContactRemovedPayload(id=str(data["id"])), raw=data)
-    return None
+    kinds = _EVENTS.get(event)
+    return None if kinds is None else push_event(*kinds, data)

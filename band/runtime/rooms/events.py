@@ -31,18 +31,6 @@ class ParticipantPayload:
     description: str | None = None
     is_external: bool | None = None
 
-    @classmethod
-    def from_wire(cls, data: JsonObject) -> ParticipantPayload:
-        """Build from a validated ``participant_added`` / ``participant_removed`` payload."""
-        return cls(
-            id=str(data["id"]),
-            name=str(data["name"]),
-            type=str(data["type"]),
-            handle=data.get("handle"),
-            description=data.get("description"),
-            is_external=data.get("is_external"),
-        )
-
 
 @dataclass
 class ParticipantAddedEvent(PushEvent[ParticipantPayload]):
