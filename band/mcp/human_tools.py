@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection
 from datetime import datetime
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -169,10 +169,22 @@ class ListSentContactRequests(_Input):
     page_size: int | None = PageSize
 
 
+class _ById(Protocol):
+    """An input naming one record whose ID goes into the request's path."""
+
+    @property
+    def path_id(self) -> str: ...
+
+
 class RequestRef(_Input):
     """One contact request by ID."""
 
     request_id: str = RequestId
+
+    @property
+    def path_id(self) -> str:
+        """The request's ID, for the path."""
+        return self.request_id
 
 
 class ApproveContactRequest(RequestRef):
@@ -223,6 +235,11 @@ class MemoryRef(_Input):
     """One memory by ID."""
 
     memory_id: str = MemoryId
+
+    @property
+    def path_id(self) -> str:
+        """The memory's ID, for the path."""
+        return self.memory_id
 
 
 class GetUserMemory(MemoryRef):
@@ -433,24 +450,11 @@ async def list_user_memories(ctx: ToolContext, a: ListUserMemories) -> JsonValue
     return await _body(ctx, "GET", "me/memories", params=params)
 
 
-def _on_request(
-    method: str, template: str
-) -> Callable[[ToolContext, RequestRef], Awaitable[JsonValue]]:
-    """The handler that sends ``method`` to ``template`` with the request's ID filled in."""
+def _on_id(method: str, template: str) -> Callable[[ToolContext, _ById], Awaitable[JsonValue]]:
+    """The handler that sends ``method`` to ``template`` with the input's ID filled in."""
 
-    async def run(ctx: ToolContext, a: RequestRef) -> JsonValue:
-        return await _body(ctx, method, path(template, a.request_id))
-
-    return run
-
-
-def _on_memory(
-    method: str, template: str
-) -> Callable[[ToolContext, MemoryRef], Awaitable[JsonValue]]:
-    """The handler that sends ``method`` to ``template`` with the memory's ID filled in."""
-
-    async def run(ctx: ToolContext, a: MemoryRef) -> JsonValue:
-        return await _body(ctx, method, path(template, a.memory_id))
+    async def run(ctx: ToolContext, a: _ById) -> JsonValue:
+        return await _body(ctx, method, path(template, a.path_id))
 
     return run
 
@@ -524,41 +528,41 @@ TOOLS: dict[str, ToolSpec[Any, Any]] = {
         _human(
             "band_approve_contact_request",
             ApproveContactRequest,
-            _on_request("POST", "me/contacts/requests/{}/approve"),
+            _on_id("POST", "me/contacts/requests/{}/approve"),
             _C,
         ),
         _human(
             "band_reject_contact_request",
             RejectContactRequest,
-            _on_request("POST", "me/contacts/requests/{}/reject"),
+            _on_id("POST", "me/contacts/requests/{}/reject"),
             _C,
         ),
         _human(
             "band_cancel_contact_request",
             CancelContactRequest,
-            _on_request("DELETE", "me/contacts/requests/{}"),
+            _on_id("DELETE", "me/contacts/requests/{}"),
             _C,
         ),
         _human("band_resolve_handle", ResolveHandle, resolve_handle, _C),
         _human("band_remove_my_contact", RemoveMyContact, remove_my_contact, _C),
         _human("band_list_user_memories", ListUserMemories, list_user_memories, _M),
-        _human("band_get_user_memory", GetUserMemory, _on_memory("GET", "me/memories/{}"), _M),
+        _human("band_get_user_memory", GetUserMemory, _on_id("GET", "me/memories/{}"), _M),
         _human(
             "band_supersede_user_memory",
             SupersedeUserMemory,
-            _on_memory("POST", "me/memories/{}/supersede"),
+            _on_id("POST", "me/memories/{}/supersede"),
             _M,
         ),
         _human(
             "band_archive_user_memory",
             ArchiveUserMemory,
-            _on_memory("POST", "me/memories/{}/archive"),
+            _on_id("POST", "me/memories/{}/archive"),
             _M,
         ),
         _human(
             "band_restore_user_memory",
             RestoreUserMemory,
-            _on_memory("POST", "me/memories/{}/restore"),
+            _on_id("POST", "me/memories/{}/restore"),
             _M,
         ),
         _human("band_delete_user_memory", DeleteUserMemory, delete_user_memory, _M),
