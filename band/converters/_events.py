@@ -8,12 +8,36 @@ from dataclasses import dataclass
 
 from band.core.wire import JsonObject
 
-__all__ = ["INTERRUPTED_TOOL_TEXT", "ToolCallEvent", "ToolResultEvent", "is_own_text", "parse"]
+__all__ = [
+    "INTERRUPTED_TOOL_TEXT",
+    "BaseConverter",
+    "ToolCallEvent",
+    "ToolResultEvent",
+    "is_own_text",
+    "parse",
+]
 
 log = logging.getLogger("band.converters")
 
 #: What the model reads for a tool call whose result was never recorded.
 INTERRUPTED_TOOL_TEXT = "Error: tool execution was interrupted"
+
+
+class BaseConverter:
+    """Base of the converters: the agent's name, and text rows as ``user`` messages (this
+    agent's own text left out)."""
+
+    def __init__(self, agent_name: str = "") -> None:
+        self._agent_name = agent_name
+
+    def set_agent_name(self, name: str) -> None:
+        """Set this agent's name (its own text is skipped)."""
+        self._agent_name = name
+
+    def _add_text(self, out: list[JsonObject], row: JsonObject) -> None:
+        """Append a text row as a ``user`` message, unless it is this agent's own."""
+        if not is_own_text(row, self._agent_name):
+            out.append({"role": "user", "content": user_text(row)})
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from band.core.wire import JsonObject, JsonValue
 
-from ._events import INTERRUPTED_TOOL_TEXT, ToolCallEvent, is_own_text, parse, user_text
+from ._events import INTERRUPTED_TOOL_TEXT, BaseConverter, ToolCallEvent, parse
 
 __all__ = ["AnthropicHistoryConverter", "AnthropicMessages"]
 
@@ -12,19 +12,12 @@ __all__ = ["AnthropicHistoryConverter", "AnthropicMessages"]
 AnthropicMessages = list[JsonObject]
 
 
-class AnthropicHistoryConverter:
+class AnthropicHistoryConverter(BaseConverter):
     """Text from others becomes ``user`` messages (``[sender]: text``); this agent's tool
     calls become one ``assistant`` message of ``tool_use`` blocks and their results one
     ``user`` message of ``tool_result`` blocks. This agent's own text is left out (its
     ``band_send_message`` call already holds it); a ``tool_use`` without a recorded result
     gets an error result, since the API refuses an unanswered one."""
-
-    def __init__(self, agent_name: str = "") -> None:
-        self._agent_name = agent_name
-
-    def set_agent_name(self, name: str) -> None:
-        """Set this agent's name (its own text is skipped)."""
-        self._agent_name = name
 
     def convert(self, raw: list[JsonObject]) -> AnthropicMessages:
         """Convert history rows, oldest first."""
@@ -68,8 +61,7 @@ class AnthropicHistoryConverter:
                 results.append(block)
             elif kind == "text":
                 flush()
-                if not is_own_text(row, self._agent_name):
-                    out.append({"role": "user", "content": user_text(row)})
+                self._add_text(out, row)
         flush()
         _answer_orphans(out)
         return out

@@ -6,7 +6,7 @@ import json
 
 from band.core.wire import JsonObject
 
-from ._events import INTERRUPTED_TOOL_TEXT, ToolCallEvent, is_own_text, parse, user_text
+from ._events import INTERRUPTED_TOOL_TEXT, BaseConverter, ToolCallEvent, parse
 
 __all__ = ["OpenAIHistoryConverter", "OpenAIMessages"]
 
@@ -14,18 +14,11 @@ __all__ = ["OpenAIHistoryConverter", "OpenAIMessages"]
 OpenAIMessages = list[JsonObject]
 
 
-class OpenAIHistoryConverter:
+class OpenAIHistoryConverter(BaseConverter):
     """Text from others becomes ``user`` messages (``[sender]: text``); this agent's tool
     calls become one ``assistant`` message with ``tool_calls``, each result a ``tool``
     message. This agent's own text is left out (its ``band_send_message`` call holds it);
     a tool call without a recorded result gets an error result, as the API requires."""
-
-    def __init__(self, agent_name: str = "") -> None:
-        self._agent_name = agent_name
-
-    def set_agent_name(self, name: str) -> None:
-        """Set this agent's name (its own text is skipped)."""
-        self._agent_name = name
 
     def convert(self, raw: list[JsonObject]) -> OpenAIMessages:
         """Convert history rows, oldest first."""
@@ -71,7 +64,6 @@ class OpenAIHistoryConverter:
                     answered.add(event.tool_call_id)
             elif row.get("message_type", "text") == "text":
                 close_calls()
-                if not is_own_text(row, self._agent_name):
-                    out.append({"role": "user", "content": user_text(row)})
+                self._add_text(out, row)
         close_calls()
         return out
