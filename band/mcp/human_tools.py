@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection
 from datetime import datetime
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -169,22 +169,10 @@ class ListSentContactRequests(_Input):
     page_size: int | None = PageSize
 
 
-class _ById(Protocol):
-    """An input naming one record whose ID goes into the request's path."""
-
-    @property
-    def path_id(self) -> str: ...
-
-
 class RequestRef(_Input):
     """One contact request by ID."""
 
     request_id: str = RequestId
-
-    @property
-    def path_id(self) -> str:
-        """The request's ID, for the path."""
-        return self.request_id
 
 
 class ApproveContactRequest(RequestRef):
@@ -235,11 +223,6 @@ class MemoryRef(_Input):
     """One memory by ID."""
 
     memory_id: str = MemoryId
-
-    @property
-    def path_id(self) -> str:
-        """The memory's ID, for the path."""
-        return self.memory_id
 
 
 class GetUserMemory(MemoryRef):
@@ -450,11 +433,12 @@ async def list_user_memories(ctx: ToolContext, a: ListUserMemories) -> JsonValue
     return await _body(ctx, "GET", "me/memories", params=params)
 
 
-def _on_id(method: str, template: str) -> Callable[[ToolContext, _ById], Awaitable[JsonValue]]:
-    """The handler that sends ``method`` to ``template`` with the input's ID filled in."""
+def _on_id(method: str, template: str) -> Callable[[ToolContext, _Input], Awaitable[JsonValue]]:
+    """The handler that sends ``method`` to ``template``, its slot filled with the input's
+    one field (the request's or memory's ID)."""
 
-    async def run(ctx: ToolContext, a: _ById) -> JsonValue:
-        return await _body(ctx, method, path(template, a.path_id))
+    async def run(ctx: ToolContext, a: _Input) -> JsonValue:
+        return await _body(ctx, method, path(template, *a.model_dump().values()))
 
     return run
 
