@@ -18,6 +18,7 @@ import httpx
 from band.agent import Agent
 from band.core import SimpleAdapter
 from band.core.exceptions import BandError
+from band.core.wire import MessageRow
 
 from .adapter import DemoAdapter, SilentAdapter
 from .platform import LocalPlatform
@@ -58,7 +59,7 @@ class Demo:
     def note(self, text: str) -> None:
         print(f"{' ' * 10} {text}", file=self.out, flush=True)
 
-    def show(self, row: dict[str, Any]) -> None:
+    def show(self, row: MessageRow) -> None:
         self.line(f"  room | {render(row, self.names)}")
 
     # --- the steps ----------------------------------------------------------------------------
@@ -177,11 +178,11 @@ class Demo:
         self.doing = f"waiting for {name}'s reply"
         while True:
             for row in await watcher.poll():
-                if row["sender_id"] != self.agent_id:
+                if row.sender_id != self.agent_id:
                     continue
-                if row["message_type"] == "error":
-                    raise DemoFailed(f"the agent reported an error: {row['content']}")
-                if row["message_type"] == "text":
+                if row.message_type == "error":
+                    raise DemoFailed(f"the agent reported an error: {row.content}")
+                if row.message_type == "text":
                     # the events that follow a reply (e.g. its tool result) are part of the turn
                     await asyncio.sleep(DRAIN_S)
                     await watcher.poll()

@@ -6,9 +6,11 @@ import json
 import re
 import time
 from collections.abc import Callable
-from typing import Any
 
 import httpx
+import msgspec
+
+from band.core.wire import Envelope, JsonValue, MessageRow
 
 __all__ = ["Clock", "RoomWatcher", "render"]
 
@@ -22,6 +24,8 @@ _LABELS = {
     "attention": "attention",
 }
 MAX_LINE = 160
+#: A page of the human API's room messages.
+_PAGE = msgspec.json.Decoder(Envelope[list[MessageRow]])
 
 
 class Clock:
@@ -39,7 +43,7 @@ def _short(text: str) -> str:
     return text if len(text) <= MAX_LINE else text[: MAX_LINE - 1] + "…"
 
 
-def _named(value: Any, names: dict[str, str]) -> Any:
+def _named(value: JsonValue, names: dict[str, str]) -> JsonValue:
     """``value`` with every participant id shown as ``@name`` (for display only)."""
     if isinstance(value, str):
         return f"@{names[value]}" if value in names else value
@@ -50,13 +54,13 @@ def _named(value: Any, names: dict[str, str]) -> Any:
     return value
 
 
-def render(row: dict[str, Any], names: dict[str, str]) -> str:
+def render(row: MessageRow, names: dict[str, str]) -> str:
     """One room row as a line: ``Sender: text`` or ``Sender (tool call): name {args}``."""
-    sender = row.get("sender_name") or names.get(row.get("sender_id", ""), "?")
-    content = str(row.get("content") or "")
+    sender = row.sender_name or names.get(row.sender_id or "", "?")
+    content = row.content or ""
     content = _MENTION_TOKEN.sub(lambda m: "@" + names.get(m.group(1), m.group(1)), content)
-    kind = row.get("message_type", "text")
-    meta = row.get("metadata") or {}
+    kind = row.message_type or "text"
+    meta = row.metadata or {}
     if kind == "text":
         return _short(f"{sender}: {content}")
     if kind == "tool_call" and meta.get("name"):
@@ -76,7 +80,7 @@ class RoomWatcher:
         http: httpx.AsyncClient,
         room_id: str,
         names: dict[str, str],
-        on_row: Callable[[dict[str, Any]], None],
+        on_row: Callable[[MessageRow], None],
     ) -> None:
         self.http = http
         self.room_id = room_id
@@ -84,23 +88,23 @@ class RoomWatcher:
         self.on_row = on_row
         self.seen: set[str] = set()
 
-    async def poll(self) -> list[dict[str, Any]]:
+    async def poll(self) -> list[MessageRow]:
         """Fetch the rows not seen yet (every page), report them, and return them."""
-        fresh: list[dict[str, Any]] = []
+        fresh: list[MessageRow] = []
         cursor: str | None = None
         while True:
-            params: dict[str, Any] = {"limit": 100}
+            params: dict[str, str | int] = {"limit": 100}
             if cursor:
                 params["cursor"] = cursor
             r = await self.http.get(f"/api/v1/me/chats/{self.room_id}/messages", params=params)
             r.raise_for_status()
-            body = r.json()
-            for row in body["data"]:
-                if row["id"] not in self.seen:
-                    self.seen.add(row["id"])
+            page = _PAGE.decode(r.content)
+            for row in page.data:
+                if row.id is not None and row.id not in self.seen:
+                    self.seen.add(row.id)
                     fresh.append(row)
-            meta = body.get("metadata") or {}
-            cursor = meta.get("next_cursor") if meta.get("has_more") else None
+            paging = page.paging
+            cursor = paging.next_cursor if paging is not None and paging.has_more else None
             if not cursor:
                 break
         for row in fresh:

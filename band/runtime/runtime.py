@@ -15,6 +15,7 @@ from band.core.simple_adapter import SimpleAdapter
 from band.core.wire import (
     AgentControl,
     AgentMe,
+    JsonObject,
     ParticipantRemoved,
     Room,
     RoomAdded,
@@ -348,7 +349,7 @@ class AgentRuntime:
     # --- pushes (called from the socket reader: only validate and dispatch) -------------------
 
     def _room_handler(self, room_id: str) -> PushHandler:
-        def on_push(event: str, payload: dict[str, Any]) -> None:
+        def on_push(event: str, payload: JsonObject) -> None:
             message = validated(event, payload)
             if message is None or event != "message_created":
                 return  # message_updated / event_created carry nothing to run
@@ -364,7 +365,7 @@ class AgentRuntime:
         return on_push
 
     def _participants_handler(self, room_id: str) -> PushHandler:
-        def on_push(event: str, payload: dict[str, Any]) -> None:
+        def on_push(event: str, payload: JsonObject) -> None:
             data = validated(event, payload)
             if data is None:
                 return
@@ -375,7 +376,7 @@ class AgentRuntime:
 
         return on_push
 
-    def _participant_changed(self, room_id: str, added: bool, data: dict[str, Any]) -> None:
+    def _participant_changed(self, room_id: str, added: bool, data: JsonObject) -> None:
         """Apply a participant push to the room's roster, then hand it to the user's callback."""
         room = self.rooms.get(room_id)
         if room is None:
@@ -396,7 +397,7 @@ class AgentRuntime:
             gone = ParticipantRemovedEvent(room_id=room_id, payload=payload, raw=data)
             self._spawn(self.on_participant_removed(room_id, gone))
 
-    def _on_rooms(self, event: str, payload: dict[str, Any]) -> None:
+    def _on_rooms(self, event: str, payload: JsonObject) -> None:
         data = validated(event, payload)
         if data is None:
             return
@@ -406,14 +407,14 @@ class AgentRuntime:
             decision = evaluate_delivery_event(event, None, data, self.agent_id)
             self._spawn(self._drop_room(str(decision.get("room_id"))))
 
-    def _on_contacts(self, event: str, payload: dict[str, Any]) -> None:
+    def _on_contacts(self, event: str, payload: JsonObject) -> None:
         data = validated(event, payload)
         typed = contact_event(event, data) if data is not None else None
         if typed is not None and self.contacts is not None:
             log.info("contact event %s", event)
             self.contacts.submit(typed)
 
-    def _on_control(self, event: str, payload: dict[str, Any]) -> None:
+    def _on_control(self, event: str, payload: JsonObject) -> None:
         data = validated(event, payload)
         if data is None:
             return

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+from band.core.wire import MessageRow
 from band.demo.watch import MAX_LINE, render
 
 NAMES = {"u1": "Ada", "a1": "Demo Agent"}
 
 
-def row(kind: str, content: str, sender: str = "a1", **meta: object) -> dict[str, object]:
-    return {
-        "sender_id": sender,
-        "sender_name": NAMES[sender],
-        "message_type": kind,
-        "content": content,
-        "metadata": meta,
-    }
+def row(kind: str, content: str, sender: str = "a1", **meta: object) -> MessageRow:
+    return MessageRow(
+        sender_id=sender,
+        sender_name=NAMES[sender],
+        message_type=kind,
+        content=content,
+        metadata=dict(meta),
+    )
 
 
 def test_text_shows_mention_tokens_as_names() -> None:
