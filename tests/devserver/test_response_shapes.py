@@ -1,0 +1,271 @@
+"""Pin the JSON band dev sends for agents, rooms, participants and messages, key by key.
+
+Each response and push is reduced to its outline (``outline``): strings become ``"str"``,
+integers ``"int"``, while booleans and nulls stay as sent, so a key that appears, disappears,
+turns from null to absent or changes type fails the test. The values that are always the
+same (enum-like strings) are checked as values.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from .conftest import Live, room_with
+from .payloads import check_payload
+from .test_socket import Client, connect, run
+
+A = "/api/v1/agent"
+H = "/api/v1/me"
+
+ROOM = {
+    "id": "str",
+    "title": "str",
+    "task_id": None,
+    "type": "str",
+    "status": "str",
+    "inserted_at": "str",
+    "updated_at": "str",
+}
+ME_AGENT = {"id": "str", "name": "str", "handle": "str", "type": "str"}
+PARTICIPANT = {
+    "id": "str",
+    "type": "str",
+    "role": "str",
+    "status": "str",
+    "name": "str",
+    "handle": "str",
+    "description": "str",
+    "is_external": False,
+    "is_remote": False,
+    "online": False,
+}
+ATTACHMENT = {
+    "id": "str",
+    "name": "str",
+    "content_type": "str",
+    "bytes": "int",
+    "sha256": "str",
+    "has_thumb": False,
+    "expires_at": None,
+}
+MENTION = {"id": "str", "handle": "str", "name": "str", "username": "str"}
+ATTEMPT = {"number": "int", "status": "str", "started_at": "str", "ended_at": None, "error": None}
+
+
+def outline(value: Any) -> Any:
+    """``value`` with every string as ``"str"`` and every number as its type name."""
+    if isinstance(value, dict):
+        return {k: outline(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [outline(v) for v in value]
+    if isinstance(value, bool) or value is None:
+        return value
+    return type(value).__name__
+
+
+def message(
+    *, mentions: int = 0, attachments: int = 0, delivery: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The outline of a ChatMessage."""
+    meta: dict[str, Any] = {"mentions": [MENTION] * mentions, "status": "str"}
+    return {
+        "id": "str",
+        "content": "str",
+        "message_type": "str",
+        "sender_id": "str",
+        "sender_type": "str",
+        "sender_name": "str",
+        "metadata": {**meta, "delivery_status": delivery or {}},
+        "inserted_at": "str",
+        "updated_at": "str",
+        "chat_room_id": "str",
+        "attachments": [ATTACHMENT] * attachments,
+    }
+
+
+def delivered(attempts: int = 0, current: bool = False) -> dict[str, Any]:
+    """The outline of one agent's delivery status."""
+    return {
+        "status": "str",
+        "current_attempt": "int" if current else None,
+        "attempts": [ATTEMPT] * attempts,
+    }
+
+
+def same(got: Any, want: Any) -> None:
+    """Assert ``got``'s outline is ``want``, key order aside."""
+    assert outline(got) == want, outline(got)
+
+
+def test_agent_me_and_rooms(live: Live) -> None:
+    aid, _, key = live.register("Shape")
+    me = live.agent(key, "GET", f"{A}/me").json()
+    same(
+        me,
+        {
+            "data": {
+                "id": "str",
+                "name": "str",
+                "handle": "str",
+                "description": "str",
+                "owner_uuid": "str",
+                "inserted_at": "str",
+                "updated_at": "str",
+                "feature_flags": {"ff_file_transfer": True},
+                "listed_in_directory": False,
+                "tags": [],
+            }
+        },
+    )
+    assert me["data"]["id"] == aid and me["data"]["owner_uuid"] == live.app.state.user_id
+
+    made = live.agent(key, "POST", f"{A}/chats", json={"chat": {"title": "x"}})
+    assert made.status_code == 201
+    same(made.json(), {"data": ROOM})
+    room = made.json()["data"]
+    assert (room["type"], room["status"]) == ("direct", "active")
+    rid = room["id"]
+    same(live.agent(key, "GET", f"{A}/chats/{rid}").json(), {"data": ROOM})
+    renamed = live.agent(key, "PATCH", f"{A}/chats/{rid}", json={"chat": {"title": "y"}})
+    same(renamed.json(), {"data": ROOM})
+    untitled = live.agent(key, "POST", f"{A}/chats", json={"chat": {}}).json()["data"]
+    assert untitled["title"] is None and "title" in untitled
+    page = {"page": "int", "page_size": "int", "total_count": "int", "total_pages": "int"}
+    listed = live.agent(key, "GET", f"{A}/chats").json()
+    same(listed, {"data": [ROOM, {**ROOM, "title": None}], "metadata": page})
+
+
+def test_human_rooms(live: Live) -> None:
+    aid, _, _ = live.register("Shape")
+    made = live.human("POST", f"{H}/chats", json={"chat": {"title": "h"}})
+    me_room = {**ROOM, "agents": [], "work_status": "str"}
+    same(made.json(), {"data": me_room})
+    assert made.json()["data"]["work_status"] == "idle"
+    rid = room_with(live, aid)
+    with_agent = {**ROOM, "agents": [ME_AGENT], "work_status": "str"}
+    got = live.human("GET", f"{H}/chats/{rid}").json()
+    same(got, {"data": with_agent})
+    assert got["data"]["agents"][0]["type"] == "Agent" and got["data"]["agents"][0]["id"] == aid
+    page = {"page": "int", "page_size": "int", "total_count": "int", "total_pages": "int"}
+    listed = live.human("GET", f"{H}/chats").json()
+    same(listed, {"data": [me_room, with_agent], "metadata": page})
+
+
+def test_participants(live: Live) -> None:
+    aid, _, key = live.register("Shape")
+    bid, _, _ = live.register("Other")
+    rid = room_with(live, aid)
+    added = live.human("POST", f"{H}/chats/{rid}/participants",
+                       json={"participant": {"participant_id": bid}})  # fmt: skip
+    same(added.json(), {"data": PARTICIPANT})
+    assert added.json()["data"]["role"] == "member"
+    person = {**PARTICIPANT, "description": None}
+    listed = live.agent(key, "GET", f"{A}/chats/{rid}/participants").json()
+    same(listed, {"data": [person, PARTICIPANT, PARTICIPANT]})
+    assert [p["type"] for p in listed["data"]] == ["User", "Agent", "Agent"]
+    assert {p["status"] for p in listed["data"]} == {"active"}
+    page = {"page": "int", "page_size": "int", "total_count": "int", "total_pages": "int"}
+    human = live.human("GET", f"{H}/chats/{rid}/participants").json()
+    same(human, {"data": [person, PARTICIPANT, PARTICIPANT], "metadata": page})
+    removed = live.human("DELETE", f"{H}/chats/{rid}/participants/{bid}")
+    same(removed.json(), {"data": PARTICIPANT})
+
+
+def _upload(live: Live, key: str, rid: str) -> str:
+    headers = {"X-API-Key": key, "x-file-name": "f.txt", "content-type": "text/plain"}
+    r = live.client.put(f"{live.rest}{A}/chats/{rid}/files", content=b"hi", headers=headers)
+    assert r.status_code == 200, r.text
+    return str(r.json()["data"]["id"])
+
+
+def test_messages_rest(live: Live) -> None:
+    aid, _, key = live.register("Shape")
+    bid, _, bkey = live.register("Other")
+    rid = room_with(live, aid, bid)
+    me = live.app.state.user_id
+    fid = _upload(live, key, rid)
+    body = {"message": {"content": "hi", "mentions": [{"id": me}, {"id": bid}],
+                        "attachment_ids": [fid]}}  # fmt: skip
+    sent = live.agent(key, "POST", f"{A}/chats/{rid}/messages", json=body)
+    assert sent.status_code == 201
+    recipient = {"id": "str", "handle": "str", "name": "str"}
+    same(sent.json(), {"data": {"id": "str", "success": True, "recipients": [recipient] * 2}})
+    mid = sent.json()["data"]["id"]
+
+    with_b = message(mentions=2, attachments=1, delivery={bid: delivered()})
+    got = live.agent(bkey, "GET", f"{A}/chats/{rid}/messages/next").json()
+    same(got, {"data": with_b})
+    assert got["data"]["id"] == mid and got["data"]["metadata"]["status"] == "sent"
+    cursor = {"has_more": False, "limit": "int", "next_cursor": None}
+    listed = live.agent(bkey, "GET", f"{A}/chats/{rid}/messages").json()
+    same(listed, {"data": [with_b], "metadata": {**cursor, "status_filter": None}})
+
+    marked = live.agent(bkey, "POST", f"{A}/chats/{rid}/messages/{mid}/processing").json()
+    same(marked, {"data": {"id": "str", "status": "str", "attempt_number": "int",
+                           "success": True}})  # fmt: skip
+    processing = message(mentions=2, attachments=1, delivery={bid: delivered(1, True)})
+    ctx = live.agent(key, "GET", f"{A}/chats/{rid}/context").json()
+    same(ctx, {"data": [processing], "metadata": cursor, "meta": cursor})
+
+    event = {"event": {"content": "tool", "message_type": "tool_call", "metadata": {"k": 1}}}
+    made = live.agent(key, "POST", f"{A}/chats/{rid}/events", json=event)
+    same(made.json(), {"data": {"id": "str", "message_type": "str", "success": True}})
+    plain = message()
+    plain["metadata"] = {"k": "int", **plain["metadata"]}
+    human = live.human("GET", f"{H}/chats/{rid}/messages").json()
+    same(human, {"data": [processing, plain], "metadata": {**cursor, "total_count": "int"}})
+
+
+def test_pushes(live: Live) -> None:
+    aid, _, key = live.register("Shape")
+    bid, _, _ = live.register("Other")
+    me = live.app.state.user_id
+
+    async def body() -> None:
+        async with connect(live, key) as ws:
+            c = Client(ws)
+            await c.join(f"agent_rooms:{aid}")
+            rid = await asyncio.to_thread(room_with, live, aid)
+            frames = [await c.push("room_added")]
+            await c.join(f"chat_room:{rid}")
+            await c.join(f"room_participants:{rid}")
+            part = {"participant": {"participant_id": bid}}
+            await asyncio.to_thread(live.human, "POST", f"{H}/chats/{rid}/participants", json=part)
+            frames.append(await c.push("participant_added"))
+            fid = await asyncio.to_thread(_upload, live, key, rid)
+            msg = {"message": {"content": "hi", "mentions": [{"id": me}],
+                               "attachment_ids": [fid]}}  # fmt: skip
+            await asyncio.to_thread(live.agent, key, "POST", f"{A}/chats/{rid}/messages", json=msg)
+            frames.append(await c.push("message_created"))
+            ask = {"message": {"content": "yo", "mentions": [{"id": aid}]}}
+            await asyncio.to_thread(live.human, "POST", f"{H}/chats/{rid}/messages", json=ask)
+            asked = await c.push("message_created")
+            await asyncio.to_thread(
+                live.agent, key, "POST", f"{A}/chats/{rid}/messages/{asked[4]['id']}/processing"
+            )
+            frames.append(await c.push("message_updated"))
+            event = {"event": {"content": "t", "message_type": "thought"}}
+            await asyncio.to_thread(live.agent, key, "POST", f"{A}/chats/{rid}/events", json=event)
+            frames.append(await c.push("event_created"))
+            await asyncio.to_thread(live.human, "DELETE", f"{H}/chats/{rid}/participants/{bid}")
+            frames.append(await c.push("participant_removed"))
+            await asyncio.to_thread(live.human, "DELETE", f"{H}/chats/{rid}/participants/{aid}")
+            frames.append(await c.push("participant_removed"))
+            frames.append(await c.push("room_removed"))
+
+        for frame in frames:
+            check_payload(frame[3], frame[4])
+        got = [(f[3], outline(f[4])) for f in frames]
+        assert got == [
+            ("room_added", ROOM),
+            ("participant_added", PARTICIPANT),
+            ("message_created", message(mentions=1, attachments=1)),
+            ("message_updated", message(mentions=1, delivery={aid: delivered(1, True)})),
+            ("event_created", message()),
+            ("participant_removed", PARTICIPANT),
+            ("participant_removed", PARTICIPANT),
+            ("room_removed", ROOM),
+        ], got
+
+    run(body)
