@@ -19,6 +19,7 @@ from .bodies import (
 from .http import Ctx, cursor_meta, data, endpoint, offset_meta, offset_page, page_slice
 from .inputs import accepts
 from .queries import AgentMessagesQuery, PageQuery, PeersQuery, RoomPageQuery
+from .rows import MessageRecord
 from .store import Store
 
 agent = endpoint("agent")
@@ -62,7 +63,7 @@ async def rename_chat(ctx: Ctx) -> Response:
     """PATCH /agent/chats/{id}."""
     title = ctx.body(RenameBody).chat.title
     room = await ctx.db.run(Store.member_room, ctx.params["chat_id"], ctx.principal.id)
-    return data(shapes.chat_room(await ctx.db.run(Store.rename_room, room["id"], title)))
+    return data(shapes.chat_room(await ctx.db.run(Store.rename_room, room.id, title)))
 
 
 @agent
@@ -150,7 +151,7 @@ async def create_event(ctx: Ctx) -> Response:
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     msg = await ctx.db.run(Store.create_message, rid, ctx.principal, content, mtype, [], meta)
     await writes.push(ctx, f"chat_room:{rid}", "event_created", shapes.message(msg))
-    return data({"id": msg["id"], "message_type": mtype, "success": True}, 201)
+    return data({"id": msg.id, "message_type": mtype, "success": True}, 201)
 
 
 @agent
@@ -180,8 +181,8 @@ def _offset_paged(q: RoomPageQuery) -> bool:
 
 
 def _offset_window(
-    q: RoomPageQuery, rows: list[dict[str, Any]], default_size: int
-) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    q: RoomPageQuery, rows: list[MessageRecord], default_size: int
+) -> tuple[list[MessageRecord], dict[str, Any]]:
     """Page ``page`` of ``rows`` and its metadata: offset fields plus the cursor ones."""
     page = q.page or 1
     size = q.page_size or q.limit or default_size
@@ -196,7 +197,7 @@ async def list_participants(ctx: Ctx) -> Response:
     rid = ctx.params["chat_id"]
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     parts = await ctx.db.run(Store.participants, rid)
-    return data([shapes.participant(p, ctx.fanout.online(p["id"])) for p in parts])
+    return data([shapes.participant(p, ctx.fanout.online(p.id)) for p in parts])
 
 
 add_participant = agent(writes.add_participant)

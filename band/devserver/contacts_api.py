@@ -8,6 +8,7 @@ Every change that concerns an agent is pushed on its ``agent_contacts:{agent_id}
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from starlette.responses import Response
@@ -16,7 +17,7 @@ from starlette.routing import Route
 from . import store_contacts as sc
 from . import writes
 from .bodies import AddContactBody, ContactRequestBody, RemoveContactBody, ResolveBody, RespondBody
-from .http import Ctx, Handler, Shape, data, endpoint, offset_meta
+from .http import Ctx, Handler, data, endpoint, offset_meta
 from .inputs import accepts
 from .queries import AgentRequestsQuery, PageQuery, SentRequestsQuery
 
@@ -25,6 +26,10 @@ human = endpoint("user")
 
 
 # -- shapes (spec 2.5) ---------------------------------------------------------
+
+
+#: Builds a contact item from a contact row and whether the contact is online.
+Shape = Callable[[dict[str, Any], bool], dict[str, Any]]
 
 
 def agent_contact(row: dict[str, Any], online: bool) -> dict[str, Any]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+import msgspec
+
 from .store import Store, StoreError, now
 
 SENT_STATUSES = ("pending", "approved", "rejected", "cancelled", "expired", "all")
@@ -16,12 +18,9 @@ ACTIONS = ("approve", "reject", "cancel")
 
 
 def public_entity(store: Store, pid: str) -> dict[str, Any] | None:
-    """Return ``{id, type, name, handle, description, email?}`` without secrets."""
+    """Return ``{id, type, name, handle, description, email, owner_id}`` (no secrets)."""
     ent = store.entity(pid)
-    if ent is None:
-        return None
-    keys = ("id", "type", "name", "handle", "description", "email", "owner_id")
-    return {k: ent.get(k) for k in keys}
+    return None if ent is None else msgspec.structs.asdict(ent)
 
 
 def resolve_handle(store: Store, handle: str) -> dict[str, Any]:

@@ -6,8 +6,9 @@ import hashlib
 import uuid
 from typing import Any
 
-from .shapes import attachment
-from .store import Store, StoreError, now
+from band.core.wire import Attachment
+
+from .store import Store, StoreError, attachment, now
 
 MAX_FILE_BYTES = 25 * 1024 * 1024
 
@@ -20,7 +21,7 @@ def put_file(
     content_type: str,
     blob: bytes,
     claimed_sha256: str | None,
-) -> dict[str, Any]:
+) -> Attachment:
     """Store ``blob`` in room ``rid``; the same bytes in the same room dedupe to one record."""
     digest = hashlib.sha256(blob).hexdigest()
     if claimed_sha256 is not None and claimed_sha256 != digest:

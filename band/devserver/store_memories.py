@@ -33,7 +33,7 @@ def create(store: Store, agent_id: str, fields: dict[str, Any]) -> dict[str, Any
         "inserted_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (mid, fields["content"], fields["system"], fields["type"], fields["segment"],
          fields["scope"], "active", fields.get("thought"), fields.get("subject_id"), agent_id,
-         agent["owner_id"], None, None, dump_json(fields.get("metadata") or {}), ts, ts),
+         agent.owner_id, None, None, dump_json(fields.get("metadata") or {}), ts, ts),
     )  # fmt: skip
     return get(store, mid)  # type: ignore[return-value]
 
@@ -105,7 +105,7 @@ def names(store: Store, mem: dict[str, Any]) -> dict[str, Any]:
     src = store.agent(mem["source_agent_id"]) if mem["source_agent_id"] else None
     subj = store.entity(mem["subject_id"]) if mem["subject_id"] else None
     return {
-        "source_agent_name": src["name"] if src else None,
-        "subject_name": subj["name"] if subj else None,
-        "subject_type": subj["type"] if subj else None,
+        "source_agent_name": src.name if src else None,
+        "subject_name": subj.name if subj else None,
+        "subject_type": subj.type if subj else None,
     }

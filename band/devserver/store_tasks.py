@@ -24,8 +24,10 @@ def _invalid(field: str, message: str) -> StoreError:
 
 def actor(store: Store, pid: str) -> dict[str, Any]:
     """TaskActor for a user or agent id."""
-    ent = store.entity(pid) or {"name": "unknown", "type": "User", "handle": None}
-    return {"id": pid, "name": ent["name"], "type": ent["type"], "handle": ent.get("handle")}
+    ent = store.entity(pid)
+    if ent is None:  # an identity since deleted
+        return {"id": pid, "name": "unknown", "type": "User", "handle": None}
+    return {"id": pid, "name": ent.name, "type": ent.type, "handle": ent.handle}
 
 
 def _event(store: Store, row: Any) -> dict[str, Any]:

@@ -1,0 +1,123 @@
+"""Typed records of the store's rows: what ``Store`` returns, ``shapes`` makes wire models of."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import TypeVar
+
+import msgspec
+
+from band.core.wire import Attachment, JsonObject
+
+R = TypeVar("R", bound=msgspec.Struct)
+
+
+class Record(msgspec.Struct, frozen=True, kw_only=True):
+    """Base of the records: immutable (each subclass repeats the options for mypy)."""
+
+
+def record(kind: type[R], row: sqlite3.Row) -> R:
+    """``row`` as a ``kind`` (a column the record does not declare is dropped)."""
+    return msgspec.convert(dict(row), kind)
+
+
+class UserRow(Record, frozen=True, kw_only=True):
+    """A person (``users``)."""
+
+    id: str
+    handle: str
+    name: str
+    email: str
+    key_hash: str
+    inserted_at: str
+    updated_at: str
+
+
+class AgentRow(Record, frozen=True, kw_only=True):
+    """An agent (``agents``)."""
+
+    id: str
+    name: str
+    handle: str
+    description: str
+    owner_id: str
+    key_hash: str
+    inserted_at: str
+    updated_at: str
+
+
+class Entity(Record, frozen=True, kw_only=True):
+    """A person or an agent by id, as rooms, contacts and tasks name them (no key hash)."""
+
+    id: str
+    type: str  # "User" | "Agent"
+    name: str
+    handle: str
+    description: str | None
+    email: str | None = None  # people only
+    owner_id: str | None = None  # agents only
+
+    @classmethod
+    def of_agent(cls, agent: AgentRow) -> Entity:
+        """The agent as an entity."""
+        return cls(
+            id=agent.id,
+            type="Agent",
+            name=agent.name,
+            handle=agent.handle,
+            description=agent.description,
+            owner_id=agent.owner_id,
+        )
+
+    @classmethod
+    def of_user(cls, user: UserRow) -> Entity:
+        """The person as an entity."""
+        return cls(
+            id=user.id,
+            type="User",
+            name=user.name,
+            handle=user.handle,
+            description=None,
+            email=user.email,
+        )
+
+
+class Member(Entity, frozen=True, kw_only=True):
+    """A room participant: the entity and its role in the room."""
+
+    role: str
+
+
+class PeerRow(Entity, frozen=True, kw_only=True):
+    """A peer: the entity and whether it is one of the caller's contacts."""
+
+    is_contact: bool
+
+
+class RoomRow(Record, frozen=True, kw_only=True):
+    """A room (``rooms``)."""
+
+    id: str
+    title: str | None
+    task_id: str | None
+    type: str
+    status: str
+    inserted_at: str
+    updated_at: str
+
+
+class MessageRecord(Record, frozen=True, kw_only=True):
+    """A message with its metadata (delivery status included) and attachments, in log order."""
+
+    seq: int
+    id: str
+    room_id: str
+    content: str
+    message_type: str
+    sender_id: str
+    sender_type: str
+    sender_name: str | None
+    metadata: JsonObject
+    inserted_at: str
+    updated_at: str
+    attachments: list[Attachment]
