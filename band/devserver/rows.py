@@ -57,30 +57,6 @@ class Entity(Record, frozen=True, kw_only=True):
     email: str | None = None  # people only
     owner_id: str | None = None  # agents only
 
-    @classmethod
-    def of_agent(cls, agent: AgentRow) -> Entity:
-        """The agent as an entity."""
-        return cls(
-            id=agent.id,
-            type="Agent",
-            name=agent.name,
-            handle=agent.handle,
-            description=agent.description,
-            owner_id=agent.owner_id,
-        )
-
-    @classmethod
-    def of_user(cls, user: UserRow) -> Entity:
-        """The person as an entity."""
-        return cls(
-            id=user.id,
-            type="User",
-            name=user.name,
-            handle=user.handle,
-            description=None,
-            email=user.email,
-        )
-
 
 class Member(Entity, frozen=True, kw_only=True):
     """A room participant: the entity and its role in the room."""

@@ -165,6 +165,13 @@ class StoreError(Exception):
         self.status, self.code, self.message, self.details = status, code, message, details
 
 
+#: Agents, then people, as ``Entity`` rows (``where`` filters both tables alike).
+ENTITIES = (
+    "SELECT id, 'Agent' AS type, name, handle, description, NULL AS email, owner_id "
+    "FROM agents {where} UNION ALL "
+    "SELECT id, 'User', name, handle, NULL, email, NULL FROM users {where}"
+)
+
 #: Memberships the role cache holds before it starts over.
 MAX_CACHED_ROLES = 200_000
 #: Participants whose ordered room list is cached before the cache starts over.
@@ -392,11 +399,8 @@ class Store:
 
     def entity(self, pid: str) -> Entity | None:
         """Return the person or agent with id ``pid``."""
-        agent = self.agent(pid)
-        if agent:
-            return Entity.of_agent(agent)
-        user = self.user(pid)
-        return Entity.of_user(user) if user else None
+        row = self.db.execute(ENTITIES.format(where="WHERE id=?"), (pid, pid)).fetchone()
+        return record(Entity, row) if row else None
 
     # -- rooms & participants --------------------------------------------
 
@@ -554,13 +558,9 @@ class Store:
         if not_in_chat:
             wanted -= {p.id for p in self.participants(not_in_chat)}
         contacts = self._contact_ids(pid)
-        ents = [
-            Entity.of_agent(record(AgentRow, r)) for r in self.db.execute("SELECT * FROM agents")
-        ]
-        ents += [Entity.of_user(record(UserRow, r)) for r in self.db.execute("SELECT * FROM users")]
         return [
             PeerRow(**msgspec.structs.asdict(e), is_contact=e.id in contacts)
-            for e in ents
+            for e in (record(Entity, r) for r in self.db.execute(ENTITIES.format(where="")))
             if e.id in wanted
         ]
 
