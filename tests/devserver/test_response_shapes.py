@@ -269,3 +269,53 @@ def test_pushes(live: Live) -> None:
         ], got
 
     run(body)
+
+
+AGENT_MEMORY = {
+    "id": "str",
+    "content": "str",
+    "system": "str",
+    "type": "str",
+    "segment": "str",
+    "scope": "str",
+    "inserted_at": "str",
+    "status": "str",
+    "subject_id": None,
+    "source_agent_id": "str",
+    "organization_id": None,
+    "thought": "str",
+    "metadata": {"tags": ["str"]},
+}
+USER_MEMORY = {
+    **AGENT_MEMORY,
+    "updated_at": "str",
+    "chat_room_id": None,
+    "chat_room_title": None,
+    "chat_room_type": None,
+    "chat_room_status": None,
+    "source_agent_name": "str",
+    "subject_name": None,
+    "subject_type": None,
+}
+
+
+def test_memories(live: Live) -> None:
+    _, _, key = live.register("Shape")
+    memory = {"content": "tea", "system": "long_term", "type": "semantic", "segment": "user"}
+    body = {"memory": {**memory, "thought": "later", "metadata": {"tags": ["a"]}}}
+    made = live.agent(key, "POST", "/api/v1/agent/memories", json=body)
+    assert made.status_code == 201, made.text
+    same(made.json(), {"data": AGENT_MEMORY})
+    mid = made.json()["data"]["id"]
+    same(live.agent(key, "GET", f"/api/v1/agent/memories/{mid}").json(), {"data": AGENT_MEMORY})
+    meta = {"has_more": False, "limit": "int", "next_cursor": None, "page": "int",
+            "page_size": "int", "total_count": "int", "total_pages": "int"}  # fmt: skip
+    listed = live.agent(key, "GET", "/api/v1/agent/memories").json()
+    same(listed, {"data": [AGENT_MEMORY], "meta": meta, "metadata": meta})
+    mine = live.human("GET", "/api/v1/me/memories").json()
+    same(mine, {"data": [USER_MEMORY], "meta": meta, "metadata": meta})
+    archived = live.human("POST", f"/api/v1/me/memories/{mid}/archive").json()
+    same(archived, {"data": USER_MEMORY})
+    assert archived["data"]["status"] == "archived"
+    gone = live.human("DELETE", f"/api/v1/me/memories/{mid}").json()
+    same(gone, {"data": {"id": "str", "status": "str"}})
