@@ -97,3 +97,25 @@ class MessageRecord(Record, frozen=True, kw_only=True):
     inserted_at: str
     updated_at: str
     attachments: list[Attachment]
+
+
+class MemoryRecord(Record, frozen=True, kw_only=True):
+    """A memory (``memories``), its metadata decoded, in write order (``seq``)."""
+
+    seq: int
+    id: str
+    content: str
+    system: str
+    type: str
+    segment: str
+    scope: str
+    status: str
+    thought: str | None
+    subject_id: str | None
+    source_agent_id: str | None
+    owner_id: str
+    organization_id: str | None
+    chat_room_id: str | None
+    metadata: JsonObject
+    inserted_at: str
+    updated_at: str
