@@ -319,3 +319,76 @@ def test_memories(live: Live) -> None:
     assert archived["data"]["status"] == "archived"
     gone = live.human("DELETE", f"/api/v1/me/memories/{mid}").json()
     same(gone, {"data": {"id": "str", "status": "str"}})
+
+
+ACTOR = {"id": "str", "name": "str", "type": "str", "handle": "str"}
+TASK = {
+    "id": "str",
+    "number": "int",
+    "chat_room_id": "str",
+    "subject": "str",
+    "detail": "str",
+    "state": "str",
+    "overall_status": "str",
+    "created_by": ACTOR,
+    "assignments": [],
+    "inserted_at": "str",
+    "updated_at": "str",
+    "superseded_by_id": None,
+}
+
+
+def test_tasks_and_board(live: Live) -> None:
+    aid, _, key = live.register("Shape")
+    rid = room_with(live, aid)
+    tasks = f"{A}/chats/{rid}/tasks"
+    made = live.agent(key, "POST", tasks, json={"subject": "s", "detail": "d"})
+    assert made.status_code == 201, made.text
+    same(made.json(), {"data": TASK})
+    tid = made.json()["data"]["id"]
+    work = {"status": "in_progress", "active_form": "doing", "comment": "c"}
+    updated = live.agent(key, "POST", f"{tasks}/{tid}", json=work).json()
+    assignment = {
+        "assignee": ACTOR,
+        "status": "str",
+        "active_form": "str",
+        "linked_native_id": "str",
+        "updated_at": "str",
+    }
+    worked = {**TASK, "assignments": [assignment]}
+    same(updated, {"data": worked})
+    event = {"actor": ACTOR, "at": "str", "event": "str", "payload": {}}
+    created = {**event, "payload": {"subject": "str", "detail": "str"}}
+    status = {**event, "payload": {"assignee_id": "str", "from": None, "to": "str"}}
+    commented = {**event, "payload": {"comment": "str"}}
+    full = live.agent(key, "GET", f"{tasks}/{tid}", params={"include": "history"}).json()
+    history = [created, status, commented]
+    same(full, {"data": {**worked, "history": history, "history_truncated": False}})
+    cursor = {"has_more": False, "limit": "int", "next_cursor": None}
+    same(live.agent(key, "GET", tasks).json(), {"data": [worked], "metadata": cursor})
+    same(
+        live.agent(key, "GET", f"{tasks}/{tid}/history").json(),
+        {"data": history, "metadata": cursor},
+    )
+
+    board = f"{A}/chats/{rid}/board"
+    empty = {
+        "chat_room_id": "str",
+        "goal_title": None,
+        "goal_summary": None,
+        "created_by": None,
+        "updated_by": None,
+        "inserted_at": None,
+        "updated_at": None,
+    }
+    same(live.agent(key, "GET", board).json(), {"data": empty})
+    goal = {**empty, "goal_title": "str", "created_by": ACTOR, "updated_by": ACTOR,
+            "inserted_at": "str", "updated_at": "str"}  # fmt: skip
+    same(live.agent(key, "PUT", board, json={"goal_title": "g"}).json(), {"data": goal})
+    edited = live.agent(key, "PUT", board, json={"goal_summary": "s"}).json()
+    same(edited, {"data": {**goal, "goal_summary": "str"}})
+    set_ = {"actor": ACTOR, "at": "str", "event": "str", "payload": {"to": {"goal_title": "str"}}}
+    edit = {**set_, "payload": {"from": {"goal_summary": None}, "to": {"goal_summary": "str"}}}
+    got = live.agent(key, "GET", board, params={"include": "history"}).json()
+    full_goal = {**goal, "goal_summary": "str", "history": [set_, edit], "history_truncated": False}
+    same(got, {"data": full_goal})
