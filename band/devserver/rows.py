@@ -119,3 +119,49 @@ class MemoryRecord(Record, frozen=True, kw_only=True):
     metadata: JsonObject
     inserted_at: str
     updated_at: str
+
+
+class TaskRow(Record, frozen=True, kw_only=True):
+    """A task on a room's board (``tasks``)."""
+
+    id: str
+    room_id: str
+    number: int
+    subject: str
+    detail: str
+    state: str
+    created_by: str
+    superseded_by_id: str | None
+    inserted_at: str
+    updated_at: str
+
+
+class AssignmentRow(Record, frozen=True, kw_only=True):
+    """One assignee's work on a task (``task_assignments``)."""
+
+    assignee_id: str
+    status: str
+    active_form: str
+    linked_native_id: str
+    updated_at: str
+
+
+class BoardRow(Record, frozen=True, kw_only=True):
+    """A room's goal (``boards``)."""
+
+    goal_title: str | None
+    goal_summary: str | None
+    created_by: str
+    updated_by: str
+    inserted_at: str
+    updated_at: str
+
+
+class EventRow(Record, frozen=True, kw_only=True):
+    """One entry of a task's or a board's history (``task_events`` / ``board_events``)."""
+
+    seq: int
+    actor_id: str
+    event: str
+    payload: str  # JSON text
+    at: str
