@@ -392,3 +392,99 @@ def test_tasks_and_board(live: Live) -> None:
     got = live.agent(key, "GET", board, params={"include": "history"}).json()
     full_goal = {**goal, "goal_summary": "str", "history": [set_, edit], "history_truncated": False}
     same(got, {"data": full_goal})
+
+
+def test_contacts(live: Live) -> None:
+    aid, ahandle, akey = live.register("Shape")
+    bid, bhandle, bkey = live.register("Other")
+    person = live.app.state.user_id
+    C = "/api/v1/agent/contacts"
+    HC = "/api/v1/me/contacts"
+    frames: list[list[Any]] = []
+
+    async def body() -> None:
+        async with connect(live, akey) as wa, connect(live, bkey) as wb:
+            ca, cb = Client(wa), Client(wb)
+            await ca.join(f"agent_contacts:{aid}")
+            await cb.join(f"agent_contacts:{bid}")
+            add = {"handle": "@" + bhandle, "message": "hi"}
+            r = await asyncio.to_thread(live.agent, akey, "POST", C + "/add", json=add)
+            same(r.json(), {"data": {"id": "str", "status": "str"}})
+            frames.append(await cb.push("contact_request_received"))
+            requests = await asyncio.to_thread(live.agent, akey, "GET", C + "/requests")
+            sent = {"id": "str", "status": "str", "inserted_at": "str", "message": "str",
+                    "to_handle": "str", "to_name": "str"}  # fmt: skip
+            counts = {"total": "int", "total_pages": "int"}
+            meta = {"page": "int", "page_size": "int", "received": counts, "sent": counts}
+            same(requests.json(), {"data": {"received": [], "sent": [sent]}, "metadata": meta})
+            received = {**sent, "from_handle": "str", "from_name": "str"}
+            del received["to_handle"], received["to_name"]
+            got = await asyncio.to_thread(live.agent, bkey, "GET", C + "/requests")
+            same(got.json(), {"data": {"received": [received], "sent": []}, "metadata": meta})
+            answer = {"action": "approve", "handle": "@" + ahandle}
+            r = await asyncio.to_thread(
+                live.agent, bkey, "POST", C + "/requests/respond", json=answer
+            )
+            same(r.json(), {"data": {"id": "str", "status": "str"}})
+            frames.append(await ca.push("contact_request_updated"))
+            frames.append(await ca.push("contact_added"))
+            await cb.push("contact_added")  # about the agent that asked
+            listed = await asyncio.to_thread(live.agent, akey, "GET", C)
+            contact = {"id": "str", "handle": "str", "type": "str", "online": True,
+                       "inserted_at": "str", "name": "str", "description": "str",
+                       "avatar_url": None, "is_external": False, "listed_in_directory": False,
+                       "tags": []}  # fmt: skip
+            page = {"page": "int", "page_size": "int", "total_count": "int", "total_pages": "int"}
+            same(listed.json(), {"data": [contact], "metadata": page})
+            rm = {"handle": "@" + bhandle}
+            r = await asyncio.to_thread(live.agent, akey, "POST", C + "/remove", json=rm)
+            same(r.json(), {"data": {"status": "str"}})
+            frames.append(await ca.push("contact_removed"))
+
+            # the person asks the agent, the agent's socket hears it
+            ask = {"contact_request": {"recipient_handle": "@" + bhandle, "message": "yo"}}
+            made = await asyncio.to_thread(live.human, "POST", HC + "/requests", json=ask)
+            party = {"id": "str", "name": "str", "handle": "str", "avatar_url": None}
+            request = {"id": "str", "requester_id": "str", "recipient_id": "str",
+                       "status": "str", "inserted_at": "str", "message": "str",
+                       "responded_at": None, "requester": party, "recipient": party,
+                       "requester_type": "str", "recipient_type": "str"}  # fmt: skip
+            same(made.json(), {"data": request})
+            frames.append(await cb.push("contact_request_received"))
+            mine = await asyncio.to_thread(live.human, "GET", HC + "/requests/sent")
+            same(mine.json(), {"data": [request], "metadata": page})
+            r = await asyncio.to_thread(
+                live.agent, bkey, "POST", C + "/requests/respond", json={
+                    "action": "approve", "request_id": made.json()["data"]["id"]}
+            )  # fmt: skip
+            frames.append(await cb.push("contact_added"))
+            people = await asyncio.to_thread(live.human, "GET", HC)
+            user = {"id": "str", "name": "str", "handle": "str", "email": None,
+                    "avatar_url": None, "listed_in_directory": False, "tags": []}  # fmt: skip
+            human_contact = {"id": "str", "contact_id": "str", "contact_type": "str",
+                             "online": True, "inserted_at": "str", "status": "str",
+                             "source": "str", "user": user}  # fmt: skip
+            same(people.json(), {"data": [human_contact], "metadata": page})
+            resolved = await asyncio.to_thread(
+                live.human, "POST", HC + "/resolve", json={"handle": "@" + ahandle}
+            )
+            same(resolved.json(), {"data": {"handle": "str", "name": "str", "type": "str"}})
+
+    run(body)
+    for frame in frames:
+        check_payload(frame[3], frame[4])
+    added = {"id": "str", "type": "str", "inserted_at": "str", "handle": "str", "name": "str",
+             "is_external": False, "is_remote": False, "description": "str"}  # fmt: skip
+    received = {"id": "str", "status": "str", "inserted_at": "str", "message": "str",
+                "from_handle": "str", "from_name": "str"}  # fmt: skip
+    person_added = {**added}
+    del person_added["description"]
+    assert [(f[3], outline(f[4])) for f in frames] == [
+        ("contact_request_received", received),
+        ("contact_request_updated", {"id": "str", "status": "str"}),
+        ("contact_added", added),
+        ("contact_removed", {"id": "str"}),
+        ("contact_request_received", received),
+        ("contact_added", person_added),
+    ]
+    assert frames[-1][4]["id"] == person and frames[2][4]["id"] == bid
