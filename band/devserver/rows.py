@@ -165,3 +165,30 @@ class EventRow(Record, frozen=True, kw_only=True):
     event: str
     payload: str  # JSON text
     at: str
+
+
+class ContactRequestRecord(Record, frozen=True, kw_only=True):
+    """A contact request (``contact_requests``) with both parties (None: an identity gone)."""
+
+    id: str
+    requester_id: str
+    requester_type: str
+    recipient_id: str
+    recipient_type: str
+    status: str
+    message: str | None
+    inserted_at: str
+    responded_at: str | None
+    requester: Entity | None
+    recipient: Entity | None
+
+
+class ContactRecord(Record, frozen=True, kw_only=True):
+    """One direction of a contact (``contacts``) with the contact (None: an identity gone)."""
+
+    id: str
+    owner_id: str
+    contact_id: str
+    contact_type: str
+    inserted_at: str
+    entity: Entity | None
