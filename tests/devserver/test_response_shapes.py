@@ -488,3 +488,23 @@ def test_contacts(live: Live) -> None:
         ("contact_added", person_added),
     ]
     assert frames[-1][4]["id"] == person and frames[2][4]["id"] == bid
+
+
+def test_files_and_bulk_jobs(live: Live) -> None:
+    aid, _, key = live.register("Shape")
+    rid = room_with(live, aid)
+    headers = {"X-API-Key": key, "x-file-name": "f.txt", "content-type": "text/plain"}
+    put = live.client.put(f"{live.rest}{A}/chats/{rid}/files", content=b"hi", headers=headers)
+    same(put.json(), {"data": ATTACHMENT})
+    got = live.agent(key, "GET", f"{A}/chats/{rid}/files/{put.json()['data']['id']}")
+    assert got.content == b"hi" and got.headers["content-type"].startswith("text/plain")
+    assert got.headers["etag"] == f'"{put.json()["data"]["sha256"]}"'
+
+    gone = live.human("POST", f"{H}/agents/bulk-delete", json={"ids": [aid, "nope"]})
+    job = {"id": "str", "kind": "str", "status": "str", "total": "int", "deleted": "int",
+           "failed": [{"id": "str", "reason": "str"}], "inserted_at": "str",
+           "completed_at": "str"}  # fmt: skip
+    same(gone.json(), {"data": job})
+    again = live.human("GET", f"{H}/bulk-deletions/{gone.json()['data']['id']}")
+    same(again.json(), {"data": job})
+    assert again.json() == gone.json()
