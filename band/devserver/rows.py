@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import sqlite3
 from typing import TypeVar
 
@@ -192,3 +193,37 @@ class ContactRecord(Record, frozen=True, kw_only=True):
     contact_type: str
     inserted_at: str
     entity: Entity | None
+
+
+class FileRow(Record, frozen=True, kw_only=True):
+    """A room file with its bytes (``files``)."""
+
+    id: str
+    room_id: str
+    name: str
+    content_type: str
+    bytes: int
+    sha256: str
+    data: builtins.bytes  # the field ``bytes`` (the size) shadows the type here
+    uploader_id: str
+    inserted_at: str
+
+
+class BulkFailure(Record, frozen=True, kw_only=True):
+    """One id a bulk deletion could not delete, and why (the error code)."""
+
+    id: str
+    reason: str
+
+
+class BulkJob(Record, frozen=True, kw_only=True):
+    """A finished bulk deletion (``bulk_deletions.body``, as the API returns it)."""
+
+    id: str
+    kind: str
+    status: str
+    total: int
+    deleted: int
+    failed: list[BulkFailure]
+    inserted_at: str
+    completed_at: str
