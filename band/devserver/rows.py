@@ -17,9 +17,10 @@ class Record(msgspec.Struct, frozen=True, kw_only=True):
     """Base of the records: immutable (each subclass repeats the options for mypy)."""
 
 
-def record(kind: type[R], row: sqlite3.Row) -> R:
-    """``row`` as a ``kind`` (a column the record does not declare is dropped)."""
-    return msgspec.convert(dict(row), kind)
+def record(kind: type[R], row: sqlite3.Row, **more: object) -> R:
+    """``row`` as a ``kind``, with ``more`` fields set or replaced (a column the record does not
+    declare is dropped; a value of the wrong type is a ``msgspec.ValidationError``)."""
+    return msgspec.convert({**dict(row), **more}, kind)
 
 
 class UserRow(Record, frozen=True, kw_only=True):

@@ -662,20 +662,7 @@ class Store:
             }
         metadata = load_json(row["metadata"])
         metadata["delivery_status"] = statuses
-        return MessageRecord(
-            seq=row["seq"],
-            id=mid,
-            room_id=row["room_id"],
-            content=row["content"],
-            message_type=row["message_type"],
-            sender_id=row["sender_id"],
-            sender_type=row["sender_type"],
-            sender_name=row["sender_name"],
-            metadata=metadata,
-            inserted_at=row["inserted_at"],
-            updated_at=row["updated_at"],
-            attachments=attachments,
-        )
+        return record(MessageRecord, row, metadata=metadata, attachments=attachments)
 
     def agent_messages(
         self, rid: str, aid: str, status: str | None, cursor: int | None, limit: int, desc: bool

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import uuid
 
-from .rows import ContactRecord, ContactRequestRecord, Entity
+from .rows import ContactRecord, ContactRequestRecord, Entity, record
 from .store import Store, StoreError, now
 
 SENT_STATUSES = ("pending", "approved", "rejected", "cancelled", "expired", "all")
@@ -41,19 +41,8 @@ def _request(store: Store, request_id: str) -> ContactRequestRecord | None:
     row = store.db.execute("SELECT * FROM contact_requests WHERE id=?", (request_id,)).fetchone()
     if row is None:
         return None
-    return ContactRequestRecord(
-        id=row["id"],
-        requester_id=row["requester_id"],
-        requester_type=row["requester_type"],
-        recipient_id=row["recipient_id"],
-        recipient_type=row["recipient_type"],
-        status=row["status"],
-        message=row["message"],
-        inserted_at=row["inserted_at"],
-        responded_at=row["responded_at"],
-        requester=store.entity(row["requester_id"]),
-        recipient=store.entity(row["recipient_id"]),
-    )
+    parties = store.entity(row["requester_id"]), store.entity(row["recipient_id"])
+    return record(ContactRequestRecord, row, requester=parties[0], recipient=parties[1])
 
 
 def _found(store: Store, request_id: str) -> ContactRequestRecord:
@@ -192,17 +181,7 @@ def list_contacts(
         "SELECT * FROM contacts WHERE owner_id=? ORDER BY seq LIMIT ? OFFSET ?",
         (pid, page_size, (page - 1) * page_size),
     ).fetchall()
-    out = [
-        ContactRecord(
-            id=r["id"],
-            owner_id=r["owner_id"],
-            contact_id=r["contact_id"],
-            contact_type=r["contact_type"],
-            inserted_at=r["inserted_at"],
-            entity=store.entity(r["contact_id"]),
-        )
-        for r in rows
-    ]
+    out = [record(ContactRecord, r, entity=store.entity(r["contact_id"])) for r in rows]
     return out, int(total[0])
 
 

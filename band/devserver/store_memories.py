@@ -9,11 +9,9 @@ from __future__ import annotations
 import sqlite3
 import uuid
 
-import msgspec
-
 from band.core.wire import JsonObject
 
-from .rows import MemoryRecord
+from .rows import MemoryRecord, record
 from .store import Store, StoreError, dump_json, load_json, now
 
 #: The list filters by name (a value None or empty filters nothing).
@@ -23,7 +21,7 @@ STATUSES = ("active", "superseded", "archived")
 
 
 def _shape(row: sqlite3.Row) -> MemoryRecord:
-    return msgspec.convert({**dict(row), "metadata": load_json(row["metadata"])}, MemoryRecord)
+    return record(MemoryRecord, row, metadata=load_json(row["metadata"]))
 
 
 def create(store: Store, agent_id: str, fields: JsonObject) -> MemoryRecord:
