@@ -204,17 +204,24 @@ def test_messages_rest(live: Live) -> None:
     marked = live.agent(bkey, "POST", f"{A}/chats/{rid}/messages/{mid}/processing").json()
     same(marked, {"data": {"id": "str", "status": "str", "attempt_number": "int",
                            "success": True}})  # fmt: skip
-    processing = message(mentions=2, attachments=1, delivery={bid: delivered(1, True)})
+    done = live.agent(bkey, "POST", f"{A}/chats/{rid}/messages/{mid}/processed").json()
+    same(done, {"data": {"id": "str", "status": "str", "attempt_number": "int", "success": True}})
+    assert done["data"]["status"] == "processed" and done["data"]["attempt_number"] == 1
+    ended = {**ATTEMPT, "ended_at": "str"}
+    handled = message(mentions=2, attachments=1, delivery={bid: delivered(1, True)})
+    handled["metadata"]["delivery_status"][bid]["attempts"] = [ended]
     ctx = live.agent(key, "GET", f"{A}/chats/{rid}/context").json()
-    same(ctx, {"data": [processing], "metadata": cursor, "meta": cursor})
+    same(ctx, {"data": [handled], "metadata": cursor, "meta": cursor})
 
+    working = live.agent(key, "POST", f"{A}/chats/{rid}/activity", json={"working": True})
+    same(working.json(), {"data": {"working": True}})
     event = {"event": {"content": "tool", "message_type": "tool_call", "metadata": {"k": 1}}}
     made = live.agent(key, "POST", f"{A}/chats/{rid}/events", json=event)
     same(made.json(), {"data": {"id": "str", "message_type": "str", "success": True}})
     plain = message()
     plain["metadata"] = {"k": "int", **plain["metadata"]}
     human = live.human("GET", f"{H}/chats/{rid}/messages").json()
-    same(human, {"data": [processing, plain], "metadata": {**cursor, "total_count": "int"}})
+    same(human, {"data": [handled, plain], "metadata": {**cursor, "total_count": "int"}})
 
 
 def test_pushes(live: Live) -> None:
