@@ -7,6 +7,8 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import Route
 
+from band.core.wire import ActivityResponse, EventCreatedResponse, MessageStatusResponse
+
 from . import control, shapes, writes
 from .bodies import (
     ActivityBody,
@@ -109,14 +111,14 @@ async def _mark(ctx: Ctx, state: str) -> Response:
     rid, mid = ctx.params["chat_id"], ctx.params["message_id"]
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     if state == "processing":
-        result = await ctx.db.run(Store.mark_processing, rid, mid, ctx.principal.id)
+        status, attempt = await ctx.db.run(Store.mark_processing, rid, mid, ctx.principal.id)
     else:
         error = None
         if state == "failed":
             error = ctx.body(FailedBody).error or "Unknown error"
-        result = await ctx.db.run(Store.mark_done, rid, mid, ctx.principal.id, error)
+        status, attempt = await ctx.db.run(Store.mark_done, rid, mid, ctx.principal.id, error)
     await writes.push_update(ctx, mid, ctx.principal)
-    return data({**result, "success": True})
+    return data(MessageStatusResponse(id=mid, status=status, attempt_number=attempt, success=True))
 
 
 @agent
@@ -151,7 +153,7 @@ async def create_event(ctx: Ctx) -> Response:
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     msg = await ctx.db.run(Store.create_message, rid, ctx.principal, content, mtype, [], meta)
     await writes.push(ctx, f"chat_room:{rid}", "event_created", shapes.message(msg))
-    return data({"id": msg.id, "message_type": mtype, "success": True}, 201)
+    return data(EventCreatedResponse(id=msg.id, success=True, message_type=mtype), 201)
 
 
 @agent
@@ -220,7 +222,7 @@ async def activity(ctx: Ctx) -> Response:
     rid = ctx.params["chat_id"]
     working = ctx.body(ActivityBody).working
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
-    return data({"working": working})
+    return data(ActivityResponse(working=working))
 
 
 P = "/api/v1/agent"

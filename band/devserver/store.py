@@ -737,11 +737,11 @@ class Store:
         ).fetchone()
         return row
 
-    def mark_processing(self, rid: str, mid: str, aid: str) -> JsonObject:
-        """Start (or keep) a processing attempt for ``aid`` on ``mid``."""
+    def mark_processing(self, rid: str, mid: str, aid: str) -> tuple[str, int]:
+        """Start (or keep) a processing attempt for ``aid`` on ``mid``; return (status, attempt)."""
         d = self._delivery(rid, mid, aid)
         if d is not None and d["status"] == "processing":
-            return {"id": mid, "status": "processing", "attempt_number": d["current_attempt"]}
+            return "processing", d["current_attempt"]
         number = (d["current_attempt"] if d else 0) + 1
         self.db.execute(
             "INSERT INTO deliveries (message_id, agent_id, status, current_attempt) "
@@ -753,10 +753,10 @@ class Store:
             "INSERT INTO attempts VALUES (?,?,?,?,?,?,?)",
             (mid, aid, number, "processing", now(), None, None),
         )
-        return {"id": mid, "status": "processing", "attempt_number": number}
+        return "processing", number
 
-    def mark_done(self, rid: str, mid: str, aid: str, error: str | None) -> JsonObject:
-        """Finish the live attempt as processed (``error`` None) or failed."""
+    def mark_done(self, rid: str, mid: str, aid: str, error: str | None) -> tuple[str, int]:
+        """Finish the live attempt as processed (``error`` None) or failed; (status, attempt)."""
         d = self._delivery(rid, mid, aid)
         if d is None or d["status"] != "processing":
             raise StoreError(
@@ -776,7 +776,7 @@ class Store:
             "WHERE message_id=? AND agent_id=? AND number=?",
             ("success" if error is None else "failed", ts, error, mid, aid, d["current_attempt"]),
         )
-        return {"id": mid, "status": status, "attempt_number": d["current_attempt"]}
+        return status, d["current_attempt"]
 
     def log_event(self, topic: str, event: str, payload: JsonObject | msgspec.Struct) -> None:
         """Record a pushed server event (its JSON as pushed)."""

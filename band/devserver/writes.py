@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 from starlette.responses import Response
 
-from band.core.wire import JsonObject
+from band.core.wire import JsonObject, MessageSentResponse, MessageSentResponseRecipientsItem
 
 from . import shapes
 from . import store_files as sf
@@ -74,7 +74,7 @@ async def remove_participant(ctx: Ctx) -> Response:
     return data(payload)
 
 
-async def post_message(ctx: Ctx, rid: str, *, require_mention: bool) -> JsonObject:
+async def post_message(ctx: Ctx, rid: str, *, require_mention: bool) -> MessageSentResponse:
     """Store a text message, then push message_created to mentioned agents and the sender."""
     message = ctx.body(MessageBody).message
     content = message.content
@@ -102,11 +102,11 @@ async def post_message(ctx: Ctx, rid: str, *, require_mention: bool) -> JsonObje
     payload = shapes.message(msg)
     await push(ctx, f"chat_room:{rid}", "message_created", payload, agent_ids=targets)
     recipients = [
-        {"id": m["id"], "handle": m["handle"], "name": m["name"]}
+        MessageSentResponseRecipientsItem(id=m["id"], handle=m["handle"], name=m["name"])
         for m in resolved
         if m["id"] != ctx.principal.id
     ]
-    return {"id": msg.id, "success": True, "recipients": recipients}
+    return MessageSentResponse(id=msg.id, success=True, recipients=recipients)
 
 
 async def push_task(ctx: Ctx, rid: str, event: str, task: JsonObject) -> None:
