@@ -64,6 +64,8 @@ __all__ = [
     "ListAgentPeersResponseMetadata",
     "ListChatTasksResponse",
     "ListChatTasksResponseMetadata",
+    "MeChatRoom",
+    "MeChatRoomAgentsItem",
     "MessageCreated",
     "MessageRow",
     "MessageSentResponse",
@@ -82,6 +84,7 @@ __all__ = [
     "RespondToAgentContactRequestResponseData",
     "Room",
     "RoomAdded",
+    "RoomDetails",
     "RoomDeleted",
     "RoomRemoved",
     "SentContactRequest",
@@ -313,7 +316,7 @@ class TaskActor(WireModel):
 
 
 class ChatParticipant(WireModel):
-    """A member of a room."""
+    """A member of a room (``avatar_url`` UNSET: left out of the JSON, as band dev does)."""
 
     id: str | None = None
     name: str | None = None
@@ -322,7 +325,7 @@ class ChatParticipant(WireModel):
     role: str | None = None
     status: str | None = None
     online: bool | None = None
-    avatar_url: str | None = None
+    avatar_url: str | msgspec.UnsetType | None = None
 
 
 class _DirectoryEntry(WireModel):
@@ -604,14 +607,15 @@ class Board(_BoardRecord):
 
 
 class Attachment(WireModel):
-    """A room file listed on a message (``sha_256``: the spelling some deployments use)."""
+    """A room file listed on a message (``sha_256``: the spelling some deployments use; UNSET
+    leaves it out of the JSON)."""
 
     id: str | None = None
     name: str | None = None
     content_type: str | None = None
     bytes: int | None = None
     sha256: str | None = None
-    sha_256: str | None = None
+    sha_256: str | msgspec.UnsetType | None = None
     has_thumb: bool | None = None
     expires_at: str | None = None
 
@@ -631,7 +635,8 @@ class MessageRow(WireModel):
     sender_type: str | None = None
     sender_name: str | None = None
     chat_room_id: str | None = None
-    thread_id: JsonValue = None  # unchecked by the validator, unread by the runtime: kept as sent
+    # unchecked by the validator, unread by the runtime: kept as sent (UNSET: not in the JSON)
+    thread_id: JsonValue = None
     inserted_at: str | None = None
     updated_at: str | None = None
     attachments: list[JsonObject] | None = None
@@ -689,6 +694,30 @@ class Room(WireModel):
     updated_at: str | None = None
 
 
+class RoomDetails(Room):
+    """A ChatRoom with its ``type`` and ``status``, as band dev sends every room (the agent
+    API's ChatRoom carries them as extras, spec 3.5; decode with ``Room`` to ignore them)."""
+
+    type: str | None = None
+    status: str | None = None
+
+
+class MeChatRoomAgentsItem(WireModel):
+    """An agent in a room, as ``MeChatRoom.agents`` lists it."""
+
+    id: str | None = None
+    name: str | None = None
+    handle: str | None = None
+    type: str | None = None
+
+
+class MeChatRoom(RoomDetails):
+    """A room as the human API gives it (``/me/chats``): its agents and work status too."""
+
+    agents: list[MeChatRoomAgentsItem] | None = None
+    work_status: str | None = None
+
+
 class RoomAdded(Room):
     """The ``room_added`` push on ``agent_rooms:{id}``."""
 
@@ -737,9 +766,11 @@ class AgentMe(WireModel):
     handle: str | None = None
     description: str | None = None
     owner_uuid: str | None = None
-    feature_flags: JsonObject | None = None
     inserted_at: str | None = None
     updated_at: str | None = None
+    feature_flags: JsonObject | None = None
+    listed_in_directory: bool | None = None
+    tags: list[str] | None = None
 
 
 class MessageStatusResponse(WireModel):

@@ -7,6 +7,8 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import Route
 
+from band.core.wire import ActivityResponse, EventCreatedResponse, MessageStatusResponse
+
 from . import control, shapes, writes
 from .bodies import (
     ActivityBody,
@@ -19,6 +21,7 @@ from .bodies import (
 from .http import Ctx, cursor_meta, data, endpoint, offset_meta, offset_page, page_slice
 from .inputs import accepts
 from .queries import AgentMessagesQuery, PageQuery, PeersQuery, RoomPageQuery
+from .rows import MessageRecord
 from .store import Store
 
 agent = endpoint("agent")
@@ -62,7 +65,7 @@ async def rename_chat(ctx: Ctx) -> Response:
     """PATCH /agent/chats/{id}."""
     title = ctx.body(RenameBody).chat.title
     room = await ctx.db.run(Store.member_room, ctx.params["chat_id"], ctx.principal.id)
-    return data(shapes.chat_room(await ctx.db.run(Store.rename_room, room["id"], title)))
+    return data(shapes.chat_room(await ctx.db.run(Store.rename_room, room.id, title)))
 
 
 @agent
@@ -108,14 +111,14 @@ async def _mark(ctx: Ctx, state: str) -> Response:
     rid, mid = ctx.params["chat_id"], ctx.params["message_id"]
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     if state == "processing":
-        result = await ctx.db.run(Store.mark_processing, rid, mid, ctx.principal.id)
+        status, attempt = await ctx.db.run(Store.mark_processing, rid, mid, ctx.principal.id)
     else:
         error = None
         if state == "failed":
             error = ctx.body(FailedBody).error or "Unknown error"
-        result = await ctx.db.run(Store.mark_done, rid, mid, ctx.principal.id, error)
+        status, attempt = await ctx.db.run(Store.mark_done, rid, mid, ctx.principal.id, error)
     await writes.push_update(ctx, mid, ctx.principal)
-    return data({**result, "success": True})
+    return data(MessageStatusResponse(id=mid, status=status, attempt_number=attempt, success=True))
 
 
 @agent
@@ -150,7 +153,7 @@ async def create_event(ctx: Ctx) -> Response:
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     msg = await ctx.db.run(Store.create_message, rid, ctx.principal, content, mtype, [], meta)
     await writes.push(ctx, f"chat_room:{rid}", "event_created", shapes.message(msg))
-    return data({"id": msg["id"], "message_type": mtype, "success": True}, 201)
+    return data(EventCreatedResponse(id=msg.id, success=True, message_type=mtype), 201)
 
 
 @agent
@@ -180,8 +183,8 @@ def _offset_paged(q: RoomPageQuery) -> bool:
 
 
 def _offset_window(
-    q: RoomPageQuery, rows: list[dict[str, Any]], default_size: int
-) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    q: RoomPageQuery, rows: list[MessageRecord], default_size: int
+) -> tuple[list[MessageRecord], dict[str, Any]]:
     """Page ``page`` of ``rows`` and its metadata: offset fields plus the cursor ones."""
     page = q.page or 1
     size = q.page_size or q.limit or default_size
@@ -196,7 +199,7 @@ async def list_participants(ctx: Ctx) -> Response:
     rid = ctx.params["chat_id"]
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     parts = await ctx.db.run(Store.participants, rid)
-    return data([shapes.participant(p, ctx.fanout.online(p["id"])) for p in parts])
+    return data([shapes.participant(p, ctx.fanout.online(p.id)) for p in parts])
 
 
 add_participant = agent(writes.add_participant)
@@ -219,7 +222,7 @@ async def activity(ctx: Ctx) -> Response:
     rid = ctx.params["chat_id"]
     working = ctx.body(ActivityBody).working
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
-    return data({"working": working})
+    return data(ActivityResponse(working=working))
 
 
 P = "/api/v1/agent"

@@ -95,5 +95,5 @@ def create_app(
     app.state.join_lines = JoinLines()
     app.state.user_key = key
     app.state.idle_timeout = idle_timeout
-    app.state.user_id = user["id"]
+    app.state.user_id = user.id
     return app

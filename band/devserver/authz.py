@@ -219,7 +219,7 @@ async def _peers(call: Call) -> None:
 
 async def _own_agent(call: Call) -> None:
     agent = await call.db.run(Store.agent, call.params["agent_id"])
-    if agent is None or agent["owner_id"] != call.principal.id:
+    if agent is None or agent.owner_id != call.principal.id:
         raise StoreError(404, "not_found", "agent not found")
 
 

@@ -7,7 +7,9 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import AfterValidator, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from .fields import JsonObject, MemorySegment, MemorySystem, MemoryType, NonBlank, Obj, rule
+from band.core.wire import JsonObject
+
+from .fields import MemorySegment, MemorySystem, MemoryType, NonBlank, Obj, rule
 from .inputs import PREDICATE, BodyModel
 
 EventType = Literal["tool_call", "tool_result", "thought", "error", "task", "attention"]

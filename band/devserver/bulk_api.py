@@ -9,6 +9,7 @@ from . import shapes, store_bulk, writes
 from .bodies import BulkIdsBody
 from .http import Ctx, data, endpoint
 from .inputs import accepts
+from .rows import BulkFailure
 from .store import Store, StoreError
 
 human = endpoint("user")
@@ -27,7 +28,7 @@ async def bulk_delete_agents(ctx: Ctx) -> Response:
         try:
             await ctx.db.run(Store.delete_agent, ctx.principal.id, aid)
         except StoreError as exc:
-            failed.append({"id": aid, "reason": exc.code})
+            failed.append(BulkFailure(id=aid, reason=exc.code))
             continue
         await ctx.fanout.disconnect(aid)
     job = await ctx.db.run(store_bulk.save_job, ctx.principal.id, "agents", ids, failed)
@@ -44,7 +45,7 @@ async def bulk_delete_chats(ctx: Ctx) -> Response:
         try:
             agents = await ctx.db.run(store_bulk.delete_room, ctx.principal.id, rid)
         except StoreError as exc:
-            failed.append({"id": rid, "reason": exc.code})
+            failed.append(BulkFailure(id=rid, reason=exc.code))
             continue
         assert room is not None  # delete_room raises not_found for a missing room
         left = ctx.fanout.leave_room(rid)  # a deleted room pushes nothing more to anyone

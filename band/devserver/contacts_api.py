@@ -8,17 +8,21 @@ Every change that concerns an agent is pushed on its ``agent_contacts:{agent_id}
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
 
 from starlette.responses import Response
 from starlette.routing import Route
 
+from band.core.wire import JsonObject
+
 from . import store_contacts as sc
 from . import writes
 from .bodies import AddContactBody, ContactRequestBody, RemoveContactBody, ResolveBody, RespondBody
-from .http import Ctx, Handler, Shape, data, endpoint, offset_meta
+from .http import Ctx, Handler, data, endpoint, offset_meta
 from .inputs import accepts
 from .queries import AgentRequestsQuery, PageQuery, SentRequestsQuery
+from .rows import ContactRecord, ContactRequestRecord, Entity
+from .store import Store
 
 agent = endpoint("agent")
 human = endpoint("user")
@@ -27,17 +31,21 @@ human = endpoint("user")
 # -- shapes (spec 2.5) ---------------------------------------------------------
 
 
-def agent_contact(row: dict[str, Any], online: bool) -> dict[str, Any]:
+#: Builds a contact item from a contact row and whether the contact is online.
+Shape = Callable[[ContactRecord, bool], JsonObject]
+
+
+def agent_contact(row: ContactRecord, online: bool) -> JsonObject:
     """AgentContact."""
-    ent = row["entity"]
+    ent = row.entity
     return {
-        "id": ent["id"],
-        "handle": ent["handle"],
-        "type": ent["type"],
+        "id": row.contact_id,
+        "handle": ent.handle if ent else None,
+        "type": row.contact_type if ent is None else ent.type,
         "online": online,
-        "inserted_at": row["inserted_at"],
-        "name": ent["name"],
-        "description": ent.get("description"),
+        "inserted_at": row.inserted_at,
+        "name": ent.name if ent else None,
+        "description": ent.description if ent else None,
         "avatar_url": None,
         "is_external": False,
         "listed_in_directory": False,
@@ -45,22 +53,22 @@ def agent_contact(row: dict[str, Any], online: bool) -> dict[str, Any]:
     }
 
 
-def human_contact(row: dict[str, Any], online: bool) -> dict[str, Any]:
+def human_contact(row: ContactRecord, online: bool) -> JsonObject:
     """Contact (human view)."""
-    ent = row["entity"]
+    ent = row.entity
     return {
-        "id": row["id"],
-        "contact_id": ent["id"],
-        "contact_type": ent["type"],
+        "id": row.id,
+        "contact_id": row.contact_id,
+        "contact_type": row.contact_type if ent is None else ent.type,
         "online": online,
-        "inserted_at": row["inserted_at"],
+        "inserted_at": row.inserted_at,
         "status": "active",
         "source": "request",
         "user": {
-            "id": ent["id"],
-            "name": ent["name"],
-            "handle": ent["handle"],
-            "email": ent.get("email"),
+            "id": row.contact_id,
+            "name": ent.name if ent else None,
+            "handle": ent.handle if ent else None,
+            "email": ent.email if ent else None,
             "avatar_url": None,
             "listed_in_directory": False,
             "tags": [],
@@ -68,102 +76,107 @@ def human_contact(row: dict[str, Any], online: bool) -> dict[str, Any]:
     }
 
 
-def _party(ent: dict[str, Any]) -> dict[str, Any]:
-    return {"id": ent["id"], "name": ent.get("name"), "handle": ent.get("handle"),
+def _party(pid: str, ent: Entity | None) -> JsonObject:
+    return {"id": pid, "name": ent.name if ent else None, "handle": ent.handle if ent else None,
             "avatar_url": None}  # fmt: skip
 
 
-def contact_request(req: dict[str, Any]) -> dict[str, Any]:
+def contact_request(req: ContactRequestRecord) -> JsonObject:
     """ContactRequest (human view)."""
     return {
-        "id": req["id"],
-        "requester_id": req["requester_id"],
-        "recipient_id": req["recipient_id"],
-        "status": req["status"],
-        "inserted_at": req["inserted_at"],
-        "message": req["message"],
-        "responded_at": req["responded_at"],
-        "requester": _party(req["requester"]),
-        "recipient": _party(req["recipient"]),
-        "requester_type": req["requester_type"],
-        "recipient_type": req["recipient_type"],
+        "id": req.id,
+        "requester_id": req.requester_id,
+        "recipient_id": req.recipient_id,
+        "status": req.status,
+        "inserted_at": req.inserted_at,
+        "message": req.message,
+        "responded_at": req.responded_at,
+        "requester": _party(req.requester_id, req.requester),
+        "recipient": _party(req.recipient_id, req.recipient),
+        "requester_type": req.requester_type,
+        "recipient_type": req.recipient_type,
     }
 
 
-def _request_summary(req: dict[str, Any], side: str, prefix: str) -> dict[str, Any]:
-    """A request as one side lists it: the other party (``side``) named under ``prefix``."""
-    party = req[side]
+def _request_summary(req: ContactRequestRecord, party: Entity | None, prefix: str) -> JsonObject:
+    """A request as one side lists it: the other ``party`` named under ``prefix``."""
     out = {
-        "id": req["id"],
-        "status": req["status"],
-        "inserted_at": req["inserted_at"],
-        "message": req["message"],
-        f"{prefix}_handle": party.get("handle"),
-        f"{prefix}_name": party.get("name"),
+        "id": req.id,
+        "status": req.status,
+        "inserted_at": req.inserted_at,
+        "message": req.message,
+        f"{prefix}_handle": party.handle if party else None,
+        f"{prefix}_name": party.name if party else None,
         f"{prefix}_avatar_url": None,
     }
     return {k: v for k, v in out.items() if v is not None}
 
 
-def received_request(req: dict[str, Any]) -> dict[str, Any]:
+def received_request(req: ContactRequestRecord) -> JsonObject:
     """ReceivedContactRequest (also the contact_request_received payload, nulls dropped)."""
-    return _request_summary(req, "requester", "from")
+    return _request_summary(req, req.requester, "from")
 
 
-def sent_request(req: dict[str, Any]) -> dict[str, Any]:
+def sent_request(req: ContactRequestRecord) -> JsonObject:
     """SentContactRequest."""
-    return _request_summary(req, "recipient", "to")
+    return _request_summary(req, req.recipient, "to")
 
 
-def contact_added_payload(other: dict[str, Any], inserted_at: str) -> dict[str, Any]:
+def contact_added_payload(other: Entity, inserted_at: str) -> JsonObject:
     """contact_added payload describing ``other`` (``description`` omitted when null)."""
-    out = {
-        "id": other["id"],
-        "type": other["type"],
+    out: JsonObject = {
+        "id": other.id,
+        "type": other.type,
         "inserted_at": inserted_at,
-        "handle": other.get("handle"),
-        "name": other.get("name"),
+        "handle": other.handle,
+        "name": other.name,
         "is_external": False,
         "is_remote": False,
     }
-    if other.get("description") is not None:
-        out["description"] = other["description"]
+    if other.description is not None:
+        out["description"] = other.description
     return out
 
 
 # -- pushes ---------------------------------------------------------------------
 
 
-async def _to_agent(ctx: Ctx, ent: dict[str, Any], event: str, payload: dict[str, Any]) -> None:
-    if ent.get("type") == "Agent":
-        await writes.push(ctx, f"agent_contacts:{ent['id']}", event, payload)
+async def _to_agent(ctx: Ctx, pid: str, kind: str, event: str, payload: JsonObject) -> None:
+    if kind == "Agent":
+        await writes.push(ctx, f"agent_contacts:{pid}", event, payload)
 
 
-async def push_request(ctx: Ctx, req: dict[str, Any], *, created: bool) -> None:
+async def push_request(ctx: Ctx, req: ContactRequestRecord, *, created: bool) -> None:
     """Push the events following a request write (created, approved, rejected, cancelled)."""
-    requester, recipient = req["requester"], req["recipient"]
-    if created and req["status"] == "pending":
-        await _to_agent(ctx, recipient, "contact_request_received", received_request(req))
+    requester, recipient = req.requester, req.recipient
+    sides = [e for e in (requester, recipient) if e is not None]  # an identity gone hears nothing
+    if created and req.status == "pending":
+        if recipient is not None:
+            received = received_request(req)
+            await _to_agent(ctx, recipient.id, recipient.type, "contact_request_received", received)
         return
-    update = {"id": req["id"], "status": req["status"]}
-    for ent in (requester, recipient):
-        await _to_agent(ctx, ent, "contact_request_updated", update)
-    if req["status"] == "approved":
-        ts = req["responded_at"] or req["inserted_at"]
-        await _to_agent(ctx, requester, "contact_added", contact_added_payload(recipient, ts))
-        await _to_agent(ctx, recipient, "contact_added", contact_added_payload(requester, ts))
+    update = {"id": req.id, "status": req.status}
+    for ent in sides:
+        await _to_agent(ctx, ent.id, ent.type, "contact_request_updated", update)
+    if req.status == "approved" and requester is not None and recipient is not None:
+        ts = req.responded_at or req.inserted_at
+        added = contact_added_payload(recipient, ts)
+        await _to_agent(ctx, requester.id, requester.type, "contact_added", added)
+        added = contact_added_payload(requester, ts)
+        await _to_agent(ctx, recipient.id, recipient.type, "contact_added", added)
 
 
-async def push_removed(ctx: Ctx, me: dict[str, Any], other: dict[str, Any]) -> None:
+async def push_removed(ctx: Ctx, me: Entity, other: tuple[str, str]) -> None:
     """Push contact_removed to each agent side (payload id = the other side's id)."""
-    await _to_agent(ctx, me, "contact_removed", {"id": other["id"]})
-    await _to_agent(ctx, other, "contact_removed", {"id": me["id"]})
+    other_id, other_type = other
+    await _to_agent(ctx, me.id, me.type, "contact_removed", {"id": other_id})
+    await _to_agent(ctx, other_id, other_type, "contact_removed", {"id": me.id})
 
 
 # -- shared operations -----------------------------------------------------------
 
 
-async def _add(ctx: Ctx, handle: str, message: str | None) -> dict[str, Any]:
+async def _add(ctx: Ctx, handle: str, message: str | None) -> ContactRequestRecord:
     req = await ctx.db.run(sc.create_request, ctx.principal.id, handle, message)
     await push_request(ctx, req, created=True)
     return req
@@ -172,7 +185,7 @@ async def _add(ctx: Ctx, handle: str, message: str | None) -> dict[str, Any]:
 async def _remove(ctx: Ctx) -> Response:
     body = ctx.body(RemoveContactBody)
     other = await ctx.db.run(sc.remove_contact, ctx.principal.id, body.handle, body.contact_id)
-    me = await ctx.db.run(sc.public_entity, ctx.principal.id)
+    me = await ctx.db.run(Store.entity, ctx.principal.id)
     assert me is not None  # the principal was authenticated from its own row
     await push_removed(ctx, me, other)
     return data({"status": "removed"})
@@ -184,8 +197,8 @@ async def _respond(ctx: Ctx, action: str, handle: str | None, request_id: str | 
     return _id_status(req)
 
 
-def _id_status(req: dict[str, Any]) -> Response:
-    return data({"id": req["id"], "status": req["status"]})
+def _id_status(req: ContactRequestRecord) -> Response:
+    return data({"id": req.id, "status": req.status})
 
 
 def _named(handler: Handler, name: str, doc: str) -> Handler:
@@ -201,7 +214,7 @@ def _list_contacts(name: str, doc: str, shape: Shape) -> Handler:
     async def handler(ctx: Ctx) -> Response:
         page, size = ctx.query(PageQuery).window()
         rows, total = await ctx.db.run(sc.list_contacts, ctx.principal.id, page, size)
-        items = [shape(r, ctx.fanout.online(r["contact_id"])) for r in rows]
+        items = [shape(r, ctx.fanout.online(r.contact_id)) for r in rows]
         return data(items, metadata=offset_meta(page, size, total))
 
     return _named(handler, name, doc)
@@ -315,7 +328,7 @@ me_cancel = human(_me_respond("me_cancel", "DELETE /me/contacts/requests/{id}.",
 async def me_resolve(ctx: Ctx) -> Response:
     """POST /me/contacts/resolve (``{handle}``) -> ``{handle, name, type}``."""
     ent = await ctx.db.run(sc.resolve_handle, ctx.body(ResolveBody).handle)
-    return data({"handle": ent["handle"], "name": ent["name"], "type": ent["type"]})
+    return data({"handle": ent.handle, "name": ent.name, "type": ent.type})
 
 
 @human

@@ -93,7 +93,7 @@ async def control(ctx: Ctx) -> Response:
     aid, mode, reason = body.agent_id, body.mode, body.reason
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     parts = await ctx.db.run(Store.participants, rid)
-    if not any(p["id"] == aid and p.get("type") == "Agent" for p in parts):
+    if not any(p.id == aid and p.type == "Agent" for p in parts):
         raise StoreError(
             422, "validation_error", "agent is not in this room", {"agent_id": ["not in room"]}
         )
@@ -120,7 +120,7 @@ async def _owned_agent(ctx: Ctx) -> str:
     """Return the path's agent id when the caller owns that agent, else 404."""
     aid: str = ctx.params["agent_id"]
     agent = await ctx.db.run(Store.agent, aid)
-    if agent is None or agent["owner_id"] != ctx.principal.id:
+    if agent is None or agent.owner_id != ctx.principal.id:
         raise StoreError(404, "not_found", "agent not found")
     return aid
 

@@ -10,7 +10,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import msgspec
 from starlette.websockets import WebSocket
 
-from band.core.wire import encode_frame
+from band.core.wire import JsonObject, encode_frame
 
 from .contracts import Principal
 from .store import Store
@@ -120,7 +120,7 @@ class Fanout:
         return left
 
     async def send_to(
-        self, left: list[Joined], topic: str, event: str, payload: dict[str, Any]
+        self, left: list[Joined], topic: str, event: str, payload: JsonObject | msgspec.Struct
     ) -> None:
         """Send one farewell ``event`` on ``topic`` to sockets that just left it."""
         for conn, joined, join_ref in left:
@@ -147,7 +147,7 @@ class Fanout:
         self,
         topic: str,
         event: str,
-        payload: dict[str, Any],
+        payload: JsonObject | msgspec.Struct,
         *,
         agent_ids: frozenset[str] | None = None,
     ) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from pydantic_core import PydanticCustomError
@@ -31,8 +31,6 @@ Limit = Annotated[int, Field(ge=1, le=100)]
 MemorySystem = Literal["sensory", "working", "long_term"]
 MemoryType = Literal["iconic", "echoic", "haptic", "episodic", "semantic", "procedural"]
 MemorySegment = Literal["user", "agent", "tool", "guideline"]
-#: a JSON object of any (finite, bounded-depth) content
-JsonObject = dict[str, Any]
 
 
 def rule(field: str, message: str) -> PydanticCustomError:

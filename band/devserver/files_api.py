@@ -58,17 +58,17 @@ async def download(ctx: Ctx) -> Response:
     """GET /agent/chats/{chat_id}/files/{file_id} (exact bytes; ``Range`` -> 206/416)."""
     rid = await _room(ctx)
     row = await ctx.db.run(sf.get_file, rid, ctx.params["file_id"])
-    blob: bytes = row["data"]
+    blob = row.data
     size = len(blob)
-    quoted = row["name"].replace("\\", "_").replace('"', "_")
+    quoted = row.name.replace("\\", "_").replace('"', "_")
     headers = {
         "Content-Disposition": f'attachment; filename="{quoted}"',
         "Accept-Ranges": "bytes",
-        "ETag": f'"{row["sha256"]}"',
+        "ETag": f'"{row.sha256}"',
     }
     raw = ctx.request.headers.get("range")
     if raw is None:
-        return Response(blob, media_type=row["content_type"], headers=headers)
+        return Response(blob, media_type=row.content_type, headers=headers)
     m = _RANGE.match(raw.strip())
     start: int | None = None
     end = size - 1
@@ -87,7 +87,7 @@ async def download(ctx: Ctx) -> Response:
         )
     headers["Content-Range"] = f"bytes {start}-{end}/{size}"
     return Response(
-        blob[start : end + 1], status_code=206, media_type=row["content_type"], headers=headers
+        blob[start : end + 1], status_code=206, media_type=row.content_type, headers=headers
     )
 
 

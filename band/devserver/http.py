@@ -8,6 +8,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+import msgspec
 from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -16,12 +17,13 @@ from . import authz
 from .contracts import Principal
 from .fanout import AsyncStore, Fanout
 from .inputs import declared, parse_body, parse_query
+from .rows import Entity, MessageRecord
 from .store import StoreError
 
 log = logging.getLogger(__name__)
 
-#: Builds a response item from a row and whether its entity is online.
-Shape = Callable[[dict[str, Any], bool], dict[str, Any]]
+#: A row naming a person or an agent (its ``id`` says whether it is online).
+E = TypeVar("E", bound=Entity)
 
 
 def error_response(
@@ -98,25 +100,26 @@ def page_slice(rows: list[Any], page: int, page_size: int) -> list[Any]:
 
 
 def offset_page(
-    ctx: Ctx, rows: list[dict[str, Any]], page: int, page_size: int, shape: Shape
-) -> JSONResponse:
+    ctx: Ctx, rows: list[E], page: int, page_size: int, shape: Callable[[E, bool], object]
+) -> Response:
     """Envelope one offset page of ``rows``, each as ``shape(row, online)``, with its metadata."""
     chunk = page_slice(rows, page, page_size)
     return data(
-        [shape(r, ctx.fanout.online(r["id"])) for r in chunk],
+        [shape(r, ctx.fanout.online(r.id)) for r in chunk],
         metadata=offset_meta(page, page_size, len(rows)),
     )
 
 
-def cursor_meta(items: list[dict[str, Any]], has_more: bool, limit: int) -> dict[str, Any]:
-    """Cursor pagination metadata (the cursor is the last row's sequence number)."""
-    nxt = str(items[-1]["_seq"]) if has_more and items else None
+def cursor_meta(items: list[MessageRecord], has_more: bool, limit: int) -> dict[str, Any]:
+    """Cursor pagination metadata (the cursor is the last message's sequence number)."""
+    nxt = str(items[-1].seq) if has_more and items else None
     return {"has_more": has_more, "limit": limit, "next_cursor": nxt}
 
 
-def data(payload: Any, status: int = 200, **extra: Any) -> JSONResponse:
-    """Build the success envelope."""
-    return JSONResponse({"data": payload, **extra}, status_code=status)
+def data(payload: Any, status: int = 200, **extra: Any) -> Response:
+    """Build the success envelope (dicts and wire Structs alike, encoded by msgspec)."""
+    body = msgspec.json.encode({"data": payload, **extra})
+    return Response(body, status_code=status, media_type="application/json")
 
 
 Handler = Callable[[Ctx], Awaitable[Response]]

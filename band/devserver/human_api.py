@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.responses import Response
 from starlette.routing import Route
+
+from band.core.wire import MeChatRoom
 
 from . import shapes, writes
 from .bodies import ChatBody, MessageBody, ProfileBody, RegisterBody
 from .http import Ctx, cursor_meta, data, endpoint, offset_meta, offset_page, page_slice
 from .inputs import accepts
 from .queries import HumanMessagesQuery, PageQuery, ParticipantsQuery
+from .rows import RoomRow
 from .store import MessageFilter, Store
 
 human = endpoint("user")
@@ -57,8 +58,8 @@ async def list_agents(ctx: Ctx) -> Response:
     return data([shapes.my_agent(a) for a in chunk], metadata=meta)
 
 
-async def _me_room(ctx: Ctx, room: dict[str, Any]) -> dict[str, Any]:
-    parts = await ctx.db.run(Store.participants, room["id"])
+async def _me_room(ctx: Ctx, room: RoomRow) -> MeChatRoom:
+    parts = await ctx.db.run(Store.participants, room.id)
     return shapes.me_chat_room(room, parts)
 
 
@@ -119,7 +120,7 @@ async def list_participants(ctx: Ctx) -> Response:
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     parts = await ctx.db.run(Store.participants, rid)
     if q.participant_type:
-        parts = [p for p in parts if p["type"] == q.participant_type]
+        parts = [p for p in parts if p.type == q.participant_type]
     return offset_page(ctx, parts, q.page, q.page_size, shapes.participant)
 
 
@@ -149,12 +150,12 @@ async def update_profile(ctx: Ctx) -> Response:
 async def delete_agent(ctx: Ctx) -> Response:
     """DELETE /me/agents/{id}."""
     agent = await ctx.db.run(Store.delete_agent, ctx.principal.id, ctx.params["agent_id"])
-    await ctx.fanout.disconnect(agent["id"])  # out of its rooms: its sockets must not hear them
+    await ctx.fanout.disconnect(agent.id)  # out of its rooms: its sockets must not hear them
     return data(
         {
-            "id": agent["id"],
-            "name": agent["name"],
-            "description": agent["description"],
+            "id": agent.id,
+            "name": agent.name,
+            "description": agent.description,
             "executions_deleted": 0,
         }
     )

@@ -13,6 +13,7 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import Route
 
+from band.core.wire import JsonObject
 from band_sdk_core import validate_memory_type_for_system
 
 from . import store_memories as sm
@@ -20,6 +21,7 @@ from .bodies import MemoryBody
 from .http import Ctx, data, endpoint
 from .inputs import accepts
 from .queries import AgentMemoriesQuery, MemoryFilters, MyMemoriesQuery
+from .rows import MemoryRecord
 from .store import StoreError
 
 agent = endpoint("agent")
@@ -35,19 +37,31 @@ def _org_refused() -> StoreError:
     return StoreError(422, "org_scope_requires_organization", ORG_MESSAGE)
 
 
-def agent_memory(mem: dict[str, Any]) -> dict[str, Any]:
+def agent_memory(mem: MemoryRecord) -> JsonObject:
     """AgentMemory."""
-    keys = ("id", "content", "system", "type", "segment", "scope", "inserted_at", "status",
-            "subject_id", "source_agent_id", "organization_id", "thought", "metadata")  # fmt: skip
-    return {k: mem[k] for k in keys}
+    return {
+        "id": mem.id,
+        "content": mem.content,
+        "system": mem.system,
+        "type": mem.type,
+        "segment": mem.segment,
+        "scope": mem.scope,
+        "inserted_at": mem.inserted_at,
+        "status": mem.status,
+        "subject_id": mem.subject_id,
+        "source_agent_id": mem.source_agent_id,
+        "organization_id": mem.organization_id,
+        "thought": mem.thought,
+        "metadata": mem.metadata,
+    }
 
 
-def user_memory(mem: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+def user_memory(mem: MemoryRecord, extra: dict[str, str | None]) -> JsonObject:
     """UserMemory."""
     return {
         **agent_memory(mem),
-        "updated_at": mem["updated_at"],
-        "chat_room_id": mem["chat_room_id"],
+        "updated_at": mem.updated_at,
+        "chat_room_id": mem.chat_room_id,
         "chat_room_title": None,
         "chat_room_type": None,
         "chat_room_status": None,
@@ -55,14 +69,14 @@ def user_memory(mem: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _filters(q: MemoryFilters, *extra: str) -> dict[str, Any]:
+def _filters(q: MemoryFilters, *extra: str) -> sm.Filters:
     names = ("system", "type", "segment", "status", "scope", "content_query", "subject_id")
     return {name: getattr(q, name) for name in (*names, *extra)}
 
 
 def _paginate(
-    q: MemoryFilters, rows: list[dict[str, Any]]
-) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    q: MemoryFilters, rows: list[MemoryRecord]
+) -> tuple[list[MemoryRecord], dict[str, Any]]:
     """Cursor (``cursor``/``limit``) or offset (``page``/``page_size``) pagination."""
     limit, page_size, page, cursor = q.limit, q.page_size, q.page, q.cursor
     total = len(rows)
@@ -74,13 +88,13 @@ def _paginate(
     else:
         size = limit or page_size or 20
         number = 1
-        after = [r for r in rows if cursor is None or r["_seq"] > cursor]
+        after = [r for r in rows if cursor is None or r.seq > cursor]
         chunk = after[:size]
         more = len(after) > size
     meta = {
         "has_more": more,
         "limit": size,
-        "next_cursor": str(chunk[-1]["_seq"]) if more and chunk else None,
+        "next_cursor": str(chunk[-1].seq) if more and chunk else None,
         "page": number,
         "page_size": size,
         "total_count": total,
@@ -132,11 +146,11 @@ async def agent_create(ctx: Ctx) -> Response:
     return data(agent_memory(mem), 201)
 
 
-async def _agent_memory(ctx: Ctx, *, write: bool) -> dict[str, Any]:
+async def _agent_memory(ctx: Ctx, *, write: bool) -> MemoryRecord:
     mem = await ctx.db.run(sm.get, ctx.params["memory_id"])
     if mem is None or not sm.visible_to_agent(mem, ctx.principal.id):
         raise StoreError(404, "not_found", "memory not found")
-    if write and mem["source_agent_id"] != ctx.principal.id:
+    if write and mem.source_agent_id != ctx.principal.id:
         raise StoreError(403, "forbidden", "only the source agent may change this memory")
     return mem
 
@@ -151,24 +165,24 @@ async def agent_get(ctx: Ctx) -> Response:
 async def agent_supersede(ctx: Ctx) -> Response:
     """POST /agent/memories/{id}/supersede."""
     mem = await _agent_memory(ctx, write=True)
-    return data(agent_memory(await ctx.db.run(sm.set_status, mem["id"], "superseded")))
+    return data(agent_memory(await ctx.db.run(sm.set_status, mem.id, "superseded")))
 
 
 @agent
 async def agent_archive(ctx: Ctx) -> Response:
     """POST /agent/memories/{id}/archive."""
     mem = await _agent_memory(ctx, write=True)
-    return data(agent_memory(await ctx.db.run(sm.set_status, mem["id"], "archived")))
+    return data(agent_memory(await ctx.db.run(sm.set_status, mem.id, "archived")))
 
 
 # -- human API --------------------------------------------------------------------
 
 
-async def _user_view(ctx: Ctx, mem: dict[str, Any]) -> dict[str, Any]:
+async def _user_view(ctx: Ctx, mem: MemoryRecord) -> JsonObject:
     return user_memory(mem, await ctx.db.run(sm.names, mem))
 
 
-async def _user_memory(ctx: Ctx) -> dict[str, Any]:
+async def _user_memory(ctx: Ctx) -> MemoryRecord:
     mem = await ctx.db.run(sm.get, ctx.params["memory_id"])
     if mem is None or not sm.visible_to_user(mem, ctx.principal.id):
         raise StoreError(404, "not_found", "memory not found")
@@ -194,14 +208,14 @@ async def me_get(ctx: Ctx) -> Response:
 
 async def _me_status(ctx: Ctx, status: str) -> Response:
     mem = await _user_memory(ctx)
-    if status == "active" and mem["status"] != "archived":
+    if status == "active" and mem.status != "archived":
         raise StoreError(
             422,
             "validation_error",
             "only an archived memory can be restored",
-            {"status": [f"is {mem['status']}, expected archived"]},
+            {"status": [f"is {mem.status}, expected archived"]},
         )
-    return data(await _user_view(ctx, await ctx.db.run(sm.set_status, mem["id"], status)))
+    return data(await _user_view(ctx, await ctx.db.run(sm.set_status, mem.id, status)))
 
 
 @human
@@ -226,8 +240,8 @@ async def me_restore(ctx: Ctx) -> Response:
 async def me_delete(ctx: Ctx) -> Response:
     """DELETE /me/memories/{id} (hard delete)."""
     mem = await _user_memory(ctx)
-    await ctx.db.run(sm.delete, mem["id"])
-    return data({"id": mem["id"], "status": "deleted"})
+    await ctx.db.run(sm.delete, mem.id)
+    return data({"id": mem.id, "status": "deleted"})
 
 
 A = "/api/v1/agent/memories"

@@ -14,8 +14,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+import msgspec
+
+from band.core.wire import Attachment, JsonObject
+
 from .contracts import Principal
-from .shapes import attachment
+from .rows import AgentRow, Entity, Member, MessageRecord, PeerRow, RoomRow, UserRow, record
 
 log = logging.getLogger(__name__)
 
@@ -161,6 +165,13 @@ class StoreError(Exception):
         self.status, self.code, self.message, self.details = status, code, message, details
 
 
+#: Agents, then people, as ``Entity`` rows (``where`` filters both tables alike).
+ENTITIES = (
+    "SELECT id, 'Agent' AS type, name, handle, description, NULL AS email, owner_id "
+    "FROM agents {where} UNION ALL "
+    "SELECT id, 'User', name, handle, NULL, email, NULL FROM users {where}"
+)
+
 #: Memberships the role cache holds before it starts over.
 MAX_CACHED_ROLES = 200_000
 #: Participants whose ordered room list is cached before the cache starts over.
@@ -272,7 +283,7 @@ class Store:
 
     # -- identities -------------------------------------------------------
 
-    def ensure_local_user(self, key: str | None = None) -> tuple[dict[str, Any], str]:
+    def ensure_local_user(self, key: str | None = None) -> tuple[UserRow, str]:
         """Return the local person and its key, creating them once."""
         stored = self.db.execute("SELECT value FROM settings WHERE key='local_user_key'").fetchone()
         if key is None and stored is not None:
@@ -280,7 +291,7 @@ class Store:
         key = key or new_key("band_u_")
         user = self.user_by_key(key)
         if user is None:
-            user = self.create_user("Local Person", "local", key)
+            user = self._create_user("Local Person", "local", key)
         self.db.execute(
             "INSERT OR REPLACE INTO settings (key, value) VALUES ('local_user_key', ?)", (key,)
         )
@@ -291,15 +302,23 @@ class Store:
         row = self.db.execute("SELECT value FROM settings WHERE key='local_user_key'").fetchone()
         return row[0] if row else None
 
-    def create_user(self, name: str, handle: str, key: str) -> dict[str, Any]:
-        """Insert a human user."""
+    def create_user(self, name: str, handle: str, key: str) -> JsonObject:
+        """Insert a human user; return its row as a plain dict (``band user add`` prints it,
+        ``band.testing`` reads it)."""
+        row: JsonObject = msgspec.to_builtins(self._create_user(name, handle, key))
+        return row
+
+    def _create_user(self, name: str, handle: str, key: str) -> UserRow:
         uid, ts = str(uuid.uuid4()), now()
         handle = self._free_handle("users", handle, "")
+        email, key_hash = f"{handle}@localhost", hash_key(key)
         self.db.execute(
-            "INSERT INTO users VALUES (?,?,?,?,?,?,?)",
-            (uid, handle, name, f"{handle}@localhost", hash_key(key), ts, ts),
+            "INSERT INTO users VALUES (?,?,?,?,?,?,?)", (uid, handle, name, email, key_hash, ts, ts)
         )
-        return self.user(uid)  # type: ignore[return-value]
+        return UserRow(
+            id=uid, handle=handle, name=name, email=email, key_hash=key_hash,
+            inserted_at=ts, updated_at=ts,
+        )  # fmt: skip
 
     def _free_handle(self, table: Literal["users", "agents"], base: str, sep: str) -> str:
         """``base``, or the first of ``base{sep}2``, ``base{sep}3``... not taken in ``table``."""
@@ -310,61 +329,64 @@ class Store:
             handle = f"{base}{sep}{n}"
         return handle
 
-    def user(self, uid: str) -> dict[str, Any] | None:
-        """Return a user row as a dict."""
+    def user(self, uid: str) -> UserRow | None:
+        """Return a user row."""
         row = self.db.execute("SELECT * FROM users WHERE id=?", (uid,)).fetchone()
-        return dict(row) if row else None
+        return record(UserRow, row) if row else None
 
-    def user_by_key(self, key: str) -> dict[str, Any] | None:
+    def user_by_key(self, key: str) -> UserRow | None:
         """Return the user owning ``key``."""
         row = self.db.execute("SELECT * FROM users WHERE key_hash=?", (hash_key(key),)).fetchone()
-        return dict(row) if row else None
+        return record(UserRow, row) if row else None
 
-    def create_agent(
-        self, owner_id: str, name: str, description: str
-    ) -> tuple[dict[str, Any], str]:
+    def create_agent(self, owner_id: str, name: str, description: str) -> tuple[AgentRow, str]:
         """Register an agent for ``owner_id``; return (agent, api_key)."""
         owner = self.user(owner_id)
         if owner is None:
             raise StoreError(404, "not_found", "owner not found")
         aid, ts, key = str(uuid.uuid4()), now(), new_key("band_a_")
-        handle = self._free_handle("agents", f"{owner['handle']}/{slug(name)}", "-")
+        handle = self._free_handle("agents", f"{owner.handle}/{slug(name)}", "-")
+        agent = AgentRow(
+            id=aid, name=name, handle=handle, description=description, owner_id=owner_id,
+            key_hash=hash_key(key), inserted_at=ts, updated_at=ts,
+        )  # fmt: skip
         self.db.execute(
             "INSERT INTO agents VALUES (?,?,?,?,?,?,?,?)",
-            (aid, name, handle, description, owner_id, hash_key(key), ts, ts),
+            (aid, name, handle, description, owner_id, agent.key_hash, ts, ts),
         )
-        return self.agent(aid), key  # type: ignore[return-value]
+        return agent, key
 
-    def agent(self, aid: str) -> dict[str, Any] | None:
-        """Return an agent row as a dict."""
+    def agent(self, aid: str) -> AgentRow | None:
+        """Return an agent row."""
         row = self.db.execute("SELECT * FROM agents WHERE id=?", (aid,)).fetchone()
-        return dict(row) if row else None
+        return record(AgentRow, row) if row else None
 
-    def delete_agent(self, owner_id: str, aid: str) -> dict[str, Any]:
+    def delete_agent(self, owner_id: str, aid: str) -> AgentRow:
         """Delete an agent of ``owner_id`` and its room memberships."""
         agent = self.agent(aid)
-        if agent is None or agent["owner_id"] != owner_id:
+        if agent is None or agent.owner_id != owner_id:
             raise StoreError(404, "not_found", "agent not found")
         self.db.execute("DELETE FROM participants WHERE participant_id=?", (aid,))
         self.db.execute("DELETE FROM agents WHERE id=?", (aid,))
         return agent
 
-    def update_user_name(self, uid: str, first: str | None, last: str | None) -> dict[str, Any]:
+    def update_user_name(self, uid: str, first: str | None, last: str | None) -> UserRow:
         """Change a person's first and/or last name."""
         user = self.user(uid)
         if user is None:
             raise StoreError(404, "not_found", "user not found")
-        old_first, _, old_last = user["name"].partition(" ")
+        old_first, _, old_last = user.name.partition(" ")
         name = " ".join(p for p in (first or old_first, old_last if last is None else last) if p)
-        self.db.execute("UPDATE users SET name=?, updated_at=? WHERE id=?", (name, now(), uid))
-        return self.user(uid)  # type: ignore[return-value]
+        ts = now()
+        self.db.execute("UPDATE users SET name=?, updated_at=? WHERE id=?", (name, ts, uid))
+        return msgspec.structs.replace(user, name=name, updated_at=ts)
 
-    def agents_of(self, owner_id: str) -> list[dict[str, Any]]:
+    def agents_of(self, owner_id: str) -> list[AgentRow]:
         """Return the agents owned by a user."""
         rows = self.db.execute(
             "SELECT * FROM agents WHERE owner_id=? ORDER BY inserted_at", (owner_id,)
         )
-        return [dict(r) for r in rows]
+        return [record(AgentRow, r) for r in rows]
 
     def authenticate(self, key: str) -> Principal | None:
         """Resolve an API key to a principal."""
@@ -375,19 +397,14 @@ class Store:
         row = self.db.execute("SELECT id, name FROM users WHERE key_hash=?", (digest,)).fetchone()
         return Principal("user", row["id"], row["name"]) if row else None
 
-    def entity(self, pid: str) -> dict[str, Any] | None:
-        """Return ``{id, type, name, handle, description}`` for a user or agent id."""
-        agent = self.agent(pid)
-        if agent:
-            return {**agent, "type": "Agent"}
-        user = self.user(pid)
-        return {**user, "type": "User", "description": None} if user else None
+    def entity(self, pid: str) -> Entity | None:
+        """Return the person or agent with id ``pid``."""
+        row = self.db.execute(ENTITIES.format(where="WHERE id=?"), (pid, pid)).fetchone()
+        return record(Entity, row) if row else None
 
     # -- rooms & participants --------------------------------------------
 
-    def create_room(
-        self, creator: Principal, title: str | None, task_id: str | None
-    ) -> dict[str, Any]:
+    def create_room(self, creator: Principal, title: str | None, task_id: str | None) -> RoomRow:
         """Create a room with the creator as owner."""
         rid, ts = str(uuid.uuid4()), now()
         self.db.execute(
@@ -399,17 +416,23 @@ class Store:
             "INSERT INTO participants VALUES (?,?,?,?,?)", (rid, creator.id, kind, "owner", ts)
         )
         self.db.execute("INSERT INTO room_creators VALUES (?,?)", (rid, creator.id))
-        return self.room(rid)  # type: ignore[return-value]
+        return RoomRow(
+            id=rid, title=title, task_id=task_id, type="direct", status="active",
+            inserted_at=ts, updated_at=ts,
+        )  # fmt: skip
 
-    def rename_room(self, rid: str, title: str) -> dict[str, Any]:
-        """Set a room's title."""
+    def rename_room(self, rid: str, title: str) -> RoomRow:
+        """Set a room's title (a room that does not exist is a 404)."""
         self.db.execute("UPDATE rooms SET title=?, updated_at=? WHERE id=?", (title, now(), rid))
-        return self.room(rid)  # type: ignore[return-value]
+        room = self.room(rid)
+        if room is None:
+            raise StoreError(404, "not_found", "chat room not found")
+        return room
 
-    def room(self, rid: str) -> dict[str, Any] | None:
+    def room(self, rid: str) -> RoomRow | None:
         """Return a room row."""
         row = self.db.execute("SELECT * FROM rooms WHERE id=?", (rid,)).fetchone()
-        return dict(row) if row else None
+        return record(RoomRow, row) if row else None
 
     def role(self, rid: str, pid: str) -> str | None:
         """Return the role of ``pid`` in room ``rid`` or None (cached; triggers keep it right)."""
@@ -427,14 +450,14 @@ class Store:
             self._roles[key] = role
         return role
 
-    def member_room(self, rid: str, pid: str) -> dict[str, Any]:
+    def member_room(self, rid: str, pid: str) -> RoomRow:
         """Return the room if ``pid`` participates in it, else raise 404."""
         room = self.room(rid)
         if room is None or self.role(rid, pid) is None:
             raise StoreError(404, "not_found", "chat room not found")
         return room
 
-    def rooms_of(self, pid: str, page: int, page_size: int) -> tuple[list[dict[str, Any]], int]:
+    def rooms_of(self, pid: str, page: int, page_size: int) -> tuple[list[RoomRow], int]:
         """Return a page of rooms ``pid`` participates in and the total count."""
         ids = self._room_list(pid)
         chunk = ids[(page - 1) * page_size : page * page_size]
@@ -442,7 +465,7 @@ class Store:
             return [], len(ids)
         marks = ",".join("?" * len(chunk))
         rows = {
-            r["id"]: dict(r)
+            r["id"]: record(RoomRow, r)
             for r in self.db.execute(f"SELECT * FROM rooms WHERE id IN ({marks})", chunk)
         }
         return [rows[rid] for rid in chunk if rid in rows], len(ids)
@@ -474,19 +497,18 @@ class Store:
         rows = self.db.execute("SELECT room_id FROM participants WHERE participant_id=?", (pid,))
         return {r[0] for r in rows}
 
-    def participants(self, rid: str) -> list[dict[str, Any]]:
-        """Return participant rows joined with their identity."""
+    def participants(self, rid: str) -> list[Member]:
+        """Return the room's participants with their identity (an identity gone is skipped)."""
         out = []
         for row in self.db.execute(
             "SELECT * FROM participants WHERE room_id=? ORDER BY inserted_at", (rid,)
         ):
-            ent = self.entity(row["participant_id"]) or {}
-            out.append({**ent, "id": row["participant_id"], "role": row["role"]})
+            ent = self.entity(row["participant_id"])
+            if ent is not None:
+                out.append(_member(ent, row["role"]))
         return out
 
-    def add_participant(
-        self, rid: str, actor: str, pid: str, role: str
-    ) -> tuple[dict[str, Any], bool]:
+    def add_participant(self, rid: str, actor: str, pid: str, role: str) -> tuple[Member, bool]:
         """Add ``pid`` (a peer of ``actor``) to the room; return (participant, newly_added)."""
         ent = self.entity(pid)
         if ent is None:
@@ -498,18 +520,18 @@ class Store:
             )
         if existing is None:
             self.db.execute(
-                "INSERT INTO participants VALUES (?,?,?,?,?)", (rid, pid, ent["type"], role, now())
+                "INSERT INTO participants VALUES (?,?,?,?,?)", (rid, pid, ent.type, role, now())
             )
-        return {**ent, "role": existing or role}, existing is None
+        return _member(ent, existing or role), existing is None
 
-    def remove_participant(self, rid: str, pid: str) -> dict[str, Any]:
+    def remove_participant(self, rid: str, pid: str) -> Member:
         """Remove ``pid`` from the room, returning the removed participant."""
         role = self.role(rid, pid)
         ent = self.entity(pid)
         if role is None or ent is None:
             raise StoreError(404, "not_found", "participant not found")
         self.db.execute("DELETE FROM participants WHERE room_id=? AND participant_id=?", (rid, pid))
-        return {**ent, "role": role}
+        return _member(ent, role)
 
     def peer_ids(self, pid: str) -> set[str]:
         """Ids ``pid`` may look up and add to rooms: one owner's agents, that owner, contacts.
@@ -519,7 +541,7 @@ class Store:
         counts the owner in, so an agent can bring its person into a room.
         """
         agent = self.agent(pid)
-        owner = agent["owner_id"] if agent else pid
+        owner = agent.owner_id if agent else pid
         ids = {r[0] for r in self.db.execute("SELECT id FROM agents WHERE owner_id=?", (owner,))}
         ids.add(owner)
         ids |= self._contact_ids(pid)
@@ -530,43 +552,40 @@ class Store:
         rows = self.db.execute("SELECT contact_id FROM contacts WHERE owner_id=?", (pid,))
         return {r[0] for r in rows}
 
-    def peers(self, pid: str, not_in_chat: str | None) -> list[dict[str, Any]]:
+    def peers(self, pid: str, not_in_chat: str | None) -> list[PeerRow]:
         """Return ``pid``'s peers (see :meth:`peer_ids`), flagging contacts, minus a room's."""
         wanted = self.peer_ids(pid)
         if not_in_chat:
-            wanted -= {p["id"] for p in self.participants(not_in_chat)}
+            wanted -= {p.id for p in self.participants(not_in_chat)}
         contacts = self._contact_ids(pid)
-        rows = [{**dict(r), "type": "Agent"} for r in self.db.execute("SELECT * FROM agents")]
-        rows += [{**dict(r), "type": "User"} for r in self.db.execute("SELECT * FROM users")]
-        return [{**r, "is_contact": r["id"] in contacts} for r in rows if r["id"] in wanted]
+        return [
+            PeerRow(**msgspec.structs.asdict(e), is_contact=e.id in contacts)
+            for e in (record(Entity, r) for r in self.db.execute(ENTITIES.format(where="")))
+            if e.id in wanted
+        ]
 
     # -- messages ---------------------------------------------------------
 
-    def resolve_mentions(self, rid: str, mentions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def resolve_mentions(self, rid: str, mentions: list[JsonObject]) -> list[JsonObject]:
         """Map mention objects onto room participants (422 for strangers)."""
         parts = self.participants(rid)
-        out: list[dict[str, Any]] = []
+        out: list[JsonObject] = []
         for m in mentions:
             hit = None
             for p in parts:
-                if m.get("id") and m["id"] == p["id"]:
+                if m.get("id") and m["id"] == p.id:
                     hit = p
-                elif not m.get("id") and m.get("handle") and m["handle"].lstrip("@") == p["handle"]:
+                elif not m.get("id") and m.get("handle") and m["handle"].lstrip("@") == p.handle:
                     hit = p
-                elif not m.get("id") and not m.get("handle") and m.get("name") == p["name"]:
+                elif not m.get("id") and not m.get("handle") and m.get("name") == p.name:
                     hit = p
                 if hit:
                     break
             if hit is None:
                 raise StoreError(422, "validation_error", "mentioned_participant_not_in_room")
-            if all(o["id"] != hit["id"] for o in out):
+            if all(o["id"] != hit.id for o in out):
                 out.append(
-                    {
-                        "id": hit["id"],
-                        "handle": hit["handle"],
-                        "name": hit["name"],
-                        "username": hit["handle"],
-                    }
+                    {"id": hit.id, "handle": hit.handle, "name": hit.name, "username": hit.handle}
                 )
         return out
 
@@ -576,10 +595,10 @@ class Store:
         sender: Principal,
         content: str,
         message_type: str,
-        mentions: list[dict[str, Any]],
-        extra_metadata: dict[str, Any] | None = None,
+        mentions: list[JsonObject],
+        extra_metadata: JsonObject | None = None,
         attachment_ids: list[str] | None = None,
-    ) -> dict[str, Any]:
+    ) -> MessageRecord:
         """Persist a message (with mentions, deliveries and attachments) and return it."""
         mid, ts = str(uuid.uuid4()), now()
         if mentions:
@@ -611,32 +630,29 @@ class Store:
             raise
         return self.message(mid)  # type: ignore[return-value]
 
-    def message(self, mid: str) -> dict[str, Any] | None:
-        """Return a message in ChatMessage shape."""
+    def message(self, mid: str) -> MessageRecord | None:
+        """Return a message with its delivery status and attachments."""
         row = self.db.execute("SELECT * FROM messages WHERE id=?", (mid,)).fetchone()
         return self._shape(row) if row else None
 
-    def _shape(self, row: sqlite3.Row) -> dict[str, Any]:
-        """Render a message row as a ChatMessage dict (with delivery status)."""
-        msg = dict(row)
-        seq = msg.pop("seq")
-        msg["chat_room_id"] = msg.pop("room_id")
-        msg["metadata"] = load_json(msg["metadata"])
-        msg["attachments"] = [
+    def _shape(self, row: sqlite3.Row) -> MessageRecord:
+        """Read a message row with its attachments and per-agent delivery status."""
+        mid = row["id"]
+        attachments = [
             attachment(a)
             for a in self.db.execute(
                 "SELECT f.* FROM message_attachments x JOIN files f ON f.id=x.file_id "
                 "WHERE x.message_id=? ORDER BY x.position",
-                (msg["id"],),
+                (mid,),
             )
         ]
         statuses = {}
-        for d in self.db.execute("SELECT * FROM deliveries WHERE message_id=?", (msg["id"],)):
+        for d in self.db.execute("SELECT * FROM deliveries WHERE message_id=?", (mid,)):
             attempts = [
                 {k: a[k] for k in ("number", "status", "started_at", "ended_at", "error")}
                 for a in self.db.execute(
                     "SELECT * FROM attempts WHERE message_id=? AND agent_id=? ORDER BY number",
-                    (msg["id"], d["agent_id"]),
+                    (mid, d["agent_id"]),
                 )
             ]
             statuses[d["agent_id"]] = {
@@ -644,13 +660,13 @@ class Store:
                 "current_attempt": d["current_attempt"] or None,
                 "attempts": attempts,
             }
-        msg["metadata"]["delivery_status"] = statuses
-        msg["_seq"] = seq
-        return msg
+        metadata = load_json(row["metadata"])
+        metadata["delivery_status"] = statuses
+        return record(MessageRecord, row, metadata=metadata, attachments=attachments)
 
     def agent_messages(
         self, rid: str, aid: str, status: str | None, cursor: int | None, limit: int, desc: bool
-    ) -> tuple[list[dict[str, Any]], bool]:
+    ) -> tuple[list[MessageRecord], bool]:
         """List room messages mentioning ``aid`` filtered by per-agent status."""
         conds = {
             None: "COALESCE(d.status,'') != 'processed'",
@@ -674,14 +690,14 @@ class Store:
         rows = self.db.execute(sql, [*args, limit + 1]).fetchall()
         return [self._shape(r) for r in rows[:limit]], len(rows) > limit
 
-    def next_message(self, rid: str, aid: str) -> dict[str, Any] | None:
+    def next_message(self, rid: str, aid: str) -> MessageRecord | None:
         """Return the oldest not-processed message mentioning ``aid``."""
         items, _ = self.agent_messages(rid, aid, None, None, 1, False)
         return items[0] if items else None
 
     def context(
         self, rid: str, aid: str, cursor: int | None, limit: int
-    ) -> tuple[list[dict[str, Any]], bool]:
+    ) -> tuple[list[MessageRecord], bool]:
         """Messages the agent sent plus text messages mentioning it, oldest first."""
         sql = (
             "SELECT m.* FROM messages m WHERE m.room_id=? AND (m.sender_id=? OR "
@@ -693,7 +709,7 @@ class Store:
 
     def room_messages(
         self, rid: str, cursor: int | None, limit: int, where: MessageFilter | None = None
-    ) -> tuple[list[dict[str, Any]], bool]:
+    ) -> tuple[list[MessageRecord], bool]:
         """Every message of a room passing ``where``, oldest first (human view)."""
         cond, args = (where or MessageFilter()).sql()
         rows = self.db.execute(
@@ -721,11 +737,11 @@ class Store:
         ).fetchone()
         return row
 
-    def mark_processing(self, rid: str, mid: str, aid: str) -> dict[str, Any]:
-        """Start (or keep) a processing attempt for ``aid`` on ``mid``."""
+    def mark_processing(self, rid: str, mid: str, aid: str) -> tuple[str, int]:
+        """Start (or keep) a processing attempt for ``aid`` on ``mid``; return (status, attempt)."""
         d = self._delivery(rid, mid, aid)
         if d is not None and d["status"] == "processing":
-            return {"id": mid, "status": "processing", "attempt_number": d["current_attempt"]}
+            return "processing", d["current_attempt"]
         number = (d["current_attempt"] if d else 0) + 1
         self.db.execute(
             "INSERT INTO deliveries (message_id, agent_id, status, current_attempt) "
@@ -737,10 +753,10 @@ class Store:
             "INSERT INTO attempts VALUES (?,?,?,?,?,?,?)",
             (mid, aid, number, "processing", now(), None, None),
         )
-        return {"id": mid, "status": "processing", "attempt_number": number}
+        return "processing", number
 
-    def mark_done(self, rid: str, mid: str, aid: str, error: str | None) -> dict[str, Any]:
-        """Finish the live attempt as processed (``error`` None) or failed."""
+    def mark_done(self, rid: str, mid: str, aid: str, error: str | None) -> tuple[str, int]:
+        """Finish the live attempt as processed (``error`` None) or failed; (status, attempt)."""
         d = self._delivery(rid, mid, aid)
         if d is None or d["status"] != "processing":
             raise StoreError(
@@ -760,11 +776,30 @@ class Store:
             "WHERE message_id=? AND agent_id=? AND number=?",
             ("success" if error is None else "failed", ts, error, mid, aid, d["current_attempt"]),
         )
-        return {"id": mid, "status": status, "attempt_number": d["current_attempt"]}
+        return status, d["current_attempt"]
 
-    def log_event(self, topic: str, event: str, payload: dict[str, Any]) -> None:
-        """Record a pushed server event."""
+    def log_event(self, topic: str, event: str, payload: JsonObject | msgspec.Struct) -> None:
+        """Record a pushed server event (its JSON as pushed)."""
         self.db.execute(
             "INSERT INTO events (topic, event, payload, inserted_at) VALUES (?,?,?,?)",
-            (topic, event, dump_json(payload), now()),
+            (topic, event, msgspec.json.encode(payload).decode(), now()),
         )
+
+
+def attachment(row: sqlite3.Row) -> Attachment:
+    """A room file as listed on a message (spec 2.5): no thumbnail, no expiry."""
+    return Attachment(
+        id=row["id"],
+        name=row["name"],
+        content_type=row["content_type"],
+        bytes=row["bytes"],
+        sha256=row["sha256"],
+        sha_256=msgspec.UNSET,
+        has_thumb=False,
+        expires_at=None,
+    )
+
+
+def _member(ent: Entity, role: str) -> Member:
+    """``ent`` as a participant with ``role``."""
+    return Member(**msgspec.structs.asdict(ent), role=role)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import uuid
-from typing import Any
 
+import msgspec
+
+from .rows import BulkFailure, BulkJob
 from .store import Store, StoreError, now
 
 
@@ -22,31 +23,32 @@ def delete_room(store: Store, owner_id: str, rid: str) -> list[str]:
 
 
 def save_job(
-    store: Store, owner_id: str, kind: str, ids: list[str], failed: list[dict[str, Any]]
-) -> dict[str, Any]:
+    store: Store, owner_id: str, kind: str, ids: list[str], failed: list[BulkFailure]
+) -> BulkJob:
     """Record a finished bulk deletion and return it."""
     ts = now()
-    job = {
-        "id": str(uuid.uuid4()),
-        "kind": kind,
-        "status": "completed",
-        "total": len(ids),
-        "deleted": len(ids) - len(failed),
-        "failed": failed,
-        "inserted_at": ts,
-        "completed_at": ts,
-    }
+    job = BulkJob(
+        id=str(uuid.uuid4()),
+        kind=kind,
+        status="completed",
+        total=len(ids),
+        deleted=len(ids) - len(failed),
+        failed=failed,
+        inserted_at=ts,
+        completed_at=ts,
+    )
     store.db.execute(
-        "INSERT INTO bulk_deletions VALUES (?,?,?)", (job["id"], owner_id, json.dumps(job))
+        "INSERT INTO bulk_deletions VALUES (?,?,?)",
+        (job.id, owner_id, msgspec.json.encode(job).decode()),
     )
     return job
 
 
-def job(store: Store, owner_id: str, job_id: str) -> dict[str, Any]:
+def job(store: Store, owner_id: str, job_id: str) -> BulkJob:
     """Return a bulk deletion of ``owner_id``."""
     row = store.db.execute(
         "SELECT body FROM bulk_deletions WHERE id=? AND owner_id=?", (job_id, owner_id)
     ).fetchone()
     if row is None:
         raise StoreError(404, "not_found", "bulk deletion not found")
-    return dict(json.loads(row[0]))
+    return msgspec.json.decode(row[0], type=BulkJob)

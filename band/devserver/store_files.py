@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from typing import Any
 
-from .shapes import attachment
-from .store import Store, StoreError, now
+from band.core.wire import Attachment
+
+from .rows import FileRow, record
+from .store import Store, StoreError, attachment, now
 
 MAX_FILE_BYTES = 25 * 1024 * 1024
 
@@ -20,7 +21,7 @@ def put_file(
     content_type: str,
     blob: bytes,
     claimed_sha256: str | None,
-) -> dict[str, Any]:
+) -> Attachment:
     """Store ``blob`` in room ``rid``; the same bytes in the same room dedupe to one record."""
     digest = hashlib.sha256(blob).hexdigest()
     if claimed_sha256 is not None and claimed_sha256 != digest:
@@ -43,12 +44,12 @@ def put_file(
     return attachment(row)
 
 
-def get_file(store: Store, rid: str, fid: str) -> dict[str, Any]:
+def get_file(store: Store, rid: str, fid: str) -> FileRow:
     """Return the file row (with ``data``) of room ``rid``, else 404."""
     row = store.db.execute("SELECT * FROM files WHERE room_id=? AND id=?", (rid, fid)).fetchone()
     if row is None:
         raise StoreError(404, "not_found", "file not found")
-    return dict(row)
+    return record(FileRow, row)
 
 
 def room_file_ids(store: Store, rid: str, ids: list[str]) -> set[str]:

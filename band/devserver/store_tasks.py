@@ -7,8 +7,10 @@ Tables come from schema migration 3 in ``store.py``.
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
+from band.core.wire import JsonObject, TaskActor
+
+from .rows import AssignmentRow, BoardRow, EventRow, TaskRow, record
 from .store import Store, StoreError, dump_json, load_json, now
 
 TASK_STATUSES = ("pending", "in_progress", "blocked", "in_review", "failed", "completed")
@@ -22,22 +24,31 @@ def _invalid(field: str, message: str) -> StoreError:
     return StoreError(422, "validation_error", message, {field: ["is invalid"]})
 
 
-def actor(store: Store, pid: str) -> dict[str, Any]:
+def actor(store: Store, pid: str) -> TaskActor:
     """TaskActor for a user or agent id."""
-    ent = store.entity(pid) or {"name": "unknown", "type": "User", "handle": None}
-    return {"id": pid, "name": ent["name"], "type": ent["type"], "handle": ent.get("handle")}
+    ent = store.entity(pid)
+    if ent is None:  # an identity since deleted
+        return TaskActor(id=pid, name="unknown", type="User", handle=None)
+    return TaskActor(id=pid, name=ent.name, type=ent.type, handle=ent.handle)
 
 
-def _event(store: Store, row: Any) -> dict[str, Any]:
+def _event(store: Store, row: EventRow) -> JsonObject:
     return {
-        "actor": actor(store, row["actor_id"]),
-        "at": row["at"],
-        "event": row["event"],
-        "payload": load_json(row["payload"]),
+        "actor": actor(store, row.actor_id),
+        "at": row.at,
+        "event": row.event,
+        "payload": load_json(row.payload),
     }
 
 
-def _log(store: Store, tid: str, pid: str, event: str, payload: dict[str, Any]) -> None:
+def _history(store: Store, sql: str, key: str) -> JsonObject:
+    """The last ``HISTORY_EMBED`` events of ``sql`` (newest first, by ``key``), oldest first."""
+    rows = store.db.execute(sql, (key, HISTORY_EMBED + 1)).fetchall()
+    events = [_event(store, record(EventRow, r)) for r in reversed(rows[:HISTORY_EMBED])]
+    return {"history": events, "history_truncated": len(rows) > HISTORY_EMBED}
+
+
+def _log(store: Store, tid: str, pid: str, event: str, payload: JsonObject) -> None:
     store.db.execute(
         "INSERT INTO task_events (task_id, actor_id, event, payload, at) VALUES (?,?,?,?,?)",
         (tid, pid, event, dump_json(payload), now()),
@@ -56,45 +67,45 @@ def overall_status(statuses: list[str]) -> str:
     return "pending" if "pending" in statuses else "completed"
 
 
-def render(store: Store, row: Any, include_history: bool = False) -> dict[str, Any]:
+def render(store: Store, row: TaskRow, include_history: bool = False) -> JsonObject:
     """Task shape (spec 2.5) for a ``tasks`` row."""
-    assignments = [
-        {
-            "assignee": actor(store, a["assignee_id"]),
-            "status": a["status"],
-            "active_form": a["active_form"],
-            "linked_native_id": a["linked_native_id"],
-            "updated_at": a["updated_at"],
-        }
+    rows = [
+        record(AssignmentRow, a)
         for a in store.db.execute(
-            "SELECT * FROM task_assignments WHERE task_id=? ORDER BY inserted_at", (row["id"],)
+            "SELECT * FROM task_assignments WHERE task_id=? ORDER BY inserted_at", (row.id,)
         )
     ]
-    task: dict[str, Any] = {
-        "id": row["id"],
-        "number": row["number"],
-        "chat_room_id": row["room_id"],
-        "subject": row["subject"],
-        "detail": row["detail"],
-        "state": row["state"],
-        "overall_status": overall_status([a["status"] for a in assignments]),
-        "created_by": actor(store, row["created_by"]),
+    assignments = [
+        {
+            "assignee": actor(store, a.assignee_id),
+            "status": a.status,
+            "active_form": a.active_form,
+            "linked_native_id": a.linked_native_id,
+            "updated_at": a.updated_at,
+        }
+        for a in rows
+    ]
+    task: JsonObject = {
+        "id": row.id,
+        "number": row.number,
+        "chat_room_id": row.room_id,
+        "subject": row.subject,
+        "detail": row.detail,
+        "state": row.state,
+        "overall_status": overall_status([a.status for a in rows]),
+        "created_by": actor(store, row.created_by),
         "assignments": assignments,
-        "inserted_at": row["inserted_at"],
-        "updated_at": row["updated_at"],
-        "superseded_by_id": row["superseded_by_id"],
+        "inserted_at": row.inserted_at,
+        "updated_at": row.updated_at,
+        "superseded_by_id": row.superseded_by_id,
     }
     if include_history:
-        rows = store.db.execute(
-            "SELECT * FROM task_events WHERE task_id=? ORDER BY seq DESC LIMIT ?",
-            (row["id"], HISTORY_EMBED + 1),
-        ).fetchall()
-        task["history"] = [_event(store, r) for r in reversed(rows[:HISTORY_EMBED])]
-        task["history_truncated"] = len(rows) > HISTORY_EMBED
+        sql = "SELECT * FROM task_events WHERE task_id=? ORDER BY seq DESC LIMIT ?"
+        task.update(_history(store, sql, row.id))
     return task
 
 
-def _find(store: Store, rid: str, ref: str) -> Any:
+def _find(store: Store, rid: str, ref: str) -> TaskRow:
     ref = ref.strip().lstrip("#")
     # a board number: ASCII digits only (str.isdigit also accepts e.g. "²") and small enough
     # for SQLite's 64-bit integers; a larger number names no task (404), never an overflow
@@ -108,12 +119,12 @@ def _find(store: Store, rid: str, ref: str) -> Any:
         ).fetchone()
     if row is None:
         raise StoreError(404, "not_found", "task not found")
-    return row
+    return record(TaskRow, row)
 
 
 def list_tasks(
     store: Store, rid: str, state: str, cursor: int | None, limit: int
-) -> tuple[list[dict[str, Any]], bool, int | None]:
+) -> tuple[list[JsonObject], bool, int | None]:
     """Return (tasks, has_more, next_cursor) in board-number order after ``cursor``."""
     sql, args = "SELECT * FROM tasks WHERE room_id=? AND number>?", [rid, cursor or 0]
     if state != "all":
@@ -121,16 +132,16 @@ def list_tasks(
         args.append(state)
     rows = store.db.execute(sql + " ORDER BY number LIMIT ?", (*args, limit + 1)).fetchall()
     more = len(rows) > limit
-    items = [render(store, r) for r in rows[:limit]]
-    return items, more, (items[-1]["number"] if more and items else None)
+    page = [record(TaskRow, r) for r in rows[:limit]]
+    return [render(store, t) for t in page], more, (page[-1].number if more and page else None)
 
 
 def create_task(
     store: Store, rid: str, pid: str, subject: str, detail: str, supersedes: str | None
-) -> dict[str, Any]:
+) -> JsonObject:
     """Create a task (optionally superseding an active one) and log its history."""
     old = _find(store, rid, supersedes) if supersedes else None
-    if old is not None and old["state"] != "active":
+    if old is not None and old.state != "active":
         raise _invalid("supersedes_id", "only an active task can be superseded")
     tid, ts = str(uuid.uuid4()), now()
     store.db.execute("BEGIN")
@@ -142,16 +153,16 @@ def create_task(
             "INSERT INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?)",
             (tid, rid, number, subject, detail, "active", pid, None, ts, ts),
         )
-        payload: dict[str, Any] = {"subject": subject, "detail": detail}
+        payload: JsonObject = {"subject": subject, "detail": detail}
         if old is not None:
-            payload["supersedes_id"] = old["id"]
+            payload["supersedes_id"] = old.id
             store.db.execute(
                 "UPDATE tasks SET state='superseded', superseded_by_id=?, updated_at=? WHERE id=?",
-                (tid, ts, old["id"]),
+                (tid, ts, old.id),
             )
             _log(
                 store,
-                old["id"],
+                old.id,
                 pid,
                 "superseded",
                 {"from": "active", "to": "superseded", "superseded_by_id": tid},
@@ -164,26 +175,27 @@ def create_task(
     return get_task(store, rid, tid)
 
 
-def get_task(store: Store, rid: str, ref: str, include_history: bool = False) -> dict[str, Any]:
+def get_task(store: Store, rid: str, ref: str, include_history: bool = False) -> JsonObject:
     """Return one task in any state."""
     return render(store, _find(store, rid, ref), include_history)
 
 
-def _set_state(store: Store, row: Any, pid: str, state: str) -> None:
-    current = row["state"]
+def _set_state(store: Store, row: TaskRow, pid: str, state: str) -> None:
+    current = row.state
     if current == state:
         return
     if current == "superseded":
         raise _invalid("state", "a superseded task cannot change state")
     event = {"cancelled": "cancelled", "archived": "archived", "active": "unarchived"}[state]
-    store.db.execute("UPDATE tasks SET state=?, updated_at=? WHERE id=?", (state, now(), row["id"]))
-    _log(store, row["id"], pid, event, {"from": current, "to": state})
+    store.db.execute("UPDATE tasks SET state=?, updated_at=? WHERE id=?", (state, now(), row.id))
+    _log(store, row.id, pid, event, {"from": current, "to": state})
 
 
-def _work(store: Store, row: Any, pid: str, fields: dict[str, Any]) -> None:
-    tid, ts = row["id"], now()
-    edits = {k: fields[k] for k in ("subject", "detail") if k in fields}
-    changed = {k: v for k, v in edits.items() if row[k] != v}
+def _work(store: Store, row: TaskRow, pid: str, fields: JsonObject) -> None:
+    tid, ts = row.id, now()
+    text = {"subject": row.subject, "detail": row.detail}
+    edits = {k: fields[k] for k in text if k in fields}
+    changed = {k: v for k, v in edits.items() if text[k] != v}
     if changed:
         sets = ", ".join(f"{k}=?" for k in changed)
         store.db.execute(
@@ -194,21 +206,26 @@ def _work(store: Store, row: Any, pid: str, fields: dict[str, Any]) -> None:
             tid,
             pid,
             "edited",
-            {"from": {k: row[k] for k in changed}, "to": changed},
+            {"from": {k: text[k] for k in changed}, "to": changed},
         )
-    own: dict[str, Any] = {
+    own: JsonObject = {
         k: fields[k] for k in ("status", "active_form", "linked_native_id") if k in fields
     }
     if own:
         cur = store.db.execute(
             "SELECT * FROM task_assignments WHERE task_id=? AND assignee_id=?", (tid, pid)
         ).fetchone()
-        before: dict[str, Any] = (
-            {k: cur[k] for k in ("status", "active_form", "linked_native_id")}
-            if cur
+        mine = record(AssignmentRow, cur) if cur else None
+        before: JsonObject = (
+            {
+                "status": mine.status,
+                "active_form": mine.active_form,
+                "linked_native_id": mine.linked_native_id,
+            }
+            if mine
             else {"status": None, "active_form": "", "linked_native_id": ""}
         )
-        after: dict[str, Any] = {**before, **own}
+        after: JsonObject = {**before, **own}
         if after["status"] is None:
             after["status"] = "pending"
         store.db.execute(
@@ -232,12 +249,10 @@ def _work(store: Store, row: Any, pid: str, fields: dict[str, Any]) -> None:
         _log(store, tid, pid, "commented", {"comment": fields["comment"]})
 
 
-def update_task(
-    store: Store, rid: str, ref: str, pid: str, fields: dict[str, Any]
-) -> dict[str, Any]:
+def update_task(store: Store, rid: str, ref: str, pid: str, fields: JsonObject) -> JsonObject:
     """Apply an update; work fields need an active task (a restore applies first)."""
     row = _find(store, rid, ref)
-    tid = row["id"]
+    tid = row.id
     state = fields.get("state")
     work = {k: v for k, v in fields.items() if k != "state"}
     store.db.execute("BEGIN")
@@ -246,7 +261,7 @@ def update_task(
             _set_state(store, row, pid, state)
             row = _find(store, rid, tid)
         if work:
-            if row["state"] != "active":
+            if row.state != "active":
                 raise _invalid("state", "task is not active")
             _work(store, row, pid, work)
         if state is not None and state != "active":
@@ -260,43 +275,44 @@ def update_task(
 
 def task_history(
     store: Store, rid: str, ref: str, cursor: int | None, limit: int
-) -> tuple[list[dict[str, Any]], bool, int | None]:
+) -> tuple[list[JsonObject], bool, int | None]:
     """Return (events, has_more, next_cursor), oldest first."""
-    tid = _find(store, rid, ref)["id"]
+    tid = _find(store, rid, ref).id
     rows = store.db.execute(
         "SELECT * FROM task_events WHERE task_id=? AND seq>? ORDER BY seq LIMIT ?",
         (tid, cursor or 0, limit + 1),
     ).fetchall()
     more = len(rows) > limit
-    page = rows[:limit]
-    return [_event(store, r) for r in page], more, (page[-1]["seq"] if more and page else None)
+    page = [record(EventRow, r) for r in rows[:limit]]
+    return [_event(store, r) for r in page], more, (page[-1].seq if more and page else None)
 
 
-def get_board(store: Store, rid: str, include_history: bool = False) -> dict[str, Any]:
-    """Board shape; a default board (null goal) when none was set."""
+def _board(store: Store, rid: str) -> BoardRow | None:
     row = store.db.execute("SELECT * FROM boards WHERE room_id=?", (rid,)).fetchone()
-    board: dict[str, Any] = {
+    return record(BoardRow, row) if row else None
+
+
+def get_board(store: Store, rid: str, include_history: bool = False) -> JsonObject:
+    """Board shape; a default board (null goal) when none was set."""
+    row = _board(store, rid)
+    board: JsonObject = {
         "chat_room_id": rid,
-        "goal_title": row["goal_title"] if row else None,
-        "goal_summary": row["goal_summary"] if row else None,
-        "created_by": actor(store, row["created_by"]) if row else None,
-        "updated_by": actor(store, row["updated_by"]) if row else None,
-        "inserted_at": row["inserted_at"] if row else None,
-        "updated_at": row["updated_at"] if row else None,
+        "goal_title": row.goal_title if row else None,
+        "goal_summary": row.goal_summary if row else None,
+        "created_by": actor(store, row.created_by) if row else None,
+        "updated_by": actor(store, row.updated_by) if row else None,
+        "inserted_at": row.inserted_at if row else None,
+        "updated_at": row.updated_at if row else None,
     }
     if include_history:
-        rows = store.db.execute(
-            "SELECT * FROM board_events WHERE room_id=? ORDER BY seq DESC LIMIT ?",
-            (rid, HISTORY_EMBED + 1),
-        ).fetchall()
-        board["history"] = [_event(store, r) for r in reversed(rows[:HISTORY_EMBED])]
-        board["history_truncated"] = len(rows) > HISTORY_EMBED
+        sql = "SELECT * FROM board_events WHERE room_id=? ORDER BY seq DESC LIMIT ?"
+        board.update(_history(store, sql, rid))
     return board
 
 
-def put_board(store: Store, rid: str, pid: str, fields: dict[str, Any]) -> dict[str, Any]:
+def put_board(store: Store, rid: str, pid: str, fields: JsonObject) -> JsonObject:
     """Upsert the room goal (only the sent fields change) and log goal_set / goal_edited."""
-    row = store.db.execute("SELECT * FROM boards WHERE room_id=?", (rid,)).fetchone()
+    row = _board(store, rid)
     ts = now()
     if row is None:
         store.db.execute(
@@ -310,7 +326,8 @@ def put_board(store: Store, rid: str, pid: str, fields: dict[str, Any]) -> dict[
             f"UPDATE boards SET {sets}, updated_by=?, updated_at=? WHERE room_id=?",
             (*fields.values(), pid, ts, rid),
         )
-        event, payload = "goal_edited", {"from": {k: row[k] for k in fields}, "to": fields}
+        goal = {"goal_title": row.goal_title, "goal_summary": row.goal_summary}
+        event, payload = "goal_edited", {"from": {k: goal[k] for k in fields}, "to": fields}
     store.db.execute(
         "INSERT INTO board_events (room_id, actor_id, event, payload, at) VALUES (?,?,?,?,?)",
         (rid, pid, event, dump_json(payload), ts),

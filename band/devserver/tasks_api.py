@@ -117,7 +117,7 @@ async def my_peers(ctx: Ctx) -> Response:
         await ctx.db.run(Store.member_room, not_in, ctx.principal.id)
     rows = await ctx.db.run(Store.peers, ctx.principal.id, not_in)
     if kind:
-        rows = [r for r in rows if r["type"] == kind]
+        rows = [r for r in rows if r.type == kind]
     return offset_page(ctx, rows, page, size, shapes.peer)
 
 

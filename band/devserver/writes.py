@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from starlette.responses import Response
+
+from band.core.wire import JsonObject, MessageSentResponse, MessageSentResponseRecipientsItem
 
 from . import shapes
 from . import store_files as sf
@@ -12,16 +15,19 @@ from .bodies import ChatBody, MessageBody, ParticipantBody
 from .contracts import Principal
 from .http import Ctx, data
 from .inputs import accepts
+from .rows import RoomRow
 from .store import Store, StoreError
 
 
-async def push(ctx: Ctx, topic: str, event: str, payload: dict[str, Any], **kw: Any) -> None:
+async def push(
+    ctx: Ctx, topic: str, event: str, payload: JsonObject | msgspec.Struct, **kw: Any
+) -> None:
     """Log and push a server event."""
     await ctx.db.run(Store.log_event, topic, event, payload)
     await ctx.fanout.push(topic, event, payload, **kw)
 
 
-async def create_room(ctx: Ctx) -> dict[str, Any]:
+async def create_room(ctx: Ctx) -> RoomRow:
     """Create a room owned by the caller; push room_added to the creator's rooms topic."""
     chat = ctx.body(ChatBody).chat
     room = await ctx.db.run(Store.create_room, ctx.principal, chat.title, chat.task_id)
@@ -46,7 +52,7 @@ async def add_participant(ctx: Ctx) -> Response:
     payload = shapes.participant(part, ctx.fanout.online(pid))
     if added:
         await push(ctx, f"room_participants:{rid}", "participant_added", payload)
-        await push(ctx, _rooms_topic(part["type"], pid), "room_added", shapes.chat_room(room))
+        await push(ctx, _rooms_topic(part.type, pid), "room_added", shapes.chat_room(room))
     return data(payload, 201)
 
 
@@ -64,11 +70,11 @@ async def remove_participant(ctx: Ctx) -> Response:
     payload = shapes.participant(part)
     await push(ctx, f"room_participants:{rid}", "participant_removed", payload)
     await ctx.fanout.send_to(left, f"room_participants:{rid}", "participant_removed", payload)
-    await push(ctx, _rooms_topic(part["type"], pid), "room_removed", shapes.chat_room(room))
+    await push(ctx, _rooms_topic(part.type, pid), "room_removed", shapes.chat_room(room))
     return data(payload)
 
 
-async def post_message(ctx: Ctx, rid: str, *, require_mention: bool) -> dict[str, Any]:
+async def post_message(ctx: Ctx, rid: str, *, require_mention: bool) -> MessageSentResponse:
     """Store a text message, then push message_created to mentioned agents and the sender."""
     message = ctx.body(MessageBody).message
     content = message.content
@@ -96,17 +102,17 @@ async def post_message(ctx: Ctx, rid: str, *, require_mention: bool) -> dict[str
     payload = shapes.message(msg)
     await push(ctx, f"chat_room:{rid}", "message_created", payload, agent_ids=targets)
     recipients = [
-        {"id": m["id"], "handle": m["handle"], "name": m["name"]}
+        MessageSentResponseRecipientsItem(id=m["id"], handle=m["handle"], name=m["name"])
         for m in resolved
         if m["id"] != ctx.principal.id
     ]
-    return {"id": msg["id"], "success": True, "recipients": recipients}
+    return MessageSentResponse(id=msg.id, success=True, recipients=recipients)
 
 
-async def push_task(ctx: Ctx, rid: str, event: str, task: dict[str, Any]) -> None:
+async def push_task(ctx: Ctx, rid: str, event: str, task: JsonObject) -> None:
     """Push ``task_created`` / ``task_updated`` on ``tasks:{id}`` of every room participant."""
     for part in await ctx.db.run(Store.participants, rid):
-        await push(ctx, f"tasks:{part['id']}", event, task)
+        await push(ctx, f"tasks:{part.id}", event, task)
 
 
 async def push_update(ctx: Ctx, mid: str, agent: Principal) -> None:
@@ -115,7 +121,7 @@ async def push_update(ctx: Ctx, mid: str, agent: Principal) -> None:
     if msg is not None:
         await push(
             ctx,
-            f"chat_room:{msg['chat_room_id']}",
+            f"chat_room:{msg.room_id}",
             "message_updated",
             shapes.message(msg),
             agent_ids=frozenset({agent.id}),

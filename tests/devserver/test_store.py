@@ -23,9 +23,9 @@ def test_keys_are_hashed(tmp_path: Path) -> None:
     store = Store(db)
     user, ukey = store.ensure_local_user()
     assert ukey.startswith("band_u_")
-    agent, akey = store.create_agent(user["id"], "Echo Bot", "echoes")
+    agent, akey = store.create_agent(user.id, "Echo Bot", "echoes")
     assert akey.startswith("band_a_")
-    assert agent["handle"] == "local/echo-bot"
+    assert agent.handle == "local/echo-bot"
     store.close()
     raw = sqlite3.connect(db)
     hashes = {
@@ -44,7 +44,7 @@ def test_local_user_key_is_kept(tmp_path: Path) -> None:
     again = Store(db)
     user, key2 = again.ensure_local_user()
     assert key2 == key
-    assert again.authenticate(key).id == user["id"]  # type: ignore[union-attr]
+    assert again.authenticate(key).id == user.id  # type: ignore[union-attr]
     _, given = again.ensure_local_user("band_u_given")
     assert given == "band_u_given"
     assert again.authenticate("band_u_given") is not None
@@ -53,44 +53,44 @@ def test_local_user_key_is_kept(tmp_path: Path) -> None:
 def test_handles_are_unique() -> None:
     store = Store(":memory:")
     user, _ = store.ensure_local_user()
-    a, _ = store.create_agent(user["id"], "Bot", "d")
-    b, _ = store.create_agent(user["id"], "Bot", "d")
-    assert a["handle"] != b["handle"]
+    a, _ = store.create_agent(user.id, "Bot", "d")
+    b, _ = store.create_agent(user.id, "Bot", "d")
+    assert a.handle != b.handle
 
 
 def test_room_listing_follows_every_membership_change(tmp_path: Path) -> None:
     store = Store(tmp_path / "dev.sqlite3")
     user, _ = store.ensure_local_user()
-    agent, _ = store.create_agent(user["id"], "Bot", "d")
+    agent, _ = store.create_agent(user.id, "Bot", "d")
     person = store.authenticate(store.local_user_key() or "")
     assert person is not None
-    rooms = [store.create_room(person, f"r{i}", None)["id"] for i in range(7)]
+    rooms = [store.create_room(person, f"r{i}", None).id for i in range(7)]
     for rid in rooms[:5]:
-        store.add_participant(rid, user["id"], agent["id"], "member")
+        store.add_participant(rid, user.id, agent.id, "member")
 
     def listing(size: int = 2) -> list[str]:
         ids, page = [], 1
         while True:
-            rows, total = store.rooms_of(agent["id"], page, size)
-            assert total == len(store.room_ids_of(agent["id"]))
+            rows, total = store.rooms_of(agent.id, page, size)
+            assert total == len(store.room_ids_of(agent.id))
             if not rows:
                 return ids
-            ids += [r["id"] for r in rows]
+            ids += [r.id for r in rows]
             page += 1
 
     assert listing() == rooms[:5]  # creation order, across pages
-    store.add_participant(rooms[6], user["id"], agent["id"], "member")
-    store.remove_participant(rooms[1], agent["id"])
+    store.add_participant(rooms[6], user.id, agent.id, "member")
+    store.remove_participant(rooms[1], agent.id)
     assert listing() == [rooms[0], *rooms[2:5], rooms[6]]
     store.db.execute(  # any path that writes memberships, raw SQL included
         "INSERT INTO participants VALUES (?, ?, 'Agent', 'member', ?)",
-        (rooms[5], agent["id"], "2020-01-01T00:00:00Z"),
+        (rooms[5], agent.id, "2020-01-01T00:00:00Z"),
     )
     assert listing(3) == [rooms[0], *rooms[2:7]]
     store.db.execute("BEGIN")  # a membership written and rolled back is never listed
-    store.db.execute("DELETE FROM participants WHERE participant_id=?", (agent["id"],))
+    store.db.execute("DELETE FROM participants WHERE participant_id=?", (agent.id,))
     assert listing() == []
     store.db.execute("ROLLBACK")
     assert listing() == [rooms[0], *rooms[2:7]]
     store.db.execute("UPDATE rooms SET title='renamed' WHERE id=?", (rooms[0],))
-    assert store.rooms_of(agent["id"], 1, 1)[0][0]["title"] == "renamed"  # rows are read fresh
+    assert store.rooms_of(agent.id, 1, 1)[0][0].title == "renamed"  # rows are read fresh

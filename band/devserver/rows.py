@@ -1,0 +1,230 @@
+"""Typed records of the store's rows: what ``Store`` returns, ``shapes`` makes wire models of."""
+
+from __future__ import annotations
+
+import builtins
+import sqlite3
+from typing import TypeVar
+
+import msgspec
+
+from band.core.wire import Attachment, JsonObject
+
+R = TypeVar("R", bound=msgspec.Struct)
+
+
+class Record(msgspec.Struct, frozen=True, kw_only=True):
+    """Base of the records: immutable (each subclass repeats the options for mypy)."""
+
+
+def record(kind: type[R], row: sqlite3.Row, **more: object) -> R:
+    """``row`` as a ``kind``, with ``more`` fields set or replaced (a column the record does not
+    declare is dropped; a value of the wrong type is a ``msgspec.ValidationError``)."""
+    return msgspec.convert({**dict(row), **more}, kind)
+
+
+class UserRow(Record, frozen=True, kw_only=True):
+    """A person (``users``)."""
+
+    id: str
+    handle: str
+    name: str
+    email: str
+    key_hash: str
+    inserted_at: str
+    updated_at: str
+
+
+class AgentRow(Record, frozen=True, kw_only=True):
+    """An agent (``agents``)."""
+
+    id: str
+    name: str
+    handle: str
+    description: str
+    owner_id: str
+    key_hash: str
+    inserted_at: str
+    updated_at: str
+
+
+class Entity(Record, frozen=True, kw_only=True):
+    """A person or an agent by id, as rooms, contacts and tasks name them (no key hash)."""
+
+    id: str
+    type: str  # "User" | "Agent"
+    name: str
+    handle: str
+    description: str | None
+    email: str | None = None  # people only
+    owner_id: str | None = None  # agents only
+
+
+class Member(Entity, frozen=True, kw_only=True):
+    """A room participant: the entity and its role in the room."""
+
+    role: str
+
+
+class PeerRow(Entity, frozen=True, kw_only=True):
+    """A peer: the entity and whether it is one of the caller's contacts."""
+
+    is_contact: bool
+
+
+class RoomRow(Record, frozen=True, kw_only=True):
+    """A room (``rooms``)."""
+
+    id: str
+    title: str | None
+    task_id: str | None
+    type: str
+    status: str
+    inserted_at: str
+    updated_at: str
+
+
+class MessageRecord(Record, frozen=True, kw_only=True):
+    """A message with its metadata (delivery status included) and attachments, in log order."""
+
+    seq: int
+    id: str
+    room_id: str
+    content: str
+    message_type: str
+    sender_id: str
+    sender_type: str
+    sender_name: str | None
+    metadata: JsonObject
+    inserted_at: str
+    updated_at: str
+    attachments: list[Attachment]
+
+
+class MemoryRecord(Record, frozen=True, kw_only=True):
+    """A memory (``memories``), its metadata decoded, in write order (``seq``)."""
+
+    seq: int
+    id: str
+    content: str
+    system: str
+    type: str
+    segment: str
+    scope: str
+    status: str
+    thought: str | None
+    subject_id: str | None
+    source_agent_id: str | None
+    owner_id: str
+    organization_id: str | None
+    chat_room_id: str | None
+    metadata: JsonObject
+    inserted_at: str
+    updated_at: str
+
+
+class TaskRow(Record, frozen=True, kw_only=True):
+    """A task on a room's board (``tasks``)."""
+
+    id: str
+    room_id: str
+    number: int
+    subject: str
+    detail: str
+    state: str
+    created_by: str
+    superseded_by_id: str | None
+    inserted_at: str
+    updated_at: str
+
+
+class AssignmentRow(Record, frozen=True, kw_only=True):
+    """One assignee's work on a task (``task_assignments``)."""
+
+    assignee_id: str
+    status: str
+    active_form: str
+    linked_native_id: str
+    updated_at: str
+
+
+class BoardRow(Record, frozen=True, kw_only=True):
+    """A room's goal (``boards``)."""
+
+    goal_title: str | None
+    goal_summary: str | None
+    created_by: str
+    updated_by: str
+    inserted_at: str
+    updated_at: str
+
+
+class EventRow(Record, frozen=True, kw_only=True):
+    """One entry of a task's or a board's history (``task_events`` / ``board_events``)."""
+
+    seq: int
+    actor_id: str
+    event: str
+    payload: str  # JSON text
+    at: str
+
+
+class ContactRequestRecord(Record, frozen=True, kw_only=True):
+    """A contact request (``contact_requests``) with both parties (None: an identity gone)."""
+
+    id: str
+    requester_id: str
+    requester_type: str
+    recipient_id: str
+    recipient_type: str
+    status: str
+    message: str | None
+    inserted_at: str
+    responded_at: str | None
+    requester: Entity | None
+    recipient: Entity | None
+
+
+class ContactRecord(Record, frozen=True, kw_only=True):
+    """One direction of a contact (``contacts``) with the contact (None: an identity gone)."""
+
+    id: str
+    owner_id: str
+    contact_id: str
+    contact_type: str
+    inserted_at: str
+    entity: Entity | None
+
+
+class FileRow(Record, frozen=True, kw_only=True):
+    """A room file with its bytes (``files``)."""
+
+    id: str
+    room_id: str
+    name: str
+    content_type: str
+    bytes: int
+    sha256: str
+    data: builtins.bytes  # the field ``bytes`` (the size) shadows the type here
+    uploader_id: str
+    inserted_at: str
+
+
+class BulkFailure(Record, frozen=True, kw_only=True):
+    """One id a bulk deletion could not delete, and why (the error code)."""
+
+    id: str
+    reason: str
+
+
+class BulkJob(Record, frozen=True, kw_only=True):
+    """A finished bulk deletion (``bulk_deletions.body``, as the API returns it)."""
+
+    id: str
+    kind: str
+    status: str
+    total: int
+    deleted: int
+    failed: list[BulkFailure]
+    inserted_at: str
+    completed_at: str
