@@ -400,13 +400,18 @@ class LocalBand:
 
     @property
     def rest_url(self) -> str:
-        """``BAND_REST_URL`` of this platform."""
-        return f"http://127.0.0.1:{self.port}"
+        """``BAND_REST_URL`` of this platform (once started)."""
+        return self._serving().rest_url
 
     @property
     def ws_url(self) -> str:
-        """``BAND_WS_URL`` of this platform."""
-        return f"ws://127.0.0.1:{self.port}/api/v1/socket/websocket"
+        """``BAND_WS_URL`` of this platform (once started)."""
+        return self._serving().ws_url
+
+    def _serving(self) -> ServerThread:
+        if self._server is None:
+            raise RuntimeError("LocalBand is not started: use start() or `with LocalBand():`")
+        return self._server
 
     def start(self) -> LocalBand:
         """Serve, and return once the platform accepts connections."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+import httpx
 import pytest
 
 from band.demo.adapter import DemoAdapter, SilentAdapter
@@ -73,15 +74,30 @@ def test_an_agent_survives_a_dropped_socket() -> None:
 
 def test_stop_stops_agents_then_the_platform() -> None:
     band = LocalBand().start()
+    url = band.rest_url
     bot = band.run_agent(DemoAdapter(), name="Brief")
     assert bot.agent.is_running
     band.stop()
     assert not bot.agent.is_running
     bot.stop()  # idempotent
-    with pytest.raises(Exception):  # noqa: B017 -- whatever httpx raises: nothing listens
-        import httpx
+    with pytest.raises(httpx.TransportError):  # nothing listens
+        httpx.get(url + "/api/v1/me/profile", timeout=2)
 
-        httpx.get(band.rest_url + "/api/v1/me/profile", timeout=2)
+
+def test_the_urls_are_the_started_platforms_and_only_then() -> None:
+    band = LocalBand()
+    for url in ("rest_url", "ws_url"):
+        with pytest.raises(RuntimeError, match="LocalBand is not started"):
+            getattr(band, url)
+    with band:
+        port = band.port
+        assert port > 0
+        assert band.rest_url == f"http://127.0.0.1:{port}"
+        assert band.ws_url == f"ws://127.0.0.1:{port}/api/v1/socket/websocket"
+        # band dev itself answers there: a request without a key is refused, not unreachable
+        assert httpx.get(band.rest_url + "/api/v1/me/profile", timeout=5).status_code == 401
+    with pytest.raises(RuntimeError, match="LocalBand is not started"):
+        band.rest_url  # noqa: B018 -- the property raises
 
 
 def test_an_agent_on_the_tests_own_loop_with_the_async_calls() -> None:
