@@ -556,8 +556,9 @@ class _BoardRecord(WireModel):
 
     chat_room_id: str | None = None
     created_by: TaskActor | None = None
-    history: list[TaskEvent] | None = None
-    history_truncated: bool | None = None
+    # UNSET: absent from the JSON unless the history was asked for (``include=history``)
+    history: list[TaskEvent] | msgspec.UnsetType | None = None
+    history_truncated: bool | msgspec.UnsetType | None = None
     inserted_at: datetime | None = None
     updated_at: datetime | None = None
 

@@ -8,12 +8,13 @@ System/type/segment/scope/status values are the band_sdk_core memory enums' wire
 from __future__ import annotations
 
 import math
-from typing import Any
+from datetime import datetime
 
+import msgspec
 from starlette.responses import Response
 from starlette.routing import Route
 
-from band.core.wire import JsonObject
+from band.core.wire import AgentMemory, ListAgentMemoriesResponseMetadata
 from band_sdk_core import validate_memory_type_for_system
 
 from . import store_memories as sm
@@ -22,6 +23,7 @@ from .http import Ctx, data, endpoint
 from .inputs import accepts
 from .queries import AgentMemoriesQuery, MemoryFilters, MyMemoriesQuery
 from .rows import MemoryRecord
+from .shapes import instant
 from .store import StoreError
 
 agent = endpoint("agent")
@@ -37,36 +39,48 @@ def _org_refused() -> StoreError:
     return StoreError(422, "org_scope_requires_organization", ORG_MESSAGE)
 
 
-def agent_memory(mem: MemoryRecord) -> JsonObject:
+class UserMemory(AgentMemory):
+    """A memory as its owner sees it (the human API; no official agent-SDK model)."""
+
+    updated_at: datetime | None = None
+    chat_room_id: str | None = None
+    chat_room_title: str | None = None
+    chat_room_type: str | None = None
+    chat_room_status: str | None = None
+    source_agent_name: str | None = None
+    subject_name: str | None = None
+    subject_type: str | None = None
+
+
+def agent_memory(mem: MemoryRecord) -> AgentMemory:
     """AgentMemory."""
-    return {
-        "id": mem.id,
-        "content": mem.content,
-        "system": mem.system,
-        "type": mem.type,
-        "segment": mem.segment,
-        "scope": mem.scope,
-        "inserted_at": mem.inserted_at,
-        "status": mem.status,
-        "subject_id": mem.subject_id,
-        "source_agent_id": mem.source_agent_id,
-        "organization_id": mem.organization_id,
-        "thought": mem.thought,
-        "metadata": mem.metadata,
-    }
+    return AgentMemory(
+        id=mem.id,
+        content=mem.content,
+        system=mem.system,
+        type=mem.type,
+        segment=mem.segment,
+        scope=mem.scope,
+        inserted_at=instant(mem.inserted_at),
+        status=mem.status,
+        subject_id=mem.subject_id,
+        source_agent_id=mem.source_agent_id,
+        organization_id=mem.organization_id,
+        thought=mem.thought,
+        metadata=mem.metadata,
+    )
 
 
-def user_memory(mem: MemoryRecord, extra: dict[str, str | None]) -> JsonObject:
-    """UserMemory."""
-    return {
-        **agent_memory(mem),
-        "updated_at": mem.updated_at,
-        "chat_room_id": mem.chat_room_id,
-        "chat_room_title": None,
-        "chat_room_type": None,
-        "chat_room_status": None,
-        **extra,
-    }
+def user_memory(mem: MemoryRecord, names: dict[str, str | None]) -> UserMemory:
+    """UserMemory: ``names`` holds source_agent_name, subject_name and subject_type."""
+    return UserMemory(
+        **msgspec.structs.asdict(agent_memory(mem)),
+        updated_at=instant(mem.updated_at),
+        chat_room_id=mem.chat_room_id,
+        source_agent_name=names["source_agent_name"],
+        subject_name=names["subject_name"],
+        subject_type=names["subject_type"],
+    )
 
 
 def _filters(q: MemoryFilters, *extra: str) -> sm.Filters:
@@ -76,7 +90,7 @@ def _filters(q: MemoryFilters, *extra: str) -> sm.Filters:
 
 def _paginate(
     q: MemoryFilters, rows: list[MemoryRecord]
-) -> tuple[list[MemoryRecord], dict[str, Any]]:
+) -> tuple[list[MemoryRecord], ListAgentMemoriesResponseMetadata]:
     """Cursor (``cursor``/``limit``) or offset (``page``/``page_size``) pagination."""
     limit, page_size, page, cursor = q.limit, q.page_size, q.page, q.cursor
     total = len(rows)
@@ -91,15 +105,15 @@ def _paginate(
         after = [r for r in rows if cursor is None or r.seq > cursor]
         chunk = after[:size]
         more = len(after) > size
-    meta = {
-        "has_more": more,
-        "limit": size,
-        "next_cursor": str(chunk[-1].seq) if more and chunk else None,
-        "page": number,
-        "page_size": size,
-        "total_count": total,
-        "total_pages": math.ceil(total / size) if total else 0,
-    }
+    meta = ListAgentMemoriesResponseMetadata(
+        has_more=more,
+        limit=size,
+        next_cursor=str(chunk[-1].seq) if more and chunk else None,
+        page=number,
+        page_size=size,
+        total_count=total,
+        total_pages=math.ceil(total / size) if total else 0,
+    )
     return chunk, meta
 
 
@@ -178,7 +192,7 @@ async def agent_archive(ctx: Ctx) -> Response:
 # -- human API --------------------------------------------------------------------
 
 
-async def _user_view(ctx: Ctx, mem: MemoryRecord) -> JsonObject:
+async def _user_view(ctx: Ctx, mem: MemoryRecord) -> UserMemory:
     return user_memory(mem, await ctx.db.run(sm.names, mem))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import msgspec
@@ -9,6 +10,11 @@ import msgspec
 from band.core import wire
 
 from .rows import AgentRow, Member, MessageRecord, PeerRow, RoomRow, UserRow
+
+
+def instant(stamp: str | None) -> datetime | None:
+    """A stored ISO 8601 timestamp as the datetime the wire models carry."""
+    return None if stamp is None else datetime.fromisoformat(stamp)
 
 
 def chat_room(room: RoomRow) -> wire.RoomDetails:

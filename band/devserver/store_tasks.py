@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import uuid
 
-from band.core.wire import JsonObject, TaskActor
+import msgspec
+
+from band.core.wire import Board, JsonObject, Task, TaskActor, TaskAssignment, TaskEvent
 
 from .rows import AssignmentRow, BoardRow, EventRow, TaskRow, record
+from .shapes import instant
 from .store import Store, StoreError, dump_json, load_json, now
 
 TASK_STATUSES = ("pending", "in_progress", "blocked", "in_review", "failed", "completed")
@@ -32,20 +35,21 @@ def actor(store: Store, pid: str) -> TaskActor:
     return TaskActor(id=pid, name=ent.name, type=ent.type, handle=ent.handle)
 
 
-def _event(store: Store, row: EventRow) -> JsonObject:
-    return {
-        "actor": actor(store, row.actor_id),
-        "at": row.at,
-        "event": row.event,
-        "payload": load_json(row.payload),
-    }
+def _event(store: Store, row: EventRow) -> TaskEvent:
+    return TaskEvent(
+        actor=actor(store, row.actor_id),
+        at=instant(row.at),
+        event=row.event,
+        payload=load_json(row.payload),
+    )
 
 
-def _history(store: Store, sql: str, key: str) -> JsonObject:
-    """The last ``HISTORY_EMBED`` events of ``sql`` (newest first, by ``key``), oldest first."""
+def _history(store: Store, sql: str, key: str) -> tuple[list[TaskEvent], bool]:
+    """The last ``HISTORY_EMBED`` events of ``sql`` (newest first, by ``key``), oldest first,
+    and whether older ones were left out."""
     rows = store.db.execute(sql, (key, HISTORY_EMBED + 1)).fetchall()
     events = [_event(store, record(EventRow, r)) for r in reversed(rows[:HISTORY_EMBED])]
-    return {"history": events, "history_truncated": len(rows) > HISTORY_EMBED}
+    return events, len(rows) > HISTORY_EMBED
 
 
 def _log(store: Store, tid: str, pid: str, event: str, payload: JsonObject) -> None:
@@ -67,7 +71,7 @@ def overall_status(statuses: list[str]) -> str:
     return "pending" if "pending" in statuses else "completed"
 
 
-def render(store: Store, row: TaskRow, include_history: bool = False) -> JsonObject:
+def render(store: Store, row: TaskRow, include_history: bool = False) -> Task:
     """Task shape (spec 2.5) for a ``tasks`` row."""
     rows = [
         record(AssignmentRow, a)
@@ -76,33 +80,36 @@ def render(store: Store, row: TaskRow, include_history: bool = False) -> JsonObj
         )
     ]
     assignments = [
-        {
-            "assignee": actor(store, a.assignee_id),
-            "status": a.status,
-            "active_form": a.active_form,
-            "linked_native_id": a.linked_native_id,
-            "updated_at": a.updated_at,
-        }
+        TaskAssignment(
+            assignee=actor(store, a.assignee_id),
+            status=a.status,
+            active_form=a.active_form,
+            linked_native_id=a.linked_native_id,
+            updated_at=instant(a.updated_at),
+        )
         for a in rows
     ]
-    task: JsonObject = {
-        "id": row.id,
-        "number": row.number,
-        "chat_room_id": row.room_id,
-        "subject": row.subject,
-        "detail": row.detail,
-        "state": row.state,
-        "overall_status": overall_status([a.status for a in rows]),
-        "created_by": actor(store, row.created_by),
-        "assignments": assignments,
-        "inserted_at": row.inserted_at,
-        "updated_at": row.updated_at,
-        "superseded_by_id": row.superseded_by_id,
-    }
+    history: list[TaskEvent] | msgspec.UnsetType = msgspec.UNSET
+    truncated: bool | msgspec.UnsetType = msgspec.UNSET
     if include_history:
         sql = "SELECT * FROM task_events WHERE task_id=? ORDER BY seq DESC LIMIT ?"
-        task.update(_history(store, sql, row.id))
-    return task
+        history, truncated = _history(store, sql, row.id)
+    return Task(
+        id=row.id,
+        number=row.number,
+        chat_room_id=row.room_id,
+        subject=row.subject,
+        detail=row.detail,
+        state=row.state,
+        overall_status=overall_status([a.status for a in rows]),
+        created_by=actor(store, row.created_by),
+        assignments=assignments,
+        inserted_at=instant(row.inserted_at),
+        updated_at=instant(row.updated_at),
+        superseded_by_id=row.superseded_by_id,
+        history=history,
+        history_truncated=truncated,
+    )
 
 
 def _find(store: Store, rid: str, ref: str) -> TaskRow:
@@ -124,7 +131,7 @@ def _find(store: Store, rid: str, ref: str) -> TaskRow:
 
 def list_tasks(
     store: Store, rid: str, state: str, cursor: int | None, limit: int
-) -> tuple[list[JsonObject], bool, int | None]:
+) -> tuple[list[Task], bool, int | None]:
     """Return (tasks, has_more, next_cursor) in board-number order after ``cursor``."""
     sql, args = "SELECT * FROM tasks WHERE room_id=? AND number>?", [rid, cursor or 0]
     if state != "all":
@@ -138,7 +145,7 @@ def list_tasks(
 
 def create_task(
     store: Store, rid: str, pid: str, subject: str, detail: str, supersedes: str | None
-) -> JsonObject:
+) -> Task:
     """Create a task (optionally superseding an active one) and log its history."""
     old = _find(store, rid, supersedes) if supersedes else None
     if old is not None and old.state != "active":
@@ -175,7 +182,7 @@ def create_task(
     return get_task(store, rid, tid)
 
 
-def get_task(store: Store, rid: str, ref: str, include_history: bool = False) -> JsonObject:
+def get_task(store: Store, rid: str, ref: str, include_history: bool = False) -> Task:
     """Return one task in any state."""
     return render(store, _find(store, rid, ref), include_history)
 
@@ -249,7 +256,7 @@ def _work(store: Store, row: TaskRow, pid: str, fields: JsonObject) -> None:
         _log(store, tid, pid, "commented", {"comment": fields["comment"]})
 
 
-def update_task(store: Store, rid: str, ref: str, pid: str, fields: JsonObject) -> JsonObject:
+def update_task(store: Store, rid: str, ref: str, pid: str, fields: JsonObject) -> Task:
     """Apply an update; work fields need an active task (a restore applies first)."""
     row = _find(store, rid, ref)
     tid = row.id
@@ -275,7 +282,7 @@ def update_task(store: Store, rid: str, ref: str, pid: str, fields: JsonObject) 
 
 def task_history(
     store: Store, rid: str, ref: str, cursor: int | None, limit: int
-) -> tuple[list[JsonObject], bool, int | None]:
+) -> tuple[list[TaskEvent], bool, int | None]:
     """Return (events, has_more, next_cursor), oldest first."""
     tid = _find(store, rid, ref).id
     rows = store.db.execute(
@@ -292,25 +299,28 @@ def _board(store: Store, rid: str) -> BoardRow | None:
     return record(BoardRow, row) if row else None
 
 
-def get_board(store: Store, rid: str, include_history: bool = False) -> JsonObject:
+def get_board(store: Store, rid: str, include_history: bool = False) -> Board:
     """Board shape; a default board (null goal) when none was set."""
     row = _board(store, rid)
-    board: JsonObject = {
-        "chat_room_id": rid,
-        "goal_title": row.goal_title if row else None,
-        "goal_summary": row.goal_summary if row else None,
-        "created_by": actor(store, row.created_by) if row else None,
-        "updated_by": actor(store, row.updated_by) if row else None,
-        "inserted_at": row.inserted_at if row else None,
-        "updated_at": row.updated_at if row else None,
-    }
+    board = Board(chat_room_id=rid, history=msgspec.UNSET, history_truncated=msgspec.UNSET)
+    if row is not None:
+        board = msgspec.structs.replace(
+            board,
+            goal_title=row.goal_title,
+            goal_summary=row.goal_summary,
+            created_by=actor(store, row.created_by),
+            updated_by=actor(store, row.updated_by),
+            inserted_at=instant(row.inserted_at),
+            updated_at=instant(row.updated_at),
+        )
     if include_history:
         sql = "SELECT * FROM board_events WHERE room_id=? ORDER BY seq DESC LIMIT ?"
-        board.update(_history(store, sql, rid))
+        history, truncated = _history(store, sql, rid)
+        board = msgspec.structs.replace(board, history=history, history_truncated=truncated)
     return board
 
 
-def put_board(store: Store, rid: str, pid: str, fields: JsonObject) -> JsonObject:
+def put_board(store: Store, rid: str, pid: str, fields: JsonObject) -> Board:
     """Upsert the room goal (only the sent fields change) and log goal_set / goal_edited."""
     row = _board(store, rid)
     ts = now()

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import msgspec
 from starlette.responses import Response
 from starlette.routing import Route
+
+from band.core.wire import ListChatTasksResponseMetadata
 
 from . import shapes, writes
 from . import store_tasks as st
@@ -26,11 +29,20 @@ async def _room(ctx: Ctx) -> str:
     return rid
 
 
-async def _cursor_page(ctx: Ctx, q: CursorQuery, fetch: Callable[..., Any], *args: Any) -> Response:
+#: A keyset page: the rows, whether more follow, and the cursor of the next page.
+Keyset = tuple[Sequence[msgspec.Struct], bool, int | None]
+
+
+async def _cursor_page(
+    ctx: Ctx, q: CursorQuery, fetch: Callable[..., Keyset], *args: Any
+) -> Response:
     """One keyset page of ``fetch(*args, cursor, limit)`` (50 rows unless ``limit``)."""
     limit = q.limit or 50
     items, more, nxt = await ctx.db.run(fetch, *args, q.cursor, limit)
-    meta = {"has_more": more, "limit": limit, "next_cursor": str(nxt) if nxt else None}
+    # the task history's paging (GetChatTaskHistoryResponseMetadata) has the same fields
+    meta = ListChatTasksResponseMetadata(
+        has_more=more, limit=limit, next_cursor=str(nxt) if nxt else None
+    )
     return data(items, metadata=meta)
 
 

@@ -7,7 +7,12 @@ from typing import Any
 import msgspec
 from starlette.responses import Response
 
-from band.core.wire import JsonObject, MessageSentResponse, MessageSentResponseRecipientsItem
+from band.core.wire import (
+    JsonObject,
+    MessageSentResponse,
+    MessageSentResponseRecipientsItem,
+    Task,
+)
 
 from . import shapes
 from . import store_files as sf
@@ -109,7 +114,7 @@ async def post_message(ctx: Ctx, rid: str, *, require_mention: bool) -> MessageS
     return MessageSentResponse(id=msg.id, success=True, recipients=recipients)
 
 
-async def push_task(ctx: Ctx, rid: str, event: str, task: JsonObject) -> None:
+async def push_task(ctx: Ctx, rid: str, event: str, task: Task) -> None:
     """Push ``task_created`` / ``task_updated`` on ``tasks:{id}`` of every room participant."""
     for part in await ctx.db.run(Store.participants, rid):
         await push(ctx, f"tasks:{part.id}", event, task)
