@@ -336,11 +336,12 @@ class _DirectoryEntry(WireModel):
     handle: str | None = None
     type: str | None = None
     description: str | None = None
-    avatar_url: str | None = None
-    is_external: bool | None = None
-    listed_in_directory: bool | None = None
+    # UNSET: fields some answers leave out (band dev's peers list none of the four)
+    avatar_url: str | msgspec.UnsetType | None = None
+    is_external: bool | msgspec.UnsetType | None = None
+    listed_in_directory: bool | msgspec.UnsetType | None = None
     online: bool | None = None
-    tags: list[str] | None = None
+    tags: list[str] | msgspec.UnsetType | None = None
 
 
 class Peer(_DirectoryEntry):

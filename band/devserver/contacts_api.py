@@ -9,19 +9,35 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from datetime import datetime
 
+import msgspec
 from starlette.responses import Response
 from starlette.routing import Route
 
-from band.core.wire import JsonObject
+from band.core.wire import (
+    AgentContact,
+    JsonObject,
+    ListAgentContactRequestsResponseData,
+    ListAgentContactRequestsResponseMetadata,
+    ListAgentContactRequestsResponseMetadataReceived,
+    ListAgentContactRequestsResponseMetadataSent,
+    ReceivedContactRequest,
+    RemoveAgentContactResponseData,
+    RespondToAgentContactRequestResponseData,
+    SentContactRequest,
+    WireModel,
+)
 
 from . import store_contacts as sc
 from . import writes
 from .bodies import AddContactBody, ContactRequestBody, RemoveContactBody, ResolveBody, RespondBody
 from .http import Ctx, Handler, data, endpoint, offset_meta
+from .human_views import Contact, ContactParty, ContactRequest, ContactUser, ResolvedHandle
 from .inputs import accepts
 from .queries import AgentRequestsQuery, PageQuery, SentRequestsQuery
 from .rows import ContactRecord, ContactRequestRecord, Entity
+from .shapes import instant
 from .store import Store
 
 agent = endpoint("agent")
@@ -31,117 +47,133 @@ human = endpoint("user")
 # -- shapes (spec 2.5) ---------------------------------------------------------
 
 
+class _ReceivedRequest(ReceivedContactRequest, omit_defaults=True):
+    """ReceivedContactRequest with its unknown (null) fields left out, as band dev sends it."""
+
+
+class _SentRequest(SentContactRequest, omit_defaults=True):
+    """SentContactRequest with its unknown (null) fields left out."""
+
+
+class ContactAdded(WireModel):
+    """The contact_added payload: the new contact (``description`` left out when null)."""
+
+    id: str
+    type: str
+    inserted_at: datetime | None
+    handle: str
+    name: str
+    is_external: bool = False
+    is_remote: bool = False
+    description: str | msgspec.UnsetType = msgspec.UNSET
+
+
 #: Builds a contact item from a contact row and whether the contact is online.
-Shape = Callable[[ContactRecord, bool], JsonObject]
+Shape = Callable[[ContactRecord, bool], WireModel]
 
 
-def agent_contact(row: ContactRecord, online: bool) -> JsonObject:
+def agent_contact(row: ContactRecord, online: bool) -> AgentContact:
     """AgentContact."""
     ent = row.entity
-    return {
-        "id": row.contact_id,
-        "handle": ent.handle if ent else None,
-        "type": row.contact_type if ent is None else ent.type,
-        "online": online,
-        "inserted_at": row.inserted_at,
-        "name": ent.name if ent else None,
-        "description": ent.description if ent else None,
-        "avatar_url": None,
-        "is_external": False,
-        "listed_in_directory": False,
-        "tags": [],
-    }
+    return AgentContact(
+        id=row.contact_id,
+        handle=ent.handle if ent else None,
+        type=row.contact_type if ent is None else ent.type,
+        online=online,
+        inserted_at=instant(row.inserted_at),
+        name=ent.name if ent else None,
+        description=ent.description if ent else None,
+        avatar_url=None,
+        is_external=False,
+        listed_in_directory=False,
+        tags=[],
+    )
 
 
-def human_contact(row: ContactRecord, online: bool) -> JsonObject:
+def human_contact(row: ContactRecord, online: bool) -> Contact:
     """Contact (human view)."""
     ent = row.entity
-    return {
-        "id": row.id,
-        "contact_id": row.contact_id,
-        "contact_type": row.contact_type if ent is None else ent.type,
-        "online": online,
-        "inserted_at": row.inserted_at,
-        "status": "active",
-        "source": "request",
-        "user": {
-            "id": row.contact_id,
-            "name": ent.name if ent else None,
-            "handle": ent.handle if ent else None,
-            "email": ent.email if ent else None,
-            "avatar_url": None,
-            "listed_in_directory": False,
-            "tags": [],
-        },
-    }
+    user = ContactUser(
+        id=row.contact_id,
+        name=ent.name if ent else None,
+        handle=ent.handle if ent else None,
+        email=ent.email if ent else None,
+    )
+    return Contact(
+        id=row.id,
+        contact_id=row.contact_id,
+        contact_type=row.contact_type if ent is None else ent.type,
+        online=online,
+        inserted_at=instant(row.inserted_at),
+        user=user,
+    )
 
 
-def _party(pid: str, ent: Entity | None) -> JsonObject:
-    return {"id": pid, "name": ent.name if ent else None, "handle": ent.handle if ent else None,
-            "avatar_url": None}  # fmt: skip
+def _party(pid: str, ent: Entity | None) -> ContactParty:
+    return ContactParty(id=pid, name=ent.name if ent else None, handle=ent.handle if ent else None)
 
 
-def contact_request(req: ContactRequestRecord) -> JsonObject:
+def contact_request(req: ContactRequestRecord) -> ContactRequest:
     """ContactRequest (human view)."""
-    return {
-        "id": req.id,
-        "requester_id": req.requester_id,
-        "recipient_id": req.recipient_id,
-        "status": req.status,
-        "inserted_at": req.inserted_at,
-        "message": req.message,
-        "responded_at": req.responded_at,
-        "requester": _party(req.requester_id, req.requester),
-        "recipient": _party(req.recipient_id, req.recipient),
-        "requester_type": req.requester_type,
-        "recipient_type": req.recipient_type,
-    }
+    return ContactRequest(
+        id=req.id,
+        requester_id=req.requester_id,
+        recipient_id=req.recipient_id,
+        status=req.status,
+        inserted_at=instant(req.inserted_at),
+        message=req.message,
+        responded_at=instant(req.responded_at),
+        requester=_party(req.requester_id, req.requester),
+        recipient=_party(req.recipient_id, req.recipient),
+        requester_type=req.requester_type,
+        recipient_type=req.recipient_type,
+    )
 
 
-def _request_summary(req: ContactRequestRecord, party: Entity | None, prefix: str) -> JsonObject:
-    """A request as one side lists it: the other ``party`` named under ``prefix``."""
-    out = {
-        "id": req.id,
-        "status": req.status,
-        "inserted_at": req.inserted_at,
-        "message": req.message,
-        f"{prefix}_handle": party.handle if party else None,
-        f"{prefix}_name": party.name if party else None,
-        f"{prefix}_avatar_url": None,
-    }
-    return {k: v for k, v in out.items() if v is not None}
+def received_request(req: ContactRequestRecord) -> ReceivedContactRequest:
+    """ReceivedContactRequest (also the contact_request_received payload, nulls left out)."""
+    party = req.requester
+    return _ReceivedRequest(
+        id=req.id,
+        status=req.status,
+        inserted_at=instant(req.inserted_at),
+        message=req.message,
+        from_handle=party.handle if party else None,
+        from_name=party.name if party else None,
+    )
 
 
-def received_request(req: ContactRequestRecord) -> JsonObject:
-    """ReceivedContactRequest (also the contact_request_received payload, nulls dropped)."""
-    return _request_summary(req, req.requester, "from")
+def sent_request(req: ContactRequestRecord) -> SentContactRequest:
+    """SentContactRequest (nulls left out)."""
+    party = req.recipient
+    return _SentRequest(
+        id=req.id,
+        status=req.status,
+        inserted_at=instant(req.inserted_at),
+        message=req.message,
+        to_handle=party.handle if party else None,
+        to_name=party.name if party else None,
+    )
 
 
-def sent_request(req: ContactRequestRecord) -> JsonObject:
-    """SentContactRequest."""
-    return _request_summary(req, req.recipient, "to")
-
-
-def contact_added_payload(other: Entity, inserted_at: str) -> JsonObject:
-    """contact_added payload describing ``other`` (``description`` omitted when null)."""
-    out: JsonObject = {
-        "id": other.id,
-        "type": other.type,
-        "inserted_at": inserted_at,
-        "handle": other.handle,
-        "name": other.name,
-        "is_external": False,
-        "is_remote": False,
-    }
-    if other.description is not None:
-        out["description"] = other.description
-    return out
+def contact_added_payload(other: Entity, inserted_at: str) -> ContactAdded:
+    """contact_added payload describing ``other``."""
+    return ContactAdded(
+        id=other.id,
+        type=other.type,
+        inserted_at=instant(inserted_at),
+        handle=other.handle,
+        name=other.name,
+        description=msgspec.UNSET if other.description is None else other.description,
+    )
 
 
 # -- pushes ---------------------------------------------------------------------
 
 
-async def _to_agent(ctx: Ctx, pid: str, kind: str, event: str, payload: JsonObject) -> None:
+async def _to_agent(
+    ctx: Ctx, pid: str, kind: str, event: str, payload: JsonObject | msgspec.Struct
+) -> None:
     if kind == "Agent":
         await writes.push(ctx, f"agent_contacts:{pid}", event, payload)
 
@@ -155,7 +187,7 @@ async def push_request(ctx: Ctx, req: ContactRequestRecord, *, created: bool) ->
             received = received_request(req)
             await _to_agent(ctx, recipient.id, recipient.type, "contact_request_received", received)
         return
-    update = {"id": req.id, "status": req.status}
+    update = RespondToAgentContactRequestResponseData(id=req.id, status=req.status)
     for ent in sides:
         await _to_agent(ctx, ent.id, ent.type, "contact_request_updated", update)
     if req.status == "approved" and requester is not None and recipient is not None:
@@ -188,7 +220,7 @@ async def _remove(ctx: Ctx) -> Response:
     me = await ctx.db.run(Store.entity, ctx.principal.id)
     assert me is not None  # the principal was authenticated from its own row
     await push_removed(ctx, me, other)
-    return data({"status": "removed"})
+    return data(RemoveAgentContactResponseData(status="removed"))
 
 
 async def _respond(ctx: Ctx, action: str, handle: str | None, request_id: str | None) -> Response:
@@ -198,7 +230,7 @@ async def _respond(ctx: Ctx, action: str, handle: str | None, request_id: str | 
 
 
 def _id_status(req: ContactRequestRecord) -> Response:
-    return data({"id": req.id, "status": req.status})
+    return data(RespondToAgentContactRequestResponseData(id=req.id, status=req.status))
 
 
 def _named(handler: Handler, name: str, doc: str) -> Handler:
@@ -261,16 +293,20 @@ async def agent_list_requests(ctx: Ctx) -> Response:
     pid = ctx.principal.id
     received, r_total = await ctx.db.run(sc.list_requests, pid, "received", "pending", page, size)
     sent, s_total = await ctx.db.run(sc.list_requests, pid, "sent", sent_status, page, size)
-    meta = {
-        "page": page,
-        "page_size": size,
-        "received": {"total": r_total, "total_pages": math.ceil(r_total / size)},
-        "sent": {"total": s_total, "total_pages": math.ceil(s_total / size)},
-    }
-    payload = {
-        "received": [received_request(r) for r in received],
-        "sent": [sent_request(r) for r in sent],
-    }
+    meta = ListAgentContactRequestsResponseMetadata(
+        page=page,
+        page_size=size,
+        received=ListAgentContactRequestsResponseMetadataReceived(
+            total=r_total, total_pages=math.ceil(r_total / size)
+        ),
+        sent=ListAgentContactRequestsResponseMetadataSent(
+            total=s_total, total_pages=math.ceil(s_total / size)
+        ),
+    )
+    payload = ListAgentContactRequestsResponseData(
+        received=[received_request(r) for r in received],
+        sent=[sent_request(r) for r in sent],
+    )
     return data(payload, metadata=meta)
 
 
@@ -328,7 +364,7 @@ me_cancel = human(_me_respond("me_cancel", "DELETE /me/contacts/requests/{id}.",
 async def me_resolve(ctx: Ctx) -> Response:
     """POST /me/contacts/resolve (``{handle}``) -> ``{handle, name, type}``."""
     ent = await ctx.db.run(sc.resolve_handle, ctx.body(ResolveBody).handle)
-    return data({"handle": ent.handle, "name": ent.name, "type": ent.type})
+    return data(ResolvedHandle(handle=ent.handle, name=ent.name, type=ent.type))
 
 
 @human

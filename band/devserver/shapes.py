@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 import msgspec
 
 from band.core import wire
 
+from .human_views import MyAgent, UserDetails
 from .rows import AgentRow, Member, MessageRecord, PeerRow, RoomRow, UserRow
 
 
@@ -93,43 +93,40 @@ def agent_me(a: AgentRow) -> wire.AgentMe:
     )
 
 
-def my_agent(a: AgentRow) -> dict[str, Any]:
+def my_agent(a: AgentRow) -> MyAgent:
     """Agent as seen by its owner."""
-    return {
-        "id": a.id,
-        "name": a.name,
-        "handle": a.handle,
-        "description": a.description,
-        "owner_id": a.owner_id,
-        "inserted_at": a.inserted_at,
-        "updated_at": a.updated_at,
-        "avatar_url": None,
-        "is_external": False,
-    }
+    return MyAgent(
+        id=a.id,
+        name=a.name,
+        handle=a.handle,
+        description=a.description,
+        owner_id=a.owner_id,
+        inserted_at=instant(a.inserted_at),
+        updated_at=instant(a.updated_at),
+    )
 
 
-def peer(p: PeerRow, online: bool) -> dict[str, Any]:
-    """Peer."""
-    return {
-        "id": p.id,
-        "name": p.name,
-        "handle": p.handle,
-        "type": p.type,
-        "description": p.description,
-        "is_contact": p.is_contact,
-        "online": online,
-        "source": "registry",
-    }
+def peer(p: PeerRow, online: bool) -> wire.Peer:
+    """Peer (band dev keeps no avatar, external flag, directory listing or tags: left out)."""
+    return wire.Peer(
+        id=p.id,
+        name=p.name,
+        handle=p.handle,
+        type=p.type,
+        description=p.description,
+        is_contact=p.is_contact,
+        online=online,
+        source="registry",
+        avatar_url=msgspec.UNSET,
+        is_external=msgspec.UNSET,
+        listed_in_directory=msgspec.UNSET,
+        tags=msgspec.UNSET,
+    )
 
 
-def user_details(u: UserRow) -> dict[str, Any]:
+def user_details(u: UserRow) -> UserDetails:
     """UserDetails."""
-    return {
-        "id": u.id,
-        "email": u.email,
-        "handle": u.handle,
-        "role": "user",
-        "first_name": u.name.split(" ")[0],
-        "last_name": " ".join(u.name.split(" ")[1:]) or None,
-        "listed_in_directory": False,
-    }
+    first, _, rest = u.name.partition(" ")
+    return UserDetails(
+        id=u.id, email=u.email, handle=u.handle, first_name=first, last_name=rest or None
+    )

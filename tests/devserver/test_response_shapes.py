@@ -9,6 +9,7 @@ same (enum-like strings) are checked as values.
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime, timedelta
 from typing import Any
 
 from .conftest import Live, room_with
@@ -515,3 +516,48 @@ def test_files_and_bulk_jobs(live: Live) -> None:
     again = live.human("GET", f"{H}/bulk-deletions/{gone.json()['data']['id']}")
     same(again.json(), {"data": job})
     assert again.json() == gone.json()
+
+
+PEER = {"id": "str", "name": "str", "handle": "str", "type": "str", "description": "str",
+        "is_contact": False, "online": False, "source": "str"}  # fmt: skip
+
+
+def test_peers(live: Live) -> None:
+    """A peer lists exactly these keys: no avatar, external flag, directory listing or tags."""
+    _, _, key = live.register("Shape")
+    oid, _, _ = live.register("Other")
+    page = {"page": "int", "page_size": "int", "total_count": "int", "total_pages": "int"}
+    for got in (live.agent(key, "GET", f"{A}/peers"), live.human("GET", f"{H}/peers")):
+        assert got.status_code == 200, got.text
+        body = got.json()
+        [other] = [p for p in body["data"] if p["id"] == oid]
+        same(other, PEER)
+        assert outline(body["metadata"]) == page
+
+
+def test_timestamps_read_back(live: Live) -> None:
+    """Timestamps are ISO 8601 UTC ("Z") and the same instant in every answer that repeats them."""
+    aid, _, key = live.register("Shape")
+    rid = room_with(live, aid)
+    tasks = f"{A}/chats/{rid}/tasks"
+    made = live.agent(key, "POST", tasks, json={"subject": "s"}).json()["data"]
+    got = live.agent(key, "GET", f"{tasks}/{made['id']}?include=history").json()["data"]
+    [listed] = live.agent(key, "GET", tasks).json()["data"]
+    memory = {"content": "tea", "system": "long_term", "type": "semantic", "segment": "user",
+              "thought": "t"}  # fmt: skip
+    made_mem = live.agent(key, "POST", f"{A}/memories", json={"memory": memory})
+    assert made_mem.status_code == 201, made_mem.text
+    mem = made_mem.json()["data"]
+    [mine] = [m for m in live.human("GET", f"{H}/memories").json()["data"] if m["id"] == mem["id"]]
+    stamps = [
+        (made["inserted_at"], got["inserted_at"], listed["inserted_at"]),
+        (made["updated_at"], got["updated_at"], listed["updated_at"]),
+        (mem["inserted_at"], mine["inserted_at"]),
+    ]
+    for same_instant in stamps:
+        assert all(s.endswith("Z") for s in same_instant), same_instant
+        parsed = {datetime.fromisoformat(s) for s in same_instant}
+        assert len(parsed) == 1 and parsed.pop().utcoffset() == timedelta(0), same_instant
+    created_at = got["history"][0]["at"]  # logged in the same write, a moment later
+    assert created_at.endswith("Z")
+    assert datetime.fromisoformat(created_at) >= datetime.fromisoformat(made["inserted_at"])
