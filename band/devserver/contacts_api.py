@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from datetime import datetime
+from typing import TypeVar
 
 import msgspec
 from starlette.responses import Response
@@ -67,6 +68,8 @@ class ContactAdded(WireModel):
     is_remote: bool = False
     description: str | msgspec.UnsetType = msgspec.UNSET
 
+
+S = TypeVar("S", bound=WireModel)
 
 #: Builds a contact item from a contact row and whether the contact is online.
 Shape = Callable[[ContactRecord, bool], WireModel]
@@ -130,30 +133,28 @@ def contact_request(req: ContactRequestRecord) -> ContactRequest:
     )
 
 
+def _request_summary(req: ContactRequestRecord, party: Entity | None, kind: type[S]) -> S:
+    """A request as one side lists it: the other ``party`` under ``kind``'s from_/to_ prefix."""
+    prefix = "from" if issubclass(kind, ReceivedContactRequest) else "to"
+    fields = {
+        "id": req.id,
+        "status": req.status,
+        "inserted_at": instant(req.inserted_at),
+        "message": req.message,
+        f"{prefix}_handle": party.handle if party else None,
+        f"{prefix}_name": party.name if party else None,
+    }
+    return msgspec.convert(fields, kind)
+
+
 def received_request(req: ContactRequestRecord) -> ReceivedContactRequest:
     """ReceivedContactRequest (also the contact_request_received payload, nulls left out)."""
-    party = req.requester
-    return _ReceivedRequest(
-        id=req.id,
-        status=req.status,
-        inserted_at=instant(req.inserted_at),
-        message=req.message,
-        from_handle=party.handle if party else None,
-        from_name=party.name if party else None,
-    )
+    return _request_summary(req, req.requester, _ReceivedRequest)
 
 
 def sent_request(req: ContactRequestRecord) -> SentContactRequest:
     """SentContactRequest (nulls left out)."""
-    party = req.recipient
-    return _SentRequest(
-        id=req.id,
-        status=req.status,
-        inserted_at=instant(req.inserted_at),
-        message=req.message,
-        to_handle=party.handle if party else None,
-        to_name=party.name if party else None,
-    )
+    return _request_summary(req, req.recipient, _SentRequest)
 
 
 def contact_added_payload(other: Entity, inserted_at: str) -> ContactAdded:
