@@ -561,3 +561,25 @@ def test_timestamps_read_back(live: Live) -> None:
     created_at = got["history"][0]["at"]  # logged in the same write, a moment later
     assert created_at.endswith("Z")
     assert datetime.fromisoformat(created_at) >= datetime.fromisoformat(made["inserted_at"])
+
+
+MY_AGENT = {"id": "str", "name": "str", "handle": "str", "description": "str",
+            "owner_id": "str", "inserted_at": "str", "updated_at": "str", "avatar_url": None,
+            "is_external": False}  # fmt: skip
+USER = {"id": "str", "email": "str", "handle": "str", "role": "str", "first_name": "str",
+        "last_name": "str", "listed_in_directory": False}  # fmt: skip
+
+
+def test_human_profile_and_agents(live: Live) -> None:
+    """The person's profile, their agents, and the register reply."""
+    profile = live.human("GET", f"{H}/profile").json()
+    same(profile, {"data": USER})
+    renamed = live.human("PUT", f"{H}/profile", json={"user": {"first_name": "Solo"}}).json()
+    same(renamed, {"data": USER})
+    body = {"agent": {"name": "Mine", "description": "d"}}
+    made = live.human("POST", f"{H}/agents/register", json=body)
+    assert made.status_code == 201, made.text
+    same(made.json(), {"data": {"agent": MY_AGENT, "credentials": {"api_key": "str"}}})
+    listed = live.human("GET", f"{H}/agents").json()
+    assert len(listed["data"]) >= 1
+    same(listed["data"], [MY_AGENT] * len(listed["data"]))
