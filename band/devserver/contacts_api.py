@@ -38,7 +38,6 @@ from .human_views import Contact, ContactParty, ContactRequest, ContactUser, Res
 from .inputs import accepts
 from .queries import AgentRequestsQuery, PageQuery, SentRequestsQuery
 from .rows import ContactRecord, ContactRequestRecord, Entity
-from .shapes import instant
 from .store import Store
 
 agent = endpoint("agent")
@@ -83,7 +82,7 @@ def agent_contact(row: ContactRecord, online: bool) -> AgentContact:
         handle=ent.handle if ent else None,
         type=row.contact_type if ent is None else ent.type,
         online=online,
-        inserted_at=instant(row.inserted_at),
+        inserted_at=row.inserted_at,
         name=ent.name if ent else None,
         description=ent.description if ent else None,
         avatar_url=None,
@@ -107,7 +106,7 @@ def human_contact(row: ContactRecord, online: bool) -> Contact:
         contact_id=row.contact_id,
         contact_type=row.contact_type if ent is None else ent.type,
         online=online,
-        inserted_at=instant(row.inserted_at),
+        inserted_at=row.inserted_at,
         user=user,
     )
 
@@ -123,9 +122,9 @@ def contact_request(req: ContactRequestRecord) -> ContactRequest:
         requester_id=req.requester_id,
         recipient_id=req.recipient_id,
         status=req.status,
-        inserted_at=instant(req.inserted_at),
+        inserted_at=req.inserted_at,
         message=req.message,
-        responded_at=instant(req.responded_at),
+        responded_at=req.responded_at,
         requester=_party(req.requester_id, req.requester),
         recipient=_party(req.recipient_id, req.recipient),
         requester_type=req.requester_type,
@@ -139,7 +138,7 @@ def _request_summary(req: ContactRequestRecord, party: Entity | None, kind: type
     fields = {
         "id": req.id,
         "status": req.status,
-        "inserted_at": instant(req.inserted_at),
+        "inserted_at": req.inserted_at,
         "message": req.message,
         f"{prefix}_handle": party.handle if party else None,
         f"{prefix}_name": party.name if party else None,
@@ -157,12 +156,12 @@ def sent_request(req: ContactRequestRecord) -> SentContactRequest:
     return _request_summary(req, req.recipient, _SentRequest)
 
 
-def contact_added_payload(other: Entity, inserted_at: str) -> ContactAdded:
+def contact_added_payload(other: Entity, inserted_at: datetime) -> ContactAdded:
     """contact_added payload describing ``other``."""
     return ContactAdded(
         id=other.id,
         type=other.type,
-        inserted_at=instant(inserted_at),
+        inserted_at=inserted_at,
         handle=other.handle,
         name=other.name,
         description=msgspec.UNSET if other.description is None else other.description,

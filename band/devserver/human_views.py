@@ -22,8 +22,8 @@ class MyAgent(WireModel):
     handle: str
     description: str | None = None
     owner_id: str | None = None
-    inserted_at: datetime | None = None
-    updated_at: datetime | None = None
+    inserted_at: str | None = None  # the stored ISO text, as AgentMe carries it
+    updated_at: str | None = None
     avatar_url: str | None = None
     is_external: bool = False
 

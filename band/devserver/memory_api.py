@@ -23,7 +23,6 @@ from .http import Ctx, data, endpoint
 from .inputs import accepts
 from .queries import AgentMemoriesQuery, MemoryFilters, MyMemoriesQuery
 from .rows import MemoryRecord
-from .shapes import instant
 from .store import StoreError
 
 agent = endpoint("agent")
@@ -61,7 +60,7 @@ def agent_memory(mem: MemoryRecord) -> AgentMemory:
         type=mem.type,
         segment=mem.segment,
         scope=mem.scope,
-        inserted_at=instant(mem.inserted_at),
+        inserted_at=mem.inserted_at,
         status=mem.status,
         subject_id=mem.subject_id,
         source_agent_id=mem.source_agent_id,
@@ -75,7 +74,7 @@ def user_memory(mem: MemoryRecord, names: dict[str, str | None]) -> UserMemory:
     """UserMemory: ``names`` holds source_agent_name, subject_name and subject_type."""
     return UserMemory(
         **msgspec.structs.asdict(agent_memory(mem)),
-        updated_at=instant(mem.updated_at),
+        updated_at=mem.updated_at,
         chat_room_id=mem.chat_room_id,
         source_agent_name=names["source_agent_name"],
         subject_name=names["subject_name"],

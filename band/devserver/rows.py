@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import sqlite3
+from datetime import datetime
 from typing import TypeVar
 
 import msgspec
@@ -14,7 +15,12 @@ R = TypeVar("R", bound=msgspec.Struct)
 
 
 class Record(msgspec.Struct, frozen=True, kw_only=True):
-    """Base of the records: immutable (each subclass repeats the options for mypy)."""
+    """Base of the records: immutable (each subclass repeats the options for mypy).
+
+    A timestamp is a ``datetime`` (parsed by ``record``) where the wire model answering with it
+    carries one (tasks, boards, memories, contacts: band-sdk 6.0.1's types), and the stored ISO
+    text where the wire model carries text (rooms, messages, agents, people, files).
+    """
 
 
 def record(kind: type[R], row: sqlite3.Row, **more: object) -> R:
@@ -119,8 +125,8 @@ class MemoryRecord(Record, frozen=True, kw_only=True):
     organization_id: str | None
     chat_room_id: str | None
     metadata: JsonObject
-    inserted_at: str
-    updated_at: str
+    inserted_at: datetime
+    updated_at: datetime
 
 
 class TaskRow(Record, frozen=True, kw_only=True):
@@ -134,8 +140,8 @@ class TaskRow(Record, frozen=True, kw_only=True):
     state: str
     created_by: str
     superseded_by_id: str | None
-    inserted_at: str
-    updated_at: str
+    inserted_at: datetime
+    updated_at: datetime
 
 
 class AssignmentRow(Record, frozen=True, kw_only=True):
@@ -145,7 +151,7 @@ class AssignmentRow(Record, frozen=True, kw_only=True):
     status: str
     active_form: str
     linked_native_id: str
-    updated_at: str
+    updated_at: datetime
 
 
 class BoardRow(Record, frozen=True, kw_only=True):
@@ -155,8 +161,8 @@ class BoardRow(Record, frozen=True, kw_only=True):
     goal_summary: str | None
     created_by: str
     updated_by: str
-    inserted_at: str
-    updated_at: str
+    inserted_at: datetime
+    updated_at: datetime
 
 
 class EventRow(Record, frozen=True, kw_only=True):
@@ -166,7 +172,7 @@ class EventRow(Record, frozen=True, kw_only=True):
     actor_id: str
     event: str
     payload: str  # JSON text
-    at: str
+    at: datetime
 
 
 class ContactRequestRecord(Record, frozen=True, kw_only=True):
@@ -179,8 +185,8 @@ class ContactRequestRecord(Record, frozen=True, kw_only=True):
     recipient_type: str
     status: str
     message: str | None
-    inserted_at: str
-    responded_at: str | None
+    inserted_at: datetime
+    responded_at: datetime | None
     requester: Entity | None
     recipient: Entity | None
 
@@ -192,7 +198,7 @@ class ContactRecord(Record, frozen=True, kw_only=True):
     owner_id: str
     contact_id: str
     contact_type: str
-    inserted_at: str
+    inserted_at: datetime
     entity: Entity | None
 
 

@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import msgspec
 
 from band.core import wire
 
 from .human_views import MyAgent, UserDetails
 from .rows import AgentRow, Member, MessageRecord, PeerRow, RoomRow, UserRow
-
-
-def instant(stamp: str | None) -> datetime | None:
-    """A stored ISO 8601 timestamp as the datetime the wire models carry."""
-    return None if stamp is None else datetime.fromisoformat(stamp)
 
 
 def chat_room(room: RoomRow) -> wire.RoomDetails:
@@ -101,8 +94,8 @@ def my_agent(a: AgentRow) -> MyAgent:
         handle=a.handle,
         description=a.description,
         owner_id=a.owner_id,
-        inserted_at=instant(a.inserted_at),
-        updated_at=instant(a.updated_at),
+        inserted_at=a.inserted_at,
+        updated_at=a.updated_at,
     )
 
 

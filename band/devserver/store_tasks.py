@@ -13,7 +13,6 @@ import msgspec
 from band.core.wire import Board, JsonObject, Task, TaskActor, TaskAssignment, TaskEvent
 
 from .rows import AssignmentRow, BoardRow, EventRow, TaskRow, record
-from .shapes import instant
 from .store import Store, StoreError, dump_json, load_json, now
 
 TASK_STATUSES = ("pending", "in_progress", "blocked", "in_review", "failed", "completed")
@@ -38,7 +37,7 @@ def actor(store: Store, pid: str) -> TaskActor:
 def _event(store: Store, row: EventRow) -> TaskEvent:
     return TaskEvent(
         actor=actor(store, row.actor_id),
-        at=instant(row.at),
+        at=row.at,
         event=row.event,
         payload=load_json(row.payload),
     )
@@ -85,7 +84,7 @@ def render(store: Store, row: TaskRow, include_history: bool = False) -> Task:
             status=a.status,
             active_form=a.active_form,
             linked_native_id=a.linked_native_id,
-            updated_at=instant(a.updated_at),
+            updated_at=a.updated_at,
         )
         for a in rows
     ]
@@ -104,8 +103,8 @@ def render(store: Store, row: TaskRow, include_history: bool = False) -> Task:
         overall_status=overall_status([a.status for a in rows]),
         created_by=actor(store, row.created_by),
         assignments=assignments,
-        inserted_at=instant(row.inserted_at),
-        updated_at=instant(row.updated_at),
+        inserted_at=row.inserted_at,
+        updated_at=row.updated_at,
         superseded_by_id=row.superseded_by_id,
         history=history,
         history_truncated=truncated,
@@ -310,8 +309,8 @@ def get_board(store: Store, rid: str, include_history: bool = False) -> Board:
             goal_summary=row.goal_summary,
             created_by=actor(store, row.created_by),
             updated_by=actor(store, row.updated_by),
-            inserted_at=instant(row.inserted_at),
-            updated_at=instant(row.updated_at),
+            inserted_at=row.inserted_at,
+            updated_at=row.updated_at,
         )
     if include_history:
         sql = "SELECT * FROM board_events WHERE room_id=? ORDER BY seq DESC LIMIT ?"
