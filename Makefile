@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv install refsdk test test-pure test-wheel test-dist lint types format bench bench-e2e bench-scale bench-wire demo clean
+.PHONY: venv install refsdk refcore dashboard test test-pure test-wheel test-dist lint types format bench bench-e2e bench-scale bench-wire demo clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,18 @@ $(REFSDK_STAMP):
 	$(REFSDK)/bin/python -c "import band, band_mcp"
 	@touch $@
 refsdk: $(REFSDK_STAMP)
+
+# The reference core band-sdk-core 6.1.1 in a scratch venv outside the repository: what
+# `make bench BENCH_ARGS="--against $(REFCORE)/bin/python"` compares with (bench/compare.py refuses
+# another version, such as the 2.8.0 that the official band-sdk 6.0.1 pins).
+REFCORE ?= $(or $(TMPDIR),/tmp)/band-refcore-venv
+REFCORE_STAMP := $(REFCORE)/.band-refcore-6.1.1
+$(REFCORE_STAMP):
+	$(PYTHON) -m venv $(REFCORE)
+	$(REFCORE)/bin/python -m pip install --quiet "band-sdk-core==6.1.1"
+	$(REFCORE)/bin/python -c "import band_sdk_core"
+	@touch $@
+refcore: $(REFCORE_STAMP)
 
 # two pytest-xdist workers (TEST_WORKERS=0 runs in one process): most tests wait on sockets
 TEST_WORKERS ?= 2
@@ -71,24 +83,41 @@ types: $(STAMP)
 	$(PY) -m mypy
 
 # pytest-benchmark JSON, then compare.py's side-by-side ratios, both under bench/results/ with one
-# <commit>-<time> stem (read by bench/dashboard.py); BENCH_ARGS go to compare.py (e.g. --against PY)
+# <commit>-<time> stem (read by bench/dashboard.py); BENCH_ARGS go to compare.py (e.g. --against PY);
+# the reference core's venv (`make refcore`) is compared with when it exists
+BENCH_AGAINST ?= $(wildcard $(REFCORE)/bin/python)
 BENCH_RESULTS ?= bench/results
+# one <commit>-<time> stem per run, for every benchmark's JSON (make bench, bench-e2e, bench-scale)
+BENCH_STEM = $(BENCH_RESULTS)/$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)-$$(date -u +%Y%m%dT%H%M%SZ)
 BENCH_PYTEST_ARGS ?= --benchmark-max-time=0.2 --benchmark-min-time=0.0001 --benchmark-min-rounds=5 --benchmark-disable-gc
 bench: $(STAMP)
 	@mkdir -p $(BENCH_RESULTS)
-	@stem=$(BENCH_RESULTS)/$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)-$$(date -u +%Y%m%dT%H%M%SZ); \
+	@stem=$(BENCH_STEM); \
 	set -x; \
 	BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 $(PY) -Im pytest bench -q -p no:cacheprovider \
 		$(BENCH_PYTEST_ARGS) --benchmark-json=$$stem.json && \
-	$(PY) bench/compare.py --json $$stem.compare.json $(BENCH_ARGS)
+	$(PY) bench/compare.py --json $$stem.compare.json $(if $(BENCH_AGAINST),--against $(BENCH_AGAINST)) \
+		$(BENCH_ARGS)
+
+# the benchmark dashboard (bench/dashboard.html): the history the bench workflow keeps on the
+# bench-history branch (read from BENCH_HISTORY_REF without a checkout; `git fetch origin
+# bench-history` refreshes it) plus every result under bench/results/
+BENCH_HISTORY_REF ?= origin/bench-history
+dashboard: $(STAMP)
+	$(PY) bench/dashboard.py --history-ref $(BENCH_HISTORY_REF) \
+		$$(ls $(BENCH_RESULTS)/*.json 2>/dev/null) -o bench/dashboard.html
+	@echo "open bench/dashboard.html"
 
 # end to end through band dev over real sockets (not part of `make test`): ours (compiled and
-# pure core) and, when that interpreter exists, the official band-sdk side by side; E2E_ARGS e.g.
-# "--agents 4 --rooms 10 --messages 20 --json e2e.json"
+# pure core) and, when that interpreter exists, the official band-sdk side by side; the JSON goes
+# to bench/results/ for the dashboard (a --json in E2E_ARGS wins); E2E_ARGS e.g.
+# "--agents 4 --rooms 10 --messages 20"
 E2E_AGAINST ?= $(wildcard $(REFSDK)/bin/python)
 E2E_ARGS ?=
 bench-e2e: $(STAMP)
-	$(PY) bench/e2e/run.py $(if $(E2E_AGAINST),--against $(E2E_AGAINST)) $(E2E_ARGS)
+	@mkdir -p $(BENCH_RESULTS)
+	$(PY) bench/e2e/run.py $(if $(E2E_AGAINST),--against $(E2E_AGAINST)) \
+		--json $(BENCH_STEM).e2e.json $(E2E_ARGS)
 
 # frame decoding, json.loads against the wire model's msgspec decoder (not part of `make bench`,
 # whose suite is band_sdk_core's operations against compare.py): compare the two rows' ratio
@@ -97,10 +126,13 @@ bench-wire: $(STAMP)
 
 # one agent in many rooms through band dev (not part of `make test`): subscribe time, msgs/s, a
 # reconnect storm (band dev killed and restarted), RSS per room, lost/duplicated answers; ours and,
-# when that interpreter exists, the official band-sdk; SCALE_ARGS e.g. "--rooms 100 --json s.json"
+# when that interpreter exists, the official band-sdk; the JSON goes to bench/results/ (as
+# bench-e2e's); SCALE_ARGS e.g. "--rooms 100"
 SCALE_ARGS ?=
 bench-scale: $(STAMP)
-	$(PY) bench/scale/run.py $(if $(E2E_AGAINST),--against $(E2E_AGAINST)) $(SCALE_ARGS)
+	@mkdir -p $(BENCH_RESULTS)
+	$(PY) bench/scale/run.py $(if $(E2E_AGAINST),--against $(E2E_AGAINST)) \
+		--json $(BENCH_STEM).scale.json $(SCALE_ARGS)
 
 # band demo: local platform, an SDK agent, a room, a mention, the reply (DEMO_ARGS: --acp, --keep)
 demo: $(STAMP)

@@ -9,9 +9,12 @@ across implementations to cancel machine drift; the best round counts.
     python bench/compare.py                       # c and py
     python bench/compare.py --against /venv/bin/python --json out.json
 
-``--json`` writes the ops/s, the ratios against the baseline (``ref`` when
-given, else ``py``) and the run's commit, machine and pythons, for
-bench/dashboard.py. The operations themselves live in bench/operations.py.
+``--json`` writes the ops/s (best round, and every round's figure for the
+noise band), the ratios against the baseline (``ref`` when given, else ``py``)
+and the run's commit, machine and pythons, for bench/dashboard.py. The
+operations themselves live in bench/operations.py. ``--against`` must hold the
+reference band-sdk-core (REFERENCE_CORE; ``make refcore`` builds that venv):
+another version lacks operations the suite measures.
 """
 
 from __future__ import annotations
@@ -28,6 +31,54 @@ from typing import Any
 
 import runinfo
 from operations import NAMES, OPERATIONS
+
+# the band-sdk-core release the suite compares against (its operations exist there); the
+# official band-sdk 6.0.1 pins 2.8.0, which lacks some (guarded_claim), so its venv will not do
+REFERENCE_CORE = "6.1.1"
+_VERSION = """
+import importlib.metadata as metadata
+try:
+    print(metadata.version("band-sdk-core"))
+except metadata.PackageNotFoundError:
+    import band_sdk_core
+    print(getattr(band_sdk_core, "__version__", "unknown"))
+"""
+
+
+class AgainstError(SystemExit):
+    """``--against`` names an interpreter that cannot be the reference: exits with the reason."""
+
+
+def check_against(python: str) -> str:
+    """The reference core's version in ``python``; AgainstError when it is not REFERENCE_CORE."""
+    venv = os.path.join(os.environ.get("TMPDIR") or "/tmp", "band-refcore-venv")
+    how = (
+        f"`make refcore` builds a venv with band-sdk-core=={REFERENCE_CORE} at {venv}, then "
+        f'run `make bench BENCH_ARGS="--against {venv}/bin/python"`'
+    )
+    try:
+        done = subprocess.run(
+            [python, "-c", _VERSION],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+            cwd=os.path.dirname(os.path.abspath(__file__)),  # where the workers run
+        )
+    except OSError as exc:
+        raise AgainstError(f"compare.py: --against {python}: cannot run it ({exc}); {how}") from exc
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise AgainstError(
+            f"compare.py: --against {python} has no band_sdk_core ({last}); {how}"
+        )
+    found = done.stdout.strip()
+    if found != REFERENCE_CORE:
+        raise AgainstError(
+            f"compare.py: --against {python} has band-sdk-core {found}, not the reference "
+            f"{REFERENCE_CORE} the benchmarks compare with; {how}"
+        )
+    return found
 
 
 def _operations(core: Any, only: str) -> dict[str, Callable[[], object]]:
@@ -76,9 +127,11 @@ def _run(python: str, env: dict[str, str], seconds: float, only: str) -> dict[st
         env=env,
         capture_output=True,
         text=True,
-        check=True,
+        check=False,
         cwd=os.path.dirname(os.path.abspath(__file__)),
     )
+    if out.returncode != 0:  # the worker's own traceback says why, not a bare exit status
+        raise SystemExit(f"compare.py: the worker under {python} failed:\n{out.stderr[-3000:]}")
     return json.loads(out.stdout)
 
 
@@ -104,8 +157,10 @@ def main() -> None:
         "py": (sys.executable, {**base, "BAND_SDK_CORE_NO_EXTENSIONS": "1"}),
     }
     if args.against:
+        check_against(args.against)
         impls["ref"] = (args.against, base)
     best: dict[str, dict[str, float]] = {name: {} for name in impls}
+    every: dict[str, dict[str, list[float]]] = {name: {} for name in impls}
     pythons: dict[str, dict[str, Any]] = {}
     for round_ in range(args.rounds):
         for name, (python, env) in impls.items():
@@ -114,6 +169,7 @@ def main() -> None:
             pythons[name] = {"python": run["python"], "using_extensions": run["using_extensions"]}
             for op, value in run["ops"].items():
                 best[name][op] = max(best[name].get(op, 0.0), value)
+                every[name].setdefault(op, []).append(value)
 
     names = list(impls)
     measured = [op for op in NAMES if op in best["c"]]
@@ -140,6 +196,7 @@ def main() -> None:
             "implementations": pythons,
             "baseline": ref,
             "ops_per_s": best,
+            "rounds_ops_per_s": every,
             "ratios": ratios,
             "geometric_mean": geomean,
         }

@@ -1,191 +1,135 @@
-"""Benchmark results as a static HTML page (inline SVG charts) and a Markdown summary.
+"""Benchmark results as one static HTML page (inline SVG charts) and a Markdown summary.
 
+    make dashboard        # the kept history (origin/bench-history) plus bench/results/*.json
     python bench/dashboard.py bench/results/*.json -o bench/dashboard.html
-    python bench/dashboard.py bench/results/*.json --markdown >> "$GITHUB_STEP_SUMMARY"
+    python bench/dashboard.py --history-ref origin/bench-history RESULT... --markdown
 
-Reads both kinds of result file that ``make bench`` writes: pytest-benchmark's
-JSON (each benchmark's ``extra_info`` names operation, implementation, commit,
-machine and python) and ``bench/compare.py --json`` (``c``, ``py`` and, with
-``--against``, ``ref`` measured side by side). Per commit, a compare.py run is
-preferred over a pytest-benchmark run, because its implementations, the
-reference included, were measured interleaved by one method. The page needs no
-server and no network: open the file.
+Reads every kind of result file the benchmarks write (bench/results.py): pytest-benchmark's
+JSON and ``bench/compare.py --json`` (the core, ``c`` and ``py`` and, with ``--against``, the
+reference ``ref``), ``bench/e2e/run.py --json`` and ``bench/scale/run.py --json`` (an agent's
+user's view, against the official SDK), from files and from the history the bench workflow
+keeps (JSON lines). The page opens on the headline: the geometric-mean ratios of the latest run
+and over commits, the rows short of their target and any regression (bench/thresholds.py);
+then the end-to-end and scale figures; then the detail per operation. It needs no server and no
+network: open the file.
 """
 
 from __future__ import annotations
 
 import argparse
-import html
-import json
-import math
-import re
+import statistics
 import sys
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from operations import NAMES
+from charts import (
+    Series,
+    Tick,
+    bar_chart,
+    esc,
+    full,
+    over_commits,
+    size_chart,
+    style,
+    times,
+)
+from results import (
+    COMPARE,
+    E2E,
+    IMPL_ORDER,
+    PYTEST,
+    SCALE,
+    Point,
+    Record,
+    Regression,
+    ResultError,
+    Run,
+    UserRun,
+    baseline,
+    geo_ratio,
+    geo_spread,
+    history,
+    history_at,
+    implementations,
+    is_short,
+    latest_per_commit,
+    load,
+    operations,
+    parse,
+    ratio_keys,
+    read_history,
+    regressions,
+    row_ratios,
+    shortfalls,
+    spread,
+)
+from thresholds import REGRESSION_MARGIN, REGRESSION_WINDOW, TARGETS
 
-COMPARE = "bench/compare.py"
-PYTEST = "pytest-benchmark"
 SOURCE_NOTES = {
     COMPARE: "measured by bench/compare.py, implementations interleaved in one run, best round",
     PYTEST: "measured by pytest-benchmark, 1 / mean round time",
 }
-IMPL_ORDER = ("c", "py", "ref")
 IMPL_LABELS = {"c": "c (compiled)", "py": "py (pure Python)", "ref": "ref (band-sdk-core)"}
-# Okabe-Ito hues (colour-blind safe), each >= 3:1 against white; dashes and markers also differ
-STYLE = {
-    "c": ("#0072B2", "", "circle"),
-    "py": ("#C0392B", "7 4", "square"),
-    "ref": ("#333333", "2 3", "diamond"),
+RATIO_WORDS = {
+    "c/ref": ("compiled core", "the reference band-sdk-core"),
+    "py/ref": ("pure-Python core", "the reference"),
+    "c/py": ("compiled core", "pure Python"),
 }
-FALLBACK_STYLE = ("#6A3D9A", "4 2 1 2", "circle")
+SDK_LABELS = {"c": "ours, compiled", "py": "ours, pure", "ref": "official SDK"}
 
 
-class ResultError(ValueError):
-    """A file that is not a band benchmark result."""
+@dataclass(frozen=True)
+class Metric:
+    """One end-to-end or scale figure: its key in the JSON, its words, which way is better."""
+
+    key: str
+    tile: str  # a few words
+    label: str
+    unit: str
+    higher_is_better: bool
+    digits: int = 1
 
 
-@dataclass
-class Run:
-    """One result file: ops/s per operation and implementation, with where it ran."""
-
-    path: str
-    source: str
-    commit: str
-    datetime: str
-    machine: str
-    pythons: dict[str, str]
-    ops: dict[str, dict[str, float]] = field(default_factory=dict)  # operation -> impl -> ops/s
-
-
-def load(path: str) -> Run:
-    """Read one pytest-benchmark or compare.py JSON file."""
-    try:
-        data = json.loads(Path(path).read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ResultError(f"{path}: cannot read benchmark JSON: {exc}") from exc
-    if isinstance(data, dict) and "ops_per_s" in data:
-        return _load_compare(path, data)
-    if isinstance(data, dict) and isinstance(data.get("benchmarks"), list):
-        return _load_pytest(path, data)
-    raise ResultError(f"{path}: neither pytest-benchmark JSON nor bench/compare.py --json output")
+E2E_METRICS = (
+    Metric("msgs_per_s", "msgs/s", "answered messages per second", "msgs/s", True),
+    Metric("p99_ms", "p99 latency", "p99 send-to-reply latency", "ms", False),
+    Metric("agent_cpu_ms", "agent CPU", "agent CPU per answered message", "ms", False, 2),
+    Metric("per_room_kib", "RSS per room", "agent memory (RSS) per room", "KiB", False, 0),
+)
+SCALE_METRICS = (
+    Metric("msgs_per_s", "msgs/s", "answered messages per second", "msgs/s", True),
+    Metric("p99_ms", "p99 latency", "p99 send-to-reply latency", "ms", False, 0),
+    Metric("subscribe_s", "join every room", "time to join every room", "s", False, 2),
+    Metric(
+        "resubscribe_s", "rejoin after restart", "time to rejoin every room after a restart",
+        "s", False, 2,
+    ),
+    Metric("rss_per_room_kib", "RSS per room", "agent memory (RSS) per room", "KiB", False, 1),
+)
 
 
-def _load_compare(path: str, data: dict[str, Any]) -> Run:
-    impls = data.get("implementations", {})
-    run = Run(
-        path=path,
-        source=COMPARE,
-        commit=str(data.get("commit") or Path(path).stem),
-        datetime=str(data.get("datetime", "")),
-        machine=str(data.get("machine", "")),
-        pythons={name: str(info.get("python", "")) for name, info in impls.items()},
-    )
-    for impl, ops in data["ops_per_s"].items():
-        for op, value in ops.items():
-            run.ops.setdefault(op, {})[impl] = float(value)
-    return run
+def _date(stamp: str) -> str:
+    """``2026-12-02T10:00:00+00:00`` -> ``2026-12-02``."""
+    return stamp[:10] if stamp else "undated"
 
 
-def _load_pytest(path: str, data: dict[str, Any]) -> Run:
-    commit_info = data.get("commit_info") or {}
-    run = Run(
-        path=path,
-        source=PYTEST,
-        commit=str(commit_info.get("id", ""))[:12] or Path(path).stem,
-        datetime=str(data.get("datetime", "")),
-        machine="",
-        pythons={},
-    )
-    for bench in data["benchmarks"]:
-        info = bench.get("extra_info") or {}
-        if "operation" not in info or "implementation" not in info:
-            raise ResultError(
-                f"{path}: benchmark {bench.get('name')!r} has no operation in extra_info"
-            )
-        impl = str(info["implementation"])
-        run.ops.setdefault(str(info["operation"]), {})[impl] = float(bench["stats"]["ops"])
-        run.commit = str(info.get("commit") or run.commit)
-        run.machine = str(info.get("machine") or run.machine)
-        run.pythons[impl] = str(info.get("python", ""))
-    return run
+def _context(run: Run) -> str:
+    pythons = ", ".join(f"{i}: {p}" for i, p in sorted(run.pythons.items()) if p)
+    parts = [run.machine, pythons, SOURCE_NOTES[run.source]]
+    return "; ".join(p for p in parts if p)
 
 
-@dataclass
-class Point:
-    """One commit's numbers: from its latest preferred run."""
-
-    commit: str
-    run: Run
-
-
-def history(runs: Iterable[Run]) -> list[Point]:
-    """One point per commit, in time order; compare.py runs win over pytest-benchmark runs."""
-    chosen: dict[str, Run] = {}
-    first_seen: dict[str, str] = {}
-    for run in sorted(runs, key=lambda r: r.datetime):
-        first_seen.setdefault(run.commit, run.datetime)
-        held = chosen.get(run.commit)
-        if held is None or held.source == run.source or run.source == COMPARE:
-            chosen[run.commit] = run
-    order = sorted(chosen, key=lambda commit: first_seen[commit])
-    return [Point(commit, chosen[commit]) for commit in order]
-
-
-def operations(points: Sequence[Point]) -> list[str]:
-    """Known operations in bench/operations.py order, then any others as first seen."""
-    seen = {op for p in points for op in p.run.ops}
-    extra = [op for p in points for op in p.run.ops if op not in NAMES]
-    return [op for op in NAMES if op in seen] + list(dict.fromkeys(extra))
-
-
-def implementations(points: Sequence[Point]) -> list[str]:
-    """c, py, ref first, then any other implementation names."""
-    seen = {impl for p in points for values in p.run.ops.values() for impl in values}
-    return [i for i in IMPL_ORDER if i in seen] + sorted(seen - set(IMPL_ORDER))
-
-
-def baseline(impls: Sequence[str]) -> str | None:
-    """The ratio denominator: the reference when present, else pure Python."""
-    return "ref" if "ref" in impls else "py" if "py" in impls else None
-
-
-def short(value: float) -> str:
-    """Compact number for axes: 1.2M, 350k, 0."""
-    for div, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if value >= div:
-            return f"{value / div:.3g}{suffix}"
-    return f"{value:.3g}"
-
-
-def full(value: float) -> str:
-    """Number for tables and text: 1,234,567."""
-    return f"{value:,.0f}"
-
-
-def ticks(top: float, count: int = 4) -> list[float]:
-    """Round axis ticks from 0 to at least ``top``."""
-    if top <= 0:
-        return [0.0, 1.0]
-    raw = top / count
-    mag = 10 ** math.floor(math.log10(raw))
-    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
-    return [i * step for i in range(math.ceil(top / step - 1e-9) + 1)]
-
-
-def geomean(values: Sequence[float]) -> float:
-    """Geometric mean of positive ratios."""
-    return math.exp(sum(map(math.log, values)) / len(values))
+def point_regressions(points: Sequence[Point]) -> list[list[Regression]]:
+    """Per point, its regressions against the points before it (the workflow's rule)."""
+    return [regressions([p.run for p in points[:n]], point.run) for n, point in enumerate(points)]
 
 
 # -- Markdown -------------------------------------------------------------------
 
 
 def markdown(points: Sequence[Point]) -> str:
-    """Summary table of the latest commit, with the change of ``c`` since the previous one."""
+    """The headline and the summary table of the latest commit, with c's change since the last."""
     if not points:
         return "No benchmark results.\n"
     latest = points[-1]
@@ -199,19 +143,31 @@ def markdown(points: Sequence[Point]) -> str:
         f"Operations per second, higher is better. {_context(latest.run)}.",
         "",
     ]
+    geo = {key: geo_ratio(latest.run, key) for key in ratio_keys(impls)}
+    heads = [f"{key} **{times(v)}**" for key, v in geo.items() if v is not None]
+    if heads:
+        lines += ["Geometric mean: " + ", ".join(heads) + ".", ""]
+    short = shortfalls(latest.run)
+    if short:
+        items = ", ".join(f"{s.operation} ({s.key} {times(s.ratio)})" for s in short)
+        lines += [f"Short of target ({_targets()}): {items}.", ""]
+    found = point_regressions(points)[-1]
+    if found:
+        lines += ["Regressions: " + "; ".join(r.describe() for r in found) + ".", ""]
     header = ["operation", *(f"{i} ops/s" for i in impls), *(f"{i}/{base}" for i in others)]
     if previous:
         header.append(f"c vs `{previous.commit}`")
     lines += ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
-    logs: dict[str, list[float]] = {i: [] for i in others}
+    ratios: dict[str, list[float]] = {i: [] for i in others}
     for op in operations([latest]):
         values = latest.run.ops[op]
         row = [op, *(full(values[i]) if i in values else "n/a" for i in impls)]
         for i in others:
             if base and i in values and base in values:
                 ratio = values[i] / values[base]
-                logs[i].append(ratio)
-                row.append(f"{ratio:.2f}x")
+                ratios[i].append(ratio)
+                mark = " ▼ short" if is_short(f"{i}/{base}", ratio) else ""
+                row.append(f"{times(ratio)}{mark}")
             else:
                 row.append("n/a")
         if previous:
@@ -220,296 +176,241 @@ def markdown(points: Sequence[Point]) -> str:
             row.append(f"{(now / before - 1) * 100:+.1f}%" if before and now else "n/a")
         lines.append("| " + " | ".join(row) + " |")
     if others:
-        geo = [f"{geomean(v):.2f}x" if v else "n/a" for v in logs.values()]
+        geo_cells = [times(geo[f"{i}/{base}"] or 0) if ratios[i] else "n/a" for i in others]
         tail = [""] if previous else []
-        lines.append("| **geometric mean** | " + " | ".join([""] * len(impls) + geo + tail) + " |")
+        lines.append(
+            "| **geometric mean** | " + " | ".join([""] * len(impls) + geo_cells + tail) + " |"
+        )
     return "\n".join(lines) + "\n"
 
 
-def _context(run: Run) -> str:
-    pythons = ", ".join(f"{i}: {p}" for i, p in sorted(run.pythons.items()) if p)
-    parts = [run.machine, pythons, SOURCE_NOTES[run.source]]
-    return "; ".join(p for p in parts if p)
+def _targets() -> str:
+    return ", ".join(f"{key} {times(t)}" for key, t in TARGETS.items())
 
 
-# -- SVG charts -----------------------------------------------------------------
+# -- HTML: the headline -----------------------------------------------------------
 
 
-def _style(impl: str) -> tuple[str, str, str]:
-    return STYLE.get(impl, FALLBACK_STYLE)
+def _ticks(points: Sequence[Point]) -> list[Tick]:
+    return [Tick(p.commit, _date(p.run.datetime)[5:] or "undated") for p in points]
 
 
-def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
-
-
-def bar_chart(chart_id: str, op: str, commit: str, values: dict[str, float]) -> str:
-    """Horizontal bars of ops/s per implementation, each labelled with its value."""
-    impls = [i for i in (*IMPL_ORDER, *sorted(set(values) - set(IMPL_ORDER))) if i in values]
-    label_w, plot_w, bar_h, gap, top = 64, 340, 26, 12, 10
-    axis = ticks(max(values.values()))
-    scale = plot_w / axis[-1]
-    height = top + len(impls) * (bar_h + gap) + 28
-    width = label_w + plot_w + 90
-    summary = "; ".join(f"{i} {full(values[i])}" for i in impls)
-    out = [
-        f'<svg class="chart bar-chart" role="img" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" aria-labelledby="{chart_id}-t {chart_id}-d">',
-        f'<title id="{chart_id}-t">{_e(op)}: operations per second at commit {_e(commit)}</title>',
-        f'<desc id="{chart_id}-d">Bar chart, higher is better: {_e(summary)} ops/s.</desc>',
-    ]
-    base_y = top + len(impls) * (bar_h + gap)
-    for tick in axis:
-        x = label_w + tick * scale
-        out.append(
-            f'<line class="grid" x1="{x:.1f}" x2="{x:.1f}" y1="{top - 4}" y2="{base_y}"/>'
-            f'<text class="tick" x="{x:.1f}" y="{base_y + 16}" text-anchor="middle">'
-            f"{short(tick)}</text>"
+def headline(points: Sequence[Point], found: Sequence[Sequence[Regression]]) -> str:
+    """The geometric-mean ratios (latest run as tiles, every commit as lines with noise bands),
+    beside them the rows short of target and the regressions."""
+    latest = points[-1]
+    keys = ratio_keys(implementations(points))
+    tiles = []
+    for key in keys:
+        now = geo_ratio(latest.run, key)
+        if now is None:
+            continue
+        who, whom = RATIO_WORDS.get(key, (key.split("/")[0], key.split("/")[1]))
+        band = geo_spread(latest.run, key)
+        noise = f"rounds {times(band[0])} to {times(band[2])}" if band else "one figure per run"
+        past = [(p, geo_ratio(p.run, key)) for p in points]
+        known = [(p, v) for p, v in past if v is not None]
+        over = (
+            f"{len(known)} commits since {_date(known[0][0].run.datetime)}: "
+            f"{times(min(v for _, v in known))} to {times(max(v for _, v in known))}"
+            if len(known) > 1
+            else "first run with this ratio"
         )
-    for n, impl in enumerate(impls):
-        y = top + n * (bar_h + gap)
-        w = max(values[impl] * scale, 1.0)
-        color = _style(impl)[0]
-        out.append(
-            f'<text class="label" x="{label_w - 8}" y="{y + bar_h / 2 + 5:.1f}" '
-            f'text-anchor="end">{_e(impl)}</text>'
-            f'<rect class="bar" data-impl="{_e(impl)}" data-value="{values[impl]:.1f}" '
-            f'x="{label_w}" y="{y}" width="{w:.1f}" height="{bar_h}" fill="{color}">'
-            f"<title>{_e(impl)}: {full(values[impl])} ops/s</title></rect>"
-            f'<text class="value" x="{label_w + w + 6:.1f}" y="{y + bar_h / 2 + 5:.1f}">'
-            f"{short(values[impl])}</text>"
+        flag = " short" if is_short(key, now) else ""
+        tiles.append(
+            f'<li class="tile{flag}" data-ratio="{esc(key)}" data-value="{now:.4f}">'
+            f'<span class="big" style="color:{style(key)[0]}">{times(now)}</span>'
+            f'<span class="what">{esc(who)} vs {esc(whom)} <code>{esc(key)}</code></span>'
+            f'<span class="noise-note">{esc(noise)}</span><span class="over">{esc(over)}</span>'
+            "</li>"
         )
-    out.append("</svg>")
-    return "".join(out)
-
-
-def _marker(shape: str, x: float, y: float, color: str, tip: str, cls: str = "point") -> str:
-    tip_el = f"<title>{_e(tip)}</title>" if tip else ""
-    if shape == "square":
-        return (
-            f'<rect class="{cls}" x="{x - 4:.1f}" y="{y - 4:.1f}" width="8" height="8" '
-            f'fill="{color}">{tip_el}</rect>'
-        )
-    if shape == "diamond":
-        d = f"M{x:.1f} {y - 5:.1f}L{x + 5:.1f} {y:.1f}L{x:.1f} {y + 5:.1f}L{x - 5:.1f} {y:.1f}Z"
-        return f'<path class="{cls}" d="{d}" fill="{color}">{tip_el}</path>'
+    series = []
+    for key in keys:
+        values = [geo_ratio(p.run, key) for p in points]
+        if any(values):
+            series.append(Series(key, values, [geo_spread(p.run, key) for p in points]))
+    flagged = {
+        n: "; ".join(r.describe() for r in regs) for n, regs in enumerate(found) if regs
+    }
+    moves = "; ".join(
+        f"{s.name} from {times(next(v for v in s.values if v))} to "
+        f"{times(next(v for v in reversed(s.values) if v))}"
+        for s in series
+    )
+    chart = over_commits(
+        "headline",
+        "ratio-chart",
+        f"Geometric-mean ratios over {len(points)} commits",
+        f"Line chart, log scale, 1.00x line drawn, oldest commit first "
+        f"({points[0].commit}, {_date(points[0].run.datetime)} to {latest.commit}, "
+        f"{_date(latest.run.datetime)}): {moves}. Shaded: min to max over rounds.",
+        series,
+        _ticks(points),
+        log=True,
+        unit="ratio",
+        par=1.0,
+        flagged=flagged,
+        fmt=times,
+        plot_w=440,
+    )
     return (
-        f'<circle class="{cls}" cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="{color}">{tip_el}</circle>'
+        '<section id="headline" aria-labelledby="headline-h">'
+        f'<h2 id="headline-h">Geometric mean of every operation: commit '
+        f"<code>{esc(latest.commit)}</code>, {esc(_date(latest.run.datetime))}</h2>"
+        f'<ul class="tiles">{"".join(tiles)}</ul><div class="headline-grid">'
+        f"<figure>{chart}<figcaption>Each ratio per commit, log scale (0.5x and 2x sit equally "
+        "far from the 1.00x line); shaded: slowest to fastest round; a red line marks a "
+        "regression.</figcaption></figure>"
+        f'<div class="aside">{shortfall_section(latest)}{regression_section(points, found)}'
+        "</div></div></section>"
     )
 
 
-def line_chart(chart_id: str, op: str, points: Sequence[Point]) -> str:
-    """Ops/s of each implementation over commits (oldest left)."""
-    impls = implementations(points)
-    series = {i: [p.run.ops.get(op, {}).get(i) for p in points] for i in impls}
-    top_value = max((v for vals in series.values() for v in vals if v), default=1.0)
-    axis = ticks(top_value)
-    left, plot_w, plot_h, top = 56, 360, 160, 30
-    width, height = left + plot_w + 40, top + plot_h + 56
-    step = plot_w / max(len(points) - 1, 1)
-
-    def xy(n: int, value: float) -> tuple[float, float]:
-        return left + n * step, top + plot_h - value / axis[-1] * plot_h
-
-    moves = []
-    for impl, vals in series.items():
-        known = [v for v in vals if v]
-        if known:
-            moves.append(f"{impl} from {full(known[0])} to {full(known[-1])}")
-    out = [
-        f'<svg class="chart line-chart" role="img" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" aria-labelledby="{chart_id}-t {chart_id}-d">',
-        f'<title id="{chart_id}-t">{_e(op)}: operations per second over '
-        f"{len(points)} commits</title>",
-        f'<desc id="{chart_id}-d">Line chart, oldest commit first ({_e(points[0].commit)} to '
-        f"{_e(points[-1].commit)}): {_e('; '.join(moves))} ops/s.</desc>",
-    ]
-    out.append(f'<text class="tick" x="{left - 6}" y="{top - 14}" text-anchor="end">ops/s</text>')
-    for tick in axis:
-        y = top + plot_h - tick / axis[-1] * plot_h
-        out.append(
-            f'<line class="grid" x1="{left}" x2="{left + plot_w}" y1="{y:.1f}" y2="{y:.1f}"/>'
-            f'<text class="tick" x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">'
-            f"{short(tick)}</text>"
-        )
-    for n, point in enumerate(points):
-        x = left + n * step
-        out.append(
-            f'<text class="tick commit" x="{x:.1f}" y="{top + plot_h + 18}" '
-            f'text-anchor="middle">{_e(point.commit[:7])}</text>'
-        )
-    for impl, vals in series.items():
-        color, dash, shape = _style(impl)
-        path, pen_down = [], False
-        for n, value in enumerate(vals):
-            if not value:
-                pen_down = False
-                continue
-            x, y = xy(n, value)
-            path.append(f"{'L' if pen_down else 'M'}{x:.1f} {y:.1f}")
-            pen_down = True
-        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        out.append(
-            f'<path class="series" data-impl="{_e(impl)}" d="{" ".join(path)}" fill="none" '
-            f'stroke="{color}" stroke-width="2.5"{dash_attr}/>'
-        )
-        for n, value in enumerate(vals):
-            if value:
-                x, y = xy(n, value)
-                tip = f"{impl} at {points[n].commit}: {full(value)} ops/s"
-                out.append(_marker(shape, x, y, color, tip))
-    for n, impl in enumerate(impls):  # legend row: line style, marker and name
-        color, dash, shape = _style(impl)
-        x, y = left + n * 110, top + plot_h + 42
-        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        out.append(
-            f'<g class="legend-item" aria-hidden="true"><line x1="{x}" x2="{x + 30}" y1="{y}" '
-            f'y2="{y}" stroke="{color}" stroke-width="2.5"{dash_attr}/>'
-            f"{_marker(shape, x + 15, y, color, '', 'legend-mark')}"
-            f'<text x="{x + 36}" y="{y + 4}">{_e(impl)}</text></g>'
-        )
-    out.append("</svg>")
-    return "".join(out)
-
-
-SIZED = re.compile(r"^(?P<family>.+) @(?P<size>[\d,]+)$")
-
-
-def sized_families(ops: Iterable[str]) -> dict[str, dict[int, str]]:
-    """Operations measured at several sizes (``"<name> @<size>"``): family -> size -> name."""
-    families: dict[str, dict[int, str]] = {}
-    for op in ops:
-        match = SIZED.match(op)
-        if match:
-            size = int(match["size"].replace(",", ""))
-            families.setdefault(match["family"], {})[size] = op
-    return {family: dict(sorted(sizes.items())) for family, sizes in families.items()}
-
-
-def size_chart(chart_id: str, family: str, sizes: dict[int, str], run: Run) -> str:
-    """Ops/s of each implementation against the number of tracked ids (log-scale sizes)."""
-    impls = [
-        i
-        for i in implementations([Point("", run)])
-        if any(i in run.ops.get(op, {}) for op in sizes.values())
-    ]
-    series = {i: [run.ops.get(op, {}).get(i) for op in sizes.values()] for i in impls}
-    axis = ticks(max((v for vals in series.values() for v in vals if v), default=1.0))
-    left, plot_w, plot_h, top = 56, 360, 160, 30
-    width, height = left + plot_w + 40, top + plot_h + 56
-    step = plot_w / max(len(sizes) - 1, 1)
-
-    def xy(n: int, value: float) -> tuple[float, float]:
-        return left + n * step, top + plot_h - value / axis[-1] * plot_h
-
-    summary = "; ".join(
-        f"{i}: "
-        + ", ".join(f"{full(v)} at {size:,}" for size, v in zip(sizes, vals, strict=True) if v)
-        for i, vals in series.items()
+def shortfall_section(latest: Point) -> str:
+    """The rows of the latest run below their target, or a sentence that there are none."""
+    short = shortfalls(latest.run)
+    rule = "; ".join(
+        f"{RATIO_WORDS.get(k, (k, ''))[0]} at least {times(t)} {RATIO_WORDS.get(k, ('', k))[1]}"
+        for k, t in TARGETS.items()
+        if k.split("/")[1] == baseline(implementations([latest]))
     )
-    out = [
-        f'<svg class="chart size-chart" role="img" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" aria-labelledby="{chart_id}-t {chart_id}-d">',
-        f'<title id="{chart_id}-t">{_e(family)}: operations per second against tracked ids</title>',
-        f'<desc id="{chart_id}-d">Line chart, sizes on a log scale: {_e(summary)} ops/s.</desc>',
-        f'<text class="tick" x="{left - 6}" y="{top - 14}" text-anchor="end">ops/s</text>',
-    ]
-    for tick in axis:
-        y = top + plot_h - tick / axis[-1] * plot_h
-        out.append(
-            f'<line class="grid" x1="{left}" x2="{left + plot_w}" y1="{y:.1f}" y2="{y:.1f}"/>'
-            f'<text class="tick" x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">'
-            f"{short(tick)}</text>"
+    if short:
+        items = "".join(
+            f'<li class="shortfall" data-operation="{esc(s.operation)}" data-ratio="{esc(s.key)}">'
+            f'<a href="#{_op_id(s.operation)}">{esc(s.operation)}</a>: <code>{esc(s.key)}</code> '
+            f"<strong>{times(s.ratio)}</strong> (target {times(s.target)})</li>"
+            for s in short
         )
-    for n, size in enumerate(sizes):
-        out.append(
-            f'<text class="tick size" x="{left + n * step:.1f}" y="{top + plot_h + 18}" '
-            f'text-anchor="middle">{size:,} ids</text>'
-        )
-    for n, impl in enumerate(impls):
-        color, dash, shape = _style(impl)
-        dots = [(k, v) for k, v in enumerate(series[impl]) if v]
-        path = " ".join(
-            f"{'M' if j == 0 else 'L'}{xy(k, v)[0]:.1f} {xy(k, v)[1]:.1f}"
-            for j, (k, v) in enumerate(dots)
-        )
-        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        out.append(
-            f'<path class="series" data-impl="{_e(impl)}" d="{path}" fill="none" '
-            f'stroke="{color}" stroke-width="2.5"{dash_attr}/>'
-        )
-        sizes_list = list(sizes)
-        for k, v in dots:
-            tip = f"{impl} at {sizes_list[k]:,} ids: {full(v)} ops/s"
-            out.append(_marker(shape, *xy(k, v), color, tip))
-        x, y = left + n * 110, top + plot_h + 42
-        out.append(
-            f'<g class="legend-item" aria-hidden="true"><line x1="{x}" x2="{x + 30}" y1="{y}" '
-            f'y2="{y}" stroke="{color}" stroke-width="2.5"{dash_attr}/>'
-            f"{_marker(shape, x + 15, y, color, '', 'legend-mark')}"
-            f'<text x="{x + 36}" y="{y + 4}">{_e(impl)}</text></g>'
-        )
-    out.append("</svg>")
-    return "".join(out)
+        body = f'<ul class="shortfalls">{items}</ul>'
+    else:
+        body = '<p class="ok">Every row meets its target.</p>'
+    return (
+        '<section id="short" aria-labelledby="short-h">'
+        f'<h3 id="short-h">Short of target: {len(short)} row(s)</h3>'
+        f'<p class="note">Targets (bench/thresholds.py): {esc(rule)}.</p>{body}</section>'
+    )
 
 
-def _size_section(latest: Point) -> str:
-    """One chart per sized operation family: does the cost stay flat as the registry grows?"""
-    families = sized_families(latest.run.ops)
-    if not families:
+def regression_section(points: Sequence[Point], found: Sequence[Sequence[Regression]]) -> str:
+    """The latest run's regressions against the runs before it (the workflow fails on these)."""
+    rule = (
+        f"a ratio more than {REGRESSION_MARGIN:.0%} below its median over the previous "
+        f"{REGRESSION_WINDOW} runs"
+    )
+    latest = found[-1] if found else []
+    earlier = sum(1 for regs in found[:-1] if regs)
+    if latest:
+        items = "".join(
+            f'<li class="regression-item">{esc(r.describe())}</li>' for r in latest
+        )
+        body = f'<ul class="regressions">{items}</ul>'
+    elif len(points) > 1:
+        body = '<p class="ok">None in the latest run.</p>'
+    else:
+        body = '<p class="ok">One run: nothing to compare with yet.</p>'
+    note = f" {earlier} earlier commit(s) regressed (marked on the chart)." if earlier else ""
+    return (
+        '<section id="regressions-s" aria-labelledby="regressions-h">'
+        f'<h3 id="regressions-h">Regressions: {len(latest)}</h3>'
+        f'<p class="note">A regression is {esc(rule)}.{esc(note)}</p>{body}</section>'
+    )
+
+
+# -- HTML: end to end and scale ------------------------------------------------------
+
+
+def _fmt(metric: Metric) -> object:
+    return lambda v: f"{v:,.{metric.digits}f}"
+
+
+def user_section(kind: str, runs: Sequence[UserRun]) -> str:
+    """The latest end-to-end (or scale) run as one bar chart per figure, ours against official."""
+    if not runs:
         return ""
-    figures = "".join(
-        f"<figure>{size_chart(f'size-{n}', family, sizes, latest.run)}<figcaption>"
-        f"{_e(family)}: registries full and evicting on every call.</figcaption></figure>"
-        for n, (family, sizes) in enumerate(families.items())
+    latest = runs[-1]
+    metrics = E2E_METRICS if kind == E2E else SCALE_METRICS
+    slug = "e2e" if kind == E2E else "scale"
+    heading = (
+        "End to end: agents answering through band dev"
+        if kind == E2E
+        else "Scale: one agent in many rooms"
     )
+    ref = latest.figures.get("ref")
+    tiles, figures = [], []
+    for n, metric in enumerate(metrics):
+        values = {v: f[metric.key] for v, f in latest.figures.items() if f.get(metric.key)}
+        if not values:
+            continue
+        spreads = {}
+        for variant, rounds in latest.rounds.items():
+            got = rounds.get(metric.key)
+            if got and len(got) > 1:
+                spreads[variant] = (min(got), statistics.median(got), max(got))
+        better = "higher" if metric.higher_is_better else "lower"
+        if ref and ref.get(metric.key) and "c" in values:
+            ratio = values["c"] / ref[metric.key]
+            good = ratio >= 1 if metric.higher_is_better else ratio <= 1
+            tiles.append(
+                f'<li class="tile{"" if good else " short"}" data-metric="{metric.key}" '
+                f'data-value="{ratio:.4f}"><span class="big">{times(ratio)}</span>'
+                f'<span class="what">{esc(metric.tile)}</span><span class="over">ours '
+                f"(compiled) / official, {better} is better</span></li>"
+            )
+        fmt = _fmt(metric)
+        chart = bar_chart(
+            f"{slug}-{n}",
+            f"{metric.label} ({metric.unit}), {better} is better",
+            values,
+            unit=metric.unit,
+            spreads=spreads,
+            better=better,
+            fmt=fmt,  # type: ignore[arg-type]
+            labels=SDK_LABELS,
+            cls=f"bar-chart {slug}-chart",
+            plot_w=220,
+        )
+        figures.append(
+            f"<figure>{chart}<figcaption>{esc(metric.label)} ({esc(metric.unit)}), {better} is "
+            "better.</figcaption></figure>"
+        )
+    against = f"official band-sdk {latest.against_sdk}" if latest.against_sdk else "no official SDK"
+    meta = "; ".join(
+        p
+        for p in (
+            f"commit {latest.commit}",
+            _date(latest.datetime),
+            latest.setup,
+            latest.machine,
+            f"Python {latest.python}" if latest.python else "",
+            against,
+        )
+        if p
+    )
+    over = f" {len(runs)} run(s) kept." if len(runs) > 1 else ""
     return (
-        '<section aria-labelledby="sizes-h"><h2 id="sizes-h">Cost against size</h2>'
-        "<p>Each bounded registry at each size, kept full so every call evicts; an O(1) "
-        "eviction keeps its line flat.</p>"
-        f'<div class="charts">{figures}</div></section>'
+        f'<section id="{slug}" aria-labelledby="{slug}-h"><h2 id="{slug}-h">{esc(heading)}</h2>'
+        f'<p class="meta">{esc(meta)}.{esc(over)} Whiskers: min to max over rounds.</p>'
+        f'<ul class="tiles">{"".join(tiles)}</ul><div class="charts">{"".join(figures)}</div>'
+        "</section>"
     )
 
 
-# -- HTML -----------------------------------------------------------------------
+# -- HTML: detail ------------------------------------------------------------------
 
-CSS = """
-:root { color-scheme: light; }
-body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
-  color: #1a1a1a; background: #fff; margin: 0; }
-main { max-width: 1040px; margin: 0 auto; padding: 24px; }
-h1 { font-size: 1.6rem; margin: 0 0 4px; }
-h2 { font-size: 1.15rem; margin: 28px 0 8px; border-top: 1px solid #ccc; padding-top: 16px; }
-.meta, figcaption, .note { color: #404040; }
-code { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; font-size: 0.92em; }
-table { border-collapse: collapse; margin: 8px 0 16px; font-variant-numeric: tabular-nums; }
-caption { text-align: left; font-weight: 600; padding-bottom: 4px; }
-th, td { border: 1px solid #bbb; padding: 4px 10px; text-align: right; }
-th:first-child, td:first-child { text-align: left; }
-thead th { background: #f0f0f0; }
-.charts { display: flex; flex-wrap: wrap; gap: 24px; align-items: flex-start; }
-figure { margin: 0; }
-figcaption { font-size: 0.9rem; max-width: 470px; }
-.legend { list-style: none; padding: 0; margin: 8px 0; display: flex; gap: 18px; flex-wrap: wrap; }
-.legend svg { vertical-align: middle; margin-right: 6px; }
-svg.chart text { font: 13px system-ui, sans-serif; fill: #1a1a1a; }
-svg.chart text.tick { font-size: 11px; fill: #404040; }
-svg.chart .grid { stroke: #d9d9d9; stroke-width: 1; }
-details { margin: 4px 0 8px; }
-summary { cursor: pointer; color: #0b5394; }
-a { color: #0b5394; }
-"""
+
+def _op_id(op: str) -> str:
+    return "op-" + "".join(ch if ch.isalnum() else "-" for ch in op.lower()).strip("-")
 
 
 def _legend(impls: Sequence[str]) -> str:
     items = []
     for impl in impls:
-        color, dash, _ = _style(impl)
+        color, dash, _ = style(impl)
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         items.append(
             f'<li><svg width="34" height="12" aria-hidden="true"><line x1="1" x2="33" y1="6" '
             f'y2="6" stroke="{color}" stroke-width="4"{dash_attr}/></svg>'
-            f"{_e(IMPL_LABELS.get(impl, impl))}</li>"
+            f"{esc(IMPL_LABELS.get(impl, impl))}</li>"
         )
     return f'<ul class="legend" aria-label="Implementations">{"".join(items)}</ul>'
 
@@ -518,57 +419,99 @@ def _summary_table(latest: Point) -> str:
     impls = implementations([latest])
     base = baseline(impls)
     others = [i for i in impls if i != base] if base else []
-    head = "".join(f'<th scope="col">{_e(i)} ops/s</th>' for i in impls)
-    head += "".join(f'<th scope="col">{_e(i)}/{_e(base)}</th>' for i in others)
+    head = "".join(f'<th scope="col">{esc(i)} ops/s</th>' for i in impls)
+    head += "".join(f'<th scope="col">{esc(i)}/{esc(base)}</th>' for i in others)
     rows = []
-    ratios: dict[str, list[float]] = {i: [] for i in others}
-    for n, op in enumerate(operations([latest])):
+    for op in operations([latest]):
         values = latest.run.ops[op]
         cells = "".join(f"<td>{full(values[i]) if i in values else 'n/a'}</td>" for i in impls)
+        row_short = False
         for i in others:
             if base and i in values and base in values:
-                ratio = values[i] / values[base]
-                ratios[i].append(ratio)
-                cells += f"<td>{ratio:.2f}x</td>"
+                key, ratio = f"{i}/{base}", values[i] / values[base]
+                if is_short(key, ratio):
+                    row_short = True
+                    cells += (
+                        f'<td class="short" data-ratio="{esc(key)}">{times(ratio)}'
+                        f'<span class="flag" aria-hidden="true"> ▼</span><span class="sr"> '
+                        f"(below the {times(TARGETS[key])} target)</span></td>"
+                    )
+                else:
+                    cells += f"<td>{times(ratio)}</td>"
             else:
                 cells += "<td>n/a</td>"
-        link = f'<a href="#op-{n}">{_e(op)}</a>'
-        rows.append(f'<tr><th scope="row">{link}</th>{cells}</tr>')
+        link = f'<a href="#{_op_id(op)}">{esc(op)}</a>'
+        cls = ' class="short"' if row_short else ""
+        rows.append(f'<tr{cls}><th scope="row">{link}</th>{cells}</tr>')
     if others:
         geo = "".join(
-            f"<td>{geomean(v):.2f}x</td>" if v else "<td>n/a</td>" for v in ratios.values()
+            f"<td>{times(g)}</td>" if (g := geo_ratio(latest.run, f"{i}/{base}")) else "<td>n/a</td>"
+            for i in others
         )
         blank = "<td></td>" * len(impls)
         rows.append(f'<tr><th scope="row">geometric mean</th>{blank}{geo}</tr>')
     return (
-        f"<table><caption>Operations per second at commit {_e(latest.commit)} "
-        f'(higher is better)</caption><thead><tr><th scope="col">operation</th>{head}</tr>'
-        f"</thead><tbody>{''.join(rows)}</tbody></table>"
+        f'<div class="scroll"><table><caption>Operations per second at commit '
+        f"{esc(latest.commit)} (higher is better; ▼ marks a ratio short of its target)"
+        f'</caption><thead><tr><th scope="col">operation</th>{head}</tr>'
+        f"</thead><tbody>{''.join(rows)}</tbody></table></div>"
     )
 
 
 def _data_table(op: str, points: Sequence[Point], impls: Sequence[str]) -> str:
-    head = "".join(f'<th scope="col">{_e(i)} ops/s</th>' for i in impls)
+    head = "".join(f'<th scope="col">{esc(i)} ops/s</th>' for i in impls)
     rows = []
     for point in points:
         values = point.run.ops.get(op, {})
         cells = "".join(f"<td>{full(values[i]) if i in values else 'n/a'}</td>" for i in impls)
         rows.append(
-            f'<tr><th scope="row"><code>{_e(point.commit)}</code></th>{cells}'
-            f"<td>{_e(point.run.source)}</td></tr>"
+            f'<tr><th scope="row"><code>{esc(point.commit)}</code></th>'
+            f"<td>{esc(_date(point.run.datetime))}</td>{cells}"
+            f"<td>{esc(point.run.source)}</td></tr>"
         )
     return (
-        f"<details><summary>Data table: {_e(op)}</summary><table><caption>{_e(op)}, "
-        f'operations per second per commit</caption><thead><tr><th scope="col">commit</th>'
-        f'{head}<th scope="col">source</th></tr></thead><tbody>{"".join(rows)}</tbody>'
-        "</table></details>"
+        f'<details><summary>Data table: {esc(op)}</summary><div class="scroll"><table>'
+        f"<caption>{esc(op)}, operations per second per commit</caption><thead><tr>"
+        f'<th scope="col">commit</th><th scope="col">date</th>{head}<th scope="col">source</th>'
+        f'</tr></thead><tbody>{"".join(rows)}</tbody></table></div></details>'
     )
 
 
-def render(points: Sequence[Point], files: int) -> str:
-    """The whole page."""
-    if not points:
-        raise ResultError("no benchmark results to show")
+def _size_section(latest: Point) -> str:
+    """One chart per sized operation family: does the cost stay flat as the registry grows?"""
+    families: dict[str, dict[int, str]] = {}
+    for op in latest.run.ops:
+        family, sep, size = op.rpartition(" @")
+        if sep and size.replace(",", "").isdigit():
+            families.setdefault(family, {})[int(size.replace(",", ""))] = op
+    if not families:
+        return ""
+    figures = []
+    for n, (family, by_size) in enumerate(families.items()):
+        sizes = sorted(by_size)
+        names = [i for i in IMPL_ORDER if any(i in latest.run.ops[by_size[s]] for s in sizes)]
+        series = [
+            Series(
+                impl,
+                [latest.run.ops[by_size[s]].get(impl) for s in sizes],
+                [spread(latest.run, by_size[s], impl) for s in sizes],
+            )
+            for impl in names
+        ]
+        figures.append(
+            f"<figure>{size_chart(f'size-{n}', family, sizes, series)}<figcaption>"
+            f"{esc(family)}: registries full and evicting on every call.</figcaption></figure>"
+        )
+    return (
+        '<section id="sizes" aria-labelledby="sizes-h"><h2 id="sizes-h">Cost against size</h2>'
+        "<p>Each bounded registry at each size, kept full so every call evicts. Both axes are "
+        "logarithmic: an O(1) eviction keeps its line flat, and a fall by half looks the same "
+        "at any height.</p>"
+        f'<div class="charts">{"".join(figures)}</div></section>'
+    )
+
+
+def _operation_sections(points: Sequence[Point]) -> str:
     latest = points[-1]
     impls = implementations(points)
     sections = []
@@ -576,43 +519,178 @@ def render(points: Sequence[Point], files: int) -> str:
         values = latest.run.ops.get(op, {})
         figures = []
         if values:
+            spreads = {i: spread(latest.run, op, i) for i in values}
+            chart = bar_chart(
+                f"bar-{n}",
+                f"{op}: operations per second at commit {latest.commit}",
+                values,
+                spreads=spreads,
+            )
             figures.append(
-                f"<figure>{bar_chart(f'bar-{n}', op, latest.commit, values)}<figcaption>"
-                f"Latest commit <code>{_e(latest.commit)}</code>.</figcaption></figure>"
+                f"<figure>{chart}<figcaption>Latest commit <code>{esc(latest.commit)}</code>; "
+                "whiskers: slowest to fastest round.</figcaption></figure>"
             )
         if len(points) > 1:
+            series = [
+                Series(
+                    impl,
+                    [p.run.ops.get(op, {}).get(impl) for p in points],
+                    [spread(p.run, op, impl) for p in points],
+                )
+                for impl in impls
+            ]
+            moves = []
+            for s in series:
+                known = [v for v in s.values if v]
+                if known:
+                    moves.append(f"{s.name} from {full(known[0])} to {full(known[-1])}")
+            chart = over_commits(
+                f"line-{n}",
+                "line-chart",
+                f"{op}: operations per second over {len(points)} commits",
+                f"Line chart, oldest commit first ({points[0].commit} to {latest.commit}): "
+                f"{'; '.join(moves)} ops/s.",
+                series,
+                _ticks(points),
+                log=False,
+                unit="ops/s",
+            )
             figures.append(
-                f"<figure>{line_chart(f'line-{n}', op, points)}<figcaption>Over "
-                f"{len(points)} commits, oldest first.</figcaption></figure>"
+                f"<figure>{chart}<figcaption>Over {len(points)} commits, oldest first; shaded: "
+                "min to max over rounds.</figcaption></figure>"
             )
         sections.append(
-            f'<section id="op-{n}" class="operation" aria-labelledby="op-{n}-h">'
-            f'<h2 id="op-{n}-h">{_e(op)}</h2><div class="charts">{"".join(figures)}</div>'
+            f'<section id="{_op_id(op)}" class="operation" aria-labelledby="{_op_id(op)}-h">'
+            f'<h2 id="{_op_id(op)}-h">{esc(op)}</h2><div class="charts">{"".join(figures)}</div>'
             f"{_data_table(op, points, impls)}</section>"
         )
-    when = latest.run.datetime.replace("T", " ")
+    return "".join(sections)
+
+
+CSS = """
+:root { color-scheme: light; }
+* { box-sizing: border-box; }
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  color: #1a1a1a; background: #fff; margin: 0; }
+main { max-width: 1040px; margin: 0 auto; padding: 16px; }
+h1 { font-size: 1.5rem; margin: 0 0 4px; }
+h2 { font-size: 1.15rem; margin: 24px 0 8px; border-top: 1px solid #ccc; padding-top: 14px; }
+h3 { font-size: 1.02rem; margin: 4px 0 4px; }
+#headline h2 { border-top: 0; padding-top: 0; margin-top: 12px; }
+.headline-grid { display: flex; flex-wrap: wrap; gap: 8px 28px; align-items: flex-start; }
+.headline-grid .aside { flex: 1 1 300px; min-width: 0; }
+.aside section + section { margin-top: 12px; }
+.aside .note { font-size: 0.88rem; margin: 2px 0; }
+.aside ul { margin: 4px 0; padding-left: 20px; }
+.meta, figcaption, .note { color: #404040; }
+code { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; font-size: 0.92em; }
+.tiles { list-style: none; padding: 0; margin: 8px 0 12px; display: grid; gap: 10px;
+  grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); }
+.tile { border: 1px solid #bbb; border-radius: 6px; padding: 8px 12px; display: flex;
+  flex-direction: column; gap: 2px; }
+.tile .big { font-size: 2.1rem; font-weight: 700; line-height: 1.1;
+  font-variant-numeric: tabular-nums; }
+.tile .what { font-weight: 600; }
+.tile .noise-note, .tile .over { font-size: 0.85rem; color: #404040; }
+.tile.short { border: 2px solid #B00020; background: #fdecee; }
+.shortfalls li, .regressions li { margin: 2px 0; }
+.shortfalls strong, .regressions li { color: #B00020; }
+.ok { color: #1b5e20; font-weight: 600; }
+.scroll { overflow-x: auto; }
+table { border-collapse: collapse; margin: 8px 0 16px; font-variant-numeric: tabular-nums; }
+caption { text-align: left; font-weight: 600; padding-bottom: 4px; }
+th, td { border: 1px solid #bbb; padding: 4px 10px; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+thead th { background: #f0f0f0; }
+td.short { background: #fdecee; color: #B00020; font-weight: 700; }
+.sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
+  white-space: nowrap; }
+.charts { display: flex; flex-wrap: wrap; gap: 24px; align-items: flex-start; }
+figure { margin: 0; max-width: 100%; }
+figcaption { font-size: 0.9rem; max-width: 500px; }
+svg.chart { max-width: 100%; height: auto; }
+.legend { list-style: none; padding: 0; margin: 8px 0; display: flex; gap: 18px; flex-wrap: wrap; }
+.legend svg { vertical-align: middle; margin-right: 6px; }
+svg.chart text { font: 13px system-ui, sans-serif; fill: #1a1a1a; }
+svg.chart text.tick { font-size: 11px; fill: #404040; }
+svg.chart .grid { stroke: #d9d9d9; stroke-width: 1; }
+svg.chart .par { stroke: #1a1a1a; stroke-width: 1.5; stroke-dasharray: 6 3; }
+svg.chart .par-label { font-size: 11px; font-weight: 700; }
+svg.chart .noise line { stroke: #1a1a1a; stroke-width: 1.5; }
+svg.chart .regression line { stroke: #B00020; stroke-width: 2; stroke-dasharray: 3 2; }
+svg.chart .regression text { fill: #B00020; font-size: 11px; font-weight: 700; }
+details { margin: 4px 0 8px; }
+summary { cursor: pointer; color: #0b5394; }
+a { color: #0b5394; }
+@media (max-width: 600px) {
+  main { padding: 10px; }
+  .tile .big { font-size: 1.7rem; }
+  th, td { padding: 3px 6px; }
+}
+"""
+
+
+def render(
+    points: Sequence[Point], files: int, e2e: Sequence[UserRun] = (), scale: Sequence[UserRun] = ()
+) -> str:
+    """The whole page: headline, shortfalls, regressions, end to end, scale, detail."""
+    if not points and not e2e and not scale:
+        raise ResultError("no benchmark results to show (run `make bench` first)")
+    parts = []
+    title = "band benchmarks"
+    meta = ""
+    if points:
+        latest = points[-1]
+        found = point_regressions(points)
+        title = f"band_sdk_core benchmarks: {latest.commit}"
+        when = latest.run.datetime.replace("T", " ")[:16] + (" UTC" if latest.run.datetime else "")
+        meta = (
+            f'<p class="meta">Latest commit <code>{esc(latest.commit)}</code>, {esc(when)}. '
+            f"{esc(_context(latest.run))}. {len(points)} commit(s) from {files} result(s).</p>"
+        )
+        parts.append(headline(points, found))
+    parts += [user_section(E2E, e2e), user_section(SCALE, scale)]
+    if points:
+        impls = implementations(points)
+        parts += [
+            '<section id="detail" aria-labelledby="summary-h"><h2 id="summary-h">Detail: every '
+            'operation</h2><p class="note">Operations per second of each core operation: '
+            "<strong>c</strong> is the compiled core, <strong>py</strong> the pure-Python core, "
+            "<strong>ref</strong> the reference band-sdk-core (when measured with "
+            "<code>bench/compare.py --against</code>). Higher is better; ratios within one run "
+            f"matter more than absolute numbers.</p>{_legend(impls)}"
+            f"{_summary_table(points[-1])}</section>",
+            _size_section(points[-1]),
+            _operation_sections(points),
+        ]
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>band_sdk_core benchmarks: {_e(latest.commit)}</title><style>{CSS}</style>"
-        "</head><body><main><h1>band_sdk_core benchmarks</h1>"
-        f'<p class="meta">Latest commit <code>{_e(latest.commit)}</code>, {_e(when)}. '
-        f"{_e(_context(latest.run))}. {len(points)} commit(s) from {files} result file(s).</p>"
-        '<p class="note">Operations per second of each core operation: <strong>c</strong> is '
-        "the compiled core, <strong>py</strong> the pure-Python core, <strong>ref</strong> the "
-        "reference band-sdk-core (when measured with <code>bench/compare.py --against</code>). "
-        "Higher is better; ratios within one run matter more than absolute numbers.</p>"
-        f"{_legend(impls)}"
-        f'<section aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2>'
-        f"{_summary_table(latest)}</section>{_size_section(latest)}{''.join(sections)}"
-        "</main></body></html>\n"
+        f"<title>{esc(title)}</title><style>{CSS}</style>"
+        f"</head><body><main><h1>band_sdk_core benchmarks</h1>{meta}"
+        f"{''.join(parts)}</main></body></html>\n"
+    )
+
+
+def gather(records: Sequence[Record]) -> tuple[list[Point], list[UserRun], list[UserRun]]:
+    """Core points per commit, and the end-to-end and scale runs (latest per commit)."""
+    core = [r for r in records if isinstance(r, Run)]
+    users = [r for r in records if isinstance(r, UserRun)]
+    return (
+        history(core),
+        latest_per_commit(r for r in users if r.source == E2E),
+        latest_per_commit(r for r in users if r.source == SCALE),
     )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: result files in, HTML and/or Markdown out."""
+    """Command line: result files and history in, HTML and/or Markdown out."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("results", nargs="+", help="pytest-benchmark or compare.py JSON files")
+    parser.add_argument("results", nargs="*", help="result JSON files (bench/results/*.json)")
+    parser.add_argument("--history", action="append", default=[], help="a history file (JSON lines)")
+    parser.add_argument(
+        "--history-ref", metavar="REF", help="a git ref whose history.jsonl to read too"
+    )
     parser.add_argument("-o", "--output", help="write the HTML page here")
     parser.add_argument(
         "--markdown", action="store_true", help="print a Markdown summary table to stdout"
@@ -621,9 +699,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.output and not args.markdown:
         parser.error("give -o PAGE.html, --markdown, or both")
     try:
-        points = history(load(path) for path in args.results)
+        records: list[Record] = []
+        kept = [line for path in args.history for line in read_history(path)]
+        if args.history_ref:
+            at_ref = history_at(args.history_ref)
+            if at_ref is None:
+                print(
+                    f"dashboard: no history at {args.history_ref} (git fetch origin "
+                    "bench-history to get the one the bench workflow keeps)",
+                    file=sys.stderr,
+                )
+            kept += at_ref or []
+        records += [parse(line, "history") for line in kept]
+        records += [load(path) for path in args.results]
+        points, e2e, scale = gather(records)
         if args.output:
-            Path(args.output).write_text(render(points, len(args.results)), encoding="utf-8")
+            page = render(points, len(records), e2e, scale)
+            Path(args.output).write_text(page, encoding="utf-8")
             print(f"wrote {args.output}", file=sys.stderr)
     except ResultError as exc:
         print(f"dashboard: {exc}", file=sys.stderr)

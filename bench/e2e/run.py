@@ -41,6 +41,9 @@ from typing import Any
 
 from harness import AgentProc, DevPlatform, Person, cpu_seconds, rss_kib, start_agent, stop
 
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
+import runinfo  # noqa: E402  (bench/runinfo.py: commit, time and machine, as every result has)
+
 
 @dataclass
 class Result:
@@ -282,9 +285,12 @@ def main(argv: list[str] | None = None) -> int:
     print(table(rows))
     if args.json:
         record = {
+            "kind": "band-bench-e2e",
+            "commit": runinfo.commit(),
+            "datetime": runinfo.now(),
             "params": vars(args),
             "python": pyplatform.python_version(),
-            "machine": pyplatform.machine(),
+            "machine": runinfo.machine(),
             "against_sdk": _interpreter_sdk(args.against) if args.against else None,
             "rows": rows,
             "rounds": {v: [asdict(r) for r in rs] for v, rs in runs.items()},

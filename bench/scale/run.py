@@ -628,7 +628,9 @@ def main(argv: list[str] | None = None) -> int:
     print(table(results))
     if args.json:
         record = {
+            "kind": "band-bench-scale",
             "commit": runinfo.commit(),
+            "machine": runinfo.machine(),
             "datetime": datetime.now(UTC).isoformat(timespec="seconds"),
             "params": vars(args),
             "python": pyplatform.python_version(),

@@ -69,17 +69,31 @@ def test_bar_lengths_follow_the_values(page: Rendered) -> None:
             assert math.isclose(got, want, rel_tol=0.01)
 
 
+def _in_charts(page: Rendered, cls: str) -> list[tuple[str, dict[str, str]]]:
+    """The elements inside the ``svg.<cls>`` charts."""
+    out, inside = [], False
+    for tag, attrs in page.elements:
+        if tag == "svg":
+            inside = cls in attrs.get("class", "").split()
+        elif inside:
+            out.append((tag, attrs))
+    return out
+
+
 def test_line_chart_over_commits(page: Rendered) -> None:
     assert len(page.find("svg", "line-chart")) == len(OPS)
-    series = page.find("path", "series")
+    inside = _in_charts(page, "line-chart")
+    series = [a for tag, a in inside if a.get("class") == "series"]
     assert len(series) == 3 * len(OPS)
     points = {s["data-impl"]: len(re.findall(r"[ML]", s["d"])) for s in series[:3]}
     # ref was measured (compare.py --against) for the two latest commits only
     assert points == {"c": 3, "py": 3, "ref": 2}
-    markers = [a for tag, a in page.elements if a.get("class") == "point"]
+    markers = [a for tag, a in inside if a.get("class") == "point"]
     assert len(markers) == (3 + 3 + 2) * len(OPS)
     labels = [m.start() for m in (re.search(f">{c[:7]}</text>", page.html) for c in COMMITS) if m]
     assert len(labels) == 3 and labels == sorted(labels)  # oldest commit first
+    # each commit's date under its hash
+    assert ">11-30</text>" in page.html and ">12-02</text>" in page.html
 
 
 def test_summary_table_and_markdown_numbers(page: Rendered) -> None:
@@ -93,9 +107,12 @@ def test_summary_table_and_markdown_numbers(page: Rendered) -> None:
     for op, row in zip(OPS, rows, strict=False):
         c, py, ref = (latest[i][op] for i in ("c", "py", "ref"))
         change = (c / before["c"][op] - 1) * 100
+        # below target (bench/thresholds.py: c/ref 1.0x, py/ref 0.5x) is marked
+        c_mark = " ▼ short" if c / ref < 1.0 else ""
+        py_mark = " ▼ short" if py / ref < 0.5 else ""
         assert row == (
-            f"| {op} | {c:,.0f} | {py:,.0f} | {ref:,.0f} | {c / ref:.2f}x | {py / ref:.2f}x "
-            f"| {change:+.1f}% |"
+            f"| {op} | {c:,.0f} | {py:,.0f} | {ref:,.0f} | {c / ref:.2f}x{c_mark} "
+            f"| {py / ref:.2f}x{py_mark} | {change:+.1f}% |"
         )
         assert f"<td>{c:,.0f}</td>" in page.html
     geo = [
@@ -104,6 +121,7 @@ def test_summary_table_and_markdown_numbers(page: Rendered) -> None:
     ]
     assert rows[-1] == f"| **geometric mean** |  |  |  | {geo[0]:.2f}x | {geo[1]:.2f}x |  |"
     assert f"<td>{geo[0]:.2f}x</td><td>{geo[1]:.2f}x</td>" in page.html
+    assert f"Geometric mean: c/ref **{geo[0]:.2f}x**, py/ref **{geo[1]:.2f}x**" in page.markdown
 
 
 def test_page_is_self_contained_and_accessible(page: Rendered) -> None:
@@ -116,13 +134,14 @@ def test_page_is_self_contained_and_accessible(page: Rendered) -> None:
     assert "url(" not in page.html and "@import" not in page.html
     ids = {attrs["id"] for _, attrs in page.elements if "id" in attrs}
     charts = page.find("svg", "chart")
-    assert len(charts) == 2 * len(OPS)
+    assert len(charts) == 2 * len(OPS) + 1  # the headline's ratios over commits, then the detail
     for chart in charts:
         assert chart["role"] == "img"
         title, desc = chart["aria-labelledby"].split()
         assert {title, desc} <= ids
         text = re.search(f'<desc id="{desc}">([^<]+)</desc>', page.html)
-        assert text and "ops/s" in text.group(1)
+        assert text
+        assert "ops/s" in text.group(1) or "1.00x line drawn" in text.group(1)
     assert "c 170,862; py 166,022; ref 189,321" in page.html  # the first bar chart's alternative
     assert all(th.get("scope") in ("col", "row") for th in page.find("th"))
     assert len(page.find("details")) == len(OPS)  # a data table behind every chart pair
@@ -147,7 +166,8 @@ def test_pytest_benchmark_results_alone_compare_c_with_py(tmp_path: Path) -> Non
         assert bars[f"bar-{n}-t", "c"] == round(ops[op, "c"], 1)
     row = next(line for line in page.markdown.splitlines() if line.startswith(f"| {OPS[0]} |"))
     c, py = ops[OPS[0], "c"], ops[OPS[0], "py"]
-    assert row == f"| {OPS[0]} | {c:,.0f} | {py:,.0f} | {c / py:.2f}x |"
+    assert c / py < 1.0  # compiled slower than pure Python in this fixture: marked short
+    assert row == f"| {OPS[0]} | {c:,.0f} | {py:,.0f} | {c / py:.2f}x ▼ short |"
     assert "measured by pytest-benchmark" in page.markdown
 
 
