@@ -101,7 +101,9 @@ class LogScale:
         out: list[float] = []
         mag = 10 ** math.floor(math.log10(self.lo))
         while mag <= self.hi:
-            out += [m * mag for m in (1, 2, 5) if self.lo * (1 - 1e-9) <= m * mag <= self.hi * 1.000001]
+            out += [
+                m * mag for m in (1, 2, 5) if self.lo * (1 - 1e-9) <= m * mag <= self.hi * 1.000001
+            ]
             mag *= 10
         if len(out) > 7:
             out = [t for t in out if math.isclose(10 ** round(math.log10(t)), t)]
@@ -174,8 +176,14 @@ def bar_chart(
     scale = plot_w / axis[-1]
     height = top + len(names) * (bar_h + gap) + 28
     width = label_w + plot_w + 70
-    summary = "; ".join(f"{i} {full(values[i]) if unit == 'ops/s' else fmt(values[i])}" for i in names)
-    out = [_svg_open(cls, chart_id, width, height, title, f"Bar chart, {better} is better: {summary} {unit}.")]
+    summary = "; ".join(
+        f"{i} {full(values[i]) if unit == 'ops/s' else fmt(values[i])}" for i in names
+    )
+    out = [
+        _svg_open(
+            cls, chart_id, width, height, title, f"Bar chart, {better} is better: {summary} {unit}."
+        )
+    ]
     base_y = top + len(names) * (bar_h + gap)
     for tick in axis:
         x = label_w + tick * scale
@@ -246,7 +254,7 @@ def _band(xs: Sequence[float], bands: Sequence[Spread | None], y: Callable[[floa
             continue
         if run:
             if len(run) == 1:  # one position: a short vertical bar of its spread
-                (bx, (lo, _, hi)), = run
+                ((bx, (lo, _, hi)),) = run
                 run = [(bx - 4, (lo, 0, hi)), (bx + 4, (lo, 0, hi))]
             upper = [f"{bx:.1f},{y(b[2]):.1f}" for bx, b in run]
             lower = [f"{bx:.1f},{y(b[0]):.1f}" for bx, b in reversed(run)]
@@ -316,7 +324,8 @@ def over_commits(
         py_ = y(par)
         out.append(
             f'<line class="par" x1="{left}" x2="{left + plot_w}" y1="{py_:.1f}" y2="{py_:.1f}"/>'
-            f'<text class="par-label" x="{left + plot_w + 4}" y="{py_ + 4:.1f}">{esc(fmt(par))}</text>'
+            f'<text class="par-label" x="{left + plot_w + 4}" y="{py_ + 4:.1f}">'
+            f"{esc(fmt(par))}</text>"
         )
     shown = max(1, math.ceil(count / 8))  # at most 8 labels: they must not overlap
     for n, (x, label) in enumerate(zip(xs, xs_labels, strict=True)):

@@ -69,9 +69,7 @@ def check_against(python: str) -> str:
         raise AgainstError(f"compare.py: --against {python}: cannot run it ({exc}); {how}") from exc
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise AgainstError(
-            f"compare.py: --against {python} has no band_sdk_core ({last}); {how}"
-        )
+        raise AgainstError(f"compare.py: --against {python} has no band_sdk_core ({last}); {how}")
     found = done.stdout.strip()
     if found != REFERENCE_CORE:
         raise AgainstError(

@@ -53,6 +53,7 @@ from results import (
     history_at,
     implementations,
     is_short,
+    is_short_overall,
     latest_per_commit,
     load,
     operations,
@@ -60,11 +61,10 @@ from results import (
     ratio_keys,
     read_history,
     regressions,
-    row_ratios,
     shortfalls,
     spread,
 )
-from thresholds import REGRESSION_MARGIN, REGRESSION_WINDOW, TARGETS
+from thresholds import GEOMEAN_TARGETS, REGRESSION_MARGIN, REGRESSION_WINDOW, TARGETS
 
 SOURCE_NOTES = {
     COMPARE: "measured by bench/compare.py, implementations interleaved in one run, best round",
@@ -72,9 +72,9 @@ SOURCE_NOTES = {
 }
 IMPL_LABELS = {"c": "c (compiled)", "py": "py (pure Python)", "ref": "ref (band-sdk-core)"}
 RATIO_WORDS = {
-    "c/ref": ("compiled core", "the reference band-sdk-core"),
-    "py/ref": ("pure-Python core", "the reference"),
-    "c/py": ("compiled core", "pure Python"),
+    "c/ref": ("compiled", "reference"),
+    "py/ref": ("pure Python", "reference"),
+    "c/py": ("compiled", "pure Python"),
 }
 SDK_LABELS = {"c": "ours, compiled", "py": "ours, pure", "ref": "official SDK"}
 
@@ -102,8 +102,12 @@ SCALE_METRICS = (
     Metric("p99_ms", "p99 latency", "p99 send-to-reply latency", "ms", False, 0),
     Metric("subscribe_s", "join every room", "time to join every room", "s", False, 2),
     Metric(
-        "resubscribe_s", "rejoin after restart", "time to rejoin every room after a restart",
-        "s", False, 2,
+        "resubscribe_s",
+        "rejoin after restart",
+        "time to rejoin every room after a restart",
+        "s",
+        False,
+        2,
     ),
     Metric("rss_per_room_kib", "RSS per room", "agent memory (RSS) per room", "KiB", False, 1),
 )
@@ -216,7 +220,7 @@ def headline(points: Sequence[Point], found: Sequence[Sequence[Regression]]) -> 
             if len(known) > 1
             else "first run with this ratio"
         )
-        flag = " short" if is_short(key, now) else ""
+        flag = " short" if is_short_overall(key, now) else ""
         tiles.append(
             f'<li class="tile{flag}" data-ratio="{esc(key)}" data-value="{now:.4f}">'
             f'<span class="big" style="color:{style(key)[0]}">{times(now)}</span>'
@@ -229,9 +233,7 @@ def headline(points: Sequence[Point], found: Sequence[Sequence[Regression]]) -> 
         values = [geo_ratio(p.run, key) for p in points]
         if any(values):
             series.append(Series(key, values, [geo_spread(p.run, key) for p in points]))
-    flagged = {
-        n: "; ".join(r.describe() for r in regs) for n, regs in enumerate(found) if regs
-    }
+    flagged = {n: "; ".join(r.describe() for r in regs) for n, regs in enumerate(found) if regs}
     moves = "; ".join(
         f"{s.name} from {times(next(v for v in s.values if v))} to "
         f"{times(next(v for v in reversed(s.values) if v))}"
@@ -255,8 +257,7 @@ def headline(points: Sequence[Point], found: Sequence[Sequence[Regression]]) -> 
     )
     return (
         '<section id="headline" aria-labelledby="headline-h">'
-        f'<h2 id="headline-h">Geometric mean of every operation: commit '
-        f"<code>{esc(latest.commit)}</code>, {esc(_date(latest.run.datetime))}</h2>"
+        '<h2 id="headline-h">Headline: geometric mean over every operation</h2>'
         f'<ul class="tiles">{"".join(tiles)}</ul><div class="headline-grid">'
         f"<figure>{chart}<figcaption>Each ratio per commit, log scale (0.5x and 2x sit equally "
         "far from the 1.00x line); shaded: slowest to fastest round; a red line marks a "
@@ -269,11 +270,16 @@ def headline(points: Sequence[Point], found: Sequence[Sequence[Regression]]) -> 
 def shortfall_section(latest: Point) -> str:
     """The rows of the latest run below their target, or a sentence that there are none."""
     short = shortfalls(latest.run)
-    rule = "; ".join(
-        f"{RATIO_WORDS.get(k, (k, ''))[0]} at least {times(t)} {RATIO_WORDS.get(k, ('', k))[1]}"
+    base = baseline(implementations([latest]))
+    rows = [
+        f"{k} at least {times(t)} on every row"
         for k, t in TARGETS.items()
-        if k.split("/")[1] == baseline(implementations([latest]))
-    )
+        if k.endswith(f"/{base}")
+    ]
+    overall = [
+        f"{k} at least {times(t)}" for k, t in GEOMEAN_TARGETS.items() if k.endswith(f"/{base}")
+    ]
+    rule = "; ".join(rows) + (f"; geometric mean: {', '.join(overall)}" if overall else "")
     if short:
         items = "".join(
             f'<li class="shortfall" data-operation="{esc(s.operation)}" data-ratio="{esc(s.key)}">'
@@ -300,9 +306,7 @@ def regression_section(points: Sequence[Point], found: Sequence[Sequence[Regress
     latest = found[-1] if found else []
     earlier = sum(1 for regs in found[:-1] if regs)
     if latest:
-        items = "".join(
-            f'<li class="regression-item">{esc(r.describe())}</li>' for r in latest
-        )
+        items = "".join(f'<li class="regression-item">{esc(r.describe())}</li>' for r in latest)
         body = f'<ul class="regressions">{items}</ul>'
     elif len(points) > 1:
         body = '<p class="ok">None in the latest run.</p>'
@@ -351,7 +355,8 @@ def user_section(kind: str, runs: Sequence[UserRun]) -> str:
             ratio = values["c"] / ref[metric.key]
             good = ratio >= 1 if metric.higher_is_better else ratio <= 1
             tiles.append(
-                f'<li class="tile{"" if good else " short"}" data-metric="{metric.key}" '
+                f'<li class="tile{"" if good else " short"}" data-bench="{slug}" '
+                f'data-metric="{metric.key}" '
                 f'data-value="{ratio:.4f}"><span class="big">{times(ratio)}</span>'
                 f'<span class="what">{esc(metric.tile)}</span><span class="over">ours '
                 f"(compiled) / official, {better} is better</span></li>"
@@ -445,7 +450,9 @@ def _summary_table(latest: Point) -> str:
         rows.append(f'<tr{cls}><th scope="row">{link}</th>{cells}</tr>')
     if others:
         geo = "".join(
-            f"<td>{times(g)}</td>" if (g := geo_ratio(latest.run, f"{i}/{base}")) else "<td>n/a</td>"
+            f"<td>{times(g)}</td>"
+            if (g := geo_ratio(latest.run, f"{i}/{base}"))
+            else "<td>n/a</td>"
             for i in others
         )
         blank = "<td></td>" * len(impls)
@@ -473,7 +480,7 @@ def _data_table(op: str, points: Sequence[Point], impls: Sequence[str]) -> str:
         f'<details><summary>Data table: {esc(op)}</summary><div class="scroll"><table>'
         f"<caption>{esc(op)}, operations per second per commit</caption><thead><tr>"
         f'<th scope="col">commit</th><th scope="col">date</th>{head}<th scope="col">source</th>'
-        f'</tr></thead><tbody>{"".join(rows)}</tbody></table></div></details>'
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div></details>"
     )
 
 
@@ -645,8 +652,8 @@ def render(
         title = f"band_sdk_core benchmarks: {latest.commit}"
         when = latest.run.datetime.replace("T", " ")[:16] + (" UTC" if latest.run.datetime else "")
         meta = (
-            f'<p class="meta">Latest commit <code>{esc(latest.commit)}</code>, {esc(when)}. '
-            f"{esc(_context(latest.run))}. {len(points)} commit(s) from {files} result(s).</p>"
+            f'<p class="meta">Latest commit <code>{esc(latest.commit)}</code>, {esc(when)}; '
+            f"{len(points)} commit(s) from {files} result(s).</p>"
         )
         parts.append(headline(points, found))
     parts += [user_section(E2E, e2e), user_section(SCALE, scale)]
@@ -658,7 +665,8 @@ def render(
             "<strong>c</strong> is the compiled core, <strong>py</strong> the pure-Python core, "
             "<strong>ref</strong> the reference band-sdk-core (when measured with "
             "<code>bench/compare.py --against</code>). Higher is better; ratios within one run "
-            f"matter more than absolute numbers.</p>{_legend(impls)}"
+            f"matter more than absolute numbers. Latest run: {esc(_context(points[-1].run))}.</p>"
+            f"{_legend(impls)}"
             f"{_summary_table(points[-1])}</section>",
             _size_section(points[-1]),
             _operation_sections(points),
@@ -687,7 +695,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Command line: result files and history in, HTML and/or Markdown out."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", nargs="*", help="result JSON files (bench/results/*.json)")
-    parser.add_argument("--history", action="append", default=[], help="a history file (JSON lines)")
+    parser.add_argument(
+        "--history", action="append", default=[], help="a history file (JSON lines)"
+    )
     parser.add_argument(
         "--history-ref", metavar="REF", help="a git ref whose history.jsonl to read too"
     )

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from operations import NAMES
-from thresholds import REGRESSION_MARGIN, REGRESSION_WINDOW, TARGETS
+from thresholds import GEOMEAN_TARGETS, REGRESSION_MARGIN, REGRESSION_WINDOW, TARGETS
 
 COMPARE = "bench/compare.py"
 PYTEST = "pytest-benchmark"
@@ -356,8 +356,13 @@ def shortfalls(run: Run) -> list[Shortfall]:
 
 
 def is_short(key: str, ratio: float) -> bool:
-    """Whether a ratio is below its target."""
+    """Whether a row's ratio is below its target."""
     return key in TARGETS and ratio < TARGETS[key]
+
+
+def is_short_overall(key: str, geo: float) -> bool:
+    """Whether a geometric-mean ratio is below its target."""
+    return key in GEOMEAN_TARGETS and geo < GEOMEAN_TARGETS[key]
 
 
 # -- regressions ----------------------------------------------------------------------

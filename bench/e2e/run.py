@@ -42,7 +42,7 @@ from typing import Any
 from harness import AgentProc, DevPlatform, Person, cpu_seconds, rss_kib, start_agent, stop
 
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
-import runinfo  # noqa: E402  (bench/runinfo.py: commit, time and machine, as every result has)
+import runinfo  # bench/runinfo.py: commit, time and machine, as every result carries
 
 
 @dataclass

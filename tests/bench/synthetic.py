@@ -28,7 +28,9 @@ def names() -> list[str]:
     import importlib.util
     import sys
 
-    spec = importlib.util.spec_from_file_location("bench_operations", ROOT / "bench" / "operations.py")
+    spec = importlib.util.spec_from_file_location(
+        "bench_operations", ROOT / "bench" / "operations.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules["bench_operations"] = module
