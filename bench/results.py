@@ -234,16 +234,22 @@ class Point:
 
 
 def history(runs: Iterable[Run]) -> list[Point]:
-    """One point per commit, in time order; compare.py runs win over pytest-benchmark runs."""
+    """One point per commit, in time order; compare.py runs win over pytest-benchmark runs.
+
+    A ``-dirty`` commit (files changed after the commit) is the same commit here: one
+    ``make bench`` run can write its pytest-benchmark JSON before a file changes and its
+    compare.py JSON after, and they must not become two points.
+    """
     chosen: dict[str, Run] = {}
     first_seen: dict[str, str] = {}
     for run in sorted(runs, key=lambda r: r.datetime):
-        first_seen.setdefault(run.commit, run.datetime)
-        held = chosen.get(run.commit)
+        key = run.commit.removesuffix("-dirty")
+        first_seen.setdefault(key, run.datetime)
+        held = chosen.get(key)
         if held is None or held.source == run.source or run.source == COMPARE:
-            chosen[run.commit] = run
-    order = sorted(chosen, key=lambda commit: first_seen[commit])
-    return [Point(commit, chosen[commit]) for commit in order]
+            chosen[key] = run
+    order = sorted(chosen, key=lambda key: first_seen[key])
+    return [Point(chosen[key].commit, chosen[key]) for key in order]
 
 
 def latest_per_commit(runs: Iterable[UserRun]) -> list[UserRun]:

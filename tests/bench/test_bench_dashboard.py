@@ -179,3 +179,18 @@ def test_a_file_that_is_not_a_result_is_a_clear_error(tmp_path: Path) -> None:
     assert not (tmp_path / "x.html").exists()
     done = run_dashboard(other)
     assert done.returncode == 2 and "give -o PAGE.html, --markdown, or both" in done.stderr
+
+
+def test_one_make_bench_run_is_one_point_even_if_files_changed_midway(tmp_path: Path) -> None:
+    # make bench's pytest-benchmark JSON saw a clean checkout, its compare.py JSON a dirty one
+    (suite,) = FIXTURES.glob(f"{LATEST}-*Z.json")
+    (compared,) = FIXTURES.glob(f"{LATEST}-*.compare.json")
+    data = json.loads(compared.read_text())
+    data["commit"] = f"{LATEST}-dirty"
+    dirty = tmp_path / "dirty.compare.json"
+    dirty.write_text(json.dumps(data))
+    page = render([suite, dirty], tmp_path / "one.html")
+    assert "1 commit(s) from 2 result(s)" in page.html
+    assert not page.find("svg", "line-chart")
+    assert page.markdown.startswith(f"### band_sdk_core benchmarks: commit `{LATEST}-dirty`")
+    assert {a["data-impl"] for a in page.find("rect", "bar")} == {"c", "py", "ref"}
