@@ -342,7 +342,8 @@ def user_section(kind: str, runs: Sequence[UserRun]) -> str:
     ref = latest.figures.get("ref")
     tiles, figures = [], []
     for n, metric in enumerate(metrics):
-        values = {v: f[metric.key] for v, f in latest.figures.items() if f.get(metric.key)}
+        # 0 is a figure (an agent back in every room before the harness looked), None is not
+        values = {v: f[metric.key] for v, f in latest.figures.items() if metric.key in f}
         if not values:
             continue
         spreads = {}
@@ -391,10 +392,18 @@ def user_section(kind: str, runs: Sequence[UserRun]) -> str:
         )
         if p
     )
+    lost = "; ".join(
+        f"{SDK_LABELS.get(v, v)} {f.get('lost', 0):.0f}/{f.get('dup', f.get('duplicated', 0)):.0f}"
+        for v, f in latest.figures.items()
+        if "lost" in f
+    )
+    if lost:  # a run with any fails (the benchmark's exit status): say whose
+        meta += f". Lost/duplicated answers: {lost}"
     over = f" {len(runs)} run(s) kept." if len(runs) > 1 else ""
+    over += " Whiskers: min to max over rounds." if latest.rounds else ""
     return (
         f'<section id="{slug}" aria-labelledby="{slug}-h"><h2 id="{slug}-h">{esc(heading)}</h2>'
-        f'<p class="meta">{esc(meta)}.{esc(over)} Whiskers: min to max over rounds.</p>'
+        f'<p class="meta">{esc(meta)}.{esc(over)}</p>'
         f'<ul class="tiles">{"".join(tiles)}</ul><div class="charts">{"".join(figures)}</div>'
         "</section>"
     )
