@@ -66,7 +66,7 @@ def ticks(top: float, count: int = 4) -> list[float]:
 
 def _nice_125(value: float, up: bool) -> float:
     """The 1-2-5 step value at or beyond ``value`` (upwards or downwards)."""
-    mag = 10 ** math.floor(math.log10(value))
+    mag = 10.0 ** math.floor(math.log10(value))
     steps = [m * mag for m in (1, 2, 5, 10)]
     if up:
         return next(s for s in steps if s >= value * (1 - 1e-9))

@@ -19,12 +19,13 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from charts import (
     Series,
+    Spread,
     Tick,
     bar_chart,
     esc,
@@ -323,7 +324,7 @@ def regression_section(points: Sequence[Point], found: Sequence[Sequence[Regress
 # -- HTML: end to end and scale ------------------------------------------------------
 
 
-def _fmt(metric: Metric) -> object:
+def _fmt(metric: Metric) -> Callable[[float], str]:
     return lambda v: f"{v:,.{metric.digits}f}"
 
 
@@ -346,7 +347,7 @@ def user_section(kind: str, runs: Sequence[UserRun]) -> str:
         values = {v: f[metric.key] for v, f in latest.figures.items() if metric.key in f}
         if not values:
             continue
-        spreads = {}
+        spreads: dict[str, Spread | None] = {}
         for variant, rounds in latest.rounds.items():
             got = rounds.get(metric.key)
             if got and len(got) > 1:
@@ -370,7 +371,7 @@ def user_section(kind: str, runs: Sequence[UserRun]) -> str:
             unit=metric.unit,
             spreads=spreads,
             better=better,
-            fmt=fmt,  # type: ignore[arg-type]
+            fmt=fmt,
             labels=SDK_LABELS,
             cls=f"bar-chart {slug}-chart",
             plot_w=220,

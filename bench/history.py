@@ -57,7 +57,8 @@ def append(path: Path, files: Sequence[str]) -> int:
 
 def check(past: Sequence[dict[str, Any]], files: Sequence[str]) -> list[str]:
     """Markdown lines: the regressions of each core run in ``files`` against ``past``."""
-    before = [p.run for p in history(r for r in (parse(x, "history") for x in past) if _core(r))]
+    records = [parse(x, "history") for x in past]
+    before = [p.run for p in history(r for r in records if isinstance(r, Run))]
     out = []
     for name in files:
         run = load(name)
@@ -67,10 +68,6 @@ def check(past: Sequence[dict[str, Any]], files: Sequence[str]) -> list[str]:
         for regression in regressions(earlier, run):
             out.append(f"- `{run.commit}` {regression.describe()}")
     return out
-
-
-def _core(record: Record) -> bool:
-    return isinstance(record, Run)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
