@@ -157,6 +157,8 @@ def main() -> None:
     if args.against:
         check_against(args.against)
         impls["ref"] = (args.against, base)
+    # what is measured is the checkout as it is now, not after the minutes the rounds take
+    commit, started = runinfo.commit(), runinfo.now()
     best: dict[str, dict[str, float]] = {name: {} for name in impls}
     every: dict[str, dict[str, list[float]]] = {name: {} for name in impls}
     pythons: dict[str, dict[str, Any]] = {}
@@ -186,8 +188,8 @@ def main() -> None:
     if args.json:
         result = {
             "kind": "band-bench-compare",
-            "commit": runinfo.commit(),
-            "datetime": runinfo.now(),
+            "commit": commit,
+            "datetime": started,
             "machine": runinfo.machine(),
             "rounds": args.rounds,
             "seconds": args.seconds,

@@ -65,7 +65,7 @@ from results import (
     shortfalls,
     spread,
 )
-from thresholds import GEOMEAN_TARGETS, REGRESSION_MARGIN, REGRESSION_WINDOW, TARGETS
+from thresholds import GEOMEAN_TARGETS, TARGETS, regression_rule
 
 SOURCE_NOTES = {
     COMPARE: "measured by bench/compare.py, implementations interleaved in one run, best round",
@@ -300,10 +300,7 @@ def shortfall_section(latest: Point) -> str:
 
 def regression_section(points: Sequence[Point], found: Sequence[Sequence[Regression]]) -> str:
     """The latest run's regressions against the runs before it (the workflow fails on these)."""
-    rule = (
-        f"a ratio more than {REGRESSION_MARGIN:.0%} below its median over the previous "
-        f"{REGRESSION_WINDOW} runs"
-    )
+    rule = regression_rule()
     latest = found[-1] if found else []
     earlier = sum(1 for regs in found[:-1] if regs)
     if latest:

@@ -7,8 +7,8 @@
 default branch, then commits the file to the ``bench-history`` branch); a record already in
 the file (same source, commit and time) is not added twice. ``check`` compares each core run
 given with the history's runs (bench/thresholds.py: a ratio falling more than the margin
-below its median over the last runs) and prints the regressions as Markdown; its exit status
-is 1 when there is any, so the workflow fails.
+below its median over the last runs, in its best round too) and prints the regressions as
+Markdown; its exit status is 1 when there is any, so the workflow fails.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from results import (
     read_history,
     regressions,
 )
-from thresholds import REGRESSION_MARGIN, REGRESSION_WINDOW
+from thresholds import regression_rule
 
 
 def _identity(record: Record) -> tuple[str, str, str]:
@@ -96,10 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ResultError as exc:
         print(f"history: {exc}", file=sys.stderr)
         return 2
-    rule = (
-        f"a ratio more than {REGRESSION_MARGIN:.0%} below its median over the last "
-        f"{REGRESSION_WINDOW} runs"
-    )
+    rule = regression_rule()
     if found:
         print(f"### Benchmark regressions ({rule})\n")
         print("\n".join(found))

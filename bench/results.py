@@ -19,7 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from operations import NAMES
-from thresholds import GEOMEAN_TARGETS, REGRESSION_MARGIN, REGRESSION_WINDOW, TARGETS
+from thresholds import (
+    GEOMEAN_TARGETS,
+    REGRESSION_MARGIN,
+    REGRESSION_MIN_RUNS,
+    REGRESSION_WINDOW,
+    TARGETS,
+)
 
 COMPARE = "bench/compare.py"
 PYTEST = "pytest-benchmark"
@@ -384,7 +390,8 @@ class Regression:
     what: str  # an operation, or GEOMEAN
     key: str
     before: float  # median over the window
-    now: float
+    now: float  # the run's ratio (best round against best round)
+    best: float  # the most favourable round's ratio: below the line too
 
     @property
     def change(self) -> float:
@@ -394,23 +401,35 @@ class Regression:
     def describe(self) -> str:
         """One line for the check's output and the page."""
         return (
-            f"{self.what}: {self.key} {self.now:.2f}x, down {-self.change:.0%} from "
-            f"{self.before:.2f}x (median of the previous runs)"
+            f"{self.what}: {self.key} {self.now:.2f}x (best round {self.best:.2f}x), down "
+            f"{-self.change:.0%} from {self.before:.2f}x (median of the previous runs)"
         )
 
 
-def _ratios_of(run: Run) -> dict[tuple[str, str], float]:
+def round_ratios(run: Run, key: str, op: str) -> list[float]:
+    """A row's ratio round by round (compare.py's interleaved rounds pair up)."""
+    num, den = key.split("/")
+    a = run.rounds.get(num, {}).get(op, [])
+    b = run.rounds.get(den, {}).get(op, [])
+    if run.source != COMPARE or not a or len(a) != len(b):
+        return []
+    return [x / y for x, y in zip(a, b, strict=True) if y]
+
+
+def _ratios_of(run: Run) -> dict[tuple[str, str], tuple[float, float]]:
+    """(row or GEOMEAN, key) -> (ratio, the most favourable round's ratio)."""
     impls = implementations([Point(run.commit, run)])
     base = baseline(impls)
-    out: dict[tuple[str, str], float] = {}
+    out: dict[tuple[str, str], tuple[float, float]] = {}
     for key in ratio_keys(impls):
         if key.split("/")[1] != base:
             continue
         for op, ratio in row_ratios(run, key).items():
-            out[op, key] = ratio
+            out[op, key] = (ratio, max([ratio, *round_ratios(run, key, op)]))
         geo = geo_ratio(run, key)
         if geo is not None:
-            out[GEOMEAN, key] = geo
+            spread_ = geo_spread(run, key)
+            out[GEOMEAN, key] = (geo, max(geo, spread_[2]) if spread_ else geo)
     return out
 
 
@@ -418,15 +437,17 @@ def regressions(before: Sequence[Run], run: Run) -> list[Regression]:
     """The ratios of ``run`` more than REGRESSION_MARGIN below their median over ``before``.
 
     ``before`` is the history in time order; the last REGRESSION_WINDOW runs that measured the
-    same ratio form its baseline. A ratio with no earlier value is never a regression.
+    same ratio form its baseline, once there are REGRESSION_MIN_RUNS of them (a median of one or
+    two runs is their noise). The run's ratio and its most favourable round's must both be
+    below the line: a machine that was busy for one round does not make a regression.
     """
     found = []
     earlier = [_ratios_of(r) for r in before]
-    for (what, key), now in _ratios_of(run).items():
-        past = [r[what, key] for r in earlier if (what, key) in r][-REGRESSION_WINDOW:]
-        if not past:
+    for (what, key), (now, best) in _ratios_of(run).items():
+        past = [r[what, key][0] for r in earlier if (what, key) in r][-REGRESSION_WINDOW:]
+        if len(past) < REGRESSION_MIN_RUNS:
             continue
         median = statistics.median(past)
-        if now < median * (1 - REGRESSION_MARGIN):
-            found.append(Regression(run.commit, what, key, median, now))
+        if best < median * (1 - REGRESSION_MARGIN):
+            found.append(Regression(run.commit, what, key, median, now, best))
     return found

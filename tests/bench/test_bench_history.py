@@ -73,6 +73,7 @@ def test_check_fails_on_a_regression_and_passes_otherwise(tmp_path: Path) -> Non
     done = _history("check", "--history", kept, files[5])
     assert done.returncode == 1, done.stdout + done.stderr
     assert "### Benchmark regressions (a ratio more than 25% below its median" in done.stdout
+    assert "(once 3 are kept), in its best round too" in done.stdout
     (line,) = [x for x in done.stdout.splitlines() if x.startswith("- ")]
     assert line.startswith(f"- `{COMMITS[5]}` {SHORT_ROW}: c/ref 0.7")
 
@@ -82,6 +83,12 @@ def test_check_fails_on_a_regression_and_passes_otherwise(tmp_path: Path) -> Non
     done = _history("check", "--history", before, files[4])
     assert done.returncode == 0, done.stdout
     assert done.stdout.startswith("No benchmark regression") and "4 run(s)" in done.stdout
+
+    # the same fall after only two kept runs: their median is still their noise
+    young = tmp_path / "young.jsonl"
+    assert _history("append", young, *files[:2]).returncode == 0
+    done = _history("check", "--history", young, files[5])
+    assert done.returncode == 0 and done.stdout.startswith("No benchmark regression")
 
     # a ref without history (the branch does not exist yet): nothing to compare with, no failure
     done = _history("check", "--history-ref", "refs/heads/no-such-bench-history", files[5])
