@@ -610,7 +610,7 @@ code { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; font-size:
 .shortfalls li, .regressions li { margin: 2px 0; }
 .shortfalls strong, .regressions li { color: #B00020; }
 .ok { color: #1b5e20; font-weight: 600; }
-.scroll { overflow-x: auto; }
+.scroll { overflow-x: auto; position: relative; } /* holds .sr spans: no page overflow */
 table { border-collapse: collapse; margin: 8px 0 16px; font-variant-numeric: tabular-nums; }
 caption { text-align: left; font-weight: 600; padding-bottom: 4px; }
 th, td { border: 1px solid #bbb; padding: 4px 10px; text-align: right; }
