@@ -23,6 +23,14 @@ STYLE = {
     "c/py": ("#007A5A", "2 3", "diamond"),
 }
 FALLBACK_STYLE = ("#6A3D9A", "4 2 1 2", "circle")
+# for series that are not implementations or ratios (end-to-end figures): Okabe-Ito again
+PALETTE = (
+    ("#0072B2", "", "circle"),
+    ("#C0392B", "7 4", "square"),
+    ("#007A5A", "2 3", "diamond"),
+    ("#6A3D9A", "4 2 1 2", "circle"),
+    ("#8A5A00", "10 3", "square"),
+)
 SHORT_COLOUR = "#B00020"
 
 
@@ -134,17 +142,29 @@ def marker(shape: str, x: float, y: float, color: str, tip: str, cls: str = "poi
     )
 
 
-def _legend_row(names: Sequence[str], left: float, y: float, step: float = 110) -> str:
+def _legend_layout(series: Sequence[Series], left: float, width: float) -> list[tuple[float, int]]:
+    """(x, row) of each legend item: side by side, wrapping to a new row at ``width``."""
+    places, x, row = [], left, 0
+    for s in series:
+        item = max(110.0, 36 + 7.5 * len(s.name) + 14)
+        if x > left and x + item > left + width:
+            x, row = left, row + 1
+        places.append((x, row))
+        x += item
+    return places
+
+
+def _legend_row(series: Sequence[Series], left: float, y: float, width: float = 440) -> str:
     out = []
-    for n, name in enumerate(names):
-        color, dash, shape = style(name)
-        x = left + n * step
+    for s, (x, row) in zip(series, _legend_layout(series, left, width), strict=True):
+        color, dash, shape = s.look or style(s.name)
+        ly = y + 18 * row
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         out.append(
-            f'<g class="legend-item" aria-hidden="true"><line x1="{x}" x2="{x + 30}" y1="{y}" '
-            f'y2="{y}" stroke="{color}" stroke-width="2.5"{dash_attr}/>'
-            f"{marker(shape, x + 15, y, color, '', 'legend-mark')}"
-            f'<text x="{x + 36}" y="{y + 4}">{esc(name)}</text></g>'
+            f'<g class="legend-item" aria-hidden="true"><line x1="{x}" x2="{x + 30}" y1="{ly}" '
+            f'y2="{ly}" stroke="{color}" stroke-width="2.5"{dash_attr}/>'
+            f"{marker(shape, x + 15, ly, color, '', 'legend-mark')}"
+            f'<text x="{x + 36}" y="{ly + 4}">{esc(s.name)}</text></g>'
         )
     return "".join(out)
 
@@ -232,6 +252,7 @@ class Series:
     name: str
     values: list[float | None]
     bands: list[Spread | None]
+    look: tuple[str, str, str] | None = None  # colour, dash, marker; else the name's style
 
 
 def _path(coords: Sequence[tuple[float, float] | None]) -> str:
@@ -288,7 +309,8 @@ def over_commits(
 ) -> str:
     """Lines over commits (oldest left) with noise bands; log or linear y; a par line."""
     left, plot_h, top = 60, 180, 30
-    width, height = left + plot_w + 40, top + plot_h + 74
+    rows = 1 + max((row for _, row in _legend_layout(series, left, plot_w)), default=0)
+    width, height = left + plot_w + 40, top + plot_h + 56 + 18 * rows
     count = len(xs_labels)
     step = plot_w / max(count - 1, 1)
     xs = [left + (n * step if count > 1 else plot_w / 2) for n in range(count)]
@@ -338,7 +360,7 @@ def over_commits(
             f'text-anchor="middle">{esc(label.date)}</text>'
         )
     for s in series:
-        color, dash, shape = style(s.name)
+        color, dash, shape = s.look or style(s.name)
         if any(s.bands):
             out.append(
                 f'<g class="noise-band" data-impl="{esc(s.name)}" fill="{color}" '
@@ -362,7 +384,7 @@ def over_commits(
             f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{top + plot_h}"/>'
             f'<text x="{x:.1f}" y="{top - 4}" text-anchor="middle">regression</text></g>'
         )
-    out.append(_legend_row([s.name for s in series], left, top + plot_h + 56))
+    out.append(_legend_row(series, left, top + plot_h + 56, plot_w))
     out.append("</svg>")
     return "".join(out)
 
@@ -444,6 +466,6 @@ def size_chart(chart_id: str, family: str, sizes: Sequence[int], series: Sequenc
                         ' class="point"', f' class="point" data-size="{sizes[k]}"', 1
                     )
                 )
-    out.append(_legend_row([s.name for s in series], left, top + plot_h + 56))
+    out.append(_legend_row(series, left, top + plot_h + 56))
     out.append("</svg>")
     return "".join(out)

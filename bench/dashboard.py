@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from charts import (
+    PALETTE,
     Series,
     Spread,
     Tick,
@@ -133,7 +134,9 @@ def point_regressions(points: Sequence[Point]) -> list[list[Regression]]:
 # -- Markdown -------------------------------------------------------------------
 
 
-def markdown(points: Sequence[Point]) -> str:
+def markdown(
+    points: Sequence[Point], e2e: Sequence[UserRun] = (), scale: Sequence[UserRun] = ()
+) -> str:
     """The headline and the summary table of the latest commit, with c's change since the last."""
     if not points:
         return "No benchmark results.\n"
@@ -159,6 +162,11 @@ def markdown(points: Sequence[Point]) -> str:
     found = point_regressions(points)[-1]
     if found:
         lines += ["Regressions: " + "; ".join(r.describe() for r in found) + ".", ""]
+    for title, runs, metrics in (("End to end", e2e, E2E_METRICS), ("Scale", scale, SCALE_METRICS)):
+        figures = [(m.tile, user_ratio(runs[-1], m.key)) for m in metrics] if runs else []
+        known = [f"{tile} {times(v)}" for tile, v in figures if v is not None]
+        if known:
+            lines += [f"{title}, ours (compiled) / official SDK: {', '.join(known)}.", ""]
     header = ["operation", *(f"{i} ops/s" for i in impls), *(f"{i}/{base}" for i in others)]
     if previous:
         header.append(f"c vs `{previous.commit}`")
@@ -399,11 +407,49 @@ def user_section(kind: str, runs: Sequence[UserRun]) -> str:
         meta += f". Lost/duplicated answers: {lost}"
     over = f" {len(runs)} run(s) kept." if len(runs) > 1 else ""
     over += " Whiskers: min to max over rounds." if latest.rounds else ""
+    if len(runs) > 1:
+        figures.insert(0, _user_history(slug, runs, metrics))
     return (
         f'<section id="{slug}" aria-labelledby="{slug}-h"><h2 id="{slug}-h">{esc(heading)}</h2>'
         f'<p class="meta">{esc(meta)}.{esc(over)}</p>'
         f'<ul class="tiles">{"".join(tiles)}</ul><div class="charts">{"".join(figures)}</div>'
         "</section>"
+    )
+
+
+def user_ratio(run: UserRun, key: str) -> float | None:
+    """Ours (compiled) over the official SDK for one figure, when both were measured."""
+    ours, theirs = run.figures.get("c", {}).get(key), run.figures.get("ref", {}).get(key)
+    return ours / theirs if ours is not None and theirs else None
+
+
+def _user_history(slug: str, runs: Sequence[UserRun], metrics: Sequence[Metric]) -> str:
+    """Each figure's ours/official ratio over the kept runs (log scale, 1.00x drawn)."""
+    series = [
+        Series(m.tile, [user_ratio(r, m.key) for r in runs], [None] * len(runs), PALETTE[n])
+        for n, m in enumerate(metrics)
+    ]
+    series = [s for s in series if any(s.values)]
+    moves = "; ".join(
+        f"{s.name} from {times(next(v for v in s.values if v))} to "
+        f"{times(next(v for v in reversed(s.values) if v))}"
+        for s in series
+    )
+    chart = over_commits(
+        f"{slug}-history",
+        f"ratio-chart {slug}-history",
+        f"Ours (compiled) over the official SDK, {len(runs)} runs",
+        f"Line chart, log scale, 1.00x line drawn, oldest run first: {moves}.",
+        series,
+        [Tick(r.commit, _date(r.datetime)[5:] or "undated") for r in runs],
+        log=True,
+        unit="ratio",
+        par=1.0,
+        fmt=times,
+    )
+    return (
+        f"<figure>{chart}<figcaption>Each figure's ratio per run (msgs/s: higher is better; "
+        "the others: lower is better).</figcaption></figure>"
     )
 
 
@@ -738,7 +784,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"dashboard: {exc}", file=sys.stderr)
         return 2
     if args.markdown:
-        sys.stdout.write(markdown(points))
+        sys.stdout.write(markdown(points, e2e, scale))
     return 0
 
 

@@ -191,3 +191,27 @@ def test_dashboard_without_the_history_branch_says_how_to_get_it(tmp_path: Path)
     assert done.returncode == 0 and done.stdout == "No benchmark results.\n"
     done = run_dashboard("-o", tmp_path / "empty.html")
     assert done.returncode == 2 and "run `make bench` first" in done.stderr
+
+
+def test_end_to_end_ratios_over_runs(tmp_path: Path) -> None:
+    kept = tmp_path / "history.jsonl"
+    write_history(kept)
+    earlier = e2e_record()
+    earlier["commit"], earlier["datetime"] = COMMITS[2], "2026-11-27T10:00:00+00:00"
+    for row in earlier["rows"]:
+        if row["variant"] == "c":
+            row["msgs_per_s"] = 148.0  # 2.00x the official 74.0, then 3.38x at the latest
+    older = tmp_path / "older.e2e.json"
+    older.write_text(json.dumps(earlier))
+    page = render([Path("--history"), kept, older], tmp_path / "dashboard.html")
+    (chart,) = page.find("svg", "e2e-history")
+    assert chart["data-y-scale"] == "log"
+    desc = re.search(r'<desc id="e2e-history-d">([^<]+)</desc>', page.html)
+    assert desc and "msgs/s from 2.00x to 3.38x" in desc.group(1)
+    assert "oldest run first" in desc.group(1)
+    assert "2 run(s) kept." in page.html
+    assert (
+        "End to end, ours (compiled) / official SDK: msgs/s 3.38x, p99 latency 0.27x, "
+        "agent CPU 0.09x, RSS per room 0.32x." in page.markdown
+    )
+    assert "Scale, ours (compiled) / official SDK: msgs/s 4.15x" in page.markdown
