@@ -14,7 +14,8 @@
 #      the ACP adapter and `band demo --acp` print the extra's hint; `band doctor` is clean;
 #   4. the same wheel passes tests/core on 3.13 with the compiled core required;
 #   5. the official band-sdk 6.0.1 and then ours: importing band or band_sdk_core raises the
-#      guard's one line; its fix leaves a working install that `band doctor` finds clean.
+#      guard's one line; its fix leaves a working install that `band doctor` finds clean;
+#   6. twine check --strict, check-wheel-contents and abi3audit --strict (the wheels workflow's).
 # Interpreters: PYTHON312 / PYTHON313, else pyenv's 3.12 / 3.13; a missing one fails loudly.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -192,4 +193,11 @@ nocc "$WORK/official" pip install --quiet --only-binary :all: "$PURE"
     || { cat "$WORK/doctor.log"; fail "band doctor found a conflict after the fix"; }
 grep -q "conflicts: none" "$WORK/doctor.log" || { cat "$WORK/doctor.log"; fail "doctor: conflicts"; }
 grep "^core:" "$WORK/doctor.log"
+step "6. the checks of the wheels workflow's check job, on the sdist and both wheels"
+venv "$PY" "$WORK/checks"
+"$WORK/checks/bin/pip" install --quiet --only-binary :all: twine check-wheel-contents abi3audit
+"$WORK/checks/bin/twine" check --strict "$SDIST" "$PURE" "$ABI3"
+# W009: two top-level packages (band and band_sdk_core) on purpose
+"$WORK/checks/bin/check-wheel-contents" --ignore W009 "$PURE" "$ABI3"
+"$WORK/checks/bin/abi3audit" --strict --summary "$ABI3"
 step "all passed in $((SECONDS - START))s"
