@@ -10,11 +10,13 @@
 #      caches nothing; the same install with a compiler and the same pip cache ends compiled;
 #   3. the base install of that cp312-abi3 wheel (taken from the pip cache) on 3.13: every
 #      dependency a wheel (--only-binary :all:), the closure has no rpds-py, cryptography or
-#      cffi; `band demo` (band.Agent, SimpleAdapter, the tools and band dev) works; band-mcp,
-#      the ACP adapter and `band demo --acp` print the extra's hint; `band doctor` is clean;
+#      cffi; `band demo` (band.Agent, SimpleAdapter, the tools and band dev) and `band dev`
+#      work; band-mcp, the ACP adapter and `band demo --acp` print the extra's hint; `band
+#      doctor` is clean;
 #   4. the same wheel passes tests/core on 3.13 with the compiled core required;
 #   5. the official band-sdk 6.0.1 and then ours: importing band or band_sdk_core raises the
-#      guard's one line; its fix leaves a working install that `band doctor` finds clean;
+#      guard's one line; its fix leaves a working install that `band doctor` finds clean, and
+#      `python -m band.doctor` names a file another distribution left in band/;
 #   6. twine check --strict, check-wheel-contents and abi3audit --strict (the wheels workflow's).
 # Interpreters: PYTHON312 / PYTHON313, else pyenv's 3.12 / 3.13; a missing one fails loudly.
 set -euo pipefail
@@ -140,6 +142,40 @@ print("import band, band.Agent, SimpleAdapter, band.testing: ok")')
 (cd "$WORK" && nocc "$WORK/t313" band demo --timeout 120 >"$WORK/demo.log" 2>&1) \
     || { cat "$WORK/demo.log"; fail "band demo failed on the base install"; }
 grep "step 6/6" "$WORK/demo.log"
+# `band dev` itself, as a user starts it: up on a free loopback port, answering the human API
+PORT="$(nocc "$WORK/t313" python -Ic '
+import socket
+with socket.socket() as s:
+    s.bind(("127.0.0.1", 0))
+    print(s.getsockname()[1])')"
+pushd "$WORK" >/dev/null
+# env, not the nocc function: $! must be band dev's own pid (env execs it), not a subshell's
+env -u CC -u CXX -u LDSHARED PATH="$WORK/t313/bin:$NOCC_BIN" \
+    band dev --port "$PORT" --db :memory: >"$WORK/dev.log" 2>&1 &
+DEV=$!
+popd >/dev/null
+trap 'kill "$DEV" 2>/dev/null || true' EXIT
+nocc "$WORK/t313" python -Ic '
+import re, sys, time, httpx
+log, url = sys.argv[1], f"http://127.0.0.1:{sys.argv[2]}"
+deadline = time.monotonic() + 120  # generous: a loaded machine; it returns as soon as it is up
+while time.monotonic() < deadline:
+    key = re.search(r"^BAND_USER_KEY=(\S+)$", open(log).read(), re.M)
+    if key:
+        try:
+            r = httpx.get(f"{url}/api/v1/me/chats", headers={"X-API-Key": key[1]}, timeout=5)
+        except httpx.TransportError:
+            pass
+        else:
+            assert r.status_code == 200, r.text
+            print("band dev answers on", url)
+            break
+    time.sleep(0.2)
+else:
+    raise SystemExit("band dev did not come up: " + open(log).read())' "$WORK/dev.log" "$PORT"
+kill "$DEV"
+wait "$DEV" || true  # band dev ends on SIGTERM (its status is uvicorn's, not checked)
+trap - EXIT
 expect_hint() {  # expect_hint EXTRA LOG: the one line naming the extra, no traceback
     grep -q "pip install 'band-open-sdk\[$1\]'" "$2" || { cat "$2"; fail "no [$1] hint"; }
     grep -q "Traceback" "$2" && { cat "$2"; fail "a traceback instead of the [$1] hint"; }
@@ -193,6 +229,15 @@ nocc "$WORK/official" pip install --quiet --only-binary :all: "$PURE"
     || { cat "$WORK/doctor.log"; fail "band doctor found a conflict after the fix"; }
 grep -q "conflicts: none" "$WORK/doctor.log" || { cat "$WORK/doctor.log"; fail "doctor: conflicts"; }
 grep "^core:" "$WORK/doctor.log"
+# a file another distribution left in band/ (band-sdk's band/cli/ package): doctor names it
+SITE="$(nocc "$WORK/official" python -Ic 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+mkdir -p "$SITE/band/cli" && : >"$SITE/band/cli/__init__.py"
+# (`band` itself now imports the empty band/cli/ package: python -m band.doctor still runs)
+(cd "$WORK" && nocc "$WORK/official" python -Im band.doctor >"$WORK/doctor-stray.log") \
+    && { cat "$WORK/doctor-stray.log"; fail "band doctor exited 0 with a stray file in band/"; }
+grep -qxF "  not ours: band/cli/__init__.py" "$WORK/doctor-stray.log" \
+    || { cat "$WORK/doctor-stray.log"; fail "band doctor did not name the stray file"; }
+echo "doctor: $(grep -F 'not ours' "$WORK/doctor-stray.log")"
 step "6. the checks of the wheels workflow's check job, on the sdist and both wheels"
 venv "$PY" "$WORK/checks"
 "$WORK/checks/bin/pip" install --quiet --only-binary :all: twine check-wheel-contents abi3audit
