@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -59,12 +63,32 @@ def test_an_unclear_value_stops_the_build(backend: ModuleType) -> None:
         backend.pure_python({"pure-python": "maybe"})
 
 
-def test_cython_is_a_requirement_of_the_compiled_build_only(backend: ModuleType) -> None:
+def test_cython_is_a_requirement_of_the_compiled_build_only(tmp_path: Path) -> None:
+    # setuptools' hooks run setup.py (egg_info) in the working directory: a copy of the tree
     root = BACKEND.parents[1]
-    with pytest.MonkeyPatch.context() as mp:
-        mp.chdir(root)  # setuptools' hook reads setup.py from the working directory
-        compiled = backend.get_requires_for_build_wheel({})
-        pure = backend.get_requires_for_build_wheel({"pure-python": "true"})
-        sdist = backend.get_requires_for_build_sdist({})
-    assert backend.CYTHON in compiled
+    for name in ("setup.py", "pyproject.toml", "MANIFEST.in", "README.md", "LICENSE"):
+        shutil.copy(root / name, tmp_path / name)
+    skip = shutil.ignore_patterns("__pycache__", "*.c", "*.so")
+    for name in ("band", "band_sdk_core", "build_backend"):
+        shutil.copytree(root / name, tmp_path / name, ignore=skip)
+    code = (
+        "import json, band_build\n"
+        "print(json.dumps([band_build.get_requires_for_build_wheel({}),\n"
+        "    band_build.get_requires_for_build_wheel({'pure-python': 'true'}),\n"
+        "    band_build.get_requires_for_build_sdist({})]))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k.upper() != "BAND_SDK_CORE_NO_EXTENSIONS"}
+    env["PYTHONPATH"] = str(tmp_path / "build_backend")  # as pip's backend-path does
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    compiled, pure, sdist = json.loads(done.stdout.strip().splitlines()[-1])
+    assert "Cython>=3.1,<4" in compiled
     assert not any("cython" in r.lower() for r in pure + sdist)
