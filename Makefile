@@ -49,8 +49,8 @@ test: $(STAMP) $(REFSDK_STAMP)
 		$(PY) -Im pytest tests -q -p no:cacheprovider -n $(TEST_WORKERS)
 	BAND_SDK_CORE_NO_EXTENSIONS=1 $(PY) -Im pytest tests/core -q -p no:cacheprovider -m "not compiled" -n $(TEST_WORKERS)
 
-# what each platform gets (tests/packaging/run.sh): the sdist without a compiler installs pure Python,
-# the cp312-abi3 wheel built on 3.12 passes tests/core on 3.13, the py3-none-any wheel passes too
+# what each platform gets (tests/packaging/run.sh, fresh venvs without a compiler): the pure-python
+# build, a failed compile then a compiled reinstall, the abi3 wheel on 3.13, the base install, the guard
 test-dist: $(STAMP)
 	PY=$(PY) bash tests/packaging/run.sh
 
@@ -62,7 +62,7 @@ test-pure: $(STAMP)
 WHEEL_TEST := build/wheel-test
 test-wheel: $(PY)
 	rm -rf $(WHEEL_TEST)
-	BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 $(PY) -m pip wheel . --no-deps --quiet -w $(WHEEL_TEST)/dist
+	$(PY) -m pip wheel . --no-deps --quiet -w $(WHEEL_TEST)/dist
 	$(PYTHON) -m venv $(WHEEL_TEST)/venv
 	$(WHEEL_TEST)/venv/bin/pip install --quiet --no-deps $(WHEEL_TEST)/dist/*.whl
 	$(WHEEL_TEST)/venv/bin/pip install --quiet pytest hypothesis
@@ -70,14 +70,14 @@ test-wheel: $(PY)
 		$(CURDIR)/tests/core -q -p no:cacheprovider
 
 lint: $(STAMP)
-	$(PY) -m ruff check band_sdk_core band tests bench
-	$(PY) -m ruff format --check band_sdk_core band tests bench
+	$(PY) -m ruff check band_sdk_core band tests bench build_backend
+	$(PY) -m ruff format --check band_sdk_core band tests bench build_backend
 	PATH=$(VENV)/bin:$$PATH $(VENV)/bin/cython-lint $(wildcard band_sdk_core/*.pyx band_sdk_core/*.pxd)
 	$(VENV)/bin/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
 
 format: $(STAMP)
-	$(PY) -m ruff format band_sdk_core band tests bench
-	$(PY) -m ruff check --fix band_sdk_core band tests bench
+	$(PY) -m ruff format band_sdk_core band tests bench build_backend
+	$(PY) -m ruff check --fix band_sdk_core band tests bench build_backend
 
 types: $(STAMP)
 	$(PY) -m mypy

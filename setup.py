@@ -1,9 +1,11 @@
-"""Compile the optional band_sdk_core accelerators; install pure Python otherwise.
+"""Compile the band_sdk_core accelerators, or build the pure-Python core when asked to.
 
-Switches (read at build time): BAND_SDK_CORE_NO_EXTENSIONS=1 builds a pure
-wheel; BAND_SDK_CORE_CYTHON_TRACE=1 builds with line tracing (full API);
+build_backend/band_build.py (the PEP 517 backend) decides and sets BAND_SDK_CORE_NO_EXTENSIONS
+to 1 (pure: no Cython, no compiler, a py3-none-any wheel) or 0 (compile). A compiled build
+that cannot compile stops with one line naming the pure switch: it never falls back to a pure
+wheel under a platform tag (pip would cache that wheel and reuse it once a compiler exists).
+BAND_SDK_CORE_CYTHON_TRACE=1 builds with line tracing (full API);
 BAND_SDK_CORE_NO_LIMITED_API=1 builds against the full API on 3.12+.
-Without Cython, or when the C compiler fails, the pure-Python package installs.
 """
 
 import os
@@ -12,6 +14,7 @@ import sysconfig
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.errors import CompileError
 
 PACKAGE = "band_sdk_core"
 # compiled module -> source. A .py source (the pure implementation) is compiled in
@@ -49,48 +52,28 @@ LIMITED = (
     and not TRACE
     and not flag("BAND_SDK_CORE_NO_LIMITED_API")
 )
+HOW = (
+    "install a C compiler and retry, or build the pure-Python core: "
+    "pip install --config-settings=pure-python=true band-open-sdk "
+    "(or BAND_SDK_CORE_NO_EXTENSIONS=1)"
+)
+# no debug info in release modules (8.6 MB of .so with it, 1.8 MB without); traced builds keep it
+UNIX = os.name != "nt"
+COMPILE_ARGS = ["-g0"] if UNIX and not TRACE else []
+LINK_ARGS = ["-s"] if sys.platform.startswith("linux") and not TRACE else []
 
 
-REQUIRE = flag("BAND_SDK_CORE_REQUIRE_EXTENSIONS")
-HOW = "install a C compiler (and Cython) and reinstall, or use a published wheel"
-
-
-def fallback(why):
-    """Say once, on one line, that the pure-Python core is being installed instead."""
-    print(
-        f"band_sdk_core: not compiling {', '.join(ACCELERATED)} ({why}); "
-        f"installing the pure-Python core. For the compiled core: {HOW}.",
-        file=sys.stderr,
-    )
-
-
-class optional_build_ext(build_ext):
-    """Build the accelerators, or fall back to pure Python on any build failure.
-
-    setuptools' own ``optional=True`` misses some failures (a missing ``gcc`` is an
-    OSError from spawn on some paths), so every error is caught here, as websockets
-    and aiohttp do; BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 turns the fallback off.
-    """
+class strict_build_ext(build_ext):
+    """Build every accelerator; on any failure stop with one line saying what to do."""
 
     def run(self):
-        self.failed = []
         try:
             super().run()
-        except Exception as exc:  # noqa: BLE001 - any build failure means "install pure"
-            if REQUIRE:
-                raise
-            fallback(f"{type(exc).__name__}: {exc}")
-            return
-        if self.failed:
-            fallback(self.failed[0])
-
-    def build_extension(self, ext):
-        try:
-            super().build_extension(ext)
-        except Exception as exc:  # noqa: BLE001
-            if REQUIRE:
-                raise
-            self.failed.append(f"{ext.name}: {type(exc).__name__}: {exc}")
+        except Exception as exc:  # noqa: BLE001 - whatever failed, the advice is the same
+            raise CompileError(
+                f"band_sdk_core: cannot compile the accelerators "
+                f"({type(exc).__name__}: {exc}); {HOW}"
+            ) from exc
 
 
 def extensions():
@@ -98,11 +81,8 @@ def extensions():
         return []
     try:
         from Cython.Build import cythonize
-    except ImportError:
-        if REQUIRE:
-            raise
-        fallback("Cython is not available")
-        return []
+    except ImportError as exc:  # the backend asks for Cython whenever it compiles
+        raise SystemExit(f"band_sdk_core: Cython is not installed; {HOW}") from exc
     # heap types (PyType_FromSpec) everywhere: the classes report module "band_sdk_core".
     # Set here, not per source: a "# distutils: define_macros" line in a source replaces
     # these macros, Py_LIMITED_API included, and the abi3 build silently uses private API.
@@ -117,7 +97,8 @@ def extensions():
             [f"{PACKAGE}/{src}"],
             define_macros=macros,
             py_limited_api=LIMITED,
-            optional=not REQUIRE,  # no compiler: pure install
+            extra_compile_args=COMPILE_ARGS,
+            extra_link_args=LINK_ARGS,
         )
         for name, src in ACCELERATED.items()
     ]
@@ -135,4 +116,4 @@ def extensions():
 
 
 options = {"bdist_wheel": {"py_limited_api": "cp312"}} if LIMITED and not PURE else {}
-setup(ext_modules=extensions(), options=options, cmdclass={"build_ext": optional_build_ext})
+setup(ext_modules=extensions(), options=options, cmdclass={"build_ext": strict_build_ext})

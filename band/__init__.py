@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+# first: beside the official band-sdk or band-sdk-core this raises ImportError with the fix
+import band_sdk_core._guard  # noqa: F401
 from band._lazy import lazy_exports
 from band._version import __version__
 

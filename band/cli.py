@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 
 from band.demo.cli import add_demo
+from band.doctor import add_doctor
 
 DEFAULT_DB = ".band/dev.sqlite3"
 #: Where ``band dev`` listens by default, and so where the other commands find it.
@@ -171,6 +172,7 @@ def _add_dev(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = [
     _add_dev,
     add_demo,
+    add_doctor,
 ]
 
 

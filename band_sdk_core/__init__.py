@@ -11,6 +11,9 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+# first: beside the official band-sdk or band-sdk-core this raises ImportError with the fix
+from . import _guard  # noqa: F401
+
 # re-exported, but kept out of __all__, which must list exactly the reference's 49 names
 from ._compat import USING_EXTENSIONS as USING_EXTENSIONS
 from ._enums import (

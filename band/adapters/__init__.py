@@ -1,18 +1,48 @@
 """Adapters that connect agent frameworks and protocols to Band rooms."""
 
-from band._lazy import lazy_exports
-from band.adapters.acp import *  # noqa: F403 -- the ACP adapter's public names are this package's
-from band.adapters.acp import __all__ as _acp_all
+from typing import TYPE_CHECKING
 
-# the model adapters load on first use: their provider SDKs are optional
-_MODEL_ADAPTERS = {
+from band._lazy import lazy_exports
+
+# every adapter loads on first use: the ACP adapter needs the [acp] extra, the model adapters
+# their provider's SDK ([anthropic], [openai])
+_ACP = (
+    "ACPClientAdapter",
+    "ACPClientAdapterConfig",
+    "ACPConfigRequest",
+    "ACPPermissionRequest",
+    "PermissionResolver",
+)
+_ADAPTERS = {
+    **dict.fromkeys(_ACP, "band.adapters.acp"),
     "AnthropicAdapter": "band.adapters.anthropic",
     "AnthropicAdapterConfig": "band.adapters.anthropic",
     "OpenAIAdapter": "band.adapters.openai",
     "OpenAIAdapterConfig": "band.adapters.openai",
 }
 
-__all__ = [*_acp_all, *_MODEL_ADAPTERS]
+__all__ = [
+    "ACPClientAdapter",
+    "ACPClientAdapterConfig",
+    "ACPConfigRequest",
+    "ACPPermissionRequest",
+    "AnthropicAdapter",
+    "AnthropicAdapterConfig",
+    "OpenAIAdapter",
+    "OpenAIAdapterConfig",
+    "PermissionResolver",
+]
+
+if TYPE_CHECKING:
+    from band.adapters.acp import (
+        ACPClientAdapter,
+        ACPClientAdapterConfig,
+        ACPConfigRequest,
+        ACPPermissionRequest,
+        PermissionResolver,
+    )
+    from band.adapters.anthropic import AnthropicAdapter, AnthropicAdapterConfig
+    from band.adapters.openai import OpenAIAdapter, OpenAIAdapterConfig
 
 
-__getattr__ = lazy_exports(globals(), _MODEL_ADAPTERS)
+__getattr__ = lazy_exports(globals(), _ADAPTERS)

@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Generic, TypeVar, Unpack
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt
 
+from band._extras import require
 from band.core.protocols import AgentToolsProtocol
 from band.core.simple_adapter import FeatureKwargs, SimpleAdapter
 from band.core.turn import AgentFailure
@@ -141,12 +142,8 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
         self._history: dict[str, list[JsonObject]] = {}
         self._system_prompt = ""
         package, client_class = self.CLIENT
-        try:
-            module = importlib.import_module(package)
-        except ImportError as exc:  # an optional dependency: say how to get it
-            raise ImportError(
-                f"{self.API_NAME}Adapter needs the {package} package: pip install {package}"
-            ) from exc
+        require(package, f"{self.API_NAME}Adapter")  # an optional dependency: say how to get it
+        module = importlib.import_module(package)
         #: the provider's async client the turns use (replace it to point elsewhere);
         #: Any: an optional dependency, and any compatible client may replace it
         self.client: Any = getattr(module, client_class)(**self._client_options())

@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 import httpx
 
+from band._extras import MissingExtraError, require
 from band.agent import Agent
 from band.core import SimpleAdapter
 from band.core.exceptions import BandError
@@ -228,6 +229,12 @@ def main(args: argparse.Namespace) -> int:
     # the room is the demo's output: the SDK's and server's own logs only when they matter
     for name in ("band", "uvicorn", "httpx", "mcp"):
         logging.getLogger(name).setLevel(logging.WARNING)
+    if args.acp:
+        try:
+            require("acp", "band demo --acp")
+        except MissingExtraError as exc:  # one line, never a traceback
+            print(exc, file=sys.stderr)
+            return 1
     demo = Demo(args)
     print(
         "Band demo: a local platform, an agent built with the Band SDK, and a room.",

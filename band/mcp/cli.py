@@ -10,6 +10,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from band._extras import MissingExtraError, require
+
 from . import __version__
 from .config import (
     DEFAULT_BASE_URL,
@@ -108,8 +110,13 @@ def setup_logging(env: dict[str, str]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run band-mcp; returns the exit code (2: configuration error, 1: bad setting)."""
+    """Run band-mcp; returns the exit code (2: configuration error, 1: bad setting or no [mcp])."""
     args = parser().parse_args(argv)
+    try:
+        require("mcp", "band-mcp")
+    except MissingExtraError as exc:  # the base install: one line, never a traceback
+        print(exc, file=sys.stderr)
+        return 1
     env = dict(os.environ)
     setup_logging(env)
     try:

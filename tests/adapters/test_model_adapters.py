@@ -334,8 +334,8 @@ def test_the_sdks_are_imported_only_when_an_adapter_is_built() -> None:
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.splitlines() == [
-        "AnthropicAdapter needs the anthropic package: pip install anthropic",
-        "OpenAIAdapter needs the openai package: pip install openai",
+        "AnthropicAdapter needs the [anthropic] extra: pip install 'band-open-sdk[anthropic]'",
+        "OpenAIAdapter needs the [openai] extra: pip install 'band-open-sdk[openai]'",
     ]
 
 

@@ -24,6 +24,7 @@ LAYERS: dict[str, int] = {
     "band._version": 0,
     "band._lazy": 0,
     "band._signature": 0,
+    "band._extras": 0,
     "band.core": 0,
     "band.config": 0,
     "band.logging_config": 0,
@@ -41,6 +42,7 @@ LAYERS: dict[str, int] = {
     "band.testing": 4,
     "band.demo": 4,
     "band.cli": 4,
+    "band.doctor": 4,
     "band": 5,  # the package facade: imported by users, never by the SDK itself
 }
 
