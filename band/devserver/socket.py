@@ -34,8 +34,8 @@ def same_origin(ws: WebSocket) -> bool:
     """Whether a browser's ``Origin`` (if any) names the host the socket was opened on.
 
     Browsers let any page open a WebSocket to any address and only say where the page came
-    from; SDK clients send no ``Origin``. A page from elsewhere (a DNS-rebinding page aside,
-    which the Host check of the key-bearing routes stops) is refused before the key is read.
+    from; SDK clients send no ``Origin``. A page from elsewhere is refused before its key is
+    read (a DNS-rebinding page has a matching Origin but no key: ``/dev/session`` checks Host).
     """
     origin = ws.headers.get("origin")
     if origin is None:
