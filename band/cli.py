@@ -14,6 +14,7 @@ import httpx
 
 from band.demo.cli import add_demo
 from band.doctor import add_doctor
+from band.private_files import write_private
 
 DEFAULT_DB = ".band/dev.sqlite3"
 #: Where ``band dev`` listens by default, and so where the other commands find it.
@@ -27,17 +28,20 @@ def _dev_run(args: argparse.Namespace) -> int:
     """Run the local platform in the foreground."""
     import uvicorn
 
-    from band.devserver.app import create_app
+    from band.devserver.app import LIMITS, create_app
+    from band.serving import guarded_config
 
-    app = create_app(args.db, user_key=args.user_key)
+    # a flag shows in every local account's process list: BAND_USER_KEY is the private way
+    app = create_app(args.db, user_key=args.user_key or os.environ.get("BAND_USER_KEY") or None)
     app.state.log_joins = args.access_log  # socket topic joins are logged with the requests
     rest = f"http://{args.host}:{args.port}"
     print(f"BAND_USER_KEY={app.state.user_key}")
     print(f"BAND_REST_URL={rest}")
     print(f"BAND_WS_URL=ws://{args.host}:{args.port}/api/v1/socket/websocket")
     print(f"Web room view: {rest}/", flush=True)
-    uvicorn.run(
+    config = guarded_config(
         app,
+        LIMITS,
         host=args.host,
         port=args.port,
         log_level="info",
@@ -46,6 +50,7 @@ def _dev_run(args: argparse.Namespace) -> int:
         # pushes are small JSON frames: deflating them costs more CPU than the bytes it saves
         ws_per_message_deflate=False,
     )
+    uvicorn.Server(config).run()
     return 0
 
 
@@ -130,10 +135,8 @@ def _write_config(path: str, key: str, agent_id: str, api_key: str) -> None:
     old = doc.get(key)
     entry: dict[str, Any] = old if isinstance(old, dict) else {}
     doc[key] = {**entry, "agent_id": agent_id, "api_key": api_key}
-    tmp = f"{path}.tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        yaml.safe_dump(doc, fh, sort_keys=False)
-    os.replace(tmp, path)
+    # it holds API keys: owner-only when created, an existing file's mode never loosened
+    write_private(path, yaml.safe_dump(doc, sort_keys=False))
 
 
 def _add_dev(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -141,7 +144,11 @@ def _add_dev(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     dev.add_argument("--host", default=DEV_HOST)
     dev.add_argument("--port", type=int, default=DEV_PORT)
     dev.add_argument("--db", default=DEFAULT_DB, help="SQLite file or :memory:")
-    dev.add_argument("--user-key", default=None, help="key of the local person")
+    dev.add_argument(
+        "--user-key",
+        default=None,
+        help="key of the local person (default: BAND_USER_KEY, else the one stored in --db)",
+    )
     dev.add_argument(
         "--access-log",
         action="store_true",

@@ -9,9 +9,13 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import WebSocketRoute
+from starlette.types import Scope
+
+from band.serving import BodyLimit, Limits
 
 from . import (
     agent_api,
@@ -23,6 +27,7 @@ from . import (
     human_api,
     memory_api,
     openapi,
+    store_files,
     tasks_api,
 )
 from .fanout import AsyncStore, Fanout
@@ -34,6 +39,9 @@ from .webui import webui_routes
 
 log = logging.getLogger(__name__)
 
+#: what one client may make the platform hold (README "Limits"); bodies are bounded here, the
+#: rest by the protocol ``band.serving.guarded_config`` gives uvicorn
+LIMITS = Limits()
 _CODES = {404: "not_found", 405: "method_not_allowed", 400: "bad_request"}
 
 
@@ -41,6 +49,17 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     code = _CODES.get(exc.status_code, "error")
     return error_response(exc.status_code, code, str(exc.detail))
+
+
+def _body_limit(scope: Scope) -> int:
+    """A file upload may carry a whole file; every other body is JSON of at most ``max_body``."""
+    if scope["method"] == "PUT" and files_api.is_upload(scope["path"]):
+        return store_files.MAX_FILE_BYTES
+    return LIMITS.max_body
+
+
+def _too_large(limit: int) -> Response:
+    return error_response(413, "payload_too_large", f"request body larger than {limit} bytes")
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
@@ -88,6 +107,11 @@ def create_app(
             *webui_routes(),
         ],
         exception_handlers={HTTPException: _http_error, Exception: _server_error},
+        middleware=[
+            Middleware(
+                BodyLimit, max_body=LIMITS.max_body, limit_for=_body_limit, too_large=_too_large
+            )
+        ],
         lifespan=lifespan,
     )
     app.state.directory = directory

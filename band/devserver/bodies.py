@@ -15,6 +15,8 @@ from .inputs import PREDICATE, BodyModel
 EventType = Literal["tool_call", "tool_result", "thought", "error", "task", "attention"]
 Role = Literal["owner", "admin", "member"]
 MAX_EVENT_CHARS = 16384
+#: a message's text (Band's documents give no figure; README "Limits" states this one)
+MAX_MESSAGE_CHARS = 100_000
 MAX_CONTACT_MESSAGE = 500
 TaskStatus = Literal["pending", "in_progress", "blocked", "in_review", "failed", "completed"]
 TASK_UPDATE_MESSAGE = (
@@ -76,7 +78,7 @@ class Mention(Obj):
 class MessageIn(Obj):
     """A text message."""
 
-    content: NonBlank
+    content: Annotated[NonBlank, Field(max_length=MAX_MESSAGE_CHARS)]
     mentions: list[Mention] = Field(default_factory=list)
     attachment_ids: list[Annotated[str, Field(min_length=1)]] = Field(default_factory=list)
 

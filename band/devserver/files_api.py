@@ -96,3 +96,9 @@ routes = [
     Route(C, upload, methods=["PUT"]),
     Route(C + "/{file_id}", download, methods=["GET"]),
 ]
+
+
+def is_upload(path: str) -> bool:
+    """Whether ``path`` is the upload route (its body may be a whole file)."""
+    parts = path.split("/")  # "", api, v1, agent, chats, <chat_id>, files
+    return len(parts) == 7 and parts[1:5] == ["api", "v1", "agent", "chats"] and parts[6] == "files"

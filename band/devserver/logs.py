@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 
 _PATTERNS = (
     (re.compile(r"(api_key=)[^&\s\"']+"), r"\1[redacted]"),
@@ -23,12 +24,29 @@ class RedactKeys(logging.Filter):
     """A filter that rewrites records so they carry no API keys."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """Redact the formatted message in place."""
+        """Redact the message and its arguments in place, keeping the record's shape.
+
+        The arguments stay a tuple (or mapping) of the same length: uvicorn's access formatter
+        unpacks them (client, method, path, version, status), so replacing them with None made
+        it raise and print a traceback in place of the access line.
+        """
         message = record.getMessage()
-        cleaned = redact(message)
-        if cleaned != message:
-            record.msg, record.args = cleaned, None
+        if redact(message) == message:
+            return True
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(_scrub(a) for a in record.args)
+        elif isinstance(record.args, Mapping):
+            record.args = {k: _scrub(v) for k, v in record.args.items()}
+        cleaned = record.getMessage()
+        if redact(cleaned) != cleaned:  # a key inside an argument that is not a string
+            record.msg, record.args = redact(cleaned), ()
         return True
+
+
+def _scrub(value: object) -> object:
+    return redact(value) if isinstance(value, str) else value
 
 
 def install_redaction() -> None:

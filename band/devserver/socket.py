@@ -6,6 +6,7 @@ import asyncio
 import logging
 import uuid
 from typing import Any
+from urllib.parse import urlsplit
 
 import msgspec
 from starlette.responses import JSONResponse
@@ -27,6 +28,20 @@ IDLE_CHECK_MAX_S = 1.0
 def _denial(status: int, code: str, message: str) -> JSONResponse:
     body = {"error": {"code": code, "message": message, "request_id": str(uuid.uuid4())}}
     return JSONResponse(body, status_code=status)
+
+
+def same_origin(ws: WebSocket) -> bool:
+    """Whether a browser's ``Origin`` (if any) names the host the socket was opened on.
+
+    Browsers let any page open a WebSocket to any address and only say where the page came
+    from; SDK clients send no ``Origin``. A page from elsewhere is refused before its key is
+    read (a DNS-rebinding page has a matching Origin but no key: ``/dev/session`` checks Host).
+    """
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    netloc = urlsplit(origin).netloc.lower()
+    return bool(netloc) and netloc == ws.headers.get("host", "").lower()
 
 
 async def authorize_topic(principal: Principal, topic: str, directory: AsyncStore) -> str | None:
@@ -56,6 +71,10 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     """Authenticate, enforce the connection policy, then serve Phoenix frames."""
     directory: AsyncStore = ws.app.state.directory
     fanout: Fanout = ws.app.state.fanout
+    if not same_origin(ws):
+        refusal = "cross-origin WebSocket refused: Origin does not match Host"
+        await ws.send_denial_response(_denial(403, "forbidden", refusal))
+        return
     key = ws.headers.get("x-api-key") or ws.query_params.get("api_key")
     principal = await directory.authenticate(key) if key else None
     if principal is None:
@@ -84,8 +103,14 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         await ws.accept()
         log.info("socket connected: %s %s", principal.kind, principal.id)
         while True:
-            text = await ws.receive_text()
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
             idle.touch()
+            text = message.get("text")
+            if text is None:  # Phoenix frames are text; a binary one is dropped, not fatal
+                log.warning("dropping binary frame (%d bytes)", len(message.get("bytes") or b""))
+                continue
             await _handle(conn, text, directory)
     except WebSocketDisconnect:
         pass

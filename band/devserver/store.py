@@ -17,6 +17,7 @@ from typing import Any, Literal
 import msgspec
 
 from band.core.wire import Attachment, JsonObject
+from band.private_files import PRIVATE_FILE, private_dir, private_file, tighten
 
 from .contracts import Principal
 from .rows import AgentRow, Entity, Member, MessageRecord, PeerRow, RoomRow, UserRow, record
@@ -196,6 +197,18 @@ def load_json(text: str) -> Any:
     return json.loads(text, parse_constant=lambda _name: None)
 
 
+def _private_db(path: Path) -> None:
+    """The DB holds the local person's key: its directory and files are owner-only.
+
+    SQLite creates a new file 0644 less the umask and gives its -wal and -shm files the DB
+    file's mode, so the DB file is created 0600 first; existing files are tightened.
+    """
+    private_dir(path.parent, ours=path.parent.name == ".band")
+    private_file(path)
+    for suffix in ("-wal", "-shm", "-journal"):
+        tighten(f"{path}{suffix}", PRIVATE_FILE)
+
+
 def hash_key(key: str) -> str:
     """Return the sha256 hex digest of an API key."""
     return hashlib.sha256(key.encode()).hexdigest()
@@ -217,7 +230,7 @@ class Store:
     def __init__(self, db_path: str | Path) -> None:
         path = str(db_path)
         if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            _private_db(Path(path))
         self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self.db.row_factory = sqlite3.Row
         self.db.execute("PRAGMA foreign_keys = ON")
@@ -227,6 +240,7 @@ class Store:
             # never corrupt the file), which is right for a development platform
             self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA synchronous = NORMAL")
+            _private_db(Path(path))  # the -wal and -shm files WAL mode just created
         self.migrate()
         self._roles: dict[tuple[str, str], str | None] = {}  # (room, participant) -> role
         self._room_lists: dict[str, list[str]] = {}  # participant -> room ids, listing order

@@ -15,6 +15,8 @@ from typing import Any
 
 import uvicorn
 
+from band.serving import guarded_config
+
 __all__ = ["ServerThread"]
 
 
@@ -31,7 +33,7 @@ class ServerThread:
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._sock.bind((host, 0))
         self.port: int = self._sock.getsockname()[1]
-        config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
+        config = guarded_config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
         self._server = uvicorn.Server(config)
         #: the event loop serving the app (set once the thread runs)
         self.loop: asyncio.AbstractEventLoop | None = None

@@ -13,6 +13,7 @@ from pathlib import Path
 from band._extras import MissingExtraError, require
 
 from . import __version__
+from .auth import TOKEN_ENV, resolve_token
 from .config import (
     DEFAULT_BASE_URL,
     Config,
@@ -40,7 +41,8 @@ examples:
   band-mcp --scope agent,human               agent and human tools (both keys needed)
   band-mcp --tools contacts,memory           add the contact and memory tools
   band-mcp --room-id <room>                  pin every room-bound tool to one room
-  band-mcp -t streamable-http -p 3000        serve http://127.0.0.1:3000/mcp
+  band-mcp -t streamable-http -p 3000        serve http://127.0.0.1:3000/mcp (needs the
+                                             printed bearer token, or BAND_MCP_TOKEN)
 
 environment (a flag wins over its variable; an empty value counts as unset):
   BAND_USER_KEY, BAND_AGENT_KEY       keys of the human and agent scopes
@@ -50,6 +52,8 @@ environment (a flag wins over its variable; an empty value counts as unset):
   TRANSPORT, HOST, PORT               transport, bind address and port
   ENABLE_DNS_REBINDING_PROTECTION     Host check over HTTP (default true)
   ALLOWED_HOSTS, ALLOWED_ORIGINS      JSON arrays, e.g. '["127.0.0.1:*","localhost:*"]'
+  BAND_MCP_TOKEN                      bearer token HTTP clients must send (default: a new one,
+                                      printed once at start)
   BAND_LOG_LEVEL                      log level (default INFO); logs go to stderr
 A .env file in the working directory may set BAND_BASE_URL, TRANSPORT, HOST, PORT and the
 three DNS-rebinding settings; keys, scopes, tool groups and the pinned room never come from it.
@@ -174,8 +178,9 @@ async def serve(config: Config, settings: Settings) -> None:
             await transports.run_stdio(server)
             return
         base = f"http://{settings.host}:{settings.port}"
+        token, generated = resolve_token(os.environ)
         if settings.transport is Transport.SSE:
-            app = transports.sse_app(server, settings)
+            app = transports.sse_app(server, settings, token)
             log.info("Transport: SSE (HTTP server mode)")
             transports.warn_if_blocked(settings, "SSE")
             log.info("Server ready - listening on %s", base)
@@ -185,9 +190,24 @@ async def serve(config: Config, settings: Settings) -> None:
                 transports.MESSAGES_PATH,
             )
         else:
-            app = transports.streamable_http_app(server, settings)
+            app = transports.streamable_http_app(server, settings, token)
             log.info("Transport: streamable HTTP (HTTP server mode)")
             transports.warn_if_blocked(settings, "HTTP")
             log.info("Server ready - listening on %s", base)
             log.info("MCP endpoint: %s", transports.STREAMABLE_PATH)
+        transports.warn_if_exposed(settings)
+        _announce_token(generated, token)
         await transports.serve_http(app, settings)
+
+
+def _announce_token(generated: bool, token: str) -> None:
+    """Say where the bearer token comes from; print a generated one, once (never logged)."""
+    if not generated:
+        log.info("Clients authenticate with the bearer token in %s", TOKEN_ENV)
+        return
+    print(
+        f"band-mcp bearer token (clients send 'Authorization: Bearer <token>'; set {TOKEN_ENV} "
+        f"to choose it): {token}",
+        file=sys.stderr,
+        flush=True,
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import logging
 import os
 import sys
@@ -17,11 +18,12 @@ from mcp.server.stdio import stdio_server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import Response
 from starlette.routing import Mount, Route
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
+from band.serving import BodyLimit, Limits, guarded_config
+
+from .auth import authentication, require_token
 from .config import Settings
 
 log = logging.getLogger("band.mcp")
@@ -29,6 +31,8 @@ log = logging.getLogger("band.mcp")
 SSE_PATH = "/sse"
 MESSAGES_PATH = "/messages/"
 STREAMABLE_PATH = "/mcp"
+#: request bodies (JSON-RPC messages), header time and size, connections (README "Limits")
+LIMITS = Limits()
 
 
 def security(settings: Settings) -> TransportSecuritySettings:
@@ -67,47 +71,40 @@ def _discard_stdout() -> None:
         os.close(devnull)
 
 
-class _AlreadySent(Response):
-    """The SSE transport wrote the whole response itself: send nothing more."""
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        return None
+def _guarded(app: ASGIApp) -> ASGIApp:
+    """An endpoint behind the bearer token, its request body bounded."""
+    return require_token(BodyLimit(app, LIMITS.max_body))
 
 
-def sse_app(server: Server[Any, Any], settings: Settings) -> Starlette:
+def sse_app(server: Server[Any, Any], settings: Settings, token: str) -> Starlette:
     """The SSE app: the event stream at ``/sse``, client messages posted to ``/messages/``."""
     transport = SseServerTransport(MESSAGES_PATH, security_settings=security(settings))
 
-    async def stream(request: Request) -> Response:
+    async def stream(scope: Scope, receive: Receive, send: Send) -> None:
         try:
-            async with transport.connect_sse(
-                request.scope,
-                request.receive,
-                request._send,  # the SSE transport writes the response itself
-            ) as (read, write):
+            async with transport.connect_sse(scope, receive, send) as (read, write):
                 await server.run(read, write, server.create_initialization_options())
         except ValueError as exc:
             # the DNS-rebinding check already answered 421/403 (and logged a warning); the
             # transport then raises, which would log a traceback per refused request
             if str(exc) != "Request validation failed":
                 raise
-        return _AlreadySent()
 
     return Starlette(
         routes=[
-            Route(SSE_PATH, endpoint=stream, methods=["GET"]),
-            Mount(MESSAGES_PATH, app=transport.handle_post_message),
-        ]
+            Route(SSE_PATH, endpoint=_guarded(stream), methods=["GET"]),
+            Mount(MESSAGES_PATH, app=_guarded(transport.handle_post_message)),
+        ],
+        middleware=[authentication(token)],
     )
 
 
-def streamable_http_app(server: Server[Any, Any], settings: Settings) -> Starlette:
+def streamable_http_app(server: Server[Any, Any], settings: Settings, token: str) -> Starlette:
     """The streamable HTTP app: one endpoint at ``/mcp`` (POST, GET stream, DELETE)."""
     manager = StreamableHTTPSessionManager(app=server, security_settings=security(settings))
 
-    class Endpoint:
-        async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-            await manager.handle_request(scope, receive, send)
+    async def endpoint(scope: Scope, receive: Receive, send: Send) -> None:
+        await manager.handle_request(scope, receive, send)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -115,7 +112,10 @@ def streamable_http_app(server: Server[Any, Any], settings: Settings) -> Starlet
             yield
 
     return Starlette(
-        routes=[Route(STREAMABLE_PATH, endpoint=Endpoint(), methods=["GET", "POST", "DELETE"])],
+        routes=[
+            Route(STREAMABLE_PATH, endpoint=_guarded(endpoint), methods=["GET", "POST", "DELETE"])
+        ],
+        middleware=[authentication(token)],
         lifespan=lifespan,
     )
 
@@ -130,10 +130,37 @@ def warn_if_blocked(settings: Settings, what: str) -> None:
         )
 
 
+def warn_if_exposed(settings: Settings) -> None:
+    """Say so at startup when other machines or rebinding pages could reach the server."""
+    if not is_loopback(settings.host):
+        log.warning(
+            "listening on %s, which is not a loopback address: other machines can reach "
+            "band-mcp and call its tools with your keys if they have the bearer token; keep "
+            "the default 127.0.0.1 unless you need this (an SSH tunnel is safer)",
+            settings.host,
+        )
+    if not settings.enable_dns_rebinding_protection:
+        log.warning(
+            "DNS rebinding protection is off (ENABLE_DNS_REBINDING_PROTECTION=false): any Host "
+            "header is accepted; list ALLOWED_HOSTS instead and keep the protection on"
+        )
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names only this machine."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
 async def serve_http(app: Starlette, settings: Settings, **uvicorn_kw: Any) -> None:
-    """Run ``app`` with uvicorn on the configured host and port."""
-    config = uvicorn.Config(
+    """Run ``app`` with uvicorn on the configured host and port, within :data:`LIMITS`."""
+    config = guarded_config(
         app,
+        LIMITS,
         host=settings.host,
         port=settings.port,
         log_level=logging.getLevelName(log.getEffectiveLevel()).lower(),

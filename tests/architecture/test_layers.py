@@ -28,7 +28,9 @@ LAYERS: dict[str, int] = {
     "band.core": 0,
     "band.config": 0,
     "band.logging_config": 0,
+    "band.private_files": 0,
     "band.client": 1,
+    "band.serving": 1,  # the local HTTP servers' limits (band dev, band-mcp, the ACP MCP server)
     "band.runtime": 2,
     "band.preprocessing": 2,
     "band.platform": 2,

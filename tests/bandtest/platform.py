@@ -16,6 +16,7 @@ import httpx
 import uvicorn
 
 from band.devserver.app import create_app
+from band.serving import guarded_config
 
 
 @dataclass
@@ -63,7 +64,7 @@ def live_platform(db_path: str = ":memory:") -> Iterator[Live]:
     no_delay(sock)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
+    config = guarded_config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -144,7 +145,7 @@ class RestartablePlatform:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         no_delay(sock)
         sock.bind(("127.0.0.1", self.port))
-        config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
+        config = guarded_config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
         server = uvicorn.Server(config)
 
         async def serve() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import json
 import os
 import socket
@@ -12,7 +13,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import IO, Any
 
@@ -26,12 +27,21 @@ __all__ = ["Live", "McpClient", "room_with", "stop_process"]
 #: The subprocess imports the same ``band`` as the tests (installed or the source tree).
 BAND_ROOT = str(Path(band.__file__).resolve().parent.parent)
 TIMEOUT = 60
+#: the bearer token the HTTP servers of these tests require (BAND_MCP_TOKEN)
+TOKEN = "test-token-" + "m" * 32
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 
 def server_env(**env: str) -> dict[str, str]:
     """A minimal environment for a band-mcp subprocess (nothing leaks from the test process)."""
     base = {k: os.environ[k] for k in ("PATH", "HOME", "LANG") if k in os.environ}
-    return {**base, "PYTHONPATH": BAND_ROOT, "BAND_LOG_LEVEL": "INFO", **env}
+    return {
+        **base,
+        "PYTHONPATH": BAND_ROOT,
+        "BAND_LOG_LEVEL": "INFO",
+        "BAND_MCP_TOKEN": TOKEN,
+        **env,
+    }
 
 
 def band_mcp(*args: str) -> list[str]:
@@ -189,7 +199,8 @@ class HttpServer:
         return self.log.read_text()
 
     def request(self, method: str, path: str, **kw: Any) -> httpx.Response:
-        """One plain HTTP request (no streaming), for the Host/Origin checks."""
+        """One plain HTTP request (no streaming) with the token, for the Host/Origin checks."""
+        kw["headers"] = {**AUTH, **kw.get("headers", {})}
         return httpx.request(method, self.url + path, timeout=10, **kw)
 
     def client(self, path: str) -> McpClient:
@@ -197,17 +208,32 @@ class HttpServer:
         if path == "/sse":
             from mcp.client.sse import sse_client
 
-            return McpClient(lambda: sse_client(self.url + path))
-        try:  # recent mcp renamed the client (the old name warns); older releases have only that
-            from mcp.client.streamable_http import streamable_http_client as connect
-        except ImportError:
-            from mcp.client.streamable_http import streamablehttp_client as connect
-        return McpClient(lambda: connect(self.url + path))
+            return McpClient(lambda: sse_client(self.url + path, headers=AUTH))
+        return McpClient(lambda: _streamable(self.url + path))
 
     def stop(self) -> None:
         """Terminate the server."""
         stop_process(self.proc)
         self._log.close()
+
+
+@contextlib.asynccontextmanager
+async def _streamable(url: str) -> AsyncIterator[Any]:
+    """The official streamable HTTP client, sending the token."""
+    try:  # recent mcp takes an httpx client (the old name warns); older releases only that
+        from mcp.client.streamable_http import streamable_http_client
+    except ImportError:
+        from mcp.client.streamable_http import streamablehttp_client
+
+        async with streamablehttp_client(url, headers=AUTH) as streams:
+            yield streams
+        return
+    timeout = httpx.Timeout(30, read=300)
+    async with (
+        httpx.AsyncClient(headers=AUTH, timeout=timeout) as http,
+        streamable_http_client(url, http_client=http) as streams,
+    ):
+        yield streams
 
 
 def profile(plat: Live) -> dict[str, Any]:

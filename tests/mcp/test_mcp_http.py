@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 from bandtest.platform import Live
-from mcp_harness import HttpServer, free_port, messages, room_with
+from mcp_harness import AUTH, HttpServer, free_port, messages, room_with
 
 LOOPBACK = '["127.0.0.1:*","localhost:*"]'
 BLOCKED = (
@@ -72,7 +72,7 @@ def test_sse_logs_and_endpoints(sse: HttpServer) -> None:
     assert "Transport: SSE (HTTP server mode)" in log
     assert BLOCKED not in log
     # the stream starts by telling the client where to post its messages
-    with httpx.stream("GET", sse.url + "/sse", timeout=10) as r:
+    with httpx.stream("GET", sse.url + "/sse", timeout=10, headers=AUTH) as r:
         assert r.status_code == 200
         lines = r.iter_lines()
         assert next(lines) == "event: endpoint"
@@ -129,7 +129,10 @@ def test_protection_off_and_settings_from_dotenv(
     )
     server = HttpServer([], {"BAND_AGENT_KEY": bot[2], "PORT": ""}, tmp_path, port)
     try:
-        assert "DNS rebinding" not in server.stderr()
+        log = server.stderr()
+        assert BLOCKED.split(".")[0] not in log
+        # turning the protection off is allowed, and said at start
+        assert "DNS rebinding protection is off (ENABLE_DNS_REBINDING_PROTECTION=false)" in log
         body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"}).encode()
         accept = {"Accept": "application/json, text/event-stream", **JSON}
         r = server.request("POST", "/mcp", headers={"Host": "evil.example", **accept}, content=body)
@@ -141,3 +144,15 @@ def test_protection_off_and_settings_from_dotenv(
             client.close()
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize(("transport", "path"), [("sse", "/sse"), ("streamable", "/mcp")])
+def test_http_needs_the_bearer_token(
+    transport: str, path: str, request: pytest.FixtureRequest
+) -> None:
+    server: HttpServer = request.getfixturevalue(transport)
+    for headers in ({}, {"Authorization": "Bearer nope"}):
+        r = httpx.request("GET", server.url + path, headers=headers, timeout=10)
+        assert r.status_code == 401, r.text
+        assert r.headers["www-authenticate"].startswith('Bearer error="invalid_token"')
+    assert "Clients authenticate with the bearer token in BAND_MCP_TOKEN" in server.stderr()

@@ -24,6 +24,7 @@ from band.workspaces import create_room_workspace_resolver
 from .conftest import VENV_BIN, clean_env, free_port, listening_addresses, spawn, wait_http
 
 SCRIPTED = Path(__file__).resolve().parents[1] / "acp" / "scripted_agent.py"
+SSE_TOKEN = "sse-token-" + "b" * 32
 ALLOWED_ENV = {"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"}
 
 
@@ -71,6 +72,7 @@ def sse_server(tmp_path_factory: pytest.TempPathFactory) -> object:
         BAND_BASE_URL="http://127.0.0.1:9",
         ALLOWED_HOSTS='["127.0.0.1:*","localhost:*"]',
         ALLOWED_ORIGINS='["http://127.0.0.1:*","http://localhost:*"]',
+        BAND_MCP_TOKEN=SSE_TOKEN,
     )
     proc = spawn(
         [str(VENV_BIN / "band-mcp"), "-t", "sse", "-p", str(port)], tmp / "mcp.log", env, tmp
@@ -94,7 +96,7 @@ hostname = st.from_regex(r"[a-z][a-z0-9-]{0,20}(\.[a-z]{2,6}){0,2}", fullmatch=T
 def test_sse_refuses_foreign_hosts_and_origins(sse_server: int, host: str) -> None:
     port = sse_server
     base = f"http://127.0.0.1:{port}"
-    with httpx.Client(timeout=5) as client:
+    with httpx.Client(timeout=5, headers={"Authorization": f"Bearer {SSE_TOKEN}"}) as client:
         r = client.get(base + "/sse", headers={"Host": f"{host}:{port}"})
         assert (r.status_code, r.text) == (421, "Invalid Host header")
         r = client.post(

@@ -13,6 +13,7 @@ from mcp.client.sse import sse_client
 
 from .conftest import VENV_BIN, clean_env, free_port, spawn, wait_http
 
+MCP_TOKEN = "mcp-token-" + "q" * 32
 AGENT = """
 import asyncio, logging, os
 from band import Agent
@@ -86,6 +87,7 @@ def test_keys_absent_from_every_log(tmp_path: Path) -> None:
             BAND_BASE_URL=rest,
             BAND_LOG_LEVEL="DEBUG",
             ALLOWED_HOSTS='["127.0.0.1:*"]',
+            BAND_MCP_TOKEN=MCP_TOKEN,
         )
         mcp = spawn(
             [str(VENV_BIN / "band-mcp"), "-t", "sse", "-p", str(mcp_port)],
@@ -123,7 +125,11 @@ def test_keys_absent_from_every_log(tmp_path: Path) -> None:
 
 async def _mcp_calls(url: str, rid: str) -> list[str]:
     """health_check and one tool per scope through band-mcp over SSE."""
-    async with sse_client(url) as (read, write), ClientSession(read, write) as session:
+    auth = {"Authorization": f"Bearer {MCP_TOKEN}"}
+    async with (
+        sse_client(url, headers=auth) as (read, write),
+        ClientSession(read, write) as session,
+    ):
         await session.initialize()
         texts = []
         for name, args in (

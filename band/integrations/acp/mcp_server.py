@@ -29,6 +29,7 @@ from starlette.types import Receive, Scope, Send
 from band.core.types import ToolCallOutcome
 from band.core.wire import JsonObject, JsonValue
 from band.runtime.tools.spec import ToolSpec
+from band.serving import BodyLimit, Limits, guarded_config
 
 __all__ = ["SERVER_NAME", "BandMCPServer"]
 
@@ -37,6 +38,8 @@ log = logging.getLogger("band.acp.mcp")
 SERVER_NAME = "band"
 START_TIMEOUT_S = 10.0
 SHUTDOWN_TIMEOUT_S = 5.0
+#: request bodies, header time and size, connections (README "Limits")
+LIMITS = Limits()
 
 
 #: (room_id, tool name, arguments) -> outcome of the call in that room
@@ -194,8 +197,14 @@ class BandMCPServer:
                     sse = self._sse[key] = SseServerTransport(
                         "/messages/", security_settings=security
                     )
-                async with sse.connect_sse(sub, receive, send) as (read, write):
-                    await server.run(read, write, server.create_initialization_options())
+                try:
+                    async with sse.connect_sse(sub, receive, send) as (read, write):
+                        await server.run(read, write, server.create_initialization_options())
+                except ValueError as exc:
+                    # the Host/Origin check already answered 421/403 (and logged a warning);
+                    # the transport then raises, which would log a traceback per refusal
+                    if str(exc) != "Request validation failed":
+                        raise
             elif endpoint == "messages" and scope["method"] == "POST" and key in self._sse:
                 await self._sse[key].handle_post_message(sub, receive, send)
             else:
@@ -224,8 +233,9 @@ class BandMCPServer:
             sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
             sock.bind(("127.0.0.1", 0))
             self.port = sock.getsockname()[1]
-            config = uvicorn.Config(
-                self._app(),
+            config = guarded_config(
+                BodyLimit(self._app(), LIMITS.max_body),
+                LIMITS,
                 lifespan="on",
                 log_level="warning",
                 access_log=False,

@@ -1,0 +1,10 @@
+"""Hygiene shared by the local HTTP servers (``band dev``, ``band-mcp``, the ACP adapter's MCP
+server): bounded request bodies, headers, header-read time and connections, and quiet logs."""
+
+from __future__ import annotations
+
+from .body import BodyLimit
+from .config import guarded_config
+from .limits import Limits
+
+__all__ = ["BodyLimit", "Limits", "guarded_config"]

@@ -1,0 +1,208 @@
+"""uvicorn's HTTP protocol with a header-read timeout, a header size limit and a connection cap.
+
+uvicorn bounds none of these itself (``timeout_keep_alive`` covers only the idle time between
+requests, and any byte resets it), so a client that sends its headers slowly, or endlessly,
+holds a descriptor and memory for as long as it likes. The guarded protocol:
+
+* closes a connection whose request line and headers are not complete ``header_timeout``
+  seconds after it opened (or after the request's first byte), with 408;
+* answers 431 when the request line and headers pass ``max_header`` bytes;
+* caps open connections (HTTP and WebSocket) below the descriptor limit: at the cap a new
+  connection closes the oldest one still waiting for its headers (a stalled client, or an
+  idle keep-alive one), or, when every connection is busy, is itself answered 503. The cap is
+  logged once when reached, and once when the load falls back, not per connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from http import HTTPStatus
+from typing import Any, ClassVar, cast
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from .limits import Limits
+
+log = logging.getLogger("band.serving")
+
+try:
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+except ImportError:  # no httptools (PyPy): uvicorn's h11 protocol only
+    HttpToolsProtocol = None  # type: ignore[assignment,misc]
+
+
+class Shared:
+    """The state one server's connections share: limits, cap and who awaits headers."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.cap = limits.connection_cap()
+        #: connections waiting for a request's headers, oldest first (the eviction order)
+        self.waiting: dict[Any, None] = {}
+        self.full = False
+
+    def evict_oldest(self) -> bool:
+        """Close the connection that has waited longest for headers; False when none does."""
+        while self.waiting:
+            oldest = next(iter(self.waiting))
+            del self.waiting[oldest]
+            transport = oldest.transport
+            if transport is not None and not transport.is_closing():
+                oldest.cancel_head_timer()
+                transport.close()
+                return True
+        return False
+
+    def note_full(self, open_now: int) -> None:
+        """Log once that the cap is reached (again only after the load fell back)."""
+        if not self.full:
+            self.full = True
+            log.warning(
+                "connection limit reached: %d open connections (cap %d, from max_connections "
+                "and the descriptor limit); closing connections that are slow to send their "
+                "headers, answering 503 when every connection is busy",
+                open_now,
+                self.cap,
+            )
+
+    def note_closed(self, open_now: int) -> None:
+        """Log once when the connections fall back under three quarters of the cap."""
+        if self.full and open_now < self.cap * 3 // 4:
+            self.full = False
+            log.info("connections back under the limit: %d open", open_now)
+
+
+def reply(transport: asyncio.BaseTransport, status: int, code: str, message: str) -> None:
+    """Write a complete JSON error response (the Band error envelope) and close."""
+    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    head = (
+        f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n"
+        "content-type: application/json\r\n"
+        f"content-length: {len(body)}\r\n"
+        "connection: close\r\n\r\n"
+    ).encode()
+    assert isinstance(transport, asyncio.WriteTransport)
+    transport.write(head + body)
+    transport.close()
+
+
+class _Guard:
+    """The guard, mixed in before one of uvicorn's HTTP protocols (see the module docstring)."""
+
+    shared: ClassVar[Shared]
+    # uvicorn's protocol attributes the guard reads
+    transport: asyncio.Transport
+    loop: asyncio.AbstractEventLoop
+    server_state: Any
+    _head_timer: asyncio.TimerHandle | None = None
+    _head_bytes = 0
+    _refused = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """Admit the connection under the cap (evicting a stalled one), or answer 503."""
+        shared = self.shared
+        connections = self.server_state.connections
+        if len(connections) >= shared.cap:
+            shared.note_full(len(connections))
+            if not shared.evict_oldest():
+                self._refused = True
+                reply(transport, 503, "service_unavailable", "too many connections; retry later")
+                return
+        super().connection_made(transport)  # type: ignore[misc]
+        self.await_head()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Forget the connection (nothing to do for one refused at the cap)."""
+        if self._refused:
+            return
+        self.head_done()
+        super().connection_lost(exc)  # type: ignore[misc]
+        self.shared.note_closed(len(self.server_state.connections))
+
+    def data_received(self, data: bytes) -> None:
+        """Feed the parser; count what arrives before the headers are complete."""
+        super().data_received(data)  # type: ignore[misc]
+        if self._head_timer is not None:
+            self._head_bytes += len(data)
+            if self._head_bytes > self.shared.limits.max_header:
+                self.head_done()
+                if not self.transport.is_closing():
+                    limit = self.shared.limits.max_header
+                    reply(
+                        self.transport,
+                        431,
+                        "headers_too_large",
+                        f"request line and headers larger than {limit} bytes",
+                    )
+
+    def on_response_complete(self) -> None:
+        """An idle keep-alive connection may be closed first when the cap is reached."""
+        super().on_response_complete()  # type: ignore[misc]
+        if not self.transport.is_closing():
+            self.shared.waiting[self] = None
+
+    def await_head(self) -> None:
+        """Start waiting for a request's headers (timer, byte count, eviction order)."""
+        if self._head_timer is None:
+            timeout = self.shared.limits.header_timeout
+            self._head_timer = self.loop.call_later(timeout, self._head_timeout)
+            self._head_bytes = 0
+        self.shared.waiting[self] = None
+
+    def head_done(self) -> None:
+        """The headers arrived (or the connection ends): stop the timer, leave the queue."""
+        self.cancel_head_timer()
+        self.shared.waiting.pop(self, None)
+
+    def cancel_head_timer(self) -> None:
+        """Stop the header timer, if it runs."""
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_timeout(self) -> None:
+        self._head_timer = None
+        self.shared.waiting.pop(self, None)
+        if not self.transport.is_closing():
+            timeout = self.shared.limits.header_timeout
+            reply(self.transport, 408, "request_timeout", f"headers not received in {timeout:g}s")
+
+
+class _GuardedH11(_Guard, H11Protocol):
+    """The guard on uvicorn's h11 protocol (h11 itself bounds the header size too)."""
+
+    def handle_events(self) -> None:
+        """Parse; the headers are complete once h11 leaves its idle state."""
+        import h11
+
+        super().handle_events()
+        if self.conn.their_state is not h11.IDLE:
+            self.head_done()
+        elif self.conn.trailing_data[0] and self._head_timer is None:
+            self.await_head()
+
+
+if HttpToolsProtocol is not None:
+
+    class _GuardedHttpTools(_Guard, HttpToolsProtocol):
+        """The guard on uvicorn's httptools protocol."""
+
+        def on_message_begin(self) -> None:
+            """A request's first byte: its headers are due within the timeout."""
+            super().on_message_begin()
+            self.await_head()
+
+        def on_headers_complete(self) -> None:
+            """The headers are in: the request is no longer a stalled one."""
+            self.head_done()
+            super().on_headers_complete()
+
+
+def guarded_protocol(limits: Limits, *, http: str = "auto") -> type[asyncio.Protocol]:
+    """A protocol class for ``uvicorn.Config(http=...)`` enforcing ``limits`` (one per server)."""
+    base: type[_Guard] = _GuardedH11
+    if http != "h11" and HttpToolsProtocol is not None:
+        base = _GuardedHttpTools
+    return cast(type[asyncio.Protocol], type(base.__name__, (base,), {"shared": Shared(limits)}))
