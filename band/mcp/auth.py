@@ -10,8 +10,6 @@ own (``BearerAuthBackend`` with ``RequireAuthMiddleware``, which answers 401 wit
 from __future__ import annotations
 
 import hmac
-import secrets
-from collections.abc import Mapping
 
 from mcp.server.auth.middleware.bearer_auth import BearerAuthBackend, RequireAuthMiddleware
 from mcp.server.auth.provider import AccessToken
@@ -19,15 +17,9 @@ from starlette.middleware import Middleware
 from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.types import ASGIApp
 
-TOKEN_ENV = "BAND_MCP_TOKEN"
+from .token import TOKEN_ENV, resolve_token
 
-
-def resolve_token(env: Mapping[str, str]) -> tuple[str, bool]:
-    """The token from ``BAND_MCP_TOKEN``, else a new one; and whether it was generated."""
-    given = (env.get(TOKEN_ENV) or "").strip()
-    if given:
-        return given, False
-    return secrets.token_urlsafe(32), True
+__all__ = ["TOKEN_ENV", "StaticToken", "authentication", "require_token", "resolve_token"]
 
 
 class StaticToken:

@@ -13,7 +13,6 @@ from pathlib import Path
 from band._extras import MissingExtraError, require
 
 from . import __version__
-from .auth import TOKEN_ENV, resolve_token
 from .config import (
     DEFAULT_BASE_URL,
     Config,
@@ -26,6 +25,7 @@ from .config import (
     resolve_config,
     validate,
 )
+from .token import TOKEN_ENV, resolve_token
 
 log = logging.getLogger("band.mcp")
 
