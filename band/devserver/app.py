@@ -24,6 +24,7 @@ from . import (
     memory_api,
     openapi,
     tasks_api,
+    turns_api,
 )
 from .fanout import AsyncStore, Fanout
 from .http import error_response, server_error
@@ -77,6 +78,7 @@ def create_app(
         *bulk_api.routes,
         *contacts_api.routes,
         *memory_api.routes,
+        *turns_api.routes,
     ]
     missing = authz.undeclared(f"{m} {r.path}" for r in api for m in sorted(r.methods or ()))
     if missing:  # every operation has a rule in the authorization model, or none runs

@@ -71,6 +71,8 @@ POLICY: dict[str, str] = {
     f"DELETE {M}/agents/{{agent_id}}": "own_agent",
     f"POST {M}/agents/{{agent_id}}/control": "own_agent",
     f"GET {M}/agents/{{agent_id}}/control": "own_agent",
+    f"GET {M}/agents/{{agent_id}}/turns": "own_agent",
+    f"GET {M}/agents/{{agent_id}}/turns/{{message_id}}": "own_agent",
     f"POST {M}/agents/bulk-delete": "self",
     f"POST {M}/chats/bulk-delete": "self",
     f"GET {M}/bulk-deletions/{{job_id}}": "self",

@@ -567,8 +567,10 @@ async function renderAgents() {
       const start = el("button", { type: "button", text: "New room with agent",
         "aria-label": `New room with ${a.name}` });
       start.addEventListener("click", () => createRoom(`Chat with ${a.name}`, a.id));
+      const page = el("a", { href: `#/agents/${encodeURIComponent(a.id)}`, text: a.name,
+        "aria-label": `${a.name}: recent turns` });
       return el("tr", {},
-        el("th", { scope: "row", text: a.name }),
+        el("th", { scope: "row" }, page),
         el("td", {}, el("code", { text: `@${a.handle}` })),
         el("td", {}, idCode, " ", copy),
         el("td", {}, start));
@@ -576,6 +578,68 @@ async function renderAgents() {
   );
   $("#agents-table").hidden = agents.length === 0;
   $("#agents-empty").hidden = agents.length > 0;
+}
+
+// ---------------------------------------------------------------- an agent's turns
+
+async function showAgent(agentId) {
+  const main = $("#main");
+  main.replaceChildren($("#tpl-agent").content.cloneNode(true));
+  let agents;
+  let turns;
+  try {
+    agents = await allPages("/me/agents");
+    turns = (await api("GET", `/me/agents/${encodeURIComponent(agentId)}/turns`)).data;
+  } catch (err) {
+    announce(`Could not load the agent: ${err.message}`);
+    return;
+  }
+  const agent = agents.find((a) => a.id === agentId);
+  const name = agent ? agent.name : agentId;
+  document.title = `${name} · Agents · Band`;
+  $("#agent-title").textContent = name;
+  $("#agent-about").textContent = agent ? `@${agent.handle} · ${agent.id}` : agentId;
+  const body = $("#turns-table tbody");
+  body.replaceChildren(
+    ...turns.map((t) => {
+      const open = el("button", { type: "button", text: "Show timeline",
+        "aria-label": `Timeline of the turn on “${firstLine(t.content)}”` });
+      open.addEventListener("click", () => showTimeline(agentId, t.message_id));
+      const room = el("a", { href: `#/rooms/${encodeURIComponent(t.room_id)}`,
+        text: t.room_title || t.room_id });
+      return el("tr", { "data-message": t.message_id },
+        el("td", { text: new Date(t.sent_at).toLocaleTimeString() }),
+        el("td", {}, room),
+        el("td", { text: `${t.sender_name || "?"}: ${firstLine(t.content)}` }),
+        el("td", { class: `turn-status status-${t.status}`, text: t.error ? `${t.status}: ${t.error}` : t.status }),
+        el("td", { text: String(t.attempts) }),
+        el("td", { text: t.seconds === null ? "" : t.seconds.toFixed(3) }),
+        el("td", {}, open));
+    }),
+  );
+  $("#turns-table").hidden = turns.length === 0;
+  $("#turns-empty").hidden = turns.length > 0;
+}
+
+async function showTimeline(agentId, messageId) {
+  let turn;
+  try {
+    const path = `/me/agents/${encodeURIComponent(agentId)}/turns/${encodeURIComponent(messageId)}`;
+    turn = (await api("GET", path)).data;
+  } catch (err) {
+    announce(`Could not load the timeline: ${err.message}`);
+    return;
+  }
+  $("#turn-points").replaceChildren(
+    ...turn.points.map((p) =>
+      el("li", { class: `point point-${p.kind}` },
+        el("span", { class: "point-at", text: `+${p.seconds.toFixed(3)}s` }), " ",
+        el("strong", { class: "point-kind", text: p.kind.replace("_", " ") }), " ",
+        el("span", { class: "point-detail", text: p.detail || "" }))),
+  );
+  $("#turn-timeline-title").textContent = `Timeline: ${turn.status}, ${turn.attempts} attempt(s)`;
+  $("#turn-timeline").hidden = false;
+  $("#turn-timeline-title").focus();
 }
 
 async function registerAgent(event) {
@@ -647,6 +711,10 @@ async function route() {
     state.room = view;
     renderRooms();
     await view.open();
+  } else if (/^#\/agents\/[^/]+$/.test(hash)) {
+    $("#nav-agents").setAttribute("aria-current", "page");
+    renderRooms();
+    await showAgent(decodeURIComponent(hash.slice("#/agents/".length)));
   } else if (hash === "#/agents") {
     $("#nav-agents").setAttribute("aria-current", "page");
     renderRooms();
