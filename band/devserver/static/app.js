@@ -1,6 +1,8 @@
 // The web room view of the local Band platform: rooms, a room's timeline, compose, agents.
-// Plain DOM code, no build step. User content is only ever set with textContent.
+// Plain DOM code, no build step. User content is only ever set with textContent, except text
+// messages: Markdown rendered by marked and sanitized by DOMPurify into DOM nodes (markdown.js).
 
+import { renderMarkdown } from "./markdown.js";
 import { MentionBox } from "./mentions.js";
 import { PhoenixSocket } from "./phoenix.js";
 
@@ -126,9 +128,18 @@ function askForKey() {
 
 function setConnection(kind, connects) {
   const node = $("#connection");
+  const was = node.dataset.state;
   node.dataset.state = kind;
   node.dataset.connects = String(connects);
   $(".label", node).textContent = STATE_LABELS[kind] || kind;
+  const banner = $("#offline-banner");
+  const away = kind === "offline" || kind === "reconnecting";
+  banner.hidden = !away;
+  if (kind === "online" && (was === "offline" || was === "reconnecting")) {
+    // what failed while away is stale now: clear it, and say we are back
+    for (const node of document.querySelectorAll(".error-text")) node.textContent = "";
+    announce("Back online");
+  }
 }
 
 function openSocket() {
@@ -215,6 +226,7 @@ class RoomView {
     this.items = new Map(); // message id -> <li>
     this.calls = new Map(); // tool call key -> {li, done}
     this.orphanResults = new Map(); // tool_call_id -> result message seen before its call
+    this.working = new Map(); // "message agent" -> agent id, while the agent is processing it
     this.topics = [`chat_room:${id}`, `room_participants:${id}`];
   }
 
@@ -230,10 +242,18 @@ class RoomView {
       event.preventDefault();
       this.send();
     });
+    this.input.addEventListener("keydown", (event) => {
+      // Enter sends, Shift+Enter starts a new line (the mention list handles Enter first)
+      if (event.key === "Enter" && !event.shiftKey && !event.isComposing && !event.defaultPrevented) {
+        event.preventDefault();
+        this.send();
+      }
+    });
     $("#add-agent").addEventListener("submit", (event) => {
       event.preventDefault();
       this.addAgent();
     });
+    $("#delete-room").addEventListener("click", () => this.remove());
     try {
       this.room = (await api("GET", `/me/chats/${this.id}`)).data;
     } catch (err) {
@@ -341,16 +361,35 @@ class RoomView {
     }
   }
 
+  async remove() {
+    // deleting a room removes it for everyone in it: ask first
+    if (!confirm(`Delete the room “${roomTitle(this.room)}” and its messages for everyone?`)) return;
+    $("#room-error").textContent = "";
+    try {
+      const job = (await api("POST", "/me/chats/bulk-delete", { ids: [this.id] })).data;
+      if (job.failed?.length) throw new ApiError(job.failed[0].reason);
+    } catch (err) {
+      $("#room-error").textContent = `Not deleted: ${err.message}`;
+      return;
+    }
+    announce("Room deleted");
+    await refreshRooms();
+    location.hash = "#/";
+  }
+
   async send() {
     const text = this.input.value.trim();
     $("#compose-error").textContent = "";
     if (!text) return;
     const { content, mentions } = this.mentions.encode(text, this.participants);
+    // the box empties at once, so what is typed while the message is on its way is kept
+    this.input.value = "";
     try {
       await api("POST", `/me/chats/${this.id}/messages`, { message: { content, mentions } });
-      this.input.value = "";
     } catch (err) {
       $("#compose-error").textContent = `Not sent: ${err.message}`;
+      const typed = this.input.value;
+      this.input.value = typed ? `${text}\n${typed}` : text;
     }
     this.input.focus();
   }
@@ -364,18 +403,10 @@ class RoomView {
   }
 
   richText(message) {
-    // content carries mentions as @[[id]] tokens; show them as @Name
-    const parts = [];
-    const pattern = /@\[\[([^\]]+)\]\]/g;
-    let last = 0;
-    for (const match of message.content.matchAll(pattern)) {
-      if (match.index > last) parts.push(document.createTextNode(message.content.slice(last, match.index)));
-      const mine = match[1] === state.me.id;
-      parts.push(el("span", { class: mine ? "mention me" : "mention", text: `@${this.nameOf(match[1], message)}` }));
-      last = match.index + match[0].length;
-    }
-    if (last < message.content.length) parts.push(document.createTextNode(message.content.slice(last)));
-    return el("p", { class: "content" }, ...parts);
+    // Markdown, sanitized; content carries mentions as @[[id]] tokens: shown as @Name
+    const mention = (id) =>
+      el("span", { class: id === state.me.id ? "mention me" : "mention", text: `@${this.nameOf(id, message)}` });
+    return el("div", { class: "content markdown" }, renderMarkdown(message.content, mention));
   }
 
   header(message, label) {
@@ -423,10 +454,27 @@ class RoomView {
   fillStatus(li, message) {
     const line = $(".delivery", li);
     const statuses = Object.entries(message.metadata?.delivery_status || {});
+    for (const [id, s] of statuses) {
+      const key = `${message.id} ${id}`;
+      if (s.status === "processing") this.working.set(key, id);
+      else this.working.delete(key);
+    }
+    this.renderWorking();
     line.textContent = statuses
       .map(([id, s]) => `${this.nameOf(id, message)}: ${s.status}`)
       .join(" · ");
     line.hidden = statuses.length === 0;
+  }
+
+  renderWorking() {
+    // an agent holding a processing mark is working on a message of this room
+    const node = $("#working");
+    if (!node) return;
+    const names = [...new Set(this.working.values())].map((id) => this.nameOf(id, {}));
+    node.hidden = names.length === 0;
+    node.textContent = names.length
+      ? `${names.join(", ")} ${names.length === 1 ? "is" : "are"} working…`
+      : "";
   }
 
   updateStatus(message) {
