@@ -11,6 +11,7 @@ one, the next result of the same tool) give the call's duration as the platform 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from datetime import datetime
 from typing import Any
@@ -23,6 +24,15 @@ __all__ = ["recent_turns", "turn_timeline"]
 RECENT = 20
 #: Posts of the agent read after a message, at most (a turn posting more is cut there).
 MAX_POSTS = 200
+_MENTION = re.compile(r"@\[\[([^\]]+)\]\]")
+
+
+def _readable(store: Store, room_id: str, text: str, limit: int = 200) -> str:
+    """``text`` cut to ``limit`` with its ``@[[id]]`` mention tokens shown as ``@Name``."""
+    if "@[[" in text:
+        names = {p.id: p.name for p in store.participants(room_id)}
+        text = _MENTION.sub(lambda m: "@" + names.get(m.group(1), m.group(1)), text)
+    return text[:limit]
 
 
 def _seconds(start: str, at: str | None) -> float | None:
@@ -61,7 +71,7 @@ def recent_turns(store: Store, agent_id: str, limit: int = RECENT) -> list[dict[
                 "room_id": row["room_id"],
                 "room_title": row["title"],
                 "sender_name": row["sender_name"],
-                "content": row["content"][:200],
+                "content": _readable(store, row["room_id"], row["content"]),
                 "sent_at": row["inserted_at"],
                 "status": row["status"],
                 "attempts": len(attempts),
@@ -89,10 +99,9 @@ def turn_timeline(store: Store, agent_id: str, message_id: str) -> dict[str, Any
     if msg is None or delivery is None:
         raise StoreError(404, "not_found", "no turn of this agent on that message")
     t0 = msg["inserted_at"]
-    points: list[dict[str, Any]] = [
-        {"at": t0, "kind": "sent", "detail": f"{msg['sender_name'] or msg['sender_id']}: "
-         f"{msg['content'][:200]}"}
-    ]  # fmt: skip
+    sender = msg["sender_name"] or msg["sender_id"]
+    said = _readable(store, msg["room_id"], msg["content"])
+    points: list[dict[str, Any]] = [{"at": t0, "kind": "sent", "detail": f"{sender}: {said}"}]
     attempts = _attempts(store, message_id, agent_id)
     for a in attempts:
         points.append(
@@ -117,7 +126,7 @@ def turn_timeline(store: Store, agent_id: str, message_id: str) -> dict[str, Any
     for post in store.db.execute(query, params):
         meta = load_json(post["metadata"])
         kind = post["message_type"]
-        detail = post["content"][:200]
+        detail = _readable(store, msg["room_id"], post["content"])
         if kind == "tool_call":
             call = {
                 "name": meta.get("name"),

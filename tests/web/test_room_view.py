@@ -527,3 +527,40 @@ def test_delete_a_room_after_confirming(page: Any, live: Live) -> None:
     expect(page).to_have_url(re.compile(r"#/$"))
     expect(page.locator("#room-list")).not_to_contain_text("Short lived")
     assert live.human("GET", f"/api/v1/me/chats/{rid}").status_code == 404
+
+
+def test_agent_page_lists_turns_and_opens_a_timeline(page: Any, live: Live) -> None:
+    aid, _, key = live.register("Echo")
+    rid = room_with(live, aid, title="Traced")
+    agent = ReplyingAgent(live, key, rid)
+    agent.start()
+    body = {"message": {"content": f"@[[{aid}]] please say hello", "mentions": [{"id": aid}]}}
+    assert live.human("POST", f"/api/v1/me/chats/{rid}/messages", json=body).status_code == 201
+    agent.join(20)
+    assert agent.error is None, agent.error
+    page.goto("/#/agents")
+    page.get_by_role("link", name="Echo: recent turns").click()
+    expect(page).to_have_url(re.compile(f"#/agents/{aid}$"))
+    expect(page.locator("#agent-title")).to_have_text("Echo")
+    row = page.locator("#turns-table tbody tr")
+    expect(row).to_have_count(1)
+    expect(row.locator("td").nth(1)).to_have_text("Traced")
+    expect(row.locator(".turn-status")).to_have_text("processed")
+    row.get_by_role("button").click()
+    points = page.locator("#turn-points li")
+    kinds = [
+        "sent",
+        "processing",
+        "thought",
+        "tool call",
+        "tool result",
+        "task",
+        "text",
+        "processed",
+    ]
+    expect(points.locator(".point-kind")).to_have_text(kinds)
+    expect(points.nth(4)).to_contain_text("echo -> ok after")
+    expect(points.first).to_contain_text("Local Person: @Echo please say hello")
+    expect(points.nth(6)).to_contain_text("@Local Person Echo: hello")
+    expect(page.locator("#turn-timeline-title")).to_be_focused()
+    screenshot(page, "agent-turn-timeline")
