@@ -82,6 +82,7 @@ POLICY: dict[str, str] = {
     f"GET {M}{C}/messages": "read",
     f"POST {M}{C}/messages": "post",
     f"GET {M}{C}/participants": "read",
+    f"GET {M}{C}/board": "read",
     f"POST {M}{C}/participants": "add",
     f"DELETE {M}{C}/participants/{{pid}}": "remove",
     f"POST {M}{C}/control": "control",

@@ -25,6 +25,7 @@ def test_a_turn_is_recorded_logged_once_and_shown_by_band_dev(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.INFO, logger="band.turns")
+    caplog.set_level(logging.INFO, logger="band.devserver.turns")
     with local_band() as band:
         bot = band.run_agent(DemoAdapter(), name="Tracer")
         room = band.room(bot)
@@ -59,6 +60,12 @@ def test_a_turn_is_recorded_logged_once_and_shown_by_band_dev(
         assert f"room={room.id}" in mine[0] and " processed in " in mine[0]
         assert "tool band_send_message(" in mine[0]
 
+        # band dev's log names the agent, not only its id, once per settled turn
+        server = [r.getMessage() for r in caplog.records if r.name == "band.devserver.turns"]
+        assert [line for line in server if mid in line] == [
+            f"turn: agent Tracer ({bot.id}) marked message {mid} processed in room {room.id} "
+            "(attempt 1)"
+        ]
         # band dev's own view of the turn: its records of both sides
         turns = band.me.request("GET", f"/me/agents/{bot.id}/turns").json()["data"]
         assert turns[0]["message_id"] == mid and turns[0]["status"] == "processed"

@@ -564,3 +564,36 @@ def test_agent_page_lists_turns_and_opens_a_timeline(page: Any, live: Live) -> N
     expect(points.nth(6)).to_contain_text("@Local Person Echo: hello")
     expect(page.locator("#turn-timeline-title")).to_be_focused()
     screenshot(page, "agent-turn-timeline")
+
+
+def test_room_task_board_and_files(page: Any, live: Live) -> None:
+    aid, _, key = live.register("Planner")
+    rid = room_with(live, aid, title="Plans")
+    room = ROOM.format(rid=rid)
+    board = {"goal_title": "Ship the demo", "goal_summary": "by Friday"}
+    assert live.agent(key, "PUT", room + "/board", json=board).status_code == 200
+    r = live.agent(key, "POST", room + "/tasks", json={"subject": "Write the README"})
+    assert r.status_code == 201, r.text
+    open_room(page, live, rid)
+    expect(page.locator("#board-goal")).to_have_text("Goal: Ship the demo (by Friday)")
+    expect(page.locator("#task-list li")).to_have_count(1)
+    expect(page.locator("#task-list li")).to_contain_text("#1 Write the README")
+    expect(page.locator("#files-empty")).to_be_visible()
+    # live: the agent adds a task and shares a file while the page is open
+    r = live.agent(key, "POST", room + "/tasks", json={"subject": "Record a video"})
+    assert r.status_code == 201, r.text
+    headers = {"X-API-Key": key, "x-file-name": "notes.md", "content-type": "text/markdown"}
+    up = live.client.put(live.rest + room + "/files", content=b"# notes\n", headers=headers)
+    assert up.status_code in (200, 201), up.text
+    fid = up.json()["data"]["id"]
+    uid = live.human("GET", "/api/v1/me/profile").json()["data"]["id"]
+    msg = {"message": {"content": "notes attached", "mentions": [{"id": uid}],
+                       "attachment_ids": [fid]}}  # fmt: skip
+    assert live.agent(key, "POST", room + "/messages", json=msg).status_code == 201
+    expect(page.locator("#file-list li")).to_contain_text("notes.md")
+    expect(page.locator("#files-empty")).to_be_hidden()
+    expect(page.locator("#task-list li")).to_have_count(2)
+    expect(page.locator("#task-list li").nth(1)).to_contain_text("#2 Record a video")
+    # a stranger cannot read the board
+    other = live.agent(key, "GET", f"/api/v1/me/chats/{rid}/board")
+    assert other.status_code == 403

@@ -227,6 +227,8 @@ class RoomView {
     this.calls = new Map(); // tool call key -> {li, done}
     this.orphanResults = new Map(); // tool_call_id -> result message seen before its call
     this.working = new Map(); // "message agent" -> agent id, while the agent is processing it
+    this.files = new Map(); // file id -> {file, message}: the attachments of the room's messages
+    this.boardTimer = null;
     this.topics = [`chat_room:${id}`, `room_participants:${id}`];
   }
 
@@ -294,6 +296,7 @@ class RoomView {
   }
 
   close() {
+    clearTimeout(this.boardTimer);
     for (const topic of this.topics) state.socket.leave(topic);
   }
 
@@ -312,6 +315,7 @@ class RoomView {
       for (const message of messages) this.add(message, false);
       this.scrollToEnd(true);
       this.showEmpty();
+      await this.renderBoard();
     } catch (err) {
       announce(`Could not load the room: ${err.message}`);
     } finally {
@@ -435,6 +439,9 @@ class RoomView {
     else li = this.eventItem(message);
     this.items.set(message.id, li);
     if (li.dataset.folded !== "true") this.timeline.append(li);
+    if (message.attachments?.length) this.addFiles(message);
+    // an agent at work may have changed the board: read it again (once per burst)
+    if (live && message.sender_type === "Agent") this.boardSoon();
     if (live) this.scrollToEnd(near);
     this.showEmpty();
   }
@@ -464,6 +471,49 @@ class RoomView {
       .map(([id, s]) => `${this.nameOf(id, message)}: ${s.status}`)
       .join(" · ");
     line.hidden = statuses.length === 0;
+  }
+
+  boardSoon() {
+    clearTimeout(this.boardTimer);
+    this.boardTimer = setTimeout(() => this.renderBoard(), 300);
+  }
+
+  async renderBoard() {
+    let view;
+    try {
+      view = (await api("GET", `/me/chats/${this.id}/board`)).data;
+    } catch (err) {
+      announce(`Could not load the task board: ${err.message}`);
+      return;
+    }
+    if (state.room !== this || !$("#task-list")) return;
+    const { board, tasks } = view;
+    const goal = $("#board-goal");
+    goal.textContent = board.goal_title
+      ? `Goal: ${board.goal_title}${board.goal_summary ? ` (${board.goal_summary})` : ""}`
+      : "No goal set.";
+    goal.classList.toggle("muted", !board.goal_title);
+    $("#task-list").replaceChildren(
+      ...tasks.map((t) => el("li", { class: `task state-${t.state}`, "data-task": t.id },
+        el("span", { class: "task-number", text: `#${t.number} ` }),
+        el("span", { class: "task-subject", text: t.subject }),
+        el("span", { class: "task-status", text: ` · ${t.overall_status || t.state}` }))),
+    );
+  }
+
+  addFiles(message) {
+    for (const file of message.attachments) this.files.set(file.id, { file, message });
+    const list = $("#file-list");
+    if (!list) return;
+    list.replaceChildren(
+      ...[...this.files.values()].map(({ file, message: m }) => {
+        const kb = file.bytes === null || file.bytes === undefined ? "" : `, ${Math.max(1, Math.round(file.bytes / 1024))} KB`;
+        return el("li", { "data-file": file.id },
+          el("span", { class: "file-name", text: file.name || file.id }),
+          el("span", { class: "muted", text: ` (${file.content_type || "file"}${kb}) from ${m.sender_name || m.sender_id}` }));
+      }),
+    );
+    $("#files-empty").hidden = this.files.size > 0;
   }
 
   renderWorking() {
