@@ -16,7 +16,6 @@ from starlette.routing import WebSocketRoute
 from . import (
     agent_api,
     authz,
-    board_view_api,
     bulk_api,
     contacts_api,
     control,
@@ -24,6 +23,7 @@ from . import (
     human_api,
     memory_api,
     openapi,
+    room_view_api,
     tasks_api,
     turns_api,
 )
@@ -80,7 +80,7 @@ def create_app(
         *contacts_api.routes,
         *memory_api.routes,
         *turns_api.routes,
-        *board_view_api.routes,
+        *room_view_api.routes,
     ]
     missing = authz.undeclared(f"{m} {r.path}" for r in api for m in sorted(r.methods or ()))
     if missing:  # every operation has a rule in the authorization model, or none runs

@@ -83,6 +83,7 @@ POLICY: dict[str, str] = {
     f"POST {M}{C}/messages": "post",
     f"GET {M}{C}/participants": "read",
     f"GET {M}{C}/board": "read",
+    f"PATCH {M}{C}": "rename",
     f"POST {M}{C}/participants": "add",
     f"DELETE {M}{C}/participants/{{pid}}": "remove",
     f"POST {M}{C}/control": "control",

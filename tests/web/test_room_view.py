@@ -515,10 +515,18 @@ def test_working_state_and_offline_banner(page: Any, live: Live, allowed_errors:
     expect(page.locator("#compose-error")).to_have_text("")
 
 
-def test_delete_a_room_after_confirming(page: Any, live: Live) -> None:
-    aid, _, _ = live.register("Temp")
+def test_rename_then_delete_a_room(page: Any, live: Live) -> None:
+    aid, _, key = live.register("Temp")
     rid = room_with(live, aid, title="Short lived")
     open_room(page, live, rid)
+    page.once("dialog", lambda dialog: dialog.accept("Renamed room"))
+    page.get_by_role("button", name="Rename").click()
+    expect(page.locator("#room-title")).to_have_text("Renamed room")
+    expect(page.locator("#room-list")).to_contain_text("Renamed room")
+    assert live.human("GET", f"/api/v1/me/chats/{rid}").json()["data"]["title"] == "Renamed room"
+    # the owner renames; a member may not (the agent API's rule)
+    r = live.agent(key, "PATCH", ROOM.format(rid=rid), json={"chat": {"title": "mine now"}})
+    assert r.status_code == 403
     page.once("dialog", lambda dialog: dialog.dismiss())
     page.get_by_role("button", name="Delete room").click()
     assert live.human("GET", f"/api/v1/me/chats/{rid}").status_code == 200  # dismissed: kept

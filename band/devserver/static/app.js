@@ -256,6 +256,7 @@ class RoomView {
       this.addAgent();
     });
     $("#delete-room").addEventListener("click", () => this.remove());
+    $("#rename-room").addEventListener("click", () => this.rename());
     try {
       this.room = (await api("GET", `/me/chats/${this.id}`)).data;
     } catch (err) {
@@ -363,6 +364,22 @@ class RoomView {
     } catch (err) {
       $("#add-agent-error").textContent = err.message;
     }
+  }
+
+  async rename() {
+    const title = prompt("New title of the room", roomTitle(this.room))?.trim();
+    if (!title || title === this.room.title) return;
+    $("#room-error").textContent = "";
+    try {
+      this.room = { ...this.room, ...(await api("PATCH", `/me/chats/${this.id}`, { chat: { title } })).data };
+    } catch (err) {
+      $("#room-error").textContent = `Not renamed: ${err.message}`;
+      return;
+    }
+    $("#room-title").textContent = roomTitle(this.room);
+    document.title = `${roomTitle(this.room)} · Band`;
+    announce(`Room renamed to ${title}`);
+    await refreshRooms();
   }
 
   async remove() {
