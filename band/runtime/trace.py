@@ -166,7 +166,8 @@ class TurnRecorder:
         trace.error = error
         trace.duration = round(trace.now(), 6)
         self._recent.append(trace)
-        log.info("%s", trace.line())
+        if log.isEnabledFor(logging.INFO):
+            log.info("%s", trace.line())
         for sink in self.sinks:
             try:
                 sink(trace)

@@ -2,8 +2,9 @@
 
 Each finished :class:`~band.runtime.trace.TurnTrace` becomes a ``band.turn`` span (its points as
 span events, the outcome as attributes and status) with a child span for the adapter's run and
-one per tool call, all with the trace's own start and end times. The spans go to whatever
-tracer provider the application configured; without one, the API's no-op provider drops them.
+one per tool call, all with the trace's own start and end times. The spans go to the tracer
+provider the application configured (``opentelemetry.trace.set_tracer_provider``); until there
+is one, no span is built.
 """
 
 from __future__ import annotations
@@ -27,7 +28,11 @@ def otel_sink() -> Callable[[TurnTrace], None] | None:
         return None
 
     def sink(turn: TurnTrace) -> None:
-        spans_of(turn, otel_trace.get_tracer("band.runtime"))
+        provider = otel_trace.get_tracer_provider()
+        # no provider configured (yet): the spans would be dropped, so none are built
+        if isinstance(provider, otel_trace.ProxyTracerProvider | otel_trace.NoOpTracerProvider):
+            return
+        spans_of(turn, provider.get_tracer("band.runtime"))
 
     return sink
 

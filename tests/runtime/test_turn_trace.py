@@ -3,7 +3,11 @@ and band dev's own view of the same turn (both sides of the wire), against a rea
 
 from __future__ import annotations
 
+import json
 import logging
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -103,35 +107,70 @@ def test_a_failed_turn_is_traced_as_failed() -> None:
         assert "error" in kinds  # the runtime's missing-reply report, as the platform stored it
 
 
-def test_the_trace_becomes_opentelemetry_spans() -> None:
-    sdk = pytest.importorskip("opentelemetry.sdk.trace")
-    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+#: Run in a process of its own: the tracer provider is process-wide and set once.
+OTEL_SCRIPT = """
+import json
+from opentelemetry import trace
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from band.demo.adapter import DemoAdapter
+from band.testing import local_band
 
-    from band.runtime.trace_otel import otel_sink, spans_of
-
-    assert otel_sink() is not None  # opentelemetry-api is installed: recorders emit spans
+with local_band() as band:
+    bot = band.run_agent(DemoAdapter(), name="Spans")
+    room = band.room(bot)
+    room.ask(bot, "before any provider")
+    first = room.messages()[0].id
     exporter = InMemorySpanExporter()
-    provider = sdk.TracerProvider()
+    provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
-    with local_band() as band:
-        bot = band.run_agent(DemoAdapter(), name="Spans")
-        room = band.room(bot)
-        room.ask(bot, "spans please")
-        mid = room.messages()[0].id
-        recorder = bot.agent.runtime.turn_recorder
-        room.wait_for(lambda _: any(t.message_id == mid for t in recorder.recent()))
-        trace = _trace_of(bot, mid)
-    spans_of(trace, provider.get_tracer("test"))
-    spans = {s.name: s for s in exporter.get_finished_spans()}
-    turn = spans["band.turn"]
-    assert turn.attributes is not None
-    assert turn.attributes["band.message_id"] == mid
-    assert turn.attributes["band.outcome"] == "processed"
-    assert [e.name for e in turn.events] == [e.name for e in trace.events]
-    adapter, send = spans["band.adapter"], spans["band.tool band_send_message"]
-    for child in (adapter, send):
-        assert child.parent is not None and child.parent.span_id == turn.context.span_id
-        assert turn.start_time <= child.start_time <= child.end_time <= turn.end_time
-    assert send.attributes is not None and send.attributes["band.args_bytes"] > 0
-    assert len(exporter.get_finished_spans()) == 2 + len(trace.tools)
+    trace.set_tracer_provider(provider)
+    mid = room.say("spans please", mention=bot)
+    recorder = bot.agent.runtime.turn_recorder
+    room.wait_for(lambda _: any(t.message_id == mid for t in recorder.recent()))
+    [turn] = [t for t in recorder.recent() if t.message_id == mid]
+spans = [
+    {
+        "name": s.name,
+        "id": s.context.span_id,
+        "parent": s.parent.span_id if s.parent else None,
+        "start": s.start_time,
+        "end": s.end_time,
+        "attributes": dict(s.attributes or {}),
+        "events": [e.name for e in s.events],
+    }
+    for s in exporter.get_finished_spans()
+]
+print(json.dumps({"first": first, "mid": mid, "spans": spans, "trace": turn.as_dict()}))
+"""
+
+
+def test_the_trace_becomes_opentelemetry_spans(tmp_path: Path) -> None:
+    pytest.importorskip("opentelemetry.sdk.trace")  # the dev extra installs it
+    script = tmp_path / "spans.py"
+    script.write_text(OTEL_SCRIPT)
+    proc = subprocess.run(
+        [sys.executable, "-I", str(script)], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    spans, trace = out["spans"], out["trace"]
+    # no span for the turn before a provider was configured; the turn after it has them all
+    turns = [s for s in spans if s["name"] == "band.turn"]
+    assert [t["attributes"]["band.message_id"] for t in turns] == [out["mid"]]
+    turn = turns[0]
+    assert turn["attributes"]["band.outcome"] == "processed"
+    assert turn["attributes"]["band.attempt"] == 1
+    assert turn["events"] == [e["name"] for e in trace["events"]]
+    children = [s for s in spans if s is not turn]
+    names = [s["name"] for s in children]
+    assert names.count("band.adapter") == 1
+    assert [n for n in names if n != "band.adapter"] == [
+        f"band.tool {t['name']}" for t in trace["tools"]
+    ]
+    send = next(s for s in children if s["name"] == "band.tool band_send_message")
+    assert send["attributes"]["band.args_bytes"] > 0
+    for child in children:
+        assert child["parent"] == turn["id"]
+        assert turn["start"] <= child["start"] <= child["end"] <= turn["end"]
