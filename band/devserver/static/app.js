@@ -305,9 +305,11 @@ class RoomView {
     // a burst of history is not news: screen readers hear only what arrives afterwards
     this.timeline.setAttribute("aria-busy", "true");
     try {
-      const [participants, messages] = await Promise.all([
+      // read together: a room left meanwhile answers all of them, or none, with 404
+      const [participants, messages, board] = await Promise.all([
         allPages(`/me/chats/${this.id}/participants`),
         allMessages(this.id),
+        api("GET", `/me/chats/${this.id}/board`),
       ]);
       if (state.room !== this) return; // the person moved on meanwhile
       this.participants = participants;
@@ -316,7 +318,7 @@ class RoomView {
       for (const message of messages) this.add(message, false);
       this.scrollToEnd(true);
       this.showEmpty();
-      await this.renderBoard();
+      this.renderBoard(board.data);
     } catch (err) {
       announce(`Could not load the room: ${err.message}`);
     } finally {
@@ -492,17 +494,18 @@ class RoomView {
 
   boardSoon() {
     clearTimeout(this.boardTimer);
-    this.boardTimer = setTimeout(() => this.renderBoard(), 300);
+    this.boardTimer = setTimeout(() => this.refreshBoard(), 300);
   }
 
-  async renderBoard() {
-    let view;
+  async refreshBoard() {
     try {
-      view = (await api("GET", `/me/chats/${this.id}/board`)).data;
+      this.renderBoard((await api("GET", `/me/chats/${this.id}/board`)).data);
     } catch (err) {
       announce(`Could not load the task board: ${err.message}`);
-      return;
     }
+  }
+
+  renderBoard(view) {
     if (state.room !== this || !$("#task-list")) return;
     const { board, tasks } = view;
     const goal = $("#board-goal");
