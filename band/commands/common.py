@@ -15,8 +15,11 @@ __all__ = [
     "DEFAULT_URL",
     "CommandError",
     "add_platform_options",
+    "call",
+    "fail",
     "human_client",
     "stored_user_key",
+    "user_key",
 ]
 
 DEFAULT_DB = ".band/dev.sqlite3"
