@@ -21,6 +21,7 @@ from band.runtime.rooms.events import ParticipantAddedCallback, ParticipantRemov
 from band.runtime.runtime import AgentRuntime
 from band.runtime.sessionconfig import SessionConfig
 from band.runtime.startup import (
+    check_urls,
     describe_failure,
     ensure_logging,
     install_quiet_excepthook,
@@ -71,6 +72,8 @@ class Agent:
         self._shutdown_timeout: float | None = DEFAULT_SHUTDOWN_TIMEOUT
         #: where the REST URL came from, named when the platform cannot be reached or refuses
         self.rest_url_source = "the rest_url given"
+        self.ws_url_source = "the ws_url given"
+        self.ws_url = ""  # the socket URL as configured (``create`` sets it)
 
     def __repr__(self) -> str:
         return f"Agent(agent_id={self._runtime.agent_id!r}, running={self._started})"
@@ -125,6 +128,8 @@ class Agent:
         )
         agent = cls(runtime, adapter)
         agent.rest_url_source = url_source(rest_url)
+        agent.ws_url_source = url_source(ws_url, "BAND_WS_URL")
+        agent.ws_url = urls.ws_url
         return agent
 
     @classmethod
@@ -186,6 +191,7 @@ class Agent:
             return
         if agent_id in _running:
             raise AgentAlreadyRunningError(f"Agent {agent_id} is already running in this process")
+        check_urls(self._runtime.rest.base_url, self.ws_url, self.ws_url_source)
         if self._runtime.config.single_instance:
             self._lock.acquire()
         _running[agent_id] = self

@@ -14,13 +14,15 @@ from types import TracebackType
 from urllib.parse import urlsplit
 
 from band.client.errors import BandAPIError, BandConnectionError
-from band.config.env import DEFAULT_REST_URL, env_value
+from band.client.phoenix import SessionEndedError
+from band.config.env import DEFAULT_REST_URL, DEFAULT_WS_URL, env_value
 from band.core.exceptions import StartupError
 
 __all__ = [
     "DEV_REST_URL",
     "DEV_WS_URL",
     "StartupError",
+    "check_urls",
     "debug_enabled",
     "describe_failure",
     "ensure_logging",
@@ -47,9 +49,30 @@ def _is_local(url: str) -> bool:
     return (urlsplit(url).hostname or "") in _LOCAL_HOSTS
 
 
+def check_urls(rest_url: str, ws_url: str, ws_source: str) -> None:
+    """Refuse a REST URL on this machine with the socket left at Band Cloud's default.
+
+    That pair is a forgotten ``BAND_WS_URL`` (the REST calls would reach ``band dev`` and the
+    socket would retry Band Cloud for minutes); the error says what to export.
+    """
+    if _is_local(rest_url) and ws_url == DEFAULT_WS_URL and ws_source.startswith("the default"):
+        parts = urlsplit(rest_url)
+        scheme = "wss" if parts.scheme == "https" else "ws"
+        local_ws = f"{scheme}://{parts.netloc}/api/v1/socket/websocket"
+        raise StartupError(
+            f"the REST URL is {rest_url} but the socket URL is {ws_url} ({ws_source}).\n"
+            f"For band dev, export BAND_WS_URL={local_ws} (or pass ws_url=)."
+        )
+
+
 def describe_failure(exc: BaseException, *, agent_id: str, rest_url: str, source: str) -> str:
     """One or two lines for a failure of the start-up calls, or "" when it is not one of them."""
     where = f"{rest_url} ({source})"
+    if isinstance(exc, SessionEndedError):
+        return (
+            f"the agent's socket could not connect: {exc}.\n"
+            "Check BAND_WS_URL (band dev prints it) and that the platform is running."
+        )
     if isinstance(exc, BandAPIError) and exc.status_code in (401, 403):
         return (
             f"the platform at {where} refused the API key of agent {agent_id} "

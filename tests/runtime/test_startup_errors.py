@@ -76,9 +76,11 @@ def test_a_wrong_key_names_the_agent_the_url_and_what_to_do(live: Live, tmp_path
 
 
 def test_band_dev_not_running_says_so(tmp_path: Path) -> None:
-    url = f"http://127.0.0.1:{_closed_port()}"
+    port = _closed_port()
+    url = f"http://127.0.0.1:{port}"
+    env = {"BAND_REST_URL": url, "BAND_WS_URL": f"ws://127.0.0.1:{port}/api/v1/socket/websocket"}
     config = {"my_agent": {"agent_id": "a1", "api_key": "band_a_k"}}
-    first, second = told(run_echo(tmp_path, {"BAND_REST_URL": url}, config))
+    first, second = told(run_echo(tmp_path, env, config))
     assert first.startswith(f"error: cannot reach the Band platform at {url} (BAND_REST_URL): ")
     assert second.startswith("Is `band dev` running?") and "--port" in second
 
@@ -119,3 +121,19 @@ def test_debug_shows_the_traceback(tmp_path: Path, how: str) -> None:
     proc = run_echo(tmp_path, {how: "DEBUG"})
     assert proc.returncode != 0
     assert "Traceback" in proc.stderr and "ConfigFileNotFoundError" in proc.stderr
+
+
+def test_a_forgotten_band_ws_url_is_named_before_connecting(live: Live, tmp_path: Path) -> None:
+    aid, _, key = live.register("Echo")
+    config = {"my_agent": {"agent_id": aid, "api_key": key}}
+    first, second = told(run_echo(tmp_path, {"BAND_REST_URL": live.rest}, config))
+    assert first == (
+        f"error: the REST URL is {live.rest} but the socket URL is "
+        "wss://app.band.ai/api/v1/socket/websocket (the default, Band Cloud: BAND_WS_URL is "
+        "not set)."
+    )
+    port = live.rest.rsplit(":", 1)[1]
+    assert second == (
+        f"For band dev, export BAND_WS_URL=ws://127.0.0.1:{port}/api/v1/socket/websocket "
+        "(or pass ws_url=)."
+    )
