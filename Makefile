@@ -134,9 +134,23 @@ bench-scale: $(STAMP)
 	$(PY) bench/scale/run.py $(if $(E2E_AGAINST),--against $(E2E_AGAINST)) \
 		--json $(BENCH_STEM).scale.json $(SCALE_ARGS)
 
-# band demo: local platform, an SDK agent, a room, a mention, the reply (DEMO_ARGS: --acp, --keep)
-demo: $(STAMP)
-	$(VENV)/bin/band demo $(DEMO_ARGS)
+# band demo: local platform, an SDK agent, a room, a mention, the reply (DEMO_ARGS: --acp, --keep).
+# Its own venv with the package and its runtime dependencies only (the dev toolchain is for
+# `make test`), installed with pip's progress shown. The console script imports the installed
+# package (its sys.path starts at the venv's bin/, not the checkout).
+DEMO_VENV ?= .venv-demo
+DEMO_STAMP := $(DEMO_VENV)/.installed
+$(DEMO_VENV)/bin/python:
+	@echo "make demo: step 1/3: creating $(DEMO_VENV) (the first run only)"
+	$(PYTHON) -m venv $(DEMO_VENV)
+$(DEMO_STAMP): $(DEMO_VENV)/bin/python pyproject.toml setup.py $(shell find band_sdk_core band -name '*.py' -o -name '*.pxd' -o -name '*.pyx' 2>/dev/null) $(wildcard band/devserver/static/*)
+	@echo "make demo: step 2/3: installing band-open-sdk and its runtime dependencies into $(DEMO_VENV)"
+	@echo "           (no dev tools; building the compiled core takes a minute or two)"
+	$(DEMO_VENV)/bin/python -m pip install --progress-bar on --disable-pip-version-check .
+	@touch $@
+demo: $(DEMO_STAMP)
+	@echo "make demo: step 3/3: band demo $(DEMO_ARGS)"
+	$(DEMO_VENV)/bin/band demo $(DEMO_ARGS)
 
 clean:
-	rm -rf build dist *.egg-info $(VENV) band_sdk_core/*.c band_sdk_core/*.so
+	rm -rf build dist *.egg-info $(VENV) $(DEMO_VENV) band_sdk_core/*.c band_sdk_core/*.so

@@ -11,7 +11,7 @@ from typing import Any
 
 from band._version import __version__
 from band.config import PlatformSettings, load_agent_config
-from band.core.exceptions import AgentAlreadyRunningError, BandConfigError
+from band.core.exceptions import AgentAlreadyRunningError, BandConfigError, StartupError
 from band.core.preprocessor import Preprocessor
 from band.core.simple_adapter import SimpleAdapter
 from band.runtime.agentconfig import AgentConfig
@@ -20,6 +20,13 @@ from band.runtime.instance import SingleInstanceLock
 from band.runtime.rooms.events import ParticipantAddedCallback, ParticipantRemovedCallback
 from band.runtime.runtime import AgentRuntime
 from band.runtime.sessionconfig import SessionConfig
+from band.runtime.startup import (
+    check_urls,
+    describe_failure,
+    ensure_logging,
+    install_quiet_excepthook,
+    url_source,
+)
 
 __all__ = ["DEFAULT_SHUTDOWN_TIMEOUT", "Agent", "running_agents"]
 
@@ -63,6 +70,10 @@ class Agent:
         self._lock = SingleInstanceLock(runtime.agent_id)
         #: the ``shutdown_timeout`` of :meth:`run`; ``async with`` stops with it too
         self._shutdown_timeout: float | None = DEFAULT_SHUTDOWN_TIMEOUT
+        #: where the REST URL came from, named when the platform cannot be reached or refuses
+        self.rest_url_source = "the rest_url given"
+        self.ws_url_source = "the ws_url given"
+        self.ws_url = ""  # the socket URL as configured (``create`` sets it)
 
     def __repr__(self) -> str:
         return f"Agent(agent_id={self._runtime.agent_id!r}, running={self._started})"
@@ -115,7 +126,11 @@ class Agent:
             contact_config=contact_config,
             preprocessor=preprocessor,
         )
-        return cls(runtime, adapter)
+        agent = cls(runtime, adapter)
+        agent.rest_url_source = url_source(rest_url)
+        agent.ws_url_source = url_source(ws_url, "BAND_WS_URL")
+        agent.ws_url = urls.ws_url
+        return agent
 
     @classmethod
     def from_config(
@@ -127,7 +142,11 @@ class Agent:
         **kwargs: Any,
     ) -> Agent:
         """An agent whose ``agent_id`` and ``api_key`` are under ``name`` in agent_config.yaml."""
-        agent_id, api_key = load_agent_config(name, config_path=config_path)
+        try:
+            agent_id, api_key = load_agent_config(name, config_path=config_path)
+        except StartupError:
+            install_quiet_excepthook()  # uncaught, it prints as its message alone
+            raise
         return cls.create(adapter=adapter, agent_id=agent_id, api_key=api_key, **kwargs)
 
     # --- state --------------------------------------------------------------------------------
@@ -172,16 +191,25 @@ class Agent:
             return
         if agent_id in _running:
             raise AgentAlreadyRunningError(f"Agent {agent_id} is already running in this process")
+        check_urls(self._runtime.rest.base_url, self.ws_url, self.ws_url_source)
         if self._runtime.config.single_instance:
             self._lock.acquire()
         _running[agent_id] = self
         try:
             await self._runtime.start()
-        except BaseException:
+        except BaseException as exc:
             _running.pop(agent_id, None)
             self._lock.release()
             with contextlib.suppress(Exception):
                 await self._runtime.stop(timeout=None)
+            told = describe_failure(
+                exc,
+                agent_id=agent_id,
+                rest_url=self._runtime.rest.base_url,
+                source=self.rest_url_source,
+            )
+            if told:
+                raise StartupError(told) from exc
             raise
         self._started = True
         self._stop_requested.clear()
@@ -218,7 +246,12 @@ class Agent:
         them at once). ``install_signal_handlers``: see :meth:`run_forever`.
         """
         self._shutdown_timeout = shutdown_timeout
-        await self.start()
+        ensure_logging()
+        try:
+            await self.start()
+        except StartupError:
+            install_quiet_excepthook()  # uncaught, it prints as its message alone
+            raise
         if not self._started:
             return
         try:

@@ -8,12 +8,34 @@ from typing import Any
 
 import yaml
 
-__all__ = ["CONFIG_FILE_NAME", "get_config_path", "load_agent_config"]
+from band.core.exceptions import StartupError
+
+__all__ = [
+    "CONFIG_FILE_NAME",
+    "AgentNotConfiguredError",
+    "ConfigFileNotFoundError",
+    "get_config_path",
+    "load_agent_config",
+]
 
 log = logging.getLogger("band.config")
 
 CONFIG_FILE_NAME = "agent_config.yaml"
 _REQUIRED = ("agent_id", "api_key")
+#: How to get a file with an agent's credentials (the local platform writes one).
+_HOW_TO_CREATE = (
+    "`band dev agent create NAME --config {path}` registers an agent on band dev and writes it; "
+    "for Band Cloud, write `NAME: {{agent_id: ..., api_key: ...}}` from its "
+    '"Connect remote agent" dialog.'
+)
+
+
+class ConfigFileNotFoundError(StartupError, FileNotFoundError):
+    """There is no agent config file where it was looked for."""
+
+
+class AgentNotConfiguredError(StartupError, ValueError):
+    """The config file has no (complete) entry for the agent asked for."""
 
 
 def get_config_path(config_path: str | Path | None = None) -> Path:
@@ -24,14 +46,14 @@ def get_config_path(config_path: str | Path | None = None) -> Path:
 def load_agent_config(agent_key: str, *, config_path: str | Path | None = None) -> tuple[str, str]:
     """Return ``(agent_id, api_key)`` of ``agent_key`` (keyed or flat file layout).
 
-    Raises FileNotFoundError when the file is missing, ValueError when the agent or one of
-    its fields is missing, and RuntimeError for anything else (e.g. invalid YAML).
+    Raises FileNotFoundError (:class:`ConfigFileNotFoundError`) when the file is missing,
+    ValueError (:class:`AgentNotConfiguredError`) when the agent or one of its fields is
+    missing, and RuntimeError for anything else (e.g. invalid YAML).
     """
     path = get_config_path(config_path)
     if not path.is_file():
-        raise FileNotFoundError(
-            f"Config file not found at {path}. Copy agent_config.yaml.example to "
-            "agent_config.yaml and configure your agents."
+        raise ConfigFileNotFoundError(
+            f"Config file not found at {path}.\n" + _HOW_TO_CREATE.format(path=path.name)
         )
     try:
         entry = _entry(_read(path), agent_key, path)
@@ -41,7 +63,7 @@ def load_agent_config(agent_key: str, *, config_path: str | Path | None = None) 
         raise RuntimeError(f"Error loading agent config: {exc}") from exc
     missing = [field for field in _REQUIRED if not entry.get(field)]
     if missing:
-        raise ValueError(
+        raise AgentNotConfiguredError(
             f"Missing required fields for agent '{agent_key}': {', '.join(missing)}. "
             f"Please create a remote agent on the platform and add the credentials to {path}"
         )
@@ -63,8 +85,11 @@ def _entry(doc: Any, agent_key: str, path: Path) -> Any:
     if not entry and doc.get("agent_id"):
         return doc
     if not entry:
-        raise ValueError(
-            f"Agent '{agent_key}' not found in {path}. Please add the agent configuration."
+        found = [str(name) for name in doc if isinstance(doc.get(name), dict)]
+        names = ", ".join(repr(name) for name in found) if found else "none"
+        raise AgentNotConfiguredError(
+            f"Agent '{agent_key}' not found in {path}. Please add the agent configuration.\n"
+            f"Agents found there: {names}."
         )
     entry.get("agent_id")  # a non-mapping entry fails here, reported as a loading error
     return entry

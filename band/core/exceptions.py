@@ -23,6 +23,7 @@ __all__ = [
     "MessagePostKind",
     "ProviderRunError",
     "RoomExecutionStoppedError",
+    "StartupError",
 ]
 
 
@@ -32,6 +33,11 @@ class BandError(Exception):
 
 class BandConnectionError(BandError):
     """The platform could not be reached (connect error, reset, timeout)."""
+
+
+class StartupError(BandError):
+    """The agent could not start; the message says why and what to do next (no traceback
+    needed: ``Agent.run()`` and the CLIs print it alone unless ``BAND_LOG_LEVEL=DEBUG``)."""
 
 
 class BandConfigError(BandError):

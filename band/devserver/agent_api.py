@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from starlette.responses import Response
@@ -23,6 +24,9 @@ from .inputs import accepts
 from .queries import AgentMessagesQuery, PageQuery, PeersQuery, RoomPageQuery
 from .rows import MessageRecord
 from .store import Store
+
+#: One line per settled turn (the agent named, not only its id): what band dev saw of it.
+turns_log = logging.getLogger("band.devserver.turns")
 
 agent = endpoint("agent")
 
@@ -117,6 +121,11 @@ async def _mark(ctx: Ctx, state: str) -> Response:
         if state == "failed":
             error = ctx.body(FailedBody).error or "Unknown error"
         status, attempt = await ctx.db.run(Store.mark_done, rid, mid, ctx.principal.id, error)
+        turns_log.info(
+            "turn: agent %s (%s) marked message %s %s in room %s (attempt %s)%s",
+            ctx.principal.name, ctx.principal.id, mid, state, rid, attempt,
+            f": {error}" if error else "",
+        )  # fmt: skip
     await writes.push_update(ctx, mid, ctx.principal)
     return data(MessageStatusResponse(id=mid, status=status, attempt_number=attempt, success=True))
 

@@ -27,8 +27,10 @@ from . import (
     human_api,
     memory_api,
     openapi,
+    room_view_api,
     store_files,
     tasks_api,
+    turns_api,
 )
 from .fanout import AsyncStore, Fanout
 from .http import error_response, server_error
@@ -96,6 +98,8 @@ def create_app(
         *bulk_api.routes,
         *contacts_api.routes,
         *memory_api.routes,
+        *turns_api.routes,
+        *room_view_api.routes,
     ]
     missing = authz.undeclared(f"{m} {r.path}" for r in api for m in sorted(r.methods or ()))
     if missing:  # every operation has a rule in the authorization model, or none runs

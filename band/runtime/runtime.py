@@ -40,6 +40,7 @@ from band.runtime.rooms.execution import RoomExecution
 from band.runtime.rooms.settlement import Delivery
 from band.runtime.sessionconfig import SessionConfig
 from band.runtime.topics import Subscriptions
+from band.runtime.trace import TurnRecorder
 from band_sdk_core import (
     AgentTopicKind,
     ClaimRegistry,
@@ -87,6 +88,8 @@ class AgentRuntime:
         self.agent_name = ""
         self.agent_description = ""
         self.rest = RestClient(api_key, rest_url)
+        #: each turn's timeline: one INFO line per turn on ``band.turns``, ``recent()`` traces
+        self.turn_recorder = TurnRecorder(agent_id)
         params = {"agent_id": agent_id}
         initial = (
             {"on_conflict": "reject"} if config.conflict_policy == ConflictPolicy.REJECT else {}
@@ -303,6 +306,7 @@ class AgentRuntime:
             config=self.session_config,
             preprocessor=self.preprocessor,
             hub_room_id=self.hub_room_id,
+            recorder=self.turn_recorder,
         )
         self.rooms[room_id] = room  # live pushes right after the join reach its queue
         joined = await self.subscriptions.join_room(

@@ -297,9 +297,40 @@ class Room:
         return found
 
     def ask(self, member: Member, text: str, *, timeout: float | None = None) -> Message:
-        """Mention ``member`` with ``text`` and return its reply."""
+        """Mention ``member`` with ``text`` and return its reply.
+
+        Raises ``AssertionError`` with the room's events as soon as the agent's turn has settled
+        without a reply (marked processed, or failed after it told the room why), not only
+        after ``timeout``.
+        """
         mid = self.say(text, mention=member)
-        return self.wait_for_reply(member, after=mid, timeout=timeout)
+        sid = _member_id(member)
+
+        def reply(msgs: list[Message]) -> Message | None:
+            start = next((i + 1 for i, m in enumerate(msgs) if m.id == mid), 0)
+            later = [m for m in msgs[start:] if m.sender_id == sid]
+            found = next((m for m in later if m.message_type == "text"), None)
+            if found is not None:
+                return found
+            asked = msgs[start - 1] if start else None
+            status = (
+                ((asked.metadata.get("delivery_status") or {}).get(sid) or {}).get("status")
+                if asked is not None
+                else None
+            )
+            # a failed turn that will run again says nothing in the room: keep waiting for it
+            told = any(m.message_type == "error" for m in later)
+            if status == "processed" or (status == "failed" and told):
+                events = [(m.sender_name, m.message_type, m.text) for m in msgs[start - 1 :]]
+                raise AssertionError(
+                    f"room {self.id}: the turn on {mid} settled ({status}) without a text "
+                    f"reply from {sid}; the room since the question: {events}"
+                )
+            return None
+
+        found = self.wait_for(reply, timeout=timeout)
+        assert found is not None  # wait_for returns a truthy result only
+        return found
 
     # --- for async tests: the same calls in a worker thread, so the test's loop (and an
     # agent running on it) keeps going while they wait

@@ -134,6 +134,9 @@ def start_agent(
         BAND_WS_URL=platform.ws,
         BAND_E2E_AGENT_ID=agent.agent_id,
         BAND_E2E_AGENT_KEY=agent.key,
+        # Agent.run() logs at INFO (a line per turn) when a script set up no logging: the bench
+        # measures the SDK's work, so both SDKs' agents log warnings only
+        BAND_LOG_LEVEL="WARNING",
     )
     if pure:
         env["BAND_SDK_CORE_NO_EXTENSIONS"] = "1"

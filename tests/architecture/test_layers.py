@@ -45,6 +45,7 @@ LAYERS: dict[str, int] = {
     "band.demo": 4,
     "band.cli": 4,
     "band.doctor": 4,
+    "band.commands": 4,
     "band": 5,  # the package facade: imported by users, never by the SDK itself
 }
 

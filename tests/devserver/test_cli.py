@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -31,7 +32,7 @@ def test_parser_defaults() -> None:
 
 
 def test_agent_create(live: Live, capsys: pytest.CaptureFixture[str]) -> None:
-    rc = main(["dev", "agent", "create", "Echo", "--description", "echoes",
+    rc = main(["dev", "agent", "create", "Echo", "--description", "echoes", "--json",
                "--url", live.rest, "--user-key", live.user_key])  # fmt: skip
     assert rc == 0
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
@@ -125,3 +126,151 @@ def test_user_create_refuses(
 ) -> None:
     assert main(["dev", "user", "create", *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+def band_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``band ARGS`` as a process (the installed package), its output captured."""
+    return subprocess.run(
+        [sys.executable, "-I", "-m", "band.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+    )
+
+
+def test_version_and_help_give_every_default() -> None:
+    from band._version import __version__
+
+    version = band_cli("--version")
+    assert (
+        version.returncode == 0 and version.stdout.strip() == f"band {__version__} (band-open-sdk)"
+    )
+    helps = {
+        ("dev",): ["--host", "--port", "--db", "--user-key", "--access-log"],
+        ("dev", "agent", "create"): ["--description", "--url", "--user-key", "--db", "--config"],
+        ("send",): ["--mention", "--wait", "--url", "--user-key", "--db"],
+        ("room", "create"): ["--agent", "--url"],
+        ("tail",): ["--last", "--url"],
+        ("rooms",): ["--url", "--user-key", "--db"],
+    }
+    for command, options in helps.items():
+        out = band_cli(*command, "--help").stdout
+        block = out.split("options:", 1)[1]
+        # one entry per option (continuation lines are indented further)
+        entries = [e for e in re.split(r"\n  (?=-)", block) if e.lstrip().startswith("--")]
+        named = {e.split()[0] for e in entries}
+        assert set(options) <= named, (command, out)
+        for entry in entries:
+            assert "default" in entry, (command, entry)
+    assert "Serve Band's REST API" in band_cli("dev", "--help").stdout
+
+
+def test_a_taken_port_is_reported_before_anything_is_printed(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = band_cli("dev", "--port", str(port), "--db", str(tmp_path / "d.sqlite3"))
+    assert proc.returncode == 1 and proc.stdout == ""
+    first, second = proc.stderr.strip().splitlines()
+    assert first.startswith(f"error: cannot listen on 127.0.0.1:{port}: ")
+    assert f"--port {port + 1}" in second and "Traceback" not in proc.stderr
+
+
+def test_agent_create_says_what_it_wrote(live: Live, tmp_path: Path) -> None:
+    config = tmp_path / "agent_config.yaml"
+    proc = band_cli("dev", "agent", "create", "Echo", "--config", str(config), "--key", "my_agent",
+                    "--url", live.rest, "--user-key", live.user_key)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.strip().splitlines()
+    assert lines[0].startswith('registered agent "Echo" (@') and "band_a_" not in proc.stdout
+    assert lines[1] == f'wrote its agent_id and api_key to {config} under "my_agent"'
+    entry = __import__("yaml").safe_load(config.read_text())["my_agent"]
+    me = live.agent(entry["api_key"], "GET", "/api/v1/agent/me").json()["data"]
+    assert me["id"] == entry["agent_id"] and me["description"] == "Echo, a local agent"
+    # without --config: the entry to paste, key included
+    proc = band_cli(
+        "dev", "agent", "create", "Other", "--url", live.rest, "--user-key", live.user_key
+    )
+    assert "Other:\n  agent_id: " in proc.stdout and "  api_key: band_a_" in proc.stdout
+
+
+def test_cli_errors_say_what_to_do(live: Live, tmp_path: Path) -> None:
+    closed = f"http://127.0.0.1:{_free_port()}"
+    proc = band_cli("dev", "agent", "create", "X", "--url", closed, "--user-key", "band_u_x")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert f"error: cannot reach {closed}" in proc.stderr and "band dev` running?" in proc.stderr
+    proc = band_cli("rooms", "--url", live.rest, "--user-key", "band_u_wrong")
+    assert proc.returncode == 1 and "refused the user key (401)" in proc.stderr
+    proc = band_cli(
+        "rooms", "--url", live.rest, "--db", str(tmp_path / "none.sqlite3"), cwd=tmp_path
+    )
+    assert proc.returncode == 1 and proc.stderr.startswith("error: no user key: pass --user-key")
+
+
+def test_room_create_send_rooms_and_tail(live: Live, tmp_path: Path) -> None:
+    """The terminal loop: a room with an agent, a message that mentions it, its answer."""
+    from band.demo.adapter import DemoAdapter
+
+    aid, _, key = live.register("Helper")
+    auth = ("--url", live.rest, "--user-key", live.user_key)
+    made = band_cli("room", "create", "Planning", "--agent", "Helper", *auth)
+    assert made.returncode == 0, made.stderr
+    rid = made.stdout.split("(", 1)[1].split(")", 1)[0]
+    assert made.stdout.splitlines()[1] == f"web room view: {live.rest}/#/rooms/{rid}"
+    listed = band_cli("rooms", *auth)
+    assert listed.stdout.strip() == f"{rid}  Planning  [Helper]"
+    # the agent runs with the SDK in a process of its own (the README's way)
+    script = tmp_path / "helper.py"
+    script.write_text(
+        "import asyncio, sys\n"
+        "from band import Agent\n"
+        "from band.demo.adapter import DemoAdapter\n"
+        "agent = Agent.create(adapter=DemoAdapter(), agent_id=sys.argv[1], api_key=sys.argv[2],\n"
+        "                     rest_url=sys.argv[3], ws_url=sys.argv[4])\n"
+        "asyncio.run(agent.run())\n"
+    )
+    assert DemoAdapter  # the adapter the script runs
+    agent = subprocess.Popen(
+        [sys.executable, "-I", str(script), aid, key, live.rest, live.ws],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        sent = band_cli("send", "Planning", "what's up?", "--mention", "@Helper", *auth)
+        assert sent.returncode == 0, sent.stderr
+        lines = sent.stdout.strip().splitlines()
+        assert "Local Person: @Helper what's up?" in lines[0]
+        assert any("Helper: @Local Person Hello Local Person! You said: what's up?" in line
+                   for line in lines)  # fmt: skip
+        assert any("Helper (tool call): band_send_message" in line for line in lines)
+    finally:
+        agent.terminate()
+        _, err = agent.communicate(timeout=30)
+    # the agent said what it did: start and one line for the turn
+    assert "Agent started" in err and "band.turns: turn room=" in err, err
+    tail = subprocess.Popen(
+        [sys.executable, "-I", "-m", "band.cli", "tail", rid, "--last", "2", *auth],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert tail.stdout is not None
+        assert tail.stdout.readline().startswith(f'room "Planning" ({rid})')
+        assert "Helper" in tail.stdout.readline()
+        assert "Helper" in tail.stdout.readline()
+        body = {"message": {"content": "live line", "mentions": []}}
+        r = live.human("POST", f"/api/v1/me/chats/{rid}/messages", json=body)
+        assert r.status_code == 201
+        assert "Local Person: live line" in tail.stdout.readline()
+    finally:
+        tail.terminate()
+        tail.wait(10)
+    # an unknown room or agent lists what there is
+    missing = band_cli("send", "Nowhere", "hi", *auth)
+    assert missing.returncode == 1 and '"Planning"' in missing.stderr
+    nobody = band_cli("send", "Planning", "hi", "--mention", "Ghost", *auth)
+    assert nobody.returncode == 1 and '"Helper"' in nobody.stderr

@@ -14,7 +14,7 @@ from .conftest import Live
 
 
 def _create(live: Live, name: str, *extra: str) -> None:
-    rc = main(["dev", "agent", "create", name, "--description", f"{name} desc",
+    rc = main(["dev", "agent", "create", name, "--description", f"{name} desc", "--json",
                "--url", live.rest, "--user-key", live.user_key, *extra])  # fmt: skip
     assert rc == 0
 

@@ -120,6 +120,7 @@ def _bases(ids: dict[str, str]) -> dict[str, Any]:
         "post_api_v1_me_agents_register": {"agent": {"name": "n", "description": "d"}},
         "post_api_v1_me_agents_by_agent_id_control": {"mode": "interrupt", "reason": "r"},
         "post_api_v1_me_chats": {"chat": {"title": "t"}},
+        "patch_api_v1_me_chats_by_chat_id": {"chat": {"title": "t"}},
         "post_api_v1_me_chats_bulk_delete": {"ids": ["none"]},
         "post_api_v1_me_chats_by_chat_id_control": {
             "mode": "interrupt",

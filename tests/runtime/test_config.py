@@ -18,6 +18,7 @@ from band.config import (
 )
 from band.config.env import DEFAULT_BAND_URL, TRUE_VALUES, env_flag
 from band.core import BandConfigError, SimpleAdapter
+from band.core.exceptions import StartupError
 from band.mcp.config import DEFAULT_BASE_URL as mcp_default
 from band.mcp.config import load_settings
 from band.runtime.tools.files import AttachmentCache
@@ -58,9 +59,11 @@ def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError) as err:
         load_agent_config("a", config_path=path)
     assert str(err.value) == (
-        f"Config file not found at {path}. Copy agent_config.yaml.example to "
-        "agent_config.yaml and configure your agents."
+        f"Config file not found at {path}.\n`band dev agent create NAME --config nope.yaml` "
+        "registers an agent on band dev and writes it; for Band Cloud, write `NAME: {agent_id: "
+        '..., api_key: ...}` from its "Connect remote agent" dialog.'
     )
+    assert isinstance(err.value, StartupError)
 
 
 @pytest.mark.parametrize("text", ["", "other:\n  agent_id: x\n  api_key: y\n"])
@@ -68,7 +71,12 @@ def test_agent_not_found(tmp_path: Path, text: str) -> None:
     path = write(tmp_path, text)
     with pytest.raises(ValueError) as err:
         load_agent_config("a", config_path=path)
-    assert str(err.value) == f"Agent 'a' not found in {path}. Please add the agent configuration."
+    found = "'other'" if text else "none"
+    assert str(err.value) == (
+        f"Agent 'a' not found in {path}. Please add the agent configuration.\n"
+        f"Agents found there: {found}."
+    )
+    assert isinstance(err.value, StartupError)
 
 
 @pytest.mark.parametrize(

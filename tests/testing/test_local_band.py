@@ -4,10 +4,12 @@ plain synchronous test."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import httpx
 import pytest
 
+from band.core import SimpleAdapter
 from band.demo.adapter import DemoAdapter, SilentAdapter
 from band.testing import MISSING_REPLY_FAILURE, LocalBand, force_transport_disconnect, local_band
 
@@ -56,6 +58,32 @@ def test_a_silent_agent_gets_the_missing_reply_report_and_waiting_times_out() ->
         [error] = room.wait_for(lambda _: room.messages_from(bot, "error"))
         assert (error.metadata["provider"], error.content) == MISSING_REPLY_FAILURE
         room.wait_for(lambda _: room.delivery_status(mid, bot) == "failed")
+
+
+class Declines(SimpleAdapter[Any]):
+    """Settles every turn with ``no_reply``: processed, with no text answer."""
+
+    async def on_message(self, msg: Any, tools: Any, *args: Any, **kwargs: Any) -> None:
+        await tools.no_reply("nothing to add")
+
+
+def test_ask_raises_once_the_turn_failed_without_a_reply() -> None:
+    # the timeout is far beyond the test's life: only the settled turn can end the wait
+    with local_band() as band:
+        bot = band.run_agent(SilentAdapter(), name="Mute")
+        room = band.room(bot)
+        with pytest.raises(AssertionError, match=r"settled \(failed\) without a text reply") as e:
+            room.ask(bot, "anyone?", timeout=3600)
+        assert "'error'" in str(e.value) and MISSING_REPLY_FAILURE[1] in str(e.value)
+        assert "anyone?" in str(e.value)
+
+
+def test_ask_raises_once_the_turn_was_processed_without_a_reply() -> None:
+    with local_band() as band:
+        bot = band.run_agent(Declines(), name="Quiet")
+        room = band.room(bot)
+        with pytest.raises(AssertionError, match=r"settled \(processed\) without a text reply"):
+            room.ask(bot, "anyone?", timeout=3600)
 
 
 def test_an_agent_survives_a_dropped_socket() -> None:

@@ -398,3 +398,210 @@ def test_remote_browser_pastes_the_key(page: Any, live: Live, allowed_errors: li
     page.reload()  # remembered for this tab only (sessionStorage)
     expect(page.locator("#connection")).to_have_attribute("data-state", "online")
     expect(page.get_by_label("User key")).to_have_count(0)
+
+
+HOSTILE = (
+    "**bold** and `code`\n\n- one\n- two\n\n```\nblock line\n```\n"
+    "see https://example.org/docs and [click](javascript:window.__xss=1) "
+    "<img src=x onerror=window.__xss=1> <script>window.__xss=1</script> "
+    '[img](x" onmouseover="window.__xss=1) ![alt](https://example.org/i.png)'
+)
+
+
+def test_markdown_is_rendered_safely(page: Any, live: Live) -> None:
+    aid, _, key = live.register("Writer")
+    rid = room_with(live, aid, title="Markdown")
+    uid = live.human("GET", "/api/v1/me/profile").json()["data"]["id"]
+    msg = {"message": {"content": f"@[[{uid}]] {HOSTILE}", "mentions": [{"id": uid}]}}
+    assert live.agent(key, "POST", ROOM.format(rid=rid) + "/messages", json=msg).status_code == 201
+    open_room(page, live, rid)
+    body = page.locator("#timeline li.message.agent .markdown")
+    expect(body.locator("strong")).to_have_text("bold")
+    expect(body.locator("p code").first).to_have_text("code")
+    expect(body.locator("ul li")).to_have_text(["one", "two"])
+    expect(body.locator("pre code")).to_have_text("block line\n")
+    expect(body.locator(".mention.me")).to_have_text("@Local Person")
+    link = body.locator('a[href="https://example.org/docs"]')
+    expect(link).to_have_attribute("rel", "noopener noreferrer")
+    expect(link).to_have_attribute("target", "_blank")
+    # nothing executable survived: no script, no image, no javascript: link, no handler
+    assert body.locator("script, img, iframe, [onerror], [onmouseover]").count() == 0
+    hrefs = body.locator("a").evaluate_all("(links) => links.map((a) => a.getAttribute('href'))")
+    assert not [h for h in hrefs if h and h.strip().lower().startswith("javascript")], hrefs
+    # raw HTML is shown as the text it is
+    expect(body).to_contain_text("<img src=x onerror=window.__xss=1>")
+    expect(body).to_contain_text("<script>window.__xss=1</script>")
+    body.locator("a").last.hover()
+    assert page.evaluate("() => window.__xss") is None
+    screenshot(page, "room-markdown")
+
+
+def test_compose_multiline_keeps_input_while_sending(
+    page: Any, live: Live, allowed_errors: list[str]
+) -> None:
+    allowed_errors.append("status of 503")  # the refused send below
+    aid, _, _ = live.register("Reader")
+    rid = room_with(live, aid, title="Compose")
+    open_room(page, live, rid)
+    box = page.locator("#compose-input")
+    box.click()
+    box.press_sequentially("line one")
+    box.press("Shift+Enter")
+    box.press_sequentially("line two")
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        if route.request.method == "POST":
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/api/v1/me/chats/*/messages", hold)
+    with page.expect_request(lambda r: r.method == "POST" and "/messages" in r.url):
+        box.press("Enter")
+    expect(box).to_have_value("")
+    box.press_sequentially("typed while sending")  # the first message is still on its way
+    assert len(held) == 1
+    held[0].continue_()
+    expect(page.locator("#timeline li.message.mine")).to_have_count(1)
+    expect(box).to_have_value("typed while sending")
+    page.unroute("**/api/v1/me/chats/*/messages")
+    rows = live.human("GET", f"/api/v1/me/chats/{rid}/messages").json()["data"]
+    assert [m["content"] for m in rows] == ["line one\nline two"]
+    # a refused send gives the text back, in front of what was typed meanwhile
+    page.route(
+        "**/api/v1/me/chats/*/messages",
+        lambda route: (
+            route.fulfill(status=503, json={"error": {"message": "try later"}})
+            if route.request.method == "POST"
+            else route.continue_()
+        ),
+    )
+    box.press("Enter")
+    expect(page.locator("#compose-error")).to_have_text("Not sent: try later")
+    expect(box).to_have_value("typed while sending")
+
+
+def test_working_state_and_offline_banner(page: Any, live: Live, allowed_errors: list[str]) -> None:
+    allowed_errors.append("WebSocket")  # the socket closed on purpose below
+    aid, _, key = live.register("Worker")
+    rid = room_with(live, aid, title="Work")
+    open_room(page, live, rid)
+    body = {"message": {"content": "please work", "mentions": [{"id": aid}]}}
+    mid = live.human("POST", f"/api/v1/me/chats/{rid}/messages", json=body).json()["data"]["id"]
+    working = page.locator("#working")
+    expect(working).to_be_hidden()
+    mark = ROOM.format(rid=rid) + f"/messages/{mid}"
+    assert live.agent(key, "POST", mark + "/processing").status_code == 200
+    expect(working).to_have_text("Worker is working…")
+    assert live.agent(key, "POST", mark + "/processed").status_code == 200
+    expect(working).to_be_hidden()
+
+    banner = page.locator("#offline-banner")
+    expect(banner).to_be_hidden()
+    # the socket drops and (held here) does not come back: the banner says so
+    page.evaluate(
+        "() => { window.bandSocket.scheduleReconnect = () => {}; window.bandSocket.ws.close(); }"
+    )
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("Offline.")
+    page.evaluate("() => { document.querySelector('#compose-error').textContent = 'Not sent: x'; }")
+    # back: the banner goes, and the error from while it was away with it
+    page.evaluate(
+        "() => { delete window.bandSocket.scheduleReconnect; window.bandSocket.connect(); }"
+    )
+    expect(page.locator("#connection")).to_have_attribute("data-state", "online")
+    expect(banner).to_be_hidden()
+    expect(page.locator("#compose-error")).to_have_text("")
+
+
+def test_rename_then_delete_a_room(page: Any, live: Live) -> None:
+    aid, _, key = live.register("Temp")
+    rid = room_with(live, aid, title="Short lived")
+    open_room(page, live, rid)
+    page.once("dialog", lambda dialog: dialog.accept("Renamed room"))
+    page.get_by_role("button", name="Rename").click()
+    expect(page.locator("#room-title")).to_have_text("Renamed room")
+    expect(page.locator("#room-list")).to_contain_text("Renamed room")
+    assert live.human("GET", f"/api/v1/me/chats/{rid}").json()["data"]["title"] == "Renamed room"
+    # the owner renames; a member may not (the agent API's rule)
+    r = live.agent(key, "PATCH", ROOM.format(rid=rid), json={"chat": {"title": "mine now"}})
+    assert r.status_code == 403
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    page.get_by_role("button", name="Delete room").click()
+    assert live.human("GET", f"/api/v1/me/chats/{rid}").status_code == 200  # dismissed: kept
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Delete room").click()
+    expect(page).to_have_url(re.compile(r"#/$"))
+    expect(page.locator("#room-list")).not_to_contain_text("Short lived")
+    assert live.human("GET", f"/api/v1/me/chats/{rid}").status_code == 404
+
+
+def test_agent_page_lists_turns_and_opens_a_timeline(page: Any, live: Live) -> None:
+    aid, _, key = live.register("Echo")
+    rid = room_with(live, aid, title="Traced")
+    agent = ReplyingAgent(live, key, rid)
+    agent.start()
+    body = {"message": {"content": f"@[[{aid}]] please say hello", "mentions": [{"id": aid}]}}
+    assert live.human("POST", f"/api/v1/me/chats/{rid}/messages", json=body).status_code == 201
+    agent.join(20)
+    assert agent.error is None, agent.error
+    page.goto("/#/agents")
+    page.get_by_role("link", name="Echo: recent turns").click()
+    expect(page).to_have_url(re.compile(f"#/agents/{aid}$"))
+    expect(page.locator("#agent-title")).to_have_text("Echo")
+    row = page.locator("#turns-table tbody tr")
+    expect(row).to_have_count(1)
+    expect(row.locator("td").nth(1)).to_have_text("Traced")
+    expect(row.locator(".turn-status")).to_have_text("processed")
+    row.get_by_role("button").click()
+    points = page.locator("#turn-points li")
+    kinds = [
+        "sent",
+        "processing",
+        "thought",
+        "tool call",
+        "tool result",
+        "task",
+        "text",
+        "processed",
+    ]
+    expect(points.locator(".point-kind")).to_have_text(kinds)
+    expect(points.nth(4)).to_contain_text("echo -> ok after")
+    expect(points.first).to_contain_text("Local Person: @Echo please say hello")
+    expect(points.nth(6)).to_contain_text("@Local Person Echo: hello")
+    expect(page.locator("#turn-timeline-title")).to_be_focused()
+    screenshot(page, "agent-turn-timeline")
+
+
+def test_room_task_board_and_files(page: Any, live: Live) -> None:
+    aid, _, key = live.register("Planner")
+    rid = room_with(live, aid, title="Plans")
+    room = ROOM.format(rid=rid)
+    board = {"goal_title": "Ship the demo", "goal_summary": "by Friday"}
+    assert live.agent(key, "PUT", room + "/board", json=board).status_code == 200
+    r = live.agent(key, "POST", room + "/tasks", json={"subject": "Write the README"})
+    assert r.status_code == 201, r.text
+    open_room(page, live, rid)
+    expect(page.locator("#board-goal")).to_have_text("Goal: Ship the demo (by Friday)")
+    expect(page.locator("#task-list li")).to_have_count(1)
+    expect(page.locator("#task-list li")).to_contain_text("#1 Write the README")
+    expect(page.locator("#files-empty")).to_be_visible()
+    # live: the agent adds a task and shares a file while the page is open
+    r = live.agent(key, "POST", room + "/tasks", json={"subject": "Record a video"})
+    assert r.status_code == 201, r.text
+    headers = {"X-API-Key": key, "x-file-name": "notes.md", "content-type": "text/markdown"}
+    up = live.client.put(live.rest + room + "/files", content=b"# notes\n", headers=headers)
+    assert up.status_code in (200, 201), up.text
+    fid = up.json()["data"]["id"]
+    uid = live.human("GET", "/api/v1/me/profile").json()["data"]["id"]
+    msg = {"message": {"content": "notes attached", "mentions": [{"id": uid}],
+                       "attachment_ids": [fid]}}  # fmt: skip
+    assert live.agent(key, "POST", room + "/messages", json=msg).status_code == 201
+    expect(page.locator("#file-list li")).to_contain_text("notes.md")
+    expect(page.locator("#files-empty")).to_be_hidden()
+    expect(page.locator("#task-list li")).to_have_count(2)
+    expect(page.locator("#task-list li").nth(1)).to_contain_text("#2 Record a video")
+    # a stranger cannot read the board
+    other = live.agent(key, "GET", f"/api/v1/me/chats/{rid}/board")
+    assert other.status_code == 403

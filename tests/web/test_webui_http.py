@@ -26,6 +26,12 @@ def test_page_and_static_files(live: Live) -> None:
         s = live.client.get(f"{live.rest}/static/{name}")
         assert s.status_code == 200 and kind in s.headers["content-type"], name
         assert "http://" not in s.text and "https://" not in s.text, name  # no external URLs
+    # the vendored Markdown renderer and sanitizer, as JavaScript modules, with their licences
+    for name in ("markdown.js", "marked.esm.js", "purify.es.js"):
+        s = live.client.get(f"{live.rest}/static/{name}")
+        assert s.status_code == 200 and "javascript" in s.headers["content-type"], name
+    for name in ("LICENSE.marked.txt", "LICENSE.dompurify.txt", "LICENSE-MPL.dompurify.txt"):
+        assert live.client.get(f"{live.rest}/static/{name}").status_code == 200, name
     assert live.client.get(live.rest + "/static/nope.js").status_code == 404
     # paths stay inside the static root
     escaped = live.client.get(live.rest + "/static/%2e%2e/app.py")

@@ -1,6 +1,8 @@
 // The web room view of the local Band platform: rooms, a room's timeline, compose, agents.
-// Plain DOM code, no build step. User content is only ever set with textContent.
+// Plain DOM code, no build step. User content is only ever set with textContent, except text
+// messages: Markdown rendered by marked and sanitized by DOMPurify into DOM nodes (markdown.js).
 
+import { renderMarkdown } from "./markdown.js";
 import { MentionBox } from "./mentions.js";
 import { PhoenixSocket } from "./phoenix.js";
 
@@ -126,9 +128,18 @@ function askForKey() {
 
 function setConnection(kind, connects) {
   const node = $("#connection");
+  const was = node.dataset.state;
   node.dataset.state = kind;
   node.dataset.connects = String(connects);
   $(".label", node).textContent = STATE_LABELS[kind] || kind;
+  const banner = $("#offline-banner");
+  const away = kind === "offline" || kind === "reconnecting";
+  banner.hidden = !away;
+  if (kind === "online" && (was === "offline" || was === "reconnecting")) {
+    // what failed while away is stale now: clear it, and say we are back
+    for (const node of document.querySelectorAll(".error-text")) node.textContent = "";
+    announce("Back online");
+  }
 }
 
 function openSocket() {
@@ -215,6 +226,9 @@ class RoomView {
     this.items = new Map(); // message id -> <li>
     this.calls = new Map(); // tool call key -> {li, done}
     this.orphanResults = new Map(); // tool_call_id -> result message seen before its call
+    this.working = new Map(); // "message agent" -> agent id, while the agent is processing it
+    this.files = new Map(); // file id -> {file, message}: the attachments of the room's messages
+    this.boardTimer = null;
     this.topics = [`chat_room:${id}`, `room_participants:${id}`];
   }
 
@@ -230,10 +244,19 @@ class RoomView {
       event.preventDefault();
       this.send();
     });
+    this.input.addEventListener("keydown", (event) => {
+      // Enter sends, Shift+Enter starts a new line (the mention list handles Enter first)
+      if (event.key === "Enter" && !event.shiftKey && !event.isComposing && !event.defaultPrevented) {
+        event.preventDefault();
+        this.send();
+      }
+    });
     $("#add-agent").addEventListener("submit", (event) => {
       event.preventDefault();
       this.addAgent();
     });
+    $("#delete-room").addEventListener("click", () => this.remove());
+    $("#rename-room").addEventListener("click", () => this.rename());
     try {
       this.room = (await api("GET", `/me/chats/${this.id}`)).data;
     } catch (err) {
@@ -274,6 +297,7 @@ class RoomView {
   }
 
   close() {
+    clearTimeout(this.boardTimer);
     for (const topic of this.topics) state.socket.leave(topic);
   }
 
@@ -281,9 +305,11 @@ class RoomView {
     // a burst of history is not news: screen readers hear only what arrives afterwards
     this.timeline.setAttribute("aria-busy", "true");
     try {
-      const [participants, messages] = await Promise.all([
+      // read together: a room left meanwhile answers all of them, or none, with 404
+      const [participants, messages, board] = await Promise.all([
         allPages(`/me/chats/${this.id}/participants`),
         allMessages(this.id),
+        api("GET", `/me/chats/${this.id}/board`),
       ]);
       if (state.room !== this) return; // the person moved on meanwhile
       this.participants = participants;
@@ -292,6 +318,7 @@ class RoomView {
       for (const message of messages) this.add(message, false);
       this.scrollToEnd(true);
       this.showEmpty();
+      this.renderBoard(board.data);
     } catch (err) {
       announce(`Could not load the room: ${err.message}`);
     } finally {
@@ -341,16 +368,51 @@ class RoomView {
     }
   }
 
+  async rename() {
+    const title = prompt("New title of the room", roomTitle(this.room))?.trim();
+    if (!title || title === this.room.title) return;
+    $("#room-error").textContent = "";
+    try {
+      this.room = { ...this.room, ...(await api("PATCH", `/me/chats/${this.id}`, { chat: { title } })).data };
+    } catch (err) {
+      $("#room-error").textContent = `Not renamed: ${err.message}`;
+      return;
+    }
+    $("#room-title").textContent = roomTitle(this.room);
+    document.title = `${roomTitle(this.room)} · Band`;
+    announce(`Room renamed to ${title}`);
+    await refreshRooms();
+  }
+
+  async remove() {
+    // deleting a room removes it for everyone in it: ask first
+    if (!confirm(`Delete the room “${roomTitle(this.room)}” and its messages for everyone?`)) return;
+    $("#room-error").textContent = "";
+    try {
+      const job = (await api("POST", "/me/chats/bulk-delete", { ids: [this.id] })).data;
+      if (job.failed?.length) throw new ApiError(job.failed[0].reason);
+    } catch (err) {
+      $("#room-error").textContent = `Not deleted: ${err.message}`;
+      return;
+    }
+    announce("Room deleted");
+    await refreshRooms();
+    location.hash = "#/";
+  }
+
   async send() {
     const text = this.input.value.trim();
     $("#compose-error").textContent = "";
     if (!text) return;
     const { content, mentions } = this.mentions.encode(text, this.participants);
+    // the box empties at once, so what is typed while the message is on its way is kept
+    this.input.value = "";
     try {
       await api("POST", `/me/chats/${this.id}/messages`, { message: { content, mentions } });
-      this.input.value = "";
     } catch (err) {
       $("#compose-error").textContent = `Not sent: ${err.message}`;
+      const typed = this.input.value;
+      this.input.value = typed ? `${text}\n${typed}` : text;
     }
     this.input.focus();
   }
@@ -364,18 +426,10 @@ class RoomView {
   }
 
   richText(message) {
-    // content carries mentions as @[[id]] tokens; show them as @Name
-    const parts = [];
-    const pattern = /@\[\[([^\]]+)\]\]/g;
-    let last = 0;
-    for (const match of message.content.matchAll(pattern)) {
-      if (match.index > last) parts.push(document.createTextNode(message.content.slice(last, match.index)));
-      const mine = match[1] === state.me.id;
-      parts.push(el("span", { class: mine ? "mention me" : "mention", text: `@${this.nameOf(match[1], message)}` }));
-      last = match.index + match[0].length;
-    }
-    if (last < message.content.length) parts.push(document.createTextNode(message.content.slice(last)));
-    return el("p", { class: "content" }, ...parts);
+    // Markdown, sanitized; content carries mentions as @[[id]] tokens: shown as @Name
+    const mention = (id) =>
+      el("span", { class: id === state.me.id ? "mention me" : "mention", text: `@${this.nameOf(id, message)}` });
+    return el("div", { class: "content markdown" }, renderMarkdown(message.content, mention));
   }
 
   header(message, label) {
@@ -404,6 +458,9 @@ class RoomView {
     else li = this.eventItem(message);
     this.items.set(message.id, li);
     if (li.dataset.folded !== "true") this.timeline.append(li);
+    if (message.attachments?.length) this.addFiles(message);
+    // an agent at work may have changed the board: read it again (once per burst)
+    if (live && message.sender_type === "Agent") this.boardSoon();
     if (live) this.scrollToEnd(near);
     this.showEmpty();
   }
@@ -423,10 +480,71 @@ class RoomView {
   fillStatus(li, message) {
     const line = $(".delivery", li);
     const statuses = Object.entries(message.metadata?.delivery_status || {});
+    for (const [id, s] of statuses) {
+      const key = `${message.id} ${id}`;
+      if (s.status === "processing") this.working.set(key, id);
+      else this.working.delete(key);
+    }
+    this.renderWorking();
     line.textContent = statuses
       .map(([id, s]) => `${this.nameOf(id, message)}: ${s.status}`)
       .join(" · ");
     line.hidden = statuses.length === 0;
+  }
+
+  boardSoon() {
+    clearTimeout(this.boardTimer);
+    this.boardTimer = setTimeout(() => this.refreshBoard(), 300);
+  }
+
+  async refreshBoard() {
+    try {
+      this.renderBoard((await api("GET", `/me/chats/${this.id}/board`)).data);
+    } catch (err) {
+      announce(`Could not load the task board: ${err.message}`);
+    }
+  }
+
+  renderBoard(view) {
+    if (state.room !== this || !$("#task-list")) return;
+    const { board, tasks } = view;
+    const goal = $("#board-goal");
+    goal.textContent = board.goal_title
+      ? `Goal: ${board.goal_title}${board.goal_summary ? ` (${board.goal_summary})` : ""}`
+      : "No goal set.";
+    goal.classList.toggle("muted", !board.goal_title);
+    $("#task-list").replaceChildren(
+      ...tasks.map((t) => el("li", { class: `task state-${t.state}`, "data-task": t.id },
+        el("span", { class: "task-number", text: `#${t.number} ` }),
+        el("span", { class: "task-subject", text: t.subject }),
+        el("span", { class: "task-status", text: ` · ${t.overall_status || t.state}` }))),
+    );
+  }
+
+  addFiles(message) {
+    for (const file of message.attachments) this.files.set(file.id, { file, message });
+    const list = $("#file-list");
+    if (!list) return;
+    list.replaceChildren(
+      ...[...this.files.values()].map(({ file, message: m }) => {
+        const kb = file.bytes === null || file.bytes === undefined ? "" : `, ${Math.max(1, Math.round(file.bytes / 1024))} KB`;
+        return el("li", { "data-file": file.id },
+          el("span", { class: "file-name", text: file.name || file.id }),
+          el("span", { class: "muted", text: ` (${file.content_type || "file"}${kb}) from ${m.sender_name || m.sender_id}` }));
+      }),
+    );
+    $("#files-empty").hidden = this.files.size > 0;
+  }
+
+  renderWorking() {
+    // an agent holding a processing mark is working on a message of this room
+    const node = $("#working");
+    if (!node) return;
+    const names = [...new Set(this.working.values())].map((id) => this.nameOf(id, {}));
+    node.hidden = names.length === 0;
+    node.textContent = names.length
+      ? `${names.join(", ")} ${names.length === 1 ? "is" : "are"} working…`
+      : "";
   }
 
   updateStatus(message) {
@@ -567,8 +685,10 @@ async function renderAgents() {
       const start = el("button", { type: "button", text: "New room with agent",
         "aria-label": `New room with ${a.name}` });
       start.addEventListener("click", () => createRoom(`Chat with ${a.name}`, a.id));
+      const page = el("a", { href: `#/agents/${encodeURIComponent(a.id)}`, text: a.name,
+        "aria-label": `${a.name}: recent turns` });
       return el("tr", {},
-        el("th", { scope: "row", text: a.name }),
+        el("th", { scope: "row" }, page),
         el("td", {}, el("code", { text: `@${a.handle}` })),
         el("td", {}, idCode, " ", copy),
         el("td", {}, start));
@@ -576,6 +696,68 @@ async function renderAgents() {
   );
   $("#agents-table").hidden = agents.length === 0;
   $("#agents-empty").hidden = agents.length > 0;
+}
+
+// ---------------------------------------------------------------- an agent's turns
+
+async function showAgent(agentId) {
+  const main = $("#main");
+  main.replaceChildren($("#tpl-agent").content.cloneNode(true));
+  let agents;
+  let turns;
+  try {
+    agents = await allPages("/me/agents");
+    turns = (await api("GET", `/me/agents/${encodeURIComponent(agentId)}/turns`)).data;
+  } catch (err) {
+    announce(`Could not load the agent: ${err.message}`);
+    return;
+  }
+  const agent = agents.find((a) => a.id === agentId);
+  const name = agent ? agent.name : agentId;
+  document.title = `${name} · Agents · Band`;
+  $("#agent-title").textContent = name;
+  $("#agent-about").textContent = agent ? `@${agent.handle} · ${agent.id}` : agentId;
+  const body = $("#turns-table tbody");
+  body.replaceChildren(
+    ...turns.map((t) => {
+      const open = el("button", { type: "button", text: "Show timeline",
+        "aria-label": `Timeline of the turn on “${firstLine(t.content)}”` });
+      open.addEventListener("click", () => showTimeline(agentId, t.message_id));
+      const room = el("a", { href: `#/rooms/${encodeURIComponent(t.room_id)}`,
+        text: t.room_title || t.room_id });
+      return el("tr", { "data-message": t.message_id },
+        el("td", { text: new Date(t.sent_at).toLocaleTimeString() }),
+        el("td", {}, room),
+        el("td", { text: `${t.sender_name || "?"}: ${firstLine(t.content)}` }),
+        el("td", { class: `turn-status status-${t.status}`, text: t.error ? `${t.status}: ${t.error}` : t.status }),
+        el("td", { text: String(t.attempts) }),
+        el("td", { text: t.seconds === null ? "" : t.seconds.toFixed(3) }),
+        el("td", {}, open));
+    }),
+  );
+  $("#turns-table").hidden = turns.length === 0;
+  $("#turns-empty").hidden = turns.length > 0;
+}
+
+async function showTimeline(agentId, messageId) {
+  let turn;
+  try {
+    const path = `/me/agents/${encodeURIComponent(agentId)}/turns/${encodeURIComponent(messageId)}`;
+    turn = (await api("GET", path)).data;
+  } catch (err) {
+    announce(`Could not load the timeline: ${err.message}`);
+    return;
+  }
+  $("#turn-points").replaceChildren(
+    ...turn.points.map((p) =>
+      el("li", { class: `point point-${p.kind}` },
+        el("span", { class: "point-at", text: `+${p.seconds.toFixed(3)}s` }), " ",
+        el("strong", { class: "point-kind", text: p.kind.replace("_", " ") }), " ",
+        el("span", { class: "point-detail", text: p.detail || "" }))),
+  );
+  $("#turn-timeline-title").textContent = `Timeline: ${turn.status}, ${turn.attempts} attempt(s)`;
+  $("#turn-timeline").hidden = false;
+  $("#turn-timeline-title").focus();
 }
 
 async function registerAgent(event) {
@@ -647,6 +829,10 @@ async function route() {
     state.room = view;
     renderRooms();
     await view.open();
+  } else if (/^#\/agents\/[^/]+$/.test(hash)) {
+    $("#nav-agents").setAttribute("aria-current", "page");
+    renderRooms();
+    await showAgent(decodeURIComponent(hash.slice("#/agents/".length)));
   } else if (hash === "#/agents") {
     $("#nav-agents").setAttribute("aria-current", "page");
     renderRooms();

@@ -45,6 +45,7 @@ from band.runtime.rooms.recheck import RecheckBackoff
 from band.runtime.rooms.settlement import Delivery, RoomStopped, transient
 from band.runtime.rooms.working import WorkingState
 from band.runtime.sessionconfig import SessionConfig
+from band.runtime.trace import TurnRecorder, TurnTrace
 from band_sdk_core import evaluate_drain_candidate, is_self_echo
 
 __all__ = ["ExecutionContext", "RoomExecution"]
@@ -142,6 +143,7 @@ class RoomExecution:
         config: SessionConfig,
         preprocessor: Preprocessor | None = None,
         hub_room_id: str | None = None,
+        recorder: TurnRecorder | None = None,
     ) -> None:
         self.room_id = room_id
         self.agent_id = agent_id
@@ -174,6 +176,9 @@ class RoomExecution:
         self._recheck: asyncio.TimerHandle | None = None
         self._backoff = RecheckBackoff(config.owed_recheck_seconds, config.owed_recheck_max_seconds)
         self._queue.put_nowait(_Signal.DRAIN)  # the backlog goes before any live message
+        #: records each turn's timeline (band.runtime.trace); ``_trace`` is the running turn's
+        self.recorder = recorder
+        self._trace: TurnTrace | None = None
 
     def __repr__(self) -> str:
         return f"RoomExecution(room_id={self.room_id!r}, stopped={self.stopped})"
@@ -194,6 +199,8 @@ class RoomExecution:
         """Queue a validated ``message_created`` payload."""
         item = inbound(payload)
         if item is not None:
+            if self.recorder is not None and item.row.id:
+                self.recorder.received(item.row.id)
             self._queue.put_nowait(item)
 
     def request_drain(self) -> None:
@@ -435,11 +442,25 @@ class RoomExecution:
             log.debug("room %s: message %s not run (%s)", self.room_id, mid, verdict)
             return
         self._idle.clear()
+        if self.recorder is not None:
+            self.recorder.received(mid)  # served by /next: it reached us now
         try:
             await self._claimed(item, mid)
         finally:
+            self._end_trace("unfinished")  # left by an exception: it runs again later
             claims.release(self.room_id, mid)
             self._idle.set()
+
+    def _mark(self, name: str, **detail: Any) -> None:
+        """The running turn passed ``name`` (its trace records it)."""
+        if self._trace is not None:
+            self._trace.mark(name, **detail)
+
+    def _end_trace(self, outcome: str, error: str | None = None) -> None:
+        """The running turn is over: its trace is logged and kept."""
+        trace, self._trace = self._trace, None
+        if trace is not None and self.recorder is not None:
+            self.recorder.finish(trace, outcome, error)
 
     async def _close_reopened(self, mid: str) -> None:
         """Mark processed again a message we answered that a stray processing mark re-opened.
@@ -459,8 +480,11 @@ class RoomExecution:
     async def _claimed(self, item: Inbound, mid: str) -> None:
         retries = self.delivery.retries
         attempt, exhausted = retries.record_attempt(mid)
+        if self.recorder is not None:
+            self._trace = self.recorder.begin(self.room_id, mid, attempt)
         if exhausted:
             log.warning("room %s: message %s exhausted its retries", self.room_id, mid)
+            self._end_trace("exhausted")
             return
         try:
             accepted = await self.delivery.mark_processing(self.room_id, mid)
@@ -470,13 +494,16 @@ class RoomExecution:
         except BaseException:
             retries.discard_attempt(mid)
             raise
+        self._mark("processing_mark", accepted=accepted)
         if not accepted:
             retries.discard_attempt(mid)
+            self._end_trace("not_run", "stopped" if self.stopped else "processing mark refused")
             return
         if await self._answered_already(mid):
             retries.discard_attempt(mid)
             self.delivery.record_processed(self.room_id, mid)
             await self._flush(mid)
+            self._end_trace("processed", "answered by an earlier attempt")
             return
         self._posted = []
         try:
@@ -490,6 +517,7 @@ class RoomExecution:
             self._remember_posts(mid)  # the message runs again: what it said is looked for
         if ok is None:  # stopped or cut off mid-turn: the message stays processing for replay
             retries.discard_attempt(mid)
+            self._end_trace("unfinished")
             return
         if ok:
             self.delivery.record_processed(self.room_id, mid)
@@ -500,6 +528,8 @@ class RoomExecution:
             await self._working.closed()
             self._working = None
         pending = self.delivery.claims.pending_settlement(self.room_id, mid)
+        self._mark("settled", status="processed" if ok else "failed", confirmed=pending is None)
+        self._end_trace("processed" if ok else "failed", None if ok else error)
         if not ok and retry and pending is None and not retries.is_permanently_failed(mid):
             self.request_drain()  # the failed message is served again by /next
 
@@ -561,6 +591,9 @@ class RoomExecution:
         self.turns += 1
         self._interrupt_mode = None
         self._tools = tools
+        if self._trace is not None and hasattr(tools, "trace"):
+            tools.trace = self._trace  # AgentTools records each tool call in it
+        self._mark("adapter_start")
         self._turn = asyncio.create_task(self.adapter.on_event(inp), name=f"band-turn-{msg.id}")
         working = (
             contextlib.nullcontext()
@@ -600,6 +633,7 @@ class RoomExecution:
                 label = f"turn exceeded max_cycle_seconds ({self.config.max_cycle_seconds}s)"
             return TurnResult(False, label[:500], retry=True)
         finally:
+            self._mark("adapter_end")
             self._turn = None
             self._tools = None
             self._posted = posted_by(tools)

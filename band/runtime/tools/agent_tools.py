@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import inspect
 import logging
+import time
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
-from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -19,6 +20,9 @@ from . import ops
 from . import registry as t
 from .registry import TOOL_MODELS, ToolCallOutcome, run_tool, select_tools
 from .spec import FORMATS, ToolSpec
+
+if TYPE_CHECKING:
+    from band.runtime.trace import TurnTrace
 
 log = logging.getLogger("band.tools")
 
@@ -77,6 +81,8 @@ class AgentTools:
         self.rest = rest
         self.hub_room_id = hub_room_id
         self.turn = Turn()
+        #: the running turn's trace (the runtime sets it): each tool call is recorded there
+        self.trace: TurnTrace | None = None
         cached = [dict(p) for p in participants] if participants is not None else None
         self._ctx = ops.ToolContext(rest, room_id, agent_id, cached)
 
@@ -141,9 +147,22 @@ class AgentTools:
 
     async def _call(self, spec: ToolSpec[Any, R], **arguments: w.JsonValue) -> R:
         """Validate and run one tool; record its effect only when it returns; its typed result."""
-        value = await spec.run(self._ctx, spec.validate(arguments))
+        start = time.monotonic()
+        try:
+            value = await spec.run(self._ctx, spec.validate(arguments))
+        except BaseException as exc:
+            self._traced(spec.name, arguments, start, type(exc).__name__)
+            raise
+        self._traced(spec.name, arguments, start)
         self.turn.record(spec.effect)
         return spec.result(value)
+
+    def _traced(
+        self, name: str, arguments: Mapping[str, Any], start: float, error: str | None = None
+    ) -> None:
+        """Record a tool call that began at monotonic ``start`` on the running turn's trace."""
+        if self.trace is not None:
+            self.trace.tool(name, arguments, start, error=error)
 
     # --- chat ---------------------------------------------------------------------------------
 
@@ -175,7 +194,14 @@ class AgentTools:
     ) -> w.EventCreatedResponse:
         """Post an event of any type (``tool_call``, ``tool_result``, ``thought``, ...)."""
         # any message_type an adapter narrates, not only the ones the model is offered
-        result = await ops.post_event(self._ctx, content, message_type, metadata)
+        start = time.monotonic()
+        arguments = {"content": content, "message_type": message_type, "metadata": metadata}
+        try:
+            result = await ops.post_event(self._ctx, content, message_type, metadata)
+        except BaseException as exc:
+            self._traced(t.SEND_EVENT.name, arguments, start, type(exc).__name__)
+            raise
+        self._traced(t.SEND_EVENT.name, arguments, start)
         self.turn.record(t.SEND_EVENT.effect)
         return t.SEND_EVENT.result(result)
 
@@ -309,7 +335,9 @@ class AgentTools:
         self, tool_name: str, arguments: Mapping[str, w.JsonValue]
     ) -> ToolCallOutcome:
         """Run a tool by name; ``ok`` says whether it succeeded (and its effect was recorded)."""
+        start = time.monotonic()
         outcome = await run_tool(self._ctx, tool_name, arguments)
+        self._traced(tool_name, arguments, start, None if outcome.ok else str(outcome.value)[:200])
         if outcome.ok:
             self.turn.record_tool(tool_name)
         return outcome

@@ -1,0 +1,139 @@
+"""Start-up mistakes end in one or two lines naming the cause and the next step, no traceback.
+
+Each case runs the README's 20-line agent as a process (``python -I echo.py``, the installed
+package) the way a new user would, against a real ``band dev`` where one is needed.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from bandtest.platform import Live
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: The README's agent, as a user copies it.
+ECHO = README.split("## A 20-line agent", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+RUN_TIMEOUT = 120
+
+
+def _closed_port() -> int:
+    """A loopback port nothing listens on (bound then released)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def run_echo(
+    tmp_path: Path, env: dict[str, str], config: dict[str, object] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run echo.py in ``tmp_path`` with only ``env`` (plus PATH) for Band's settings."""
+    (tmp_path / "echo.py").write_text(ECHO)
+    if config is not None:
+        (tmp_path / "agent_config.yaml").write_text(yaml.safe_dump(config))
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.upper().startswith(("BAND_", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"))
+    }
+    return subprocess.run(
+        [sys.executable, "-I", "echo.py"],
+        cwd=tmp_path,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+    )
+
+
+def told(proc: subprocess.CompletedProcess[str]) -> list[str]:
+    """The ``error:`` lines the process ended with; fails on a traceback or a zero exit."""
+    assert proc.returncode != 0, proc.stderr
+    assert "Traceback" not in proc.stderr, proc.stderr
+    lines = proc.stderr.rstrip("\n").splitlines()
+    start = max(i for i, line in enumerate(lines) if line.startswith("error: "))
+    error = lines[start:]
+    assert 1 <= len(error) <= 2, proc.stderr
+    return error
+
+
+def test_a_wrong_key_names_the_agent_the_url_and_what_to_do(live: Live, tmp_path: Path) -> None:
+    aid, _, _ = live.register("Echo")
+    config = {"my_agent": {"agent_id": aid, "api_key": "band_a_not-the-key"}}
+    env = {"BAND_REST_URL": live.rest, "BAND_WS_URL": live.ws}
+    first, second = told(run_echo(tmp_path, env, config))
+    assert first.startswith(
+        f"error: the platform at {live.rest} (BAND_REST_URL) refused the API key of agent {aid}"
+    )
+    assert "HTTP 401" in first and "band_a_not-the-key" not in first + second
+    assert "agent_config.yaml" in second and "band dev agent create" in second
+
+
+def test_band_dev_not_running_says_so(tmp_path: Path) -> None:
+    port = _closed_port()
+    url = f"http://127.0.0.1:{port}"
+    env = {"BAND_REST_URL": url, "BAND_WS_URL": f"ws://127.0.0.1:{port}/api/v1/socket/websocket"}
+    config = {"my_agent": {"agent_id": "a1", "api_key": "band_a_k"}}
+    first, second = told(run_echo(tmp_path, env, config))
+    assert first.startswith(f"error: cannot reach the Band platform at {url} (BAND_REST_URL): ")
+    assert second.startswith("Is `band dev` running?") and "--port" in second
+
+
+def test_a_forgotten_band_rest_url_names_the_default_it_used(tmp_path: Path) -> None:
+    # the default is Band Cloud; a proxy nobody listens on keeps the test off the network
+    proxy = f"http://127.0.0.1:{_closed_port()}"
+    config = {"my_agent": {"agent_id": "a1", "api_key": "band_a_k"}}
+    env = {"HTTPS_PROXY": proxy, "HTTP_PROXY": proxy}
+    first, second = told(run_echo(tmp_path, env, config))
+    assert first.startswith(
+        "error: cannot reach the Band platform at https://app.band.ai "
+        "(the default, Band Cloud: BAND_REST_URL is not set): "
+    )
+    assert "export BAND_REST_URL=http://127.0.0.1:8080" in second
+    assert "BAND_WS_URL=ws://127.0.0.1:8080/api/v1/socket/websocket" in second
+
+
+def test_no_config_file_says_how_to_make_one(tmp_path: Path) -> None:
+    first, second = told(run_echo(tmp_path, {}))
+    assert first == f"error: Config file not found at {tmp_path / 'agent_config.yaml'}."
+    assert "band dev agent create NAME --config agent_config.yaml" in second
+    assert ".example" not in first + second
+
+
+def test_an_unknown_agent_name_lists_the_names_found(tmp_path: Path) -> None:
+    config = {
+        "echo": {"agent_id": "a1", "api_key": "band_a_k"},
+        "helper": {"agent_id": "a2", "api_key": "band_a_j"},
+    }
+    first, second = told(run_echo(tmp_path, {}, config))
+    assert first.startswith("error: Agent 'my_agent' not found in ")
+    assert second == "Agents found there: 'echo', 'helper'."
+
+
+@pytest.mark.parametrize("how", ["BAND_LOG_LEVEL"])
+def test_debug_shows_the_traceback(tmp_path: Path, how: str) -> None:
+    proc = run_echo(tmp_path, {how: "DEBUG"})
+    assert proc.returncode != 0
+    assert "Traceback" in proc.stderr and "ConfigFileNotFoundError" in proc.stderr
+
+
+def test_a_forgotten_band_ws_url_is_named_before_connecting(live: Live, tmp_path: Path) -> None:
+    aid, _, key = live.register("Echo")
+    config = {"my_agent": {"agent_id": aid, "api_key": key}}
+    first, second = told(run_echo(tmp_path, {"BAND_REST_URL": live.rest}, config))
+    assert first == (
+        f"error: the REST URL is {live.rest} but the socket URL is "
+        "wss://app.band.ai/api/v1/socket/websocket (the default, Band Cloud: BAND_WS_URL is "
+        "not set)."
+    )
+    port = live.rest.rsplit(":", 1)[1]
+    assert second == (
+        f"For band dev, export BAND_WS_URL=ws://127.0.0.1:{port}/api/v1/socket/websocket "
+        "(or pass ws_url=)."
+    )
