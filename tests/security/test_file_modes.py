@@ -63,7 +63,7 @@ def test_band_dev_and_agent_create_write_private_files(tmp_path: Path) -> None:
         assert _mode(config) == 0o600
         # rewriting an existing owner-only file keeps it owner-only
         again = _band(
-            "dev", "agent", "create", "Beta", "--description", "second", "--url", rest,
+            "dev", "agent", "create", "Beta", "--description", "second", "--url", rest, "--json",
             "--config", str(config), cwd=tmp_path, env=clean_env(),
         )  # fmt: skip
         assert again.returncode == 0, again.stderr
