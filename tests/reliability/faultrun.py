@@ -112,17 +112,38 @@ class AgentProcess:
 
 
 class Person(Human):
-    """The local person on fresh connections: a keep-alive connection the loaded platform
-    closes just as it is reused would fail a read (or a send) that never reached it."""
+    """The local person; a read that meets a keep-alive connection the loaded platform closed
+    just as it was reused is read again, and a send goes over a fresh connection (a send is
+    never repeated: it could post twice)."""
 
-    def __init__(self, live: Live) -> None:  # Human's own client is not made: this one is
-        self.live = live
-        self.http = httpx.AsyncClient(
+    def __init__(self, live: Live) -> None:
+        super().__init__(live)
+        self.fresh = httpx.AsyncClient(
             base_url=live.rest,
             headers={"X-API-Key": live.user_key},
             timeout=30,
             limits=httpx.Limits(max_keepalive_connections=0),
         )
+
+    async def aclose(self) -> None:
+        await self.fresh.aclose()
+        await super().aclose()
+
+    async def send(self, rid: str, aid: str, text: str) -> str:
+        body = {"message": {"content": text, "mentions": [{"id": aid}]}}
+        r = await self.fresh.post(f"/api/v1/me/chats/{rid}/messages", json=body)
+        assert r.status_code == 201, r.text
+        return str(r.json()["data"]["id"])
+
+    async def messages(self, rid: str) -> list[dict[str, Any]]:
+        for attempt in range(4):
+            try:
+                return await super().messages(rid)
+            except httpx.TransportError:
+                if attempt == 3:
+                    raise
+                await asyncio.sleep(0.5)
+        raise AssertionError("unreachable")
 
 
 def _ts(row: dict[str, Any]) -> float:
@@ -175,19 +196,21 @@ async def run(
     async def echoes(rid: str) -> dict[str, list[dict[str, Any]]]:
         by_text: dict[str, list[dict[str, Any]]] = {}
         for m in await human.replies(rid, aid):
-            by_text.setdefault(plain(m["content"]), []).append(m)
+            # the mention's text is the echo's last words (the official SDK hands the adapter
+            # the text with the agent's @handle in front: it echoes that too)
+            by_text.setdefault(" ".join(plain(m["content"]).split()[-5:]), []).append(m)
         return by_text
 
     async def converse(rid: str) -> None:
         for i in range(mentions):
-            text = f"{name} room {rids.index(rid)} mention {i}"
+            text = f"{name} room {rids.index(rid)} mention {i}"  # 5 words: see ``echoes``
             sent[rid].append((await human.send(rid, aid, text), text))
             deadline = asyncio.get_running_loop().time() + wait
-            while f"echo: {text}" not in await echoes(rid):
+            while text not in await echoes(rid):
                 if asyncio.get_running_loop().time() > deadline:
                     out.late.append(text)
                     break
-                await asyncio.sleep(0.2)
+                await asyncio.sleep(0.25)
 
     async def settled() -> bool:
         for rid in rids:
@@ -210,7 +233,7 @@ async def run(
             found = await echoes(rid)
             for mid, text in sent[rid]:
                 out.sent += 1
-                answers = found.get(f"echo: {text}", [])
+                answers = found.get(text, [])
                 if not answers:
                     out.lost += 1
                 else:
