@@ -120,7 +120,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--p", type=float, default=0.2)
     parser.add_argument("--kills", type=int, default=4, help="SIGKILLs per kill point")
-    parser.add_argument("--wait", type=float, default=60.0, help="seconds per mention")
+    parser.add_argument("--wait", type=float, default=45.0, help="seconds per mention")
     args = parser.parse_args()
     sides = {"ours": sys.executable}
     if args.against:
@@ -149,7 +149,14 @@ def main() -> None:
     )
     print("| --- |" + " --- |" * len(sides))
     labels = {name: label for name, (label, _) in CLASSES.items()}
-    labels.update({p: f"agent SIGKILLed {p.replace('-', ' the ')}" for p in KILL_POINTS})
+    labels.update(
+        {
+            "before-reply": "agent SIGKILLed before the reply POST",
+            "after-reply": "agent SIGKILLed after the reply POST (before the processed mark)",
+            "before-processed": "agent SIGKILLed as it sends the processed mark (not applied)",
+            "after-processed": "agent SIGKILLed after the processed mark (its answer lost)",
+        }
+    )
     for name, label in labels.items():
         cells = [results[sdk][name].row() for sdk in sides]
         print(f"| {label} | " + " | ".join(cells) + " |")
