@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv install refsdk refcore dashboard test test-pure test-wheel test-dist lint types format bench bench-e2e bench-scale bench-wire demo clean
+.PHONY: venv install refsdk refcore dashboard test test-pure test-wheel test-dist lint types format bench bench-e2e bench-scale bench-wire bench-faults demo clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -133,6 +133,11 @@ bench-scale: $(STAMP)
 	@mkdir -p $(BENCH_RESULTS)
 	$(PY) bench/scale/run.py $(if $(E2E_AGAINST),--against $(E2E_AGAINST)) \
 		--json $(BENCH_STEM).scale.json $(SCALE_ARGS)
+
+# ours and the official band-sdk behind the same seeded fault proxy: lost / duplicated per fault
+# class and kill point, side by side (the README's reliability table); FAULTS_ARGS go to the script
+bench-faults: $(STAMP) $(REFSDK_STAMP)
+	$(PY) bench/faults.py --against $(REFSDK)/bin/python $(FAULTS_ARGS)
 
 # band demo: local platform, an SDK agent, a room, a mention, the reply (DEMO_ARGS: --acp, --keep).
 # Its own venv with the package and its runtime dependencies only (the dev toolchain is for

@@ -289,7 +289,12 @@ class Agent:
             for sig in installed:
                 loop.remove_signal_handler(sig)
         if self._started:  # a signal, request_stop() or a lost session: stop here
-            await self.stop(timeout=self._shutdown_timeout)
+            timeout = self._shutdown_timeout
+            if self._runtime.end_reason == "superseded":
+                # a newer process owns the session now and takes over the open attempts: a
+                # turn finished here would answer alongside its replay there
+                timeout = None
+            await self.stop(timeout=timeout)
 
     def request_stop(self) -> None:
         """Ask :meth:`run_forever` to stop the agent (safe from signal handlers and callbacks)."""

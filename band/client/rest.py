@@ -56,6 +56,7 @@ from band.core.wire import (  # noqa: F401 -- re-exported at band-sdk's import p
 
 from . import http11
 from .errors import (  # noqa: F401 -- band-sdk re-exports these here; ours are the same classes
+    BandAPIError,
     BandConnectionError,
     BandTimeoutError,
     NotFoundError,
@@ -299,6 +300,17 @@ class RestClient:
             headers = {"Content-Type": "application/json", **(headers or {})}
         target = self._lean.target(url, query)
         return await self._lean.request(method, target, body=body, headers=headers)
+
+    def retry_delay(self, attempt: int, error: BaseException | None = None) -> float:
+        """Seconds before retry ``attempt`` (0-based) after ``error``: the platform's
+        ``Retry-After`` when it sent one, else the client's exponential backoff with jitter."""
+        if isinstance(error, BandAPIError):
+            headers = {k.lower(): v for k, v in error.headers.items()}
+            body = _encode_json(error.body) if isinstance(error.body, dict) else b""
+            hinted = _retry_after(http11.Response(error.status_code, headers, body))
+            if hinted is not None:
+                return min(hinted, 60.0)
+        return self._backoff(attempt, None)
 
     def _backoff(self, attempt: int, resp: _Answer | None) -> float:
         """Honour Retry-After / retry-after-ms, else exponential backoff with full jitter."""

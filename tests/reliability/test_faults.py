@@ -233,3 +233,29 @@ def test_reply_applied_but_its_answer_lost(
 
     _play(platform, body, proxy=proxy, rest_timeout=0.5)
     assert rule.hits == 1
+
+
+@pytest.mark.parametrize(
+    ("status", "applied"),
+    [(502, False), (503, False), (504, True), (502, True), (429, False)],
+    ids=["502", "503", "504-applied", "502-applied", "429"],
+)
+def test_reply_refused_or_applied_then_refused(
+    platform: RestartablePlatform, proxy: FaultProxy, status: int, applied: bool
+) -> None:
+    """The reply POST answered 5xx/429 twice (``applied``: the platform wrote it first): the
+    reply is posted again only when the room does not hold it yet; answered once, processed,
+    no error event."""
+    rule = proxy.add(Rule("POST", REPLY, status=status, times=2, forward_after_status=applied))
+
+    async def body(s: Scene) -> None:
+        mids = await s.settle_each("refused reply", "next one")
+        await s.answered_once(["refused reply", "next one"])
+        assert s.adapter.seen == mids  # the turn ran once: its post was retried, not the turn
+        assert await s.human.reply_texts(s.rid, s.aid, "error") == []
+
+    _play(platform, body, proxy=proxy)
+    assert rule.hits == 2
+    # applied: each turn's refused post is found in the room and not sent again (one POST per
+    # turn); refused: the first turn's reply is sent three times, the second's once
+    assert proxy.count("POST", REPLY) == (2 if applied else 4)

@@ -131,3 +131,67 @@ def test_reject_policy_gets_connection_conflict(platform: RestartablePlatform) -
         await human.aclose()
 
     asyncio.run(scenario())
+
+
+SLOW_SCRIPT = SCRIPT.replace(
+    "        await tools.send_message(",
+    "        await asyncio.sleep(2.0)  # a turn in flight when the successor starts\n"
+    "        await tools.send_message(",
+)
+
+
+def test_successor_under_traffic_answers_each_mention_once(
+    platform: RestartablePlatform, tmp_path: Path
+) -> None:
+    """A second process with the same key starts on another host while mentions keep coming in
+    two rooms and the first is mid-turn: the first is superseded, the second takes over its
+    open attempts, and between them every mention is answered exactly once."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Echo")
+    rids = [room_with(live, aid, title=f"room {i}") for i in range(2)]
+    (tmp_path / "echo.py").write_text(SLOW_SCRIPT)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("BAND_", "PYTHONPATH"))}
+    env.update(AID=aid, AKEY=key, BAND_REST_URL=live.rest, BAND_WS_URL=live.ws)
+    procs: list[subprocess.Popen[bytes]] = []
+
+    async def scenario() -> None:
+        human = Human(live)
+        texts: dict[str, list[str]] = {rid: [] for rid in rids}
+        mids: dict[str, list[str]] = {rid: [] for rid in rids}
+
+        async def mention(rid: str) -> None:
+            text = f"mention {len(texts[rid])}"
+            texts[rid].append(text)
+            mids[rid].append(await human.send(rid, aid, text))
+
+        first = _spawn(tmp_path, "first", tmp_path / "host-a", env)
+        procs.append(first)
+        for rid in rids:
+            await mention(rid)
+        await wait_for(lambda: human.settled(rids[0], aid, mids[rids[0]]), timeout=30)
+        for rid in rids:  # turns in flight in both rooms when the successor connects
+            await mention(rid)
+        await wait_for(lambda: human.status_is(rids[1], mids[rids[1]][-1], aid, "processing"))
+        procs.append(_spawn(tmp_path, "second", tmp_path / "host-b", env))
+        for _ in range(3):
+            for rid in rids:
+                await mention(rid)
+            await asyncio.sleep(0.3)
+        assert await asyncio.to_thread(first.wait, 30) == 0  # superseded: run() returned
+        for rid in rids:
+            await mention(rid)
+            await wait_for(lambda rid=rid: human.settled(rid, aid, mids[rid]), timeout=45)
+        for rid in rids:
+            await answered_once(human, rid, aid, texts[rid])
+        await human.aclose()
+
+    try:
+        asyncio.run(scenario())
+    except BaseException:
+        for name in ("first", "second"):
+            print(f"--- {name}\n" + (tmp_path / f"{name}.log").read_text()[-3000:])
+        raise
+    finally:
+        for proc in procs:
+            stop_process(proc)

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+from unittest.mock import ANY
 
 from bandtest.platform import RestartablePlatform, room_with
 
 from band.client.rest import RestClient
-from band.core.wire import MessageRow
-from band.runtime.rooms.answered import is_post_of, posted_by, reply_landed, sent_text
+from band.core.wire import MessageRow, decode_as
+from band.runtime.rooms.answered import (
+    answered_in_attempt,
+    attempt_started,
+    count_posts,
+    is_post_of,
+    posted_by,
+    reply_landed,
+    sent_text,
+)
 from band.runtime.tools import AgentTools
 
 
@@ -81,3 +90,69 @@ def test_posted_by_reads_the_tools_record(platform: RestartablePlatform) -> None
             await rest.aclose()
 
     asyncio.run(scenario())
+
+
+def test_answered_in_attempt_reads_the_open_attempt(platform: RestartablePlatform) -> None:
+    """A re-served message counts as answered by an agent text written after its open attempt
+    started (not one written before); without an attempt time, by an agent text after the
+    message and before the room's next message to the agent. Posts are counted by content."""
+    live = platform.live
+    assert live is not None
+    aid, _, key = live.register("Restarted")
+    rid = room_with(live, aid)
+    people = live.agent(key, "GET", f"/api/v1/agent/chats/{rid}/participants").json()["data"]
+    me = next(p["id"] for p in people if p["id"] != aid)
+
+    def agent_says(text: str, kind: str = "text") -> None:
+        if kind == "text":
+            body = {"message": {"content": text, "mentions": [{"id": me}]}}
+            r = live.agent(key, "POST", f"/api/v1/agent/chats/{rid}/messages", json=body)
+        else:
+            body = {"event": {"content": text, "message_type": kind}}
+            r = live.agent(key, "POST", f"/api/v1/agent/chats/{rid}/events", json=body)
+        assert r.status_code == 201, r.text
+
+    def human_says(text: str) -> str:
+        body = {"message": {"content": text, "mentions": [{"id": aid}]}}
+        r = live.human("POST", f"/api/v1/me/chats/{rid}/messages", json=body)
+        assert r.status_code == 201, r.text
+        return str(r.json()["data"]["id"])
+
+    def row(mid: str) -> MessageRow:
+        r = live.agent(key, "GET", f"/api/v1/agent/chats/{rid}/messages/next")
+        assert r.status_code == 200 and r.json()["data"]["id"] == mid, r.text
+        return decode_as(MessageRow, r.json()["data"])
+
+    first = human_says("first")
+    agent_says("an answer to an earlier turn, written after the message")  # before the mark
+    r = live.agent(key, "POST", f"/api/v1/agent/chats/{rid}/messages/{first}/processing")
+    assert r.status_code == 200, r.text
+    started = attempt_started(row(first), aid)
+    assert started is not None
+
+    async def scenario() -> None:
+        rest = RestClient(key, live.rest)
+        try:
+            # written before the attempt started: not this turn's answer
+            assert not await answered_in_attempt(rest, rid, aid, first, started)
+            agent_says("thinking", "thought")  # an event is no answer
+            assert not await answered_in_attempt(rest, rid, aid, first, started)
+            agent_says("echo: first")
+            assert await answered_in_attempt(rest, rid, aid, first, started)
+            assert await count_posts(rest, rid, aid, first, "echo: first") == (1, ANY)
+            assert (await count_posts(rest, rid, aid, first, "thinking", "thought"))[0] == 1
+            assert (await count_posts(rest, rid, aid, first, "thinking"))[0] == 0
+            # no attempt time: the agent's first text after the message decides
+            assert await answered_in_attempt(rest, rid, aid, first, None)
+            second = human_says("second")
+            assert not await answered_in_attempt(rest, rid, aid, second, None)
+            third = human_says("third")  # the room's next message came before any answer
+            agent_says("echo: third")
+            assert not await answered_in_attempt(rest, rid, aid, second, None)
+            assert await answered_in_attempt(rest, rid, aid, third, None)
+        finally:
+            await rest.aclose()
+
+    asyncio.run(scenario())
+    # a message with no open attempt has no attempt time
+    assert attempt_started(MessageRow(id="m", metadata={}), aid) is None

@@ -21,7 +21,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from band.client.errors import BandConnectionError, BandError
+from band.client.errors import BandError
 from band.client.rest import RestClient, path
 from band.core.exceptions import ProviderRunError
 from band.core.preprocessor import Preprocessor
@@ -37,7 +37,12 @@ from band.runtime.contacts.hub import (
     SYNTHETIC_SENDER_TYPE,
     is_contact_hub_turn,
 )
-from band.runtime.rooms.answered import posted_by, reply_landed
+from band.runtime.rooms.answered import (
+    answered_in_attempt,
+    attempt_started,
+    posted_by,
+    reply_landed,
+)
 from band.runtime.rooms.context import RoomContext
 from band.runtime.rooms.events import MessageEvent
 from band.runtime.rooms.messages import Inbound, delivery_status, inbound
@@ -45,6 +50,7 @@ from band.runtime.rooms.recheck import RecheckBackoff
 from band.runtime.rooms.settlement import Delivery, RoomStopped, transient
 from band.runtime.rooms.working import WorkingState
 from band.runtime.sessionconfig import SessionConfig
+from band.runtime.tools.ops import ToolContext
 from band.runtime.trace import TurnRecorder, TurnTrace
 from band_sdk_core import evaluate_drain_candidate, is_self_echo
 
@@ -70,6 +76,9 @@ CANCEL_RETRY = 0.5
 MAX_DRAIN = 500
 #: Messages per room whose cut-off turn's posts are remembered (oldest forgotten first).
 MAX_UNSURE = 64
+#: Times in a row a message's turn may be cut off by an unavailable platform (each after its
+#: calls' own retries ran out) before the turn counts as failed.
+MAX_CUT_OFF = 5
 #: Generic room text for a turn that raised; the exception itself stays in the logs.
 ADAPTER_FAILED = "The agent hit an error while handling this message and could not answer it."
 
@@ -120,10 +129,11 @@ def _is_synthetic(item: Inbound) -> bool:
 
 
 def _platform_unreachable(exc: BaseException) -> bool:
-    """Whether ``exc`` (or what caused it) is a failure to reach the platform."""
+    """Whether ``exc`` (or what caused it) is a failure to reach the platform, or a transient
+    refusal (429, 5xx) that outlasted the call's retries."""
     seen: BaseException | None = exc
     while seen is not None:
-        if isinstance(seen, BandConnectionError):
+        if transient(seen):
             return True
         seen = seen.__cause__ or seen.__context__
     return False
@@ -166,6 +176,8 @@ class RoomExecution:
         self._posted: list[str] = []  # texts the last turn posted, answered or not
         # message id -> texts its cut-off or failed turn posted: a rerun first looks for them
         self._unsure: dict[str, list[str]] = {}
+        self._ran: set[str] = set()  # messages whose turn ran in this process (bounded below)
+        self._cut_off: dict[str, int] = {}  # message id -> turns cut off in a row
         self._working: WorkingState | None = None  # the last turn's indicator
         self._spawn_control: asyncio.Future[None] | None = None
         self._interrupt_mode: str | None = None
@@ -499,13 +511,14 @@ class RoomExecution:
             retries.discard_attempt(mid)
             self._end_trace("not_run", "stopped" if self.stopped else "processing mark refused")
             return
-        if await self._answered_already(mid):
+        if await self._answered_already(mid) or await self._answered_earlier(item, mid):
             retries.discard_attempt(mid)
             self.delivery.record_processed(self.room_id, mid)
             await self._flush(mid)
             self._end_trace("processed", "answered by an earlier attempt")
             return
         self._posted = []
+        self._note_ran(mid)
         try:
             ok, error, retry = await self._run_turn(item, final=attempt >= retries.max_retries)
         except BaseException:
@@ -519,6 +532,7 @@ class RoomExecution:
             retries.discard_attempt(mid)
             self._end_trace("unfinished")
             return
+        self._cut_off.pop(mid, None)
         if ok:
             self.delivery.record_processed(self.room_id, mid)
         else:
@@ -561,6 +575,32 @@ class RoomExecution:
             )
         return landed
 
+    def _note_ran(self, mid: str) -> None:
+        """Remember that this process ran ``mid`` (it knows what that turn posted)."""
+        self._ran.add(mid)
+        if len(self._ran) > 4 * MAX_UNSURE:
+            self._ran.clear()  # old turns are settled; a forgotten one is checked by its row
+
+    async def _answered_earlier(self, item: Inbound, mid: str) -> bool:
+        """Whether a turn of ``mid`` that another process (or this one before a restart) ran
+        in the open ``processing`` attempt already posted its answer.
+
+        Only for a message served with such an attempt and never run here: a turn run here is
+        looked for by what it posted (``_answered_already``).
+        """
+        row = item.row
+        if mid in self._ran or delivery_status(row, self.agent_id) != "processing":
+            return False
+        since = attempt_started(row, self.agent_id)
+        if not await answered_in_attempt(self.rest, self.room_id, self.agent_id, mid, since):
+            return False
+        log.info(
+            "room %s: message %s was answered in its earlier attempt; settling it",
+            self.room_id,
+            mid,
+        )
+        return True
+
     async def _flush(self, mid: str) -> None:
         """Post the message's recorded mark; one the platform could not take is owed."""
         if not await self.delivery.flush(self.room_id, mid) and self.delivery.unavailable:
@@ -588,6 +628,9 @@ class RoomExecution:
             log.debug("room %s: message %s skipped by the preprocessor", self.room_id, item.row.id)
             return SUCCEEDED
         msg, tools = inp.msg, inp.tools
+        binding = getattr(tools, "context", None)
+        if isinstance(binding, ToolContext) and not synthetic:
+            binding.trigger_id = item.row.id  # a post whose answer is lost is looked for after it
         self.turns += 1
         self._interrupt_mode = None
         self._tools = tools
@@ -613,7 +656,7 @@ class RoomExecution:
             log.info("room %s: turn %s ended by %s", self.room_id, msg.id, mode)
             return UNFINISHED if mode == "stop" else TurnResult(False, "interrupted")
         except Exception as exc:
-            if _platform_unreachable(exc):
+            if _platform_unreachable(exc) and self._may_cut_off(msg.id, synthetic):
                 # the platform went away mid-turn: not the message's fault; replay it later
                 log.warning("room %s: platform unreachable during turn %s", self.room_id, msg.id)
                 if not synthetic:
@@ -653,6 +696,15 @@ class RoomExecution:
             failure = AgentFailure(TURN_FAILURE_PROVIDER, MISSING_REPLY, "missing_reply")
             await tools.send_failure(failure)
         return TurnResult(False, "missing reply")
+
+    def _may_cut_off(self, mid: str, synthetic: bool) -> bool:
+        """Count a cut-off turn of ``mid``; False once ``MAX_CUT_OFF`` in a row ran out."""
+        if synthetic:
+            return True
+        cuts = self._cut_off[mid] = self._cut_off.get(mid, 0) + 1
+        if len(self._cut_off) > MAX_UNSURE:
+            del self._cut_off[next(iter(self._cut_off))]
+        return cuts <= MAX_CUT_OFF
 
 
 def _commit(inp: AgentInput) -> None:

@@ -25,6 +25,7 @@ from band.core.exceptions import (
 from band.core.wire import JsonObject, JsonValue, Participant, Peer, decode_rows
 
 from . import inputs as i
+from . import landing
 
 log = logging.getLogger("band.tools")
 
@@ -56,6 +57,10 @@ class ToolContext:
     #: texts of the messages posted through this binding, answered or not (a lost answer
     #: may hide a written message: a replay looks for them before running the turn again)
     posted: list[str] = field(default_factory=list)
+    #: the message the turn answers: a post whose answer was lost is looked for after it
+    trigger_id: str | None = None
+    #: (message_type, content) -> rows written through this binding, answers confirmed
+    written: dict[tuple[str, str], int] = field(default_factory=dict)
 
     def room(self) -> str:
         """The bound room; tools that act on a room need one."""
@@ -198,7 +203,7 @@ async def post_message(
         message["attachment_ids"] = list(attachment_ids)
     ctx.posted.append(content)
     try:
-        resp = await ctx.rest.request("POST", ctx.chat_path("/messages"), json={"message": message})
+        answer = await _write(ctx, "/messages", {"message": message}, content, "text")
     except UnprocessableEntityError as exc:
         if exc.message == MessagePostKind.MENTION_NOT_IN_ROOM.value:
             raise MessagePostError.classified(
@@ -209,7 +214,9 @@ async def post_message(
         if _stopped(exc):
             raise RoomExecutionStoppedError(ctx.room()) from exc
         raise
-    data = resp.data if isinstance(resp.data, dict) else {}
+    if isinstance(answer, landing.Landed):  # written; its receipt was lost on the way
+        return {"id": answer.id, "success": True, "recipients": resolved}
+    data = answer
     recipients = data.get("recipients")
     if not data.get("id") or not isinstance(recipients, list):
         raise MessagePostError.classified(
@@ -242,12 +249,34 @@ async def post_event(
     if metadata is not None:
         event["metadata"] = metadata
     try:
-        resp = await ctx.rest.request("POST", ctx.chat_path("/events"), json={"event": event})
+        answer = await _write(ctx, "/events", {"event": event}, str(event["content"]), message_type)
     except ForbiddenError as exc:
         if _stopped(exc):
             raise RoomExecutionStoppedError(ctx.room()) from exc
         raise
-    return dict(resp.data or {})
+    if isinstance(answer, landing.Landed):
+        return {"id": answer.id, "success": True, "message_type": message_type}
+    return answer
+
+
+async def _write(
+    ctx: ToolContext, suffix: str, body: JsonObject, content: str, message_type: str
+) -> JsonObject | landing.Landed:
+    """POST a message or event of the bound room, retried safely (``landing.post_write``)."""
+    key = (message_type, content.strip())
+    answer = await landing.post_write(
+        ctx.rest,
+        ctx.chat_path(suffix),
+        body,
+        room_id=ctx.room(),
+        agent_id=ctx.agent_id,
+        trigger_id=ctx.trigger_id,
+        content=content,
+        message_type=message_type,
+        earlier=ctx.written.get(key, 0),
+    )
+    ctx.written[key] = ctx.written.get(key, 0) + 1
+    return answer
 
 
 # --- chat tools -------------------------------------------------------------------------------
