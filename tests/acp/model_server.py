@@ -13,7 +13,8 @@ user message, the last ``[[ step; step; ... ]]`` block, one model response per t
 * ``bash <command>``: call the agent's own shell tool (Claude Code ``Bash``, Gemini
   ``run_shell_command``), which asks the client for permission; ends the response.
 * ``wait``: stream the response's text so far, then hang until the client goes away (the
-  agent cancels the request when the turn is interrupted).
+  agent cancels the request when the turn is interrupted); only the first time the script is
+  seen (a message run again after a restart is answered at once).
 
 A script's steps after the last tool step end the turn (``end_turn`` / ``STOP``). Requests
 without the Band tools (an agent's own side queries: titles, routing) get a neutral answer.
@@ -141,6 +142,8 @@ class ModelServer:
 
     def __init__(self) -> None:
         self.requests: list[tuple[str, Any]] = []
+        #: scripts whose ``wait`` already hung once (a turn run again answers at once)
+        self._waited: set[str] = set()
         self.url = ""
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
@@ -212,9 +215,16 @@ class ModelServer:
         if not body.get("stream"):
             return self._anthropic_reply(body, blocks, stop)
         return StreamingResponse(
-            self._anthropic_stream(body, blocks, stop, step.wait),
+            self._anthropic_stream(body, blocks, stop, self._hang(text, step)),
             media_type="text/event-stream",
         )
+
+    def _hang(self, script: str, step: Answer) -> bool:
+        """Whether this response hangs (``wait``, the first time its script is seen)."""
+        if not step.wait or script in self._waited:
+            return False
+        self._waited.add(script)
+        return True
 
     @staticmethod
     def _anthropic_tool(step: Step, tools: list[str], body: Any) -> dict[str, Any]:
@@ -328,7 +338,7 @@ class ModelServer:
             parts.append({"functionCall": {"name": name, "args": args}})
         if not parts:
             parts = [{"text": ""}]
-        return self._gemini_reply(call, parts, step.wait)
+        return self._gemini_reply(call, parts, self._hang(text, step))
 
     def _gemini_reply(self, call: str, parts: list[dict[str, Any]], wait: bool) -> Any:
         chunk = {

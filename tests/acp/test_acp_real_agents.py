@@ -11,6 +11,7 @@ the session. One band dev and one model server serve the module.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from contextlib import AsyncExitStack
@@ -104,6 +105,32 @@ class Room:
 
         rows: list[dict[str, Any]] = await wait_for(done, timeout=TURN_S)
         return rows
+
+    async def turn_or_load_refused(self, script: str) -> list[dict[str, Any]] | None:
+        """A turn that must load the room's session on a new process. Claude Code loads it.
+        Gemini CLI 0.61.0 may not: its ``session/load`` starts the session's new recording
+        (which empties the session file) before it reads that file, a race it sometimes loses
+        ("No previous sessions found for this project."). While the adapter runs, it then
+        fails the turn with the agent's error and opens no other session (the seed's rule):
+        None. (After a restart it opens a new session with the room's messages instead.)"""
+        before = len(await self.rows())
+        turn = asyncio.ensure_future(self.turn(script))
+
+        async def refused() -> list[dict[str, Any]] | None:
+            rows = (await self.rows())[before:]
+            errors = [r for r in rows if r["message_type"] == "error"]
+            return rows if any(e["content"] == "Internal error" for e in errors) else None
+
+        check = asyncio.ensure_future(wait_for(refused, timeout=TURN_S))
+        await asyncio.wait({turn, check}, return_when=asyncio.FIRST_COMPLETED)
+        if turn.done():
+            check.cancel()
+            return turn.result()
+        turn.cancel()
+        assert self.real.name == "gemini", "only Gemini CLI's load may be refused"
+        rows = check.result()
+        assert not self.session_ids(rows)  # no new session replaced the room's
+        return None
 
     def session_ids(self, rows: list[dict[str, Any]]) -> list[str]:
         return [
@@ -214,19 +241,32 @@ async def scenarios(room: Room, adapter: ACPClientAdapter, model: ModelServer) -
     assert state.process is not None and state.process.proc is not None
     state.process.proc.kill()
     await state.process.proc.wait()
-    rows = await room.turn("reply After the crash")
-    assert [plain(r["content"]) for r in rows if r["message_type"] == "text"] == ["After the crash"]
-    assert room.session_ids(rows) == [session]
+    rows = await room.turn_or_load_refused("reply After the crash")
+    if rows is not None:
+        assert [plain(r["content"]) for r in rows if r["message_type"] == "text"] == [
+            "After the crash"
+        ]
+        assert room.session_ids(rows) == [session]
 
     # -- the adapter restarts: the room's session event names the session it loads
     await room.stop()
     adapter = await room.start()
-    rows = await room.turn("reply After the restart")
+    rows = await room.turn_or_load_refused("reply After the restart")
+    if rows is None:
+        return
     # (the runtime may first run the failed text-only message again: its session is the same)
     assert [plain(r["content"]) for r in rows if r["message_type"] == "text"] == [
         "After the restart"
     ]
-    assert set(room.session_ids(rows)) == {session}
+    (restored,) = set(room.session_ids(rows))
+    if restored != session:
+        # Gemini CLI lost the session on load (see turn_or_load_refused); after a restart the
+        # adapter opens a new one and gives it the room's messages as background instead
+        assert name == "gemini"
+        assert all(
+            "[Conversation History]" in json.dumps(b)
+            for b in prompts_seen(model, "After the restart")
+        )
     # the loaded session's earlier turns reached the model, and none of its replay the room
     assert all(
         f"Hello from {name}" in json.dumps(b) for b in prompts_seen(model, "After the restart")
