@@ -581,8 +581,9 @@ def test_gemini_mcp_call_is_one_tool_call_with_the_band_name_and_args(
             tools = await h.message('gemini-call band_send_message {"content": "Hi there"}')
             assert tools.turn.replied
             events = h.events()
-            assert [k for k, _ in events] == ["tool_call", "text", "tool_result", "task"]
-            call, result = json.loads(events[0][1]), json.loads(events[2][1])
+            # announced by its completion (the request only named it): after the message
+            assert [k for k, _ in events] == ["text", "tool_call", "tool_result", "task"]
+            call, result = json.loads(events[1][1]), json.loads(events[2][1])
             assert call["name"] == result["name"] == "band_send_message"
             assert call["args"]["content"] == "Hi there"
             assert call["tool_call_id"] == result["tool_call_id"]

@@ -46,13 +46,14 @@ def tiny_children() -> int:
             continue
         try:
             stat = Path(f"/proc/{pid}/stat").read_text()
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            # the fields after the command's closing parenthesis: state, ppid, ...
+            state, ppid = stat.rsplit(")", 1)[1].split()[:2]
+            if ppid != me or state == "Z":
+                continue
+            if b"tiny_agent.py" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                count += 1
         except OSError:
             continue
-        # the fields after the command's closing parenthesis: state, ppid, ...
-        state, ppid = stat.rsplit(")", 1)[1].split()[:2]
-        if ppid == me and state != "Z" and b"tiny_agent.py" in cmdline:
-            count += 1
     return count
 
 

@@ -162,9 +162,8 @@ class RoomClient:
         if narrator is not None and narrator.session_id != session_id:
             narrator = None
         if choice is not None:
-            if narrator is not None:  # the request may be the call's first announcement
+            if narrator is not None:  # the request may be the first sight of the call
                 narrator.permission_requested(tool_call)
-                await narrator.drain()
             return RequestPermissionResponse(
                 outcome=AllowedOutcome(outcome="selected", option_id=choice)
             )

@@ -159,6 +159,8 @@ class TurnNarrator:
         self._lock = asyncio.Lock()
         #: a call announced without arguments, held for the announcement that completes it
         self._announcing: ToolCallState | None = None
+        #: calls known from a permission request, not yet announced by an update
+        self._unannounced: set[str] = set()
 
     # -- intake (synchronous, so wire order is kept whatever the SDK's task scheduling) --
 
@@ -237,9 +239,14 @@ class TurnNarrator:
         return call
 
     def _complete_args(self, call: ToolCallState, update: ToolCallStart | ToolCallUpdate) -> None:
-        if call.args or update.raw_input is None:
-            return
-        call.args = tool_call_of(update, self._canonical).args
+        if not call.args and update.raw_input is not None:
+            call.args = tool_call_of(update, self._canonical).args
+        if call.tool_call_id in self._unannounced:  # known from a permission request only
+            self._unannounced.discard(call.tool_call_id)
+            if call.args:
+                self._post_call(call)
+            else:
+                self._announcing = call
 
     def _announce(self) -> None:
         """Post the held announcement with the arguments known by now."""
@@ -285,16 +292,14 @@ class TurnNarrator:
         )
 
     def permission_requested(self, tool_call: ToolCallUpdate) -> None:
-        """A permission request announces its call when no update did (Gemini CLI asks before
-        it reports the call): one tool_call event, with the arguments the request shows."""
+        """Remember a call first seen in a permission request (Gemini CLI asks before it
+        reports the call): its name and the arguments the request shows. Its tool_call event
+        comes with its next frame, so a call that never runs posts nothing (as band-sdk)."""
         if tool_call.tool_call_id in self._calls:
             return
-        self._flush_thoughts()
-        if self._announcing is not None:
-            self._announce()
         call = tool_call_of(tool_call, self._canonical)
         self._calls[call.tool_call_id] = call
-        self._post_call(call)
+        self._unannounced.add(call.tool_call_id)
 
     def permission_cancelled(self, tool_call: ToolCallUpdate) -> None:
         """The synthetic pair for a permission the adapter cancelled: the tool never ran."""
@@ -305,8 +310,9 @@ class TurnNarrator:
         known = self._calls.get(tool_call.tool_call_id)
         call = known or tool_call_of(tool_call, self._canonical)
         payload = {"name": call.name, "args": call.args, "tool_call_id": call.tool_call_id}
-        if known is None:
+        if known is None or call.tool_call_id in self._unannounced:
             self._calls[call.tool_call_id] = call
+            self._unannounced.discard(call.tool_call_id)
             self._event("tool_calls", json.dumps(payload), "tool_call", {**payload, **meta})
         if call.reported:
             return

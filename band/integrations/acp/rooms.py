@@ -183,9 +183,9 @@ class ACPRooms:
         return sum(1 for r in self.rooms.values() if r.process is not None) + self._starting
 
     async def _reserve(self, room: RoomState) -> None:
-        """Wait for room under ``max_live_processes``, stopping the least recently used idle
-        room's process when the limit is reached (its session is loaded again on its next
-        message); with every live room running a turn, wait for one to end."""
+        """Wait until one more process fits under ``max_live_processes``: at the limit, stop
+        the least recently used idle room's process (its session is loaded again on its next
+        message), or, with every live room running a turn, wait for one to end."""
         limit = self.config.max_live_processes
         async with self._reserving:
             while self.live_processes >= limit:
@@ -325,7 +325,7 @@ class ACPRooms:
                 await self._run(room, sink, request)
             finally:
                 room.running, room.last_used = False, time.monotonic()
-                self._freed.set()  # an idle room: a start waiting for room may evict it
+                self._freed.set()  # an idle room: a start waiting at the limit may evict it
 
     async def _fail(
         self, room: RoomState, sink: RoomSink, exc: BaseException, *, stop: bool
