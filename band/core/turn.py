@@ -17,6 +17,7 @@ __all__ = [
     "TurnEffect",
     "TurnLedger",
     "TurnVerdict",
+    "failure_event",
 ]
 
 log = logging.getLogger("band.turn")
@@ -25,6 +26,15 @@ log = logging.getLogger("band.turn")
 MISSING_REPLY = missing_reply_message()
 #: ``provider`` of the runtime's own turn-failure events.
 TURN_FAILURE_PROVIDER = "band-runtime"
+
+
+def failure_event(failure: AgentFailure) -> tuple[str, dict[str, object]]:
+    """The ``error`` event a failure is posted as, in band-sdk 6.0.1's shape: its message as
+    the content, and ``{"failure": {provider, code, message, detail}}`` as the metadata."""
+    message = failure.message.strip()
+    # the platform refuses a blank event: the failure would vanish from the room
+    content = message or f"{failure.provider} failed without an error message."
+    return content, {"failure": failure.to_dict()}
 
 
 class TurnEffect(enum.StrEnum):

@@ -19,7 +19,14 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from band.core.exceptions import BandToolError
-from band.core.turn import MISSING_REPLY, TOOL_EFFECTS, TURN_FAILURE_PROVIDER, AgentFailure, Turn
+from band.core.turn import (
+    MISSING_REPLY,
+    TOOL_EFFECTS,
+    TURN_FAILURE_PROVIDER,
+    AgentFailure,
+    Turn,
+    failure_event,
+)
 from band.core.turn import TurnEffect as _Effect
 from band.core.types import ToolCallOutcome
 from band.runtime.capabilities import Capability
@@ -334,9 +341,9 @@ class FakeAgentTools:
 
     async def send_failure(self, failure: AgentFailure) -> Any:
         """Post ``failure`` as an ``error`` event and note it on the turn; never raises."""
-        meta = {"provider": failure.provider, "code": failure.code, "detail": failure.detail}
+        content, meta = failure_event(failure)
         try:
-            posted = await self.send_event(failure.message, "error", meta)
+            posted = await self.send_event(content, "error", meta)
         except Exception as exc:  # like the real send_failure: reporting never raises
             return {"ok": False, "error": str(exc)}
         self.turn.note_reported()

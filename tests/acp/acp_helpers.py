@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from bandtest.platform import Live, room_with
 
 from band.client import RestClient, path
-from band.core.turn import AgentFailure, Turn
+from band.core.turn import AgentFailure, Turn, failure_event
 
 __all__ = [
     "AGENT",
@@ -62,7 +62,8 @@ class PlatformSink:
 
     async def send_failure(self, failure: AgentFailure) -> None:
         self.failures.append(failure)
-        await self.send_event(failure.message, "error", {"provider": failure.provider})
+        content, metadata = failure_event(failure)
+        await self.send_event(content, "error", metadata)
         self.turn.note_reported()
 
 

@@ -11,6 +11,10 @@ of the prompt. Steps:
 * ``tool <name> <json args>``: call any tool on the ``band`` MCP server, reporting it as
   ``tool_call`` / ``tool_call_update`` frames and its text as a thought.
 * ``report <name> <json args>``: only report a completed tool call (an external server).
+* ``announce-twice <name> <json args>``: report a call as Claude Code does (``tool_call``
+  with ``{}``, then again with the input, then completed).
+* ``gemini-call <name> <json args>``: call a ``band`` tool reporting it as Gemini CLI does
+  (a permission request titled ``<name> (band MCP Server)``, then a completed update).
 * ``permission`` / ``permission-deny``: ask permission with allow and reject options (or only
   reject options) and say the outcome as a thought ``permission: <option id|cancelled>``.
 * ``sleep <s>``: sleep, ending the turn as ``cancelled`` when ``session/cancel`` arrives.
@@ -25,7 +29,8 @@ of the prompt. Steps:
 
 Flags (argv or ``SCRIPTED_AGENT_FLAGS``): ``--no-load`` (no ``loadSession``),
 ``--mcp=http,sse`` / ``--mcp=none`` (advertised MCP transports), ``--auth=<id>``
-(require ``authenticate`` with that method before ``session/new``).
+(require ``authenticate`` with that method before ``session/new``), ``--replay-after-load``
+(send a loaded session's replay after answering ``session/load``, as Gemini CLI does).
 
 Every received call is appended to ``calls.jsonl`` in the process working directory, and
 sessions are kept in ``sessions.json`` there, so a new process can ``session/load`` them.
@@ -146,6 +151,7 @@ class ScriptedAgent:
         self.servers: dict[str, list[Any]] = {}
         self.running: dict[str, asyncio.Event] = {}
         self.authenticated = False
+        self.pending_replay: tuple[str, list[str]] | None = None
 
     def on_connect(self, conn: Any) -> None:
         self.conn = conn
@@ -207,14 +213,42 @@ class ScriptedAgent:
         if state is None:
             raise RequestError.resource_not_found(session_id)
         self.servers[session_id] = servers
-        for text in state["history"]:
-            await self.conn.session_update(session_id, update_user_message_text(text))
-            await self.conn.session_update(session_id, update_agent_message_text("(replayed)"))
+        if "replay-after-load" in self.flags:
+            # as Gemini CLI does: the replay goes out after the load is answered, before the
+            # next request is handled
+            self.pending_replay = (session_id, list(state["history"]))
+        else:
+            await self.replay(session_id, state["history"])
         return LoadSessionResponse(config_options=catalog(state["model"], state["effort"]))
+
+    async def flush_replay(self) -> None:
+        """Send a replay held back by ``--replay-after-load`` (before any later request)."""
+        if self.pending_replay is not None:
+            pending, self.pending_replay = self.pending_replay, None
+            await self.replay(*pending)
+
+    async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Unknown extension requests: "method not found" (logged, after a held replay)."""
+        await self.flush_replay()
+        log_call("ext_method", name=method)
+        raise RequestError.method_not_found(method)
+
+    async def replay(self, session_id: str, history: list[str]) -> None:
+        """The loaded session's earlier turns: the prompt, a thought, a tool call, the text."""
+        for n, text in enumerate(history):
+            await self.conn.session_update(session_id, update_user_message_text(text))
+            await self.conn.session_update(session_id, update_agent_thought_text("(replayed)"))
+            call = f"replayed-{n}"
+            await self.conn.session_update(
+                session_id,
+                start_tool_call(call, "band_send_message", status="completed", raw_input={}),
+            )
+            await self.conn.session_update(session_id, update_agent_message_text("(replayed)"))
 
     async def set_config_option(
         self, config_id: str, session_id: str, value: str | bool, **kw: Any
     ) -> SetSessionConfigOptionResponse:
+        await self.flush_replay()
         log_call("set_config_option", config_id=config_id, session_id=session_id, value=value)
         state = self.sessions[session_id]
         if config_id == "model" and value in MODELS:
@@ -237,6 +271,7 @@ class ScriptedAgent:
             event.set()
 
     async def prompt(self, session_id: str, prompt: list[Any], **kw: Any) -> PromptResponse:
+        await self.flush_replay()
         self.require_auth()
         text = "\n".join(getattr(block, "text", "") for block in prompt)
         log_call("prompt", session_id=session_id, text=text)
@@ -285,6 +320,12 @@ class ScriptedAgent:
         elif verb == "tool":
             name, _, args = rest.partition(" ")
             await self.call_tool(sid, name, json.loads(args or "{}"))
+        elif verb == "announce-twice":
+            name, _, args = rest.partition(" ")
+            await self.announce_twice(sid, name, json.loads(args or "{}"))
+        elif verb == "gemini-call":
+            name, _, args = rest.partition(" ")
+            await self.gemini_call(sid, name, json.loads(args or "{}"))
         elif verb == "report":
             name, _, args = rest.partition(" ")
             await self.report_tool(sid, name, json.loads(args or "{}"))
@@ -343,6 +384,64 @@ class ScriptedAgent:
                 raw_output={"ok": True},
             ),
         )
+
+    async def announce_twice(self, sid: str, name: str, args: dict[str, Any]) -> None:
+        """Claude Code's frames: ``tool_call`` with ``{}``, the same id again with the input,
+        then the result."""
+        call_id = f"toolu_{uuid.uuid4().hex[:8]}"
+        for raw in ({}, args):
+            await self.say(sid, start_tool_call(call_id, name, kind="other", raw_input=raw))
+        await self.finish_tool(sid, call_id, "ok", failed=False)
+
+    async def gemini_call(self, sid: str, name: str, args: dict[str, Any]) -> None:
+        """Gemini CLI's frames for an MCP call: a permission request titled
+        ``<tool> (band MCP Server)`` showing the args as JSON text, the call, then only a
+        completed ``tool_call_update`` with that title (no ``rawInput`` anywhere)."""
+        requester = self.sessions[sid].get("requester")
+        if name == "band_send_message" and "mentions" not in args and requester:
+            args = {**args, "mentions": [requester]}
+        call_id = f"mcp_band_{name}_{uuid.uuid4().hex[:8]}"
+        title = f"{name} (band MCP Server)"
+        call = ToolCallUpdate(
+            tool_call_id=call_id,
+            title=title,
+            status="pending",
+            kind="other",
+            content=[tool_content(text_block(json.dumps(args)))],
+        )
+        options = [PermissionOption(option_id="proceed_once", name="Allow", kind="allow_once")]
+        await self.conn.request_permission(options=options, session_id=sid, tool_call=call)
+        text, failed = await self.mcp_call(sid, name, args)
+        await self.say(
+            sid,
+            update_tool_call(
+                call_id,
+                title=title,
+                status="failed" if failed else "completed",
+                content=[tool_content(text_block(text))],
+            ),
+        )
+
+    async def mcp_call(self, sid: str, name: str, args: dict[str, Any]) -> tuple[str, bool]:
+        """Call ``name`` on the session's ``band`` MCP server: (result text, is_error)."""
+        from mcp import ClientSession
+        from mcp.client.sse import sse_client
+        from mcp.client.streamable_http import streamable_http_client
+
+        server = next(
+            (s for s in self.servers.get(sid, []) if getattr(s, "name", "") == "band"), None
+        )
+        if server is None:
+            return "no band MCP server", True
+        transport: Any = (
+            streamable_http_client(server.url)
+            if isinstance(server, HttpMcpServer)
+            else sse_client(server.url)
+        )
+        async with transport as streams, ClientSession(streams[0], streams[1]) as session:
+            await session.initialize()
+            result = await session.call_tool(name, args)
+        return "\n".join(getattr(c, "text", "") for c in result.content), bool(result.isError)
 
     async def list_tools(self, sid: str) -> list[str]:
         """The tool names the session's ``band`` MCP server lists (official MCP client)."""

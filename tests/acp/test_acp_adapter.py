@@ -26,7 +26,13 @@ from pydantic import BaseModel, Field
 from band.adapters import ACPClientAdapter, ACPClientAdapterConfig
 from band.client import RestClient
 from band.core.exceptions import BandConfigError
-from band.core.turn import MISSING_REPLY, TurnEffect
+from band.core.turn import (
+    MISSING_REPLY,
+    TURN_FAILURE_PROVIDER,
+    AgentFailure,
+    TurnEffect,
+    failure_event,
+)
 from band.core.types import HistoryProvider, PlatformMessage
 from band.integrations.acp.narration import SESSION_EVENT
 from band.runtime.tools import AgentTools
@@ -67,11 +73,14 @@ class Harness:
         assert r.status_code == 201, r.text
         return str(r.json()["data"]["id"])
 
-    async def message(self, script: str, *, room: str | None = None) -> AgentTools:
-        """One turn for ``[[script]]``, judged like the runtime judges it."""
+    async def message(
+        self, script: str, *, room: str | None = None, again: str | None = None
+    ) -> AgentTools:
+        """One turn for ``[[script]]``, judged like the runtime judges it; ``again`` runs the
+        posted message of that id once more (as the runtime re-runs a failed one)."""
         room = room or self.room
         text = f"[[{script}]]"
-        mid = self.post(text) if room == self.room else "m-other"
+        mid = again or (self.post(text) if room == self.room else "m-other")
         tools = AgentTools(room, self.rest, agent_id=self.agent_id)
         self.last_tools = tools
         msg = PlatformMessage(
@@ -81,7 +90,10 @@ class Harness:
             msg, tools, HistoryProvider([]), None, None, is_session_bootstrap=False, room_id=room
         )
         if tools.turn.posts_missing_reply:  # the runtime's verdict after the adapter returns
-            await tools.send_event(MISSING_REPLY, "error", {"provider": "band-runtime"})
+            # posted as the runtime posts it, leaving the turn's verdict for the test to read
+            failure = AgentFailure(TURN_FAILURE_PROVIDER, MISSING_REPLY, "missing_reply")
+            content, metadata = failure_event(failure)
+            await tools.send_event(content, "error", metadata)
         return tools
 
     def events(self, room: str | None = None) -> list[tuple[str, str]]:
@@ -526,6 +538,59 @@ def test_restart_loads_session_from_room_history(plat: Live, tmp_path: Path) -> 
     run(main())
 
 
+def test_failed_first_message_run_again_after_restart_loads_its_session(
+    plat: Live, tmp_path: Path
+) -> None:
+    """The room's first message failed (its session event follows it); the runtime runs it
+    again after a restart: the session it opened is loaded, not replaced by a new one."""
+
+    async def main() -> None:
+        agent_id, _, key = plat.register("Coder")
+        room = room_with(plat, agent_id)
+        config = ACPClientAdapterConfig(command=agent_command())
+        resolver = create_room_workspace_resolver(tmp_path / "ws")
+        async with RestClient(key, plat.rest) as rest:
+            first = ACPClientAdapter(config, workspace_for_room=resolver)
+            h = Harness(plat, rest, first, agent_id, room)
+            tools = await h.message("say only text")
+            assert not tools.turn.complete  # a missing reply: the runtime may run it again
+            mid = next(r["id"] for r in h.rows() if r["sender_id"] == h.person_id)
+            session = first.rooms.room(room).session_id
+            await first.cleanup_all()
+            second = ACPClientAdapter(config, workspace_for_room=resolver)
+            h.adapter = second
+            try:
+                tools = await h.message("reply now", again=mid)
+                assert second.rooms.room(room).session_id == session
+                methods = [c["method"] for c in calls(h.workspace)]
+                assert methods.count("new_session") == 1 and methods.count("load_session") == 1
+            finally:
+                await second.cleanup_all()
+
+    run(main())
+
+
+def test_gemini_mcp_call_is_one_tool_call_with_the_band_name_and_args(
+    plat: Live, tmp_path: Path
+) -> None:
+    """Gemini CLI asks permission for an MCP call (title ``band_send_message (band MCP
+    Server)``, params as text), then reports only its completion."""
+
+    async def main() -> None:
+        async with harness(plat, tmp_path) as h:
+            tools = await h.message('gemini-call band_send_message {"content": "Hi there"}')
+            assert tools.turn.replied
+            events = h.events()
+            # announced by its completion (the request only named it): after the message
+            assert [k for k, _ in events] == ["text", "tool_call", "tool_result", "task"]
+            call, result = json.loads(events[1][1]), json.loads(events[2][1])
+            assert call["name"] == result["name"] == "band_send_message"
+            assert call["args"]["content"] == "Hi there"
+            assert call["tool_call_id"] == result["tool_call_id"]
+
+    run(main())
+
+
 def test_new_session_after_restart_replays_earlier_messages(plat: Live, tmp_path: Path) -> None:
     async def main() -> None:
         agent_id, _, key = plat.register("Coder")
@@ -623,6 +688,9 @@ def test_without_any_band_mcp_server_every_turn_is_missing_reply(
         ("mcp__other__band_send_message", "mcp__other__band_send_message"),  # not our server
         ("mcp__band__not_ours", "mcp__band__not_ours"),
         ("Read file", "Read file"),
+        ("band_send_message (band MCP Server)", "band_send_message"),  # Gemini CLI's title
+        ("ticketstatus (band MCP Server)", "ticketstatus"),
+        ("band_send_message (other MCP Server)", "band_send_message (other MCP Server)"),
     ],
 )
 def test_reported_tool_names_are_canonicalized(reported: str, canonical: str) -> None:

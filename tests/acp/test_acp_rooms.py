@@ -20,7 +20,7 @@ from bandtest.platform import Live, live_platform
 
 from band.client import RestClient
 from band.integrations.acp.config import ACPClientAdapterConfig, ACPPermissionRequest
-from band.integrations.acp.narration import SESSION_EVENT
+from band.integrations.acp.narration import INTERRUPTED_NOTE, SESSION_EVENT
 from band.integrations.acp.rooms import ACPRooms, TurnRequest
 from band.workspaces import RoomWorkspaces, create_room_workspace_resolver
 
@@ -743,3 +743,77 @@ def test_stop_answers_a_pending_permission_request_cancelled(live: Live, tmp_pat
         assert calls(room.workspace)[-1]["method"] == "cancel"
 
     scenario(live, tmp_path, body, rooms_kw={"resolve_permission": undecided})
+
+
+# -- what the real agents showed (test_acp_real_agents.py), reproduced with the scripted agent --
+
+
+def test_replay_sent_after_load_never_reaches_the_room(live: Live, tmp_path: Path) -> None:
+    """Gemini CLI replays a loaded session after answering ``session/load``."""
+
+    async def body(rooms: ACPRooms, room: Room) -> None:
+        await room.turn("think first")
+        state = rooms.room(room.id)
+        assert state.process is not None and state.process.proc is not None
+        state.process.proc.kill()  # the next turn starts a process and loads the session
+        await state.process.proc.wait()
+        await room.turn("think second")
+        methods = [c["method"] for c in calls(room.workspace)]
+        assert methods.count("load_session") == 1
+        assert room.events() == [
+            ("thought", "first"),
+            ("task", SESSION_EVENT),
+            ("thought", "second"),  # no replayed thought, tool call or text
+            ("task", SESSION_EVENT),
+        ]
+
+    scenario(live, tmp_path, body, "--replay-after-load")
+
+
+def test_interrupt_cancels_once_and_posts_what_the_turn_streamed(
+    live: Live, tmp_path: Path
+) -> None:
+    """The runtime cancels the turn task and calls ``on_interrupt``: one ``session/cancel``."""
+
+    async def body(rooms: ACPRooms, room: Room) -> None:
+        turn = asyncio.create_task(room.turn("think working; say partial; sleep 30; say never"))
+
+        def streamed() -> bool:
+            state = rooms.rooms.get(room.id)
+            narrator = state.client.narrator if state and state.client else None
+            return narrator is not None and narrator.held_text == "partial"
+
+        while not streamed():
+            await asyncio.sleep(0.02)
+        turn.cancel()  # what the runtime's interrupt does, then the adapter's on_interrupt
+        await rooms.stop_turn(room.id)
+        with pytest.raises(asyncio.CancelledError):
+            await turn
+        assert room.events() == [
+            ("thought", "working"),
+            ("thought", "partial"),  # the held text, as a completed turn posts it
+            ("task", INTERRUPTED_NOTE),
+            ("task", SESSION_EVENT),
+        ]
+        await room.turn("think next")  # the agent reads in order: any second cancel came first
+        assert [c["method"] for c in calls(room.workspace)].count("cancel") == 1
+
+    scenario(live, tmp_path, body)
+
+
+def test_a_second_announcement_of_a_call_completes_the_first(live: Live, tmp_path: Path) -> None:
+    """Claude Code announces a call with ``{}`` and again, same id, with its input."""
+
+    async def body(rooms: ACPRooms, room: Room) -> None:
+        await room.turn('think go; announce-twice Bash {"command": "ls"}; say done')
+        calls_posted = [json.loads(c) for k, c in room.events() if k == "tool_call"]
+        assert [(c["name"], c["args"]) for c in calls_posted] == [("Bash", {"command": "ls"})]
+        assert [k for k, _ in room.events()] == [
+            "thought",
+            "tool_call",
+            "tool_result",
+            "thought",
+            "task",
+        ]
+
+    scenario(live, tmp_path, body)

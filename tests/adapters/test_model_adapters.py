@@ -207,7 +207,7 @@ def test_a_turn_that_only_observes_gets_the_missing_reply_error(
     assert not is_error and "Local Person" in output  # the real participants went back
     errors = room.messages_from(bot, "error")
     assert [e.content for e in errors] == [MISSING_REPLY]
-    assert errors[0].metadata.get("provider") == TURN_FAILURE_PROVIDER
+    assert errors[0].metadata["failure"]["provider"] == TURN_FAILURE_PROVIDER
     assert room.messages_from(bot) == []
 
 
@@ -267,7 +267,8 @@ def test_a_provider_error_is_reported_and_fails_the_turn(
     _settled(room, mid, bot, "failed")
     errors = room.messages_from(bot, "error")
     assert len(errors) == 1  # the adapter's report; the runtime does not add a second one
-    assert errors[0].metadata["provider"] == "anthropic" and errors[0].metadata["code"] == "400"
+    assert errors[0].metadata["failure"]["provider"] == "anthropic"
+    assert errors[0].metadata["failure"]["code"] == "400"
     assert "prompt is too long" in errors[0].content
 
 

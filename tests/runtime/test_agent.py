@@ -142,7 +142,7 @@ def test_turn_without_reply_posts_the_missing_reply_error(platform: RestartableP
             await asyncio.sleep(0.5)
         errors = await r.replies("error")
         assert [e["content"] for e in errors] == [MISSING_REPLY]
-        assert errors[0]["metadata"]["provider"] == "band-runtime"
+        assert errors[0]["metadata"]["failure"]["provider"] == "band-runtime"
         assert len(await r.replies("thought")) == 1
 
     in_room(platform, "Silent", scenario)
@@ -180,7 +180,7 @@ def test_turn_failed_by_the_adapter_is_marked_failed_once(platform: RestartableP
             await asyncio.sleep(0.8)  # idle resyncs: the budget would allow more attempts
             assert adapter.calls == 1
         errors = await r.replies("error")
-        assert [(e["content"], e["metadata"]["provider"]) for e in errors] == [
+        assert [(e["content"], e["metadata"]["failure"]["provider"]) for e in errors] == [
             ("the backend fell over", "my-provider")
         ]
 

@@ -56,7 +56,7 @@ def test_a_silent_agent_gets_the_missing_reply_report_and_waiting_times_out() ->
         with pytest.raises(AssertionError, match=r"condition not met in 0\.5s"):
             room.wait_for_reply(bot, after=mid, timeout=0.5)
         [error] = room.wait_for(lambda _: room.messages_from(bot, "error"))
-        assert (error.metadata["provider"], error.content) == MISSING_REPLY_FAILURE
+        assert (error.metadata["failure"]["provider"], error.content) == MISSING_REPLY_FAILURE
         room.wait_for(lambda _: room.delivery_status(mid, bot) == "failed")
 
 

@@ -250,9 +250,14 @@ def test_send_failure_posts_an_error_event_and_never_raises(plat: Live) -> None:
     run(go())
     [event] = human_messages(plat, room)
     assert event["message_type"] == "error" and event["content"] == "model overloaded"
-    assert event["metadata"]["provider"] == "openai"
-    assert event["metadata"]["code"] == "rate_limited"
-    assert event["metadata"]["detail"] == {"retry": 2}
+    # band-sdk 6.0.1's shape: the failure nested under ``failure``, with its message
+    assert event["metadata"]["failure"] == {
+        "provider": "openai",
+        "code": "rate_limited",
+        "message": "model overloaded",
+        "detail": {"retry": 2},
+    }
+    assert "provider" not in event["metadata"]  # not the old flat shape
     assert MISSING_REPLY not in event["content"]
 
 

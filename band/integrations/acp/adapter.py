@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Unpack
 
@@ -55,6 +56,9 @@ __all__ = [
 SPAWN_PROCESS_REFUSED = "custom ACP transports cannot guarantee room process isolation"
 
 log = logging.getLogger("band.acp")
+
+#: How Gemini CLI titles an MCP tool call: ``<tool> (<server> MCP Server)``.
+GEMINI_TITLE = re.compile(r"(?P<tool>\S+) \((?P<server>.+) MCP Server\)")
 
 #: How far back the adapter reads a room's context for its session event and replay.
 CONTEXT_PAGES = 10
@@ -151,10 +155,14 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         return [*self._band_tools.values(), *custom]
 
     def _canonical(self, name: str) -> str:
-        """Strip an MCP server prefix (``mcp__band__x``, ``band-x``, ``band.x``) off our tools."""
+        """Strip an MCP server prefix (``mcp__band__x``, ``band-x``, ``band.x``) or Gemini CLI's
+        title suffix (``x (band MCP Server)``) off our tools."""
         own = self._band_tools.keys() | self._custom.keys() | TOOLS.keys()
         if name in own:
             return name
+        titled = GEMINI_TITLE.fullmatch(name)
+        if titled and titled["tool"] in own and titled["server"] == SERVER_NAME:
+            return titled["tool"]
         for sep in ("__", "-", ".", "/", ":"):
             head, _, tail = name.rpartition(sep)
             if head and tail in own and SERVER_NAME in head:
@@ -218,9 +226,7 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         lines += [f"Current requester name: {sender_name}", f"Current requester id: {sender_id}"]
         return "\n".join(lines)
 
-    async def _room_history(
-        self, tools: AgentToolsProtocol, room_id: str, before_id: str | None
-    ) -> list[JsonObject]:
+    async def _room_history(self, tools: AgentToolsProtocol, room_id: str) -> list[JsonObject]:
         rows: list[JsonObject] = []
         for page in range(1, CONTEXT_PAGES + 1):
             try:
@@ -237,11 +243,13 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
             )
             if not data or not meta.get("has_more"):
                 break
-        if before_id is not None:
-            ids = [r.get("id") for r in rows]
-            if before_id in ids:
-                rows = rows[: ids.index(before_id)]
         return rows
+
+    @staticmethod
+    def _before(rows: list[JsonObject], message_id: str | None) -> list[JsonObject]:
+        """The rows before ``message_id`` (all of them when it is not among them)."""
+        ids = [r.get("id") for r in rows]
+        return rows[: ids.index(message_id)] if message_id in ids else rows
 
     @staticmethod
     def last_session_id(rows: Sequence[Mapping[str, JsonValue]], room_id: str) -> str | None:
@@ -335,7 +343,7 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
             # event to resume from is the room's latest
             nonlocal rows
             if rows is None:
-                rows = await self._room_history(tools, room_id, msg.id)
+                rows = await self._room_history(tools, room_id)
             return rows
 
         resume: str | None = None
@@ -344,10 +352,12 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
             self._looked_up.add(room_id)
             state = self.rooms.rooms.get(room_id)
             if state is None or state.session_id is None:
+                # the whole history: a message run again after a restart (its turn failed)
+                # may be the room's first, its session event posted after it
                 resume = self.last_session_id(await load_history(), room_id)
 
         async def replay() -> list[str]:
-            lines = self.replay_lines(await load_history())
+            lines = self.replay_lines(self._before(await load_history(), msg.id))
             return [await readable(line) for line in lines]
 
         request = TurnRequest(

@@ -158,12 +158,16 @@ class RoomClient:
             except Exception as exc:
                 self.resolver_error = exc
                 raise
+        narrator = self.narrator
+        if narrator is not None and narrator.session_id != session_id:
+            narrator = None
         if choice is not None:
+            if narrator is not None:  # the request may be the first sight of the call
+                narrator.permission_requested(tool_call)
             return RequestPermissionResponse(
                 outcome=AllowedOutcome(outcome="selected", option_id=choice)
             )
-        narrator = self.narrator
-        if narrator is not None and narrator.session_id == session_id:
+        if narrator is not None:
             narrator.permission_cancelled(tool_call)
             await narrator.drain()
         return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))

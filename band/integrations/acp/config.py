@@ -22,11 +22,13 @@ from pydantic import (
     Field,
     NonNegativeFloat,
     PositiveFloat,
+    PositiveInt,
     field_validator,
     model_validator,
 )
 
 __all__ = [
+    "DEFAULT_MAX_LIVE_PROCESSES",
     "DEFAULT_TURN_TIMEOUT_S",
     "TURN_SETTLE_GRACE_S",
     "ACPClientAdapterConfig",
@@ -40,6 +42,9 @@ __all__ = [
 ]
 
 DEFAULT_TURN_TIMEOUT_S = 300.0
+#: Live agent processes at most: a coding agent takes a few hundred MB, so a thousand rooms
+#: cannot each keep one.
+DEFAULT_MAX_LIVE_PROCESSES = 16
 #: How long leaving a room (or stopping the agent) lets its running turn end on its own.
 TURN_SETTLE_GRACE_S = 10.0
 #: The MCP server shapes ACP's session/new and session/load accept.
@@ -81,6 +86,14 @@ class ACPClientAdapterConfig(BaseModel):
         description=(
             "Seconds leaving a room or stopping the agent lets the room's running turn end "
             "on its own before it is cancelled."
+        ),
+    )
+    max_live_processes: PositiveInt = Field(
+        default=DEFAULT_MAX_LIVE_PROCESSES,
+        description=(
+            "Agent processes alive at once. When a room needs one past it, the least recently "
+            "used idle room's process is stopped; that room's session is loaded again on its "
+            "next message."
         ),
     )
     model: str | None = None

@@ -25,6 +25,7 @@ from band.runtime.tools.files import redact_tool_call_args
 
 __all__ = [
     "EMIT_KINDS",
+    "INTERRUPTED_NOTE",
     "SESSION_EVENT",
     "RoomSink",
     "ToolCallState",
@@ -38,6 +39,8 @@ log = logging.getLogger("band.acp")
 SESSION_EVENT = "ACP client session"
 #: The narration kinds this adapter can post (``Emit`` values).
 EMIT_KINDS = frozenset({"thoughts", "tool_calls", "task_events"})
+#: The ``task`` event an interrupted turn ends with, after what it had streamed.
+INTERRUPTED_NOTE = "The turn was interrupted before the agent finished."
 
 
 class RoomSink(Protocol):
@@ -71,6 +74,23 @@ def _text_of(content: object) -> str:
     return content.text if isinstance(content, TextContentBlock) else ""
 
 
+def _args_from_content(update: ToolCallStart | ToolCallUpdate) -> JsonObject:
+    """Arguments an agent shows only as the call's text (Gemini CLI: the MCP call's params
+    as JSON, when it sends no ``rawInput``)."""
+    texts = [
+        _text_of(item.content)
+        for item in update.content or []
+        if getattr(item, "type", None) == "content"
+    ]
+    if len(texts) != 1:
+        return {}
+    try:
+        value = json.loads(texts[0])
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
 def tool_call_of(
     update: ToolCallStart | ToolCallUpdate, canonical: Callable[[str], str]
 ) -> ToolCallState:
@@ -89,6 +109,9 @@ def tool_call_of(
             args = inner if isinstance(inner, dict) else {}
             break
     name = canonical(name)
+    if raw is None and name != (update.title or "tool"):
+        # a Band tool named only by its title (Gemini CLI): its params are the frame's text
+        args = _args_from_content(update)
     # a shared file's text stays out of the room's tool_call events
     return ToolCallState(update.tool_call_id, name, redact_tool_call_args(name, args))
 
@@ -134,11 +157,21 @@ class TurnNarrator:
         self._thoughts: list[str] = []
         self._queue: list[tuple[str, str, JsonObject]] = []
         self._lock = asyncio.Lock()
+        #: a call announced without arguments, held for the announcement that completes it
+        self._announcing: ToolCallState | None = None
+        #: calls known from a permission request, not yet announced by an update
+        self._unannounced: set[str] = set()
 
     # -- intake (synchronous, so wire order is kept whatever the SDK's task scheduling) --
 
     def feed(self, update: object) -> None:
         """Convert one session update; the events it produces are queued in order."""
+        held = self._announcing
+        if held is not None and not (
+            isinstance(update, ToolCallStart | ToolCallProgress)
+            and update.tool_call_id == held.tool_call_id
+        ):
+            self._announce()  # anything else first: the held call was announced in full
         if isinstance(update, AgentThoughtChunk):
             self._text_run = False
             text = _text_of(update.content)
@@ -178,27 +211,56 @@ class TurnNarrator:
                 self._event("thoughts", text, "thought", {"acp_session_id": self.session_id})
 
     def _start(self, update: ToolCallStart) -> None:
-        call = tool_call_of(update, self._canonical)
-        self._calls[call.tool_call_id] = call
-        self._post_call(call)
+        call = self._calls.get(update.tool_call_id)
+        if call is None:
+            call = self._register(tool_call_of(update, self._canonical))
+        else:
+            # a second announcement of the same call (Claude Code sends {} then the input):
+            # it completes the first, it is not a second tool_call event
+            self._complete_args(call, update)
         self._fold(call, update)
 
     def _progress(self, update: ToolCallProgress) -> None:
         call = self._calls.get(update.tool_call_id)
         if call is None:
             # an update for a call never started: announce it from what this frame says
-            call = tool_call_of(update, self._canonical)
-            self._calls[call.tool_call_id] = call
-            self._post_call(call)
-        elif update.raw_input is not None and not call.args:
-            call.args = tool_call_of(update, self._canonical).args
+            call = self._register(tool_call_of(update, self._canonical))
+        else:
+            self._complete_args(call, update)
         self._fold(call, update)
+
+    def _register(self, call: ToolCallState) -> ToolCallState:
+        """Announce a new call: at once when its arguments are known, else on its next frame."""
+        self._calls[call.tool_call_id] = call
+        if call.args:
+            self._post_call(call)
+        else:
+            self._announcing = call
+        return call
+
+    def _complete_args(self, call: ToolCallState, update: ToolCallStart | ToolCallUpdate) -> None:
+        if not call.args and update.raw_input is not None:
+            call.args = tool_call_of(update, self._canonical).args
+        if call.tool_call_id in self._unannounced:  # known from a permission request only
+            self._unannounced.discard(call.tool_call_id)
+            if call.args:
+                self._post_call(call)
+            else:
+                self._announcing = call
+
+    def _announce(self) -> None:
+        """Post the held announcement with the arguments known by now."""
+        call, self._announcing = self._announcing, None
+        if call is not None:
+            self._post_call(call)
 
     def _post_call(self, call: ToolCallState) -> None:
         payload = {"name": call.name, "args": call.args, "tool_call_id": call.tool_call_id}
         self._event("tool_calls", json.dumps(payload), "tool_call", dict(payload))
 
     def _fold(self, call: ToolCallState, update: ToolCallStart | ToolCallProgress) -> None:
+        if self._announcing is call and update.status in ("completed", "failed"):
+            self._announce()  # its result follows its announcement
         output = _output_of(update)
         if output is not None:
             call.output = output
@@ -229,13 +291,32 @@ class TurnNarrator:
             "task_events", text, "task", {"plan": entries, "acp_session_id": self.session_id}
         )
 
+    def permission_requested(self, tool_call: ToolCallUpdate) -> None:
+        """Remember a call first seen in a permission request (Gemini CLI asks before it
+        reports the call): its name and the arguments the request shows. Its tool_call event
+        comes with its next frame, so a call that never runs posts nothing (as band-sdk)."""
+        if tool_call.tool_call_id in self._calls:
+            return
+        call = tool_call_of(tool_call, self._canonical)
+        self._calls[call.tool_call_id] = call
+        self._unannounced.add(call.tool_call_id)
+
     def permission_cancelled(self, tool_call: ToolCallUpdate) -> None:
         """The synthetic pair for a permission the adapter cancelled: the tool never ran."""
         self._flush_thoughts()
-        call = tool_call_of(tool_call, self._canonical)
+        if self._announcing is not None:
+            self._announce()
         meta = {"permission_request": True, "acp_session_id": self.session_id}
+        known = self._calls.get(tool_call.tool_call_id)
+        call = known or tool_call_of(tool_call, self._canonical)
         payload = {"name": call.name, "args": call.args, "tool_call_id": call.tool_call_id}
-        self._event("tool_calls", json.dumps(payload), "tool_call", {**payload, **meta})
+        if known is None or call.tool_call_id in self._unannounced:
+            self._calls[call.tool_call_id] = call
+            self._unannounced.discard(call.tool_call_id)
+            self._event("tool_calls", json.dumps(payload), "tool_call", {**payload, **meta})
+        if call.reported:
+            return
+        call.reported = True
         result = {**payload, "output": "Permission cancelled", "is_error": True}
         del result["args"]
         self._event("tool_calls", json.dumps(result), "tool_result", {**result, **meta})
@@ -257,15 +338,33 @@ class TurnNarrator:
         """The agent's text outside tool calls, held until the turn ends."""
         return "\n\n".join(self._held)
 
-    async def close(self) -> None:
-        """End of a completed prompt: held text as a thought unless replied, then the session."""
+    def _settle(self) -> None:
+        """Queue what the stream left open: thoughts and a held announcement."""
         self._flush_thoughts()
+        if self._announcing is not None:
+            self._announce()
+
+    async def flush(self) -> None:
+        """Post everything streamed so far (a failed turn's narration)."""
+        self._settle()
+        await self.drain()
+
+    async def close(self, *, interrupted: bool = False) -> None:
+        """End of a prompt: held text as a thought unless replied, then the session.
+
+        ``interrupted``: the turn was stopped; a note says so before the session event.
+        """
+        self._settle()
         await self.drain()
         for name in self._staged:
             self._sink.turn.record_tool(name)
         text = self.held_text
         if not self._sink.turn.replied and text.strip():
             self._event("thoughts", text, "thought", {"acp_session_id": self.session_id})
+        if interrupted:
+            # state, not narration (like the session event): posted whatever ``emit`` says
+            meta: JsonObject = {"acp_session_id": self.session_id, "interrupted": True}
+            self._queue.append((INTERRUPTED_NOTE, "task", meta))
         # session bookkeeping is state, not narration: posted whatever ``emit`` says
         self._queue.append(
             (

@@ -27,6 +27,10 @@ log = logging.getLogger("band.acp")
 CANCEL_TIMEOUT_S = 5.0
 #: asyncio's default 64 KiB line limit is too small for large tool outputs.
 STREAM_LIMIT = 16 * 1024 * 1024
+#: How long the replay barrier waits for the agent's answer before the turn goes on.
+BARRIER_TIMEOUT_S = 5.0
+#: The extension request the barrier sends (answered "method not found" by any agent).
+BARRIER_METHOD = "band/replay_barrier"
 #: Bound of the whole process shutdown (the SDK waits 2 s, terminates, waits, kills).
 SHUTDOWN_TIMEOUT_S = 10.0
 STDERR_TAIL_LINES = 20
@@ -138,6 +142,20 @@ class ACPRoomProcess:
         if mcp is not None and not mcp.http and mcp.sse:
             return "sse"
         return "http"
+
+    async def replay_barrier(self) -> None:
+        """Wait until the agent has answered one more request after ``session/load``.
+
+        Some agents (Gemini CLI) send the loaded session's replay after answering the load;
+        an agent reads requests in order, so every replay update queued before it read this
+        one arrives before its answer, and the turn's narrator is only set after it.
+        """
+        try:
+            await asyncio.wait_for(
+                self.connection.ext_method(BARRIER_METHOD, {}), BARRIER_TIMEOUT_S
+            )
+        except Exception as exc:  # "method not found" is the expected answer
+            log.debug("room %s: replay barrier answered %r", self.room_id, exc)
 
     async def cancel(self, session_id: str) -> None:
         """Send ``session/cancel``, waiting at most 5 s for the write."""

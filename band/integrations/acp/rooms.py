@@ -94,6 +94,10 @@ class RoomState:
     #: the session has not yet received the system context
     owes_context: bool = False
     running: bool = False
+    #: ``session/cancel`` was sent for the running turn (one per interrupt, whoever asks)
+    cancel_sent: bool = False
+    #: when the room's last turn ended (``time.monotonic``), for least-recently-used eviction
+    last_used: float = 0.0
 
 
 def _failure_message(exc: BaseException) -> str:
@@ -130,6 +134,12 @@ class ACPRooms:
         self.emit = frozenset(emit)
         self._canonical = canonical
         self.rooms: dict[str, RoomState] = {}
+        #: processes being started (counted against ``max_live_processes`` with the live ones)
+        self._starting = 0
+        #: one reservation at a time, so two starts cannot both take the last room
+        self._reserving = asyncio.Lock()
+        #: set when a room may have become idle or a process went away
+        self._freed = asyncio.Event()
 
     def room(self, room_id: str) -> RoomState:
         """The room's state; its workspace is resolved and claimed on first use."""
@@ -146,21 +156,60 @@ class ACPRooms:
             return room.process
         if room.process is not None:
             await self._stop_process(room)
-        client = RoomClient(room.room_id, self._resolve_permission, self.profile)
-        process = ACPRoomProcess(
-            room.room_id,
-            self.config.command,
-            client=client,
-            workspace=room.workspace,
-            env=self.config.env,
-            use_unstable_protocol=self.config.use_unstable_protocol,
-            client_capabilities=self.client_capabilities,
-        )
-        await asyncio.wait_for(
-            process.start(self.config.auth_method), self.config.retention.transition_timeout_s
-        )
-        room.process, room.client, room.live = process, client, False
+        await self._reserve(room)
+        try:
+            client = RoomClient(room.room_id, self._resolve_permission, self.profile)
+            process = ACPRoomProcess(
+                room.room_id,
+                self.config.command,
+                client=client,
+                workspace=room.workspace,
+                env=self.config.env,
+                use_unstable_protocol=self.config.use_unstable_protocol,
+                client_capabilities=self.client_capabilities,
+            )
+            await asyncio.wait_for(
+                process.start(self.config.auth_method), self.config.retention.transition_timeout_s
+            )
+            room.process, room.client, room.live = process, client, False
+        finally:
+            self._starting -= 1
+            self._freed.set()
         return process
+
+    @property
+    def live_processes(self) -> int:
+        """Processes counted against ``max_live_processes``: running ones and those starting."""
+        return sum(1 for r in self.rooms.values() if r.process is not None) + self._starting
+
+    async def _reserve(self, room: RoomState) -> None:
+        """Wait until one more process fits under ``max_live_processes``: at the limit, stop
+        the least recently used idle room's process (its session is loaded again on its next
+        message), or, with every live room running a turn, wait for one to end."""
+        limit = self.config.max_live_processes
+        async with self._reserving:
+            while self.live_processes >= limit:
+                idle = [
+                    r
+                    for r in self.rooms.values()
+                    if r is not room
+                    and r.process is not None
+                    and not r.running
+                    and not r.lock.locked()
+                ]
+                if not idle:
+                    self._freed.clear()
+                    await self._freed.wait()
+                    continue
+                victim = min(idle, key=lambda r: r.last_used)
+                log.info(
+                    "room %s: stopping its idle ACP process (max_live_processes=%s reached)",
+                    victim.room_id,
+                    limit,
+                )
+                # the victim's session id stays: its next message loads it on a new process
+                await self._stop_process(victim)
+            self._starting += 1
 
     async def _stop_process(self, room: RoomState) -> None:
         process, room.process, room.live = room.process, None, False
@@ -180,6 +229,7 @@ class ACPRooms:
                 cwd=cwd, session_id=room.session_id, mcp_servers=servers
             )
             catalog, loaded = response.config_options, True
+            await process.replay_barrier()
         elif room.session_id is None and request.resume_session_id and process.load_session:
             try:
                 response = await process.connection.load_session(
@@ -195,6 +245,7 @@ class ACPRooms:
             else:
                 room.session_id = request.resume_session_id
                 catalog, loaded = response.config_options, True
+                await process.replay_barrier()
         if not loaded:
             opened = await process.connection.new_session(cwd=cwd, mcp_servers=servers)
             room.session_id, catalog = opened.session_id, opened.config_options
@@ -269,11 +320,12 @@ class ACPRooms:
         """
         room = self.room(room_id)
         async with room.lock:
-            room.running = True
+            room.running, room.cancel_sent = True, False
             try:
                 await self._run(room, sink, request)
             finally:
-                room.running = False
+                room.running, room.last_used = False, time.monotonic()
+                self._freed.set()  # an idle room: a start waiting at the limit may evict it
 
     async def _fail(
         self, room: RoomState, sink: RoomSink, exc: BaseException, *, stop: bool
@@ -327,7 +379,11 @@ class ACPRooms:
             stop_reason = await self._prompt(room, process, session_id, text)
         except asyncio.CancelledError:
             client.cancel_permissions()
-            await asyncio.shield(process.cancel(session_id))
+            await asyncio.shield(self._cancel(room, process, session_id))
+            # what the turn streamed, a note, and the session event: the room keeps them
+            room.owes_context = False
+            client.narrator = None
+            await asyncio.shield(narrator.close(interrupted=True))
             raise
         except ACPSessionBusyError:
             raise
@@ -335,15 +391,15 @@ class ACPRooms:
             limit = self.config.turn_timeout_s
             log.error("room %s: ACP turn timed out after %ss", room.room_id, limit)
             client.cancel_permissions()
-            await process.cancel(session_id)
+            await self._cancel(room, process, session_id)
             await self._stop_process(room)  # the session id stays the room's
-            await narrator.drain()
+            await narrator.flush()
             message = f"ACP agent response timed out after {limit}s"
             await sink.send_failure(AgentFailure(PROVIDER, message, "timeout"))
             sink.turn.fail(message)  # spec: the timed-out turn is marked failed
             return
         except Exception as exc:
-            await narrator.drain()
+            await narrator.flush()
             await self._fail(room, sink, client.resolver_error or exc, stop=True)
             return
         finally:
@@ -384,7 +440,15 @@ class ACPRooms:
             return
         if room.client is not None:
             room.client.cancel_permissions()
-        await room.process.cancel(room.session_id)
+        await self._cancel(room, room.process, room.session_id)
+
+    @staticmethod
+    async def _cancel(room: RoomState, process: ACPRoomProcess, session_id: str) -> None:
+        """``session/cancel`` once per turn: the interrupt and the cancelled turn task both ask."""
+        if room.cancel_sent:
+            return
+        room.cancel_sent = True
+        await process.cancel(session_id)
 
     async def _settle(self, room: RoomState) -> None:
         """Let a running turn end on its own for ``turn_settle_timeout_s``, then cancel it."""
@@ -413,6 +477,7 @@ class ACPRooms:
             self.profile.forget_session(room.session_id)
         await self._stop_process(room)
         self._workspaces.release(room_id)
+        self._freed.set()
 
     async def close_all(self) -> None:
         """Stop every room's process."""

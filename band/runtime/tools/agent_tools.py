@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from band.client.rest import RestClient, path
 from band.core import wire as w
 from band.core.protocols import AgentToolsProtocol
-from band.core.turn import AgentFailure, Turn
+from band.core.turn import AgentFailure, Turn, failure_event
 from band.core.types import Capability, ToolParam
 
 from . import ops
@@ -213,9 +213,9 @@ class AgentTools:
         When the event cannot be posted the turn is left as it was, so the runtime still
         reports the turn itself; the result is then ``{"ok": False, "error": <reason>}``.
         """
-        meta = {"provider": failure.provider, "code": failure.code, "detail": failure.detail}
+        content, meta = failure_event(failure)
         try:
-            posted = await ops.post_event(self._ctx, failure.message, "error", meta)
+            posted = await ops.post_event(self._ctx, content, "error", meta)
         except Exception as exc:  # reporting a failure must not become a second failure
             log.warning(
                 "could not post the failure of %s to room %s",
