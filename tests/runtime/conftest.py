@@ -92,7 +92,8 @@ class InRoom:
 
     async def reaches(self, mid: str, status: str = "processed") -> None:
         """Wait until the agent's delivery status of ``mid`` is ``status``."""
-        await wait_for(lambda: self.human.status_is(self.rid, mid, self.aid, status))
+        # a generous bound: it only ends a failing wait (a loaded 2-core CI host took >10 s once)
+        await wait_for(lambda: self.human.status_is(self.rid, mid, self.aid, status), timeout=30)
 
     async def replies(self, kind: str = "text") -> list[dict[str, Any]]:
         """Messages of type ``kind`` the agent posted in the room."""
