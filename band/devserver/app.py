@@ -19,6 +19,7 @@ from . import (
     bulk_api,
     contacts_api,
     control,
+    delegation_api,
     files_api,
     human_api,
     memory_api,
@@ -77,6 +78,7 @@ def create_app(
         *bulk_api.routes,
         *contacts_api.routes,
         *memory_api.routes,
+        *delegation_api.routes,
     ]
     missing = authz.undeclared(f"{m} {r.path}" for r in api for m in sorted(r.methods or ()))
     if missing:  # every operation has a rule in the authorization model, or none runs

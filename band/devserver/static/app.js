@@ -1,6 +1,7 @@
 // The web room view of the local Band platform: rooms, a room's timeline, compose, agents.
 // Plain DOM code, no build step. User content is only ever set with textContent.
 
+import { mountConsents } from "./consents.js";
 import { MentionBox } from "./mentions.js";
 import { PhoenixSocket } from "./phoenix.js";
 
@@ -82,7 +83,7 @@ async function allMessages(roomId) {
     if (!metadata?.has_more || !metadata.next_cursor) break;
     cursor = metadata.next_cursor;
   }
-  return out;
+  return out.reverse(); // the platform pages newest first; the timeline reads oldest first
 }
 
 // ---------------------------------------------------------------- session
@@ -546,6 +547,7 @@ async function showAgents() {
     button.addEventListener("click", () => copyFrom(button));
   }
   await renderAgents();
+  await mountConsents($("#agents-title").parentElement, api);
 }
 
 async function renderAgents() {
