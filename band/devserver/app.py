@@ -26,6 +26,7 @@ from . import (
     openapi,
     tasks_api,
 )
+from .answers import ANSWERS
 from .fanout import AsyncStore, Fanout
 from .http import error_response, server_error
 from .logs import install_redaction
@@ -83,6 +84,12 @@ def create_app(
     missing = authz.undeclared(f"{m} {r.path}" for r in api for m in sorted(r.methods or ()))
     if missing:  # every operation has a rule in the authorization model, or none runs
         raise RuntimeError(f"operations without an authorization rule: {missing}")
+    unanswered = sorted(
+        op for op in (f"{m} {r.path}" for r in api for m in r.methods or ()) if op not in ANSWERS
+    )
+    unanswered = [op for op in unanswered if not op.startswith("HEAD ")]
+    if unanswered:  # every operation declares what it answers (its OpenAPI response schemas)
+        raise RuntimeError(f"operations without a declared answer: {unanswered}")
     app = Starlette(
         routes=[
             *api,

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import band_rest
+import httpx
 import pytest
 from band_rest import (
     AsyncRestClient,
@@ -30,6 +31,9 @@ from band_rest import (
     UnprocessableEntityError,
 )
 from band_rest.core.api_error import ApiError
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
 from band.testing import AgentHandle, LocalBand, Person
 
@@ -72,19 +76,80 @@ def documented(fn: Callable[..., Any]) -> dict[int, str]:
     return {int(code): name for code, name in found}
 
 
+class Spec:
+    """band dev's ``/openapi.json``: checks a live answer against its operation's schema."""
+
+    def __init__(self, doc: dict[str, Any]) -> None:
+        self.doc = doc
+        self.registry: Registry[Any] = Registry().with_resource(
+            "urn:band-dev", Resource.from_contents(doc, default_specification=DRAFT202012)
+        )
+        self.routes = [
+            (re.compile("^" + re.sub(r"{\w+}", "[^/]+", path) + "$"), path) for path in doc["paths"]
+        ]
+        self.checked = 0
+
+    def check(self, response: httpx.Response) -> None:
+        """Validate ``response`` against the schema its operation declares for its status."""
+        if response.status_code == 204:
+            return  # no content (nothing pending)
+        if not response.headers.get("content-type", "").startswith("application/json"):
+            assert response.request.url.path.split("/")[-2] == "files", response.request.url
+            return  # a file's bytes, in the file's own content type
+        response.read()
+        method, path = response.request.method.lower(), response.request.url.path
+        # the most literal template that matches (``messages/next`` before ``messages/{id}``)
+        found = sorted((t.count("{"), t) for rx, t in self.routes if rx.match(path))
+        assert found, f"{method} {path} is not in /openapi.json"
+        template = found[0][1]
+        answers = self.doc["paths"][template][method]["responses"]
+        status = str(response.status_code)
+        declared = answers.get(status)
+        assert declared is not None, (method, template, status, list(answers))
+        if status == "204":
+            return
+        if "$ref" in declared:  # the error envelope
+            pointer = "/components/responses/Error/content/application~1json/schema"
+        else:
+            escaped = template.replace("~", "~0").replace("/", "~1")
+            pointer = (
+                f"/paths/{escaped}/{method}/responses/{status}/content/application~1json/schema"
+            )
+        validator = Draft202012Validator(
+            {"$ref": f"urn:band-dev#{pointer}"}, registry=self.registry
+        )
+        body = response.json()
+        errors = sorted(validator.iter_errors(body), key=lambda e: list(e.path))
+        assert not errors, (method, template, response.status_code, errors[0].message)
+        self.checked += 1
+
+
 @dataclass
 class World:
     """One case's view of the platform, with clients of the chosen kind (sync or async)."""
 
     band: LocalBand
     kind: str
+    spec: Spec
     clients: list[Client] = field(default_factory=list)
     typed: int = 0  # error answers that raised an operation's documented, typed error
 
     def client(self, key: str) -> Client:
-        """A band_rest client of this world's kind for ``key``."""
-        cls = RestClient if self.kind == "sync" else AsyncRestClient
-        made = cls(api_key=key, base_url=self.band.rest_url, timeout=30)
+        """A band_rest client of this world's kind for ``key``; every answer it gets is also
+        checked against the response schemas of band dev's ``/openapi.json``."""
+        made: Client
+        if self.kind == "sync":
+            sync = httpx.Client(timeout=30, event_hooks={"response": [self.spec.check]})
+            made = RestClient(api_key=key, base_url=self.band.rest_url, httpx_client=sync)
+        else:
+
+            async def check(response: httpx.Response) -> None:
+                await response.aread()
+                self.spec.check(response)
+
+            hooks = {"response": [check]}
+            loose = httpx.AsyncClient(timeout=30, event_hooks=hooks)
+            made = AsyncRestClient(api_key=key, base_url=self.band.rest_url, httpx_client=loose)
         self.clients.append(made)
         return made
 
@@ -1231,6 +1296,13 @@ def band() -> Iterator[LocalBand]:
         yield running
 
 
+@pytest.fixture(scope="module")
+def spec(band: LocalBand) -> Spec:
+    r = band.http.get("/openapi.json")
+    assert r.status_code == 200
+    return Spec(r.json())
+
+
 @pytest.mark.parametrize("cls", [RestClient, AsyncRestClient], ids=["sync", "async"])
 def test_every_operation_has_a_case(cls: type[Any]) -> None:
     ops = operations(cls)
@@ -1241,14 +1313,15 @@ def test_every_operation_has_a_case(cls: type[Any]) -> None:
 
 @pytest.mark.parametrize("kind", ["sync", "async"])
 @pytest.mark.parametrize("op", sorted(CASES))
-def test_operation(band: LocalBand, op: str, kind: str) -> None:
+def test_operation(band: LocalBand, spec: Spec, op: str, kind: str) -> None:
     async def body() -> None:
-        world = World(band, kind)
+        world, before = World(band, kind, spec), spec.checked
         try:
             await CASES[op](world)
         finally:
             await world.close()
         # each operation's documented error case was met with the client's typed error
         assert world.typed > 0, f"{op}: no documented error answer was exercised"
+        assert spec.checked > before, "no answer was checked against /openapi.json"
 
     asyncio.run(body())
