@@ -8,7 +8,16 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import AfterValidator, Field, ValidationInfo, field_validator, model_validator
 
-from .fields import Cursor, Limit, MemorySegment, MemorySystem, MemoryType, PageNumber, rule
+from .fields import (
+    Cursor,
+    Limit,
+    MemorySegment,
+    MemorySystem,
+    MemoryType,
+    PageNumber,
+    QueryBool,
+    rule,
+)
 from .inputs import QueryModel
 from .store import StoreError
 
@@ -37,7 +46,7 @@ class PageQuery(QueryModel):
 class ForceQuery(QueryModel):
     """DELETE /me/agents/{id}: ``force=true`` deletes the agent's execution history too."""
 
-    force: bool = False
+    force: QueryBool = False
 
 
 class CursorQuery(QueryModel):
@@ -170,8 +179,8 @@ class MyAgentsQuery(QueryModel):
     """GET /me/agents: filters, sort, and cursor (or the deprecated offset) paging."""
 
     name: str | None = None
-    is_external: bool | None = None
-    listed_in_directory: bool | None = None
+    is_external: QueryBool | None = None
+    listed_in_directory: QueryBool | None = None
     sort: Literal["name", "inserted_at", "updated_at"] = "inserted_at"
     order: Literal["asc", "desc"] = "asc"
     cursor: str | None = None

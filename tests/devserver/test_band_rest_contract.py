@@ -1096,19 +1096,19 @@ async def _my_remove(w: World) -> None:
 
 @case("human_api_peers.list_my_peers")
 async def _my_peers(w: World) -> None:
-    a, _ = w.agent("Peer Agent")
-    got = await w.run(w.me.human_api_peers.list_my_peers, type="Agent", page_size=100)
-    row = next(p for p in got.data if p.id == a.id)
-    assert row.source == "registry"
+    p, pc = w.person("Peer Keeper")  # a fresh person: their peers are only these
+    a, _ = w.agent("Peer Agent", owner=p)
+    got = await w.run(pc.human_api_peers.list_my_peers, type="Agent")
+    assert [(r.id, r.source) for r in got.data] == [(a.id, "registry")]
     q, qc = w.person("Contact Peer")
     made = await w.run(
-        w.me.human_api_contacts.create_contact_request,
+        pc.human_api_contacts.create_contact_request,
         contact_request={"recipient_handle": q.handle},
     )
     await w.run(qc.human_api_contacts.approve_contact_request, made.data.id)
-    people = await w.run(w.me.human_api_peers.list_my_peers, type="User", page_size=100)
-    assert next(p for p in people.data if p.id == q.id).source == "contact"
-    await w.fails(UnprocessableEntityError, w.me.human_api_peers.list_my_peers, type="bogus")
+    people = await w.run(pc.human_api_peers.list_my_peers, type="User")
+    assert [(r.id, r.source) for r in people.data] == [(q.id, "contact")]
+    await w.fails(UnprocessableEntityError, pc.human_api_peers.list_my_peers, type="bogus")
     await w.fails(ForbiddenError, w.agent("Nosy")[1].human_api_peers.list_my_peers)
 
 
