@@ -575,9 +575,6 @@ class Task(_BoardRecord):
     overall_status: str | None = None
     assignments: list[TaskAssignment] | None = None
     superseded_by_id: str | None = None
-    # when overall_status first left pending, and when it became completed (null until then)
-    started_at: datetime | None = None
-    completed_at: datetime | None = None
 
 
 class ListChatTasksResponseMetadata(WireModel):

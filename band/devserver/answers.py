@@ -25,6 +25,7 @@ from .human_views import (
 )
 from .memory_api import UserMemory
 from .store_delegation import Consent
+from .store_tasks import BoardTask
 
 A, M, C = "/api/v1/agent", "/api/v1/me", "/chats/{chat_id}"
 #: answered bare (no ``data`` envelope): the token exchange, as on Band, and this document
@@ -51,10 +52,10 @@ ANSWERS: dict[str, tuple[int, Any]] = {
     f"POST {A}{C}/participants": (201, wire.Participant),
     f"DELETE {A}{C}/participants/{{pid}}": (200, wire.Participant),
     f"GET {A}/peers": (200, list[wire.Peer]),
-    f"GET {A}{C}/tasks": (200, list[wire.Task]),
-    f"POST {A}{C}/tasks": (201, wire.Task),
-    f"GET {A}{C}/tasks/{{task_id}}": (200, wire.Task),
-    f"POST {A}{C}/tasks/{{task_id}}": (200, wire.Task),
+    f"GET {A}{C}/tasks": (200, list[BoardTask]),
+    f"POST {A}{C}/tasks": (201, BoardTask),
+    f"GET {A}{C}/tasks/{{task_id}}": (200, BoardTask),
+    f"POST {A}{C}/tasks/{{task_id}}": (200, BoardTask),
     f"GET {A}{C}/tasks/{{task_id}}/history": (200, list[wire.TaskEvent]),
     f"GET {A}{C}/board": (200, wire.Board),
     f"PUT {A}{C}/board": (200, wire.Board),

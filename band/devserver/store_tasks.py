@@ -71,6 +71,15 @@ def overall_status(statuses: list[str]) -> str:
     return "pending" if "pending" in statuses else "completed"
 
 
+class BoardTask(Task):
+    """A task as band dev answers it: band-sdk 6.0.1's ``Task`` (what the SDK decodes) plus
+    when its overall status first left pending and when it became completed (null until
+    then), which band-client-rest 0.0.51's ``Task`` carries."""
+
+    started_at: datetime | None = None
+    completed_at: datetime | None = None
+
+
 def _milestones(store: Store, tid: str) -> tuple[str | None, str | None]:
     """When the task's overall status first left pending, and when it last became completed
     (None while it is not completed), replayed from its ``status_changed`` history."""
@@ -93,7 +102,7 @@ def _milestones(store: Store, tid: str) -> tuple[str | None, str | None]:
     return started, completed
 
 
-def render(store: Store, row: TaskRow, include_history: bool = False) -> Task:
+def render(store: Store, row: TaskRow, include_history: bool = False) -> BoardTask:
     """Task shape (spec 2.5) for a ``tasks`` row."""
     rows = [
         record(AssignmentRow, a)
@@ -117,7 +126,7 @@ def render(store: Store, row: TaskRow, include_history: bool = False) -> Task:
     if include_history:
         sql = "SELECT * FROM task_events WHERE task_id=? ORDER BY seq DESC LIMIT ?"
         history, truncated = _history(store, sql, row.id)
-    return Task(
+    return BoardTask(
         id=row.id,
         number=row.number,
         chat_room_id=row.room_id,
