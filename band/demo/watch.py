@@ -107,6 +107,7 @@ class RoomWatcher:
             cursor = paging.next_cursor if paging is not None and paging.has_more else None
             if not cursor:
                 break
+        fresh.reverse()  # the platform pages newest first; report in the order they were sent
         for row in fresh:
             self.on_row(row)
         return fresh

@@ -10,7 +10,7 @@ from starlette.routing import Route
 
 from band.core.wire import ActivityResponse, EventCreatedResponse, MessageStatusResponse
 
-from . import control, shapes, writes
+from . import control, room_views, shapes, writes
 from .bodies import (
     ActivityBody,
     ChatBody,
@@ -21,7 +21,13 @@ from .bodies import (
 )
 from .http import Ctx, cursor_meta, data, endpoint, offset_meta, offset_page, page_slice
 from .inputs import accepts
-from .queries import AgentMessagesQuery, PageQuery, PeersQuery, RoomPageQuery
+from .queries import (
+    AgentChatsQuery,
+    AgentMessagesQuery,
+    PeersQuery,
+    RoomPageQuery,
+    includes,
+)
 from .rows import MessageRecord
 from .store import Store
 
@@ -40,13 +46,14 @@ async def me(ctx: Ctx) -> Response:
 
 
 @agent
-@accepts(query=PageQuery)
+@accepts(query=AgentChatsQuery)
 async def list_chats(ctx: Ctx) -> Response:
-    """GET /agent/chats."""
-    q = ctx.query(PageQuery)
-    page, size = q.page, q.page_size
+    """GET /agent/chats (``include=participants`` adds each room's roster)."""
+    q = ctx.query(AgentChatsQuery)
+    page, size, wanted = q.page, q.page_size, includes(q.include)
     rooms, total = await ctx.db.run(Store.rooms_of, ctx.principal.id, page, size)
-    return data([shapes.chat_room(r) for r in rooms], metadata=offset_meta(page, size, total))
+    rows = [await room_views.agent_room(ctx, r, wanted) for r in rooms]
+    return data(rows, metadata=offset_meta(page, size, total))
 
 
 @agent

@@ -23,6 +23,7 @@ from . import (
     bulk_api,
     contacts_api,
     control,
+    delegation_api,
     files_api,
     human_api,
     memory_api,
@@ -32,6 +33,7 @@ from . import (
     tasks_api,
     turns_api,
 )
+from .answers import ANSWERS
 from .fanout import AsyncStore, Fanout
 from .http import error_response, server_error
 from .logs import install_redaction
@@ -100,10 +102,17 @@ def create_app(
         *memory_api.routes,
         *turns_api.routes,
         *room_view_api.routes,
+        *delegation_api.routes,
     ]
     missing = authz.undeclared(f"{m} {r.path}" for r in api for m in sorted(r.methods or ()))
     if missing:  # every operation has a rule in the authorization model, or none runs
         raise RuntimeError(f"operations without an authorization rule: {missing}")
+    unanswered = sorted(
+        op for op in (f"{m} {r.path}" for r in api for m in r.methods or ()) if op not in ANSWERS
+    )
+    unanswered = [op for op in unanswered if not op.startswith("HEAD ")]
+    if unanswered:  # every operation declares what it answers (its OpenAPI response schemas)
+        raise RuntimeError(f"operations without a declared answer: {unanswered}")
     app = Starlette(
         routes=[
             *api,

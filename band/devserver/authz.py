@@ -65,6 +65,7 @@ POLICY: dict[str, str] = {
     f"GET {A}/memories/{{memory_id}}": "self",
     f"POST {A}/memories/{{memory_id}}/supersede": "self",
     f"POST {A}/memories/{{memory_id}}/archive": "self",
+    f"POST {A}/delegation/token": "self",
     # user key
     f"POST {M}/agents/register": "self",
     f"GET {M}/agents": "self",
@@ -106,6 +107,9 @@ POLICY: dict[str, str] = {
     f"POST {M}/memories/{{memory_id}}/supersede": "self",
     f"POST {M}/memories/{{memory_id}}/archive": "self",
     f"POST {M}/memories/{{memory_id}}/restore": "self",
+    f"GET {M}/delegation/consents": "self",
+    f"POST {M}/delegation/consents": "self",
+    f"DELETE {M}/delegation/consents/{{consent_id}}": "self",
 }
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+import uuid
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, Field, field_validator, model_validator
@@ -18,6 +20,8 @@ MAX_EVENT_CHARS = 16384
 #: a message's text (Band's documents give no figure; README "Limits" states this one)
 MAX_MESSAGE_CHARS = 100_000
 MAX_CONTACT_MESSAGE = 500
+#: ids one bulk deletion may name (as on Band)
+MAX_BULK_IDS = 100
 TaskStatus = Literal["pending", "in_progress", "blocked", "in_review", "failed", "completed"]
 TASK_UPDATE_MESSAGE = (
     "At least one of status, active_form, comment, subject, detail, or state must be set"
@@ -39,10 +43,30 @@ ContactMessage = Annotated[str, Field(max_length=MAX_CONTACT_MESSAGE)]
 # -- rooms and messages ----------------------------------------------------------
 
 
-class ChatIn(Obj):
-    """ChatRoomRequest."""
+#: longest room title (after trimming), as on Band
+MAX_TITLE = 120
 
-    title: str | None = None
+
+def _title(value: str) -> str:
+    """A room title: no control characters, at most ``MAX_TITLE`` characters once trimmed."""
+    if any(unicodedata.category(c) == "Cc" for c in value):
+        raise PydanticCustomError(PREDICATE, "must not contain control characters")
+    if len(value.strip()) > MAX_TITLE:
+        raise PydanticCustomError(PREDICATE, f"must be at most {MAX_TITLE} characters")
+    return value
+
+
+def _trimmed(value: str) -> str:
+    return value.strip()
+
+
+Title = Annotated[str, AfterValidator(_title), Field(json_schema_extra={"maxLength": MAX_TITLE})]
+
+
+class ChatIn(Obj):
+    """ChatRoomRequest (a blank title is the default title)."""
+
+    title: Title | None = None
     task_id: str | None = None
 
 
@@ -54,9 +78,9 @@ class ChatBody(BodyModel):
 
 
 class RenameIn(Obj):
-    """The new room title."""
+    """The new room title (trimmed; 1..120 characters after trimming)."""
 
-    title: NonBlank
+    title: Annotated[NonBlank, AfterValidator(_title), AfterValidator(_trimmed)]
 
 
 class RenameBody(BodyModel):
@@ -67,12 +91,16 @@ class RenameBody(BodyModel):
 
 
 class Mention(Obj):
-    """A mention of a room participant (by id, else handle or name)."""
+    """A mention of a room participant (by id, else handle or name).
+
+    ``kind``: ``mention`` (the default) is delivered to the participant; ``reference`` only
+    names it (kept on the message, never delivered). An explicit null is refused.
+    """
 
     id: str | None = None
     handle: str | None = None
     name: str | None = None
-    kind: str | None = None
+    kind: Literal["mention", "reference"] = "mention"
 
 
 class MessageIn(Obj):
@@ -182,8 +210,16 @@ class ProfileBody(BodyModel):
 class BulkIdsBody(BodyModel):
     """POST /me/agents/bulk-delete, /me/chats/bulk-delete: ``{"ids": [str, ...]}``."""
 
-    field_messages: ClassVar[dict[str, str]] = {"ids": "ids must be a non-empty array of strings"}
-    ids: Annotated[list[str], Field(min_length=1)]
+    field_messages: ClassVar[dict[str, str]] = {
+        "ids": f"ids must be a non-empty array of at most {MAX_BULK_IDS} strings"
+    }
+    ids: Annotated[list[str], Field(min_length=1, max_length=MAX_BULK_IDS)]
+
+
+class BulkAgentsBody(BulkIdsBody):
+    """POST /me/agents/bulk-delete: ``{"ids": [...], "force"?: bool}`` (a JSON boolean)."""
+
+    force: bool = False
 
 
 class ControlBody(BodyModel):
@@ -325,3 +361,39 @@ class BoardBody(BodyModel):
         if self.goal_title is None and self.goal_summary is None:
             raise rule("body", "At least one of goal_title or goal_summary must be set")
         return self
+
+
+# -- delegation ------------------------------------------------------------------------------
+
+
+def _uuid(value: str) -> str:
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        raise PydanticCustomError(PREDICATE, "must be a connector id (a UUID)") from None
+    return value
+
+
+#: an audience: the MCP connector id (a UUID) of the system a delegated token is for
+Audience = Annotated[str, AfterValidator(_uuid), Field(json_schema_extra={"format": "uuid"})]
+
+
+class DelegationTokenBody(BodyModel):
+    """POST /agent/delegation/token: ``{"audience", "message_id"}`` (flat)."""
+
+    audience: Audience
+    message_id: NonBlank
+
+
+class ConsentIn(Obj):
+    """A consent: the agent, and the systems (audiences) it may act on for the person."""
+
+    agent_id: NonBlank
+    audiences: Annotated[list[Audience], Field(max_length=100)]
+
+
+class ConsentBody(BodyModel):
+    """POST /me/delegation/consents: ``{"consent": {agent_id, audiences}}``."""
+
+    wrapper: ClassVar[str | None] = "consent"
+    consent: ConsentIn

@@ -1,4 +1,8 @@
-"""Human bulk deletions of agents and rooms, and the jobs that record them."""
+"""Human bulk deletions of agents and rooms, and the jobs that record them.
+
+band dev runs a job at once, inside the request, so every job it answers is ``completed``
+with one result per id, in the order the request gave them (a repeated id is reported once).
+"""
 
 from __future__ import annotations
 
@@ -6,32 +10,35 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from . import shapes, store_bulk, writes
-from .bodies import BulkIdsBody
+from .bodies import BulkAgentsBody, BulkIdsBody
 from .http import Ctx, data, endpoint
 from .inputs import accepts
 from .rows import BulkFailure
-from .store import Store, StoreError
+from .store import Store, StoreError, now
 
 human = endpoint("user")
 
 
-async def _ids(ctx: Ctx) -> list[str]:
-    return list(dict.fromkeys(ctx.body(BulkIdsBody).ids))
+def _failure(item: str, exc: StoreError) -> BulkFailure:
+    return BulkFailure(id=item, code=exc.code, message=exc.message)
 
 
 @human
-@accepts(body=BulkIdsBody)
+@accepts(body=BulkAgentsBody)
 async def bulk_delete_agents(ctx: Ctx) -> Response:
-    """POST /me/agents/bulk-delete."""
-    ids, failed = await _ids(ctx), []
+    """POST /me/agents/bulk-delete (``force`` deletes execution history, as the single delete)."""
+    body, started = ctx.body(BulkAgentsBody), now()
+    ids, failed = list(dict.fromkeys(body.ids)), []
     for aid in ids:
         try:
-            await ctx.db.run(Store.delete_agent, ctx.principal.id, aid)
+            await ctx.db.run(Store.delete_agent, ctx.principal.id, aid, body.force)
         except StoreError as exc:
-            failed.append(BulkFailure(id=aid, reason=exc.code))
+            failed.append(_failure(aid, exc))
             continue
         await ctx.fanout.disconnect(aid)
-    job = await ctx.db.run(store_bulk.save_job, ctx.principal.id, "agents", ids, failed)
+    job = await ctx.db.run(
+        store_bulk.save_job, ctx.principal.id, "agent", ids, failed, body.force, started
+    )
     return data(job, 202)
 
 
@@ -39,13 +46,13 @@ async def bulk_delete_agents(ctx: Ctx) -> Response:
 @accepts(body=BulkIdsBody)
 async def bulk_delete_chats(ctx: Ctx) -> Response:
     """POST /me/chats/bulk-delete; members see room_deleted / room_removed."""
-    ids, failed = await _ids(ctx), []
+    ids, failed, started = list(dict.fromkeys(ctx.body(BulkIdsBody).ids)), [], now()
     for rid in ids:
         room = await ctx.db.run(Store.room, rid)
         try:
             agents = await ctx.db.run(store_bulk.delete_room, ctx.principal.id, rid)
         except StoreError as exc:
-            failed.append(BulkFailure(id=rid, reason=exc.code))
+            failed.append(_failure(rid, exc))
             continue
         assert room is not None  # delete_room raises not_found for a missing room
         left = ctx.fanout.leave_room(rid)  # a deleted room pushes nothing more to anyone
@@ -53,7 +60,9 @@ async def bulk_delete_chats(ctx: Ctx) -> Response:
         await ctx.fanout.send_to(left, f"room_participants:{rid}", "room_deleted", {"id": rid})
         for aid in agents:
             await writes.push(ctx, f"agent_rooms:{aid}", "room_removed", shapes.chat_room(room))
-    job = await ctx.db.run(store_bulk.save_job, ctx.principal.id, "chats", ids, failed)
+    job = await ctx.db.run(
+        store_bulk.save_job, ctx.principal.id, "chat", ids, failed, False, started
+    )
     return data(job, 202)
 
 

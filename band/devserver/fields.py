@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
 from .inputs import PREDICATE, VERBATIM
@@ -25,6 +25,16 @@ NonBlank = Annotated[str, AfterValidator(_not_blank), Field(json_schema_extra={"
 PageNumber = Annotated[int, Field(ge=1, le=10**9)]
 #: a keyset cursor (a row sequence number)
 Cursor = Annotated[int, Field(ge=0, le=MAX_SQL_INT)]
+
+
+def _bool_word(value: object) -> object:
+    if isinstance(value, str) and value not in ("true", "false"):
+        raise PydanticCustomError(PREDICATE, "must be true or false")
+    return value
+
+
+#: a boolean query parameter: ``true`` or ``false`` (not pydantic's "1", "yes", "on"...)
+QueryBool = Annotated[bool, BeforeValidator(_bool_word)]
 #: a page size / limit of at most 100 rows
 Limit = Annotated[int, Field(ge=1, le=100)]
 #: the memory enums' wire names (band_sdk_core's MemorySystem, MemoryType, MemorySegment)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import msgspec
 from starlette.responses import Response
 from starlette.routing import Route
 
@@ -80,9 +81,13 @@ async def download(ctx: Ctx) -> Response:
         else:
             start = max(size - int(m.group(2)), 0)
     if start is None or start >= size or start > end:
+        # the contract's 416 body is a JSON string (band_rest parses it as the body of
+        # RangeNotSatisfiableError), with the file's size in Content-Range
+        message = f"range not satisfiable: the file has {size} bytes"
         return Response(
-            b"",
+            msgspec.json.encode(message),
             status_code=416,
+            media_type="application/json",
             headers={**headers, "Content-Range": f"bytes */{size}"},
         )
     headers["Content-Range"] = f"bytes {start}-{end}/{size}"

@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse, Response
 from . import authz
 from .contracts import Principal
 from .fanout import AsyncStore, Fanout
-from .inputs import declared, parse_body, parse_query
+from .inputs import NoQuery, declared, parse_body, parse_query
 from .rows import Entity, MessageRecord
 from .store import StoreError
 
@@ -136,7 +136,8 @@ def endpoint(kind: str) -> Callable[[Handler], Callable[[Request], Awaitable[Res
             try:
                 # the one authorization point: key, then the route's rule (authz.POLICY)
                 principal = await authz.authorize(request, kind)
-                query = parse_query(spec.query, request.query_params) if spec.query else None
+                # a route that declares no query takes none: any parameter is a 422
+                query = parse_query(spec.query or NoQuery, request.query_params)
                 body = parse_body(spec.body, await request.body()) if spec.body else None
                 return await fn(Ctx(request, principal, body, query))
             except StoreError as exc:

@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.responses import Response
 from starlette.routing import Route
 
-from band.core.wire import MeChatRoom
+from band.core.wire import ChatParticipantDetails
 
-from . import shapes, writes
+from . import keyset, room_views, shapes, store_rooms, writes
 from .bodies import ChatBody, MessageBody, ProfileBody, RegisterBody
-from .http import Ctx, cursor_meta, data, endpoint, offset_meta, offset_page, page_slice
+from .http import Ctx, cursor_meta, data, endpoint, offset_meta, page_slice
 from .inputs import accepts
-from .queries import HumanMessagesQuery, PageQuery, ParticipantsQuery
-from .rows import RoomRow
+from .queries import (
+    ForceQuery,
+    HumanMessagesQuery,
+    MyAgentsQuery,
+    MyChatQuery,
+    MyChatsQuery,
+    ParticipantsQuery,
+    includes,
+)
+from .rows import Member
 from .store import MessageFilter, Store
 
 human = endpoint("user")
@@ -40,37 +50,43 @@ AGENT_SORTS = [
 ]
 
 
+def _agent_key(sort: str) -> Any:
+    if sort == "name":
+        return lambda a: (a.name.casefold(), a.id)
+    return lambda a: (getattr(a, sort), a.id)
+
+
 @human
-@accepts(query=PageQuery)
+@accepts(query=MyAgentsQuery)
 async def list_agents(ctx: Ctx) -> Response:
-    """GET /me/agents."""
-    page, size = ctx.query(PageQuery).window()
+    """GET /me/agents: ``name`` (case-insensitive substring), ``is_external`` and
+    ``listed_in_directory`` filters (band dev's agents are neither external nor listed),
+    ``sort`` / ``order``, cursor or the deprecated offset paging."""
+    q = ctx.query(MyAgentsQuery)
     rows = await ctx.db.run(Store.agents_of, ctx.principal.id)
-    chunk = page_slice(rows, page, size)
-    meta = {
-        **offset_meta(page, size, len(rows)),
-        "has_more": page * size < len(rows),
-        "limit": size,
-        "next_cursor": None,
-        "available_filters": AGENT_FILTERS,
-        "sortable_fields": AGENT_SORTS,
-    }
+    if q.name is not None:
+        rows = [a for a in rows if q.name.casefold() in a.name.casefold()]
+    if q.is_external is True or q.listed_in_directory is True:
+        rows = []
+    key, desc = _agent_key(q.sort), q.order == "desc"
+    meta: dict[str, Any] = {"available_filters": AGENT_FILTERS, "sortable_fields": AGENT_SORTS}
+    if q.page is not None or (q.page_size is not None and q.limit is None):
+        page, size = q.page or 1, q.page_size or 20
+        chunk = page_slice(sorted(rows, key=key, reverse=desc), page, size)
+        meta |= {**offset_meta(page, size, len(rows)), "has_more": page * size < len(rows),
+                 "limit": size, "next_cursor": None}  # fmt: skip
+    else:
+        limit = q.limit or 20
+        chunk, more, nxt = keyset.window(
+            rows, key, limit, q.cursor, [q.sort, q.order], descending=desc
+        )
+        # both metadata shapes, as Band sends them while offset paging is deprecated
+        meta |= {**offset_meta(1, limit, len(rows)), "has_more": more, "limit": limit,
+                 "next_cursor": nxt}  # fmt: skip
     return data([shapes.my_agent(a) for a in chunk], metadata=meta)
 
 
-async def _me_room(ctx: Ctx, room: RoomRow) -> MeChatRoom:
-    parts = await ctx.db.run(Store.participants, room.id)
-    return shapes.me_chat_room(room, parts)
-
-
-@human
-@accepts(query=PageQuery)
-async def list_chats(ctx: Ctx) -> Response:
-    """GET /me/chats."""
-    page, size = ctx.query(PageQuery).window()
-    rooms, total = await ctx.db.run(Store.rooms_of, ctx.principal.id, page, size)
-    items = [await _me_room(ctx, r) for r in rooms]
-    return data(items, metadata=offset_meta(page, size, total))
+list_chats = human(accepts(query=MyChatsQuery)(room_views.list_my_chats))
 
 
 @human
@@ -78,26 +94,36 @@ async def list_chats(ctx: Ctx) -> Response:
 async def create_chat(ctx: Ctx) -> Response:
     """POST /me/chats."""
     room = await writes.create_room(ctx)
-    return data(await _me_room(ctx, room), 201)
+    return data(await room_views.my_room(ctx, room), 201)
 
 
 @human
+@accepts(query=MyChatQuery)
 async def get_chat(ctx: Ctx) -> Response:
-    """GET /me/chats/{chat_id}."""
+    """GET /me/chats/{chat_id} (``include=message_counts``)."""
     room = await ctx.db.run(Store.member_room, ctx.params["chat_id"], ctx.principal.id)
-    return data(await _me_room(ctx, room))
+    wanted = includes(ctx.query(MyChatQuery).include)
+    return data(await room_views.my_room(ctx, room, wanted))
 
 
 @human
 @accepts(query=HumanMessagesQuery)
 async def list_messages(ctx: Ctx) -> Response:
-    """GET /me/chats/{chat_id}/messages (every room message; type and ``since`` filters)."""
+    """GET /me/chats/{chat_id}/messages (every room message; type and ``since`` filters; the
+    ``after`` / ``before`` / ``around`` anchored reads)."""
     rid = ctx.params["chat_id"]
     q = ctx.query(HumanMessagesQuery)
     limit, cursor = q.size(20), q.cursor
     types, exclude = q.types()
     where = MessageFilter(types=types, exclude=exclude, since=q.since)
+    anchor = q.anchor()
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    if anchor is not None:
+        read = await ctx.db.run(store_rooms.anchored, rid, *anchor, limit, where)
+        meta: dict[str, Any] = {"has_more": read.has_more, "limit": limit, "next_cursor": None}
+        if read.has_older is not None:
+            meta |= {"has_older": read.has_older, "has_newer": read.has_newer}
+        return data([shapes.message(m) for m in read.items], metadata=meta)
     items, more = await ctx.db.run(Store.room_messages, rid, cursor, limit, where)
     total = await ctx.db.run(Store.count_messages, rid, where)
     meta = {**cursor_meta(items, more, limit), "total_count": total}
@@ -114,14 +140,27 @@ async def post_message(ctx: Ctx) -> Response:
 @human
 @accepts(query=ParticipantsQuery)
 async def list_participants(ctx: Ctx) -> Response:
-    """GET /me/chats/{chat_id}/participants."""
+    """GET /me/chats/{chat_id}/participants (cursor or the deprecated offset paging)."""
     rid = ctx.params["chat_id"]
     q = ctx.query(ParticipantsQuery)
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
     parts = await ctx.db.run(Store.participants, rid)
     if q.participant_type:
         parts = [p for p in parts if p.type == q.participant_type]
-    return offset_page(ctx, parts, q.page, q.page_size, shapes.participant)
+
+    def row(p: Member) -> ChatParticipantDetails:
+        return shapes.participant_details(p, ctx.fanout.online(p.id))
+
+    if q.page is not None or (q.page_size is not None and q.limit is None):
+        page, size = q.page or 1, q.page_size or 20
+        chunk = page_slice(parts, page, size)
+        return data([row(p) for p in chunk], metadata=offset_meta(page, size, len(parts)))
+    limit = q.limit or 20
+    chunk, more, nxt = keyset.window(
+        parts, lambda p: (p.id,), limit, q.cursor, [q.participant_type]
+    )
+    meta = {"has_more": more, "limit": limit, "next_cursor": nxt}
+    return data([row(p) for p in chunk], metadata=meta)
 
 
 add_participant = human(writes.add_participant)
@@ -147,16 +186,20 @@ async def update_profile(ctx: Ctx) -> Response:
 
 
 @human
+@accepts(query=ForceQuery)
 async def delete_agent(ctx: Ctx) -> Response:
-    """DELETE /me/agents/{id}."""
-    agent = await ctx.db.run(Store.delete_agent, ctx.principal.id, ctx.params["agent_id"])
+    """DELETE /me/agents/{id} (422 ``execution_history_exists`` unless ``force=true``)."""
+    force = ctx.query(ForceQuery).force
+    agent, executions = await ctx.db.run(
+        Store.delete_agent, ctx.principal.id, ctx.params["agent_id"], force
+    )
     await ctx.fanout.disconnect(agent.id)  # out of its rooms: its sockets must not hear them
     return data(
         {
             "id": agent.id,
             "name": agent.name,
             "description": agent.description,
-            "executions_deleted": 0,
+            "executions_deleted": executions,
         }
     )
 

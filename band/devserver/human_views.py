@@ -11,7 +11,7 @@ from datetime import datetime
 
 import msgspec
 
-from band.core.wire import WireModel
+from band.core.wire import ChatParticipantDetails, MeChatRoom, MessageRow, RoomDetails, WireModel
 
 
 class MyAgent(WireModel):
@@ -26,6 +26,8 @@ class MyAgent(WireModel):
     updated_at: str | None = None
     avatar_url: str | None = None
     is_external: bool = False
+    slug: str | None = None  # the URL-safe agent part of the handle (``owner/slug``)
+    listed_in_directory: bool = False
 
 
 class UserDetails(WireModel):
@@ -96,3 +98,66 @@ class ResolvedHandle(WireModel):
     handle: str
     name: str
     type: str
+
+
+#: how many participants a room row's ``participants`` include carries at most
+ROSTER_ROWS = 100
+
+
+class BulkDeletionItemError(WireModel):
+    """Why one id of a bulk deletion failed."""
+
+    code: str  # not_found | forbidden | execution_history_exists | delete_failed | not_attempted
+    message: str
+
+
+class BulkDeletionItem(WireModel):
+    """One id of a bulk deletion, in the order the request gave it."""
+
+    id: str
+    status: str  # pending | succeeded | failed
+    error: BulkDeletionItemError | None = None
+
+
+class BulkDeletionJob(WireModel):
+    """A bulk deletion of chats or agents (band dev runs it at once: always ``completed``)."""
+
+    id: str
+    resource_type: str  # chat | agent
+    status: str
+    force: bool
+    total: int
+    processed: int
+    succeeded: int
+    failed: int
+    results: list[BulkDeletionItem]
+    inserted_at: str
+    started_at: str | None = None
+    completed_at: str | None = None
+
+
+class AgentChatRoom(RoomDetails):
+    """A ``GET /agent/chats`` row: the room, plus (``include=participants``) its roster: the
+    first ``ROSTER_ROWS`` participants by id, the whole count, and whether rows were left out
+    (UNSET: not asked for, left out of the JSON)."""
+
+    participants: list[ChatParticipantDetails] | msgspec.UnsetType = msgspec.UNSET
+    participant_count: int | msgspec.UnsetType = msgspec.UNSET
+    participants_truncated: bool | msgspec.UnsetType = msgspec.UNSET
+
+
+class MyChatRoom(MeChatRoom):
+    """A room as the human API gives it: ``MeChatRoom`` with its activity summary, plus the
+    fields ``include`` adds (``GET /me/chats`` rows and ``GET /me/chats/{id}``)."""
+
+    last_message_at: str | None = None
+    task_counts: dict[str, int] | msgspec.UnsetType = msgspec.UNSET
+    message_counts: dict[str, int] | msgspec.UnsetType = msgspec.UNSET
+    last_message: MessageRow | msgspec.UnsetType | None = msgspec.UNSET
+    membership: str | msgspec.UnsetType = msgspec.UNSET
+    my_role: str | msgspec.UnsetType | None = msgspec.UNSET
+    my_status: str | msgspec.UnsetType | None = msgspec.UNSET
+    via_agent_ids: list[str] | msgspec.UnsetType = msgspec.UNSET
+    participants: list[ChatParticipantDetails] | msgspec.UnsetType = msgspec.UNSET
+    participant_count: int | msgspec.UnsetType = msgspec.UNSET
+    participants_truncated: bool | msgspec.UnsetType = msgspec.UNSET

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+from starlette.datastructures import QueryParams
 
 from .store import StoreError
 
@@ -39,9 +40,15 @@ class BodyModel(BaseModel):
 
 
 class QueryModel(BaseModel):
-    """Query parameters: strings parsed to the declared types, unknown names ignored."""
+    """Query parameters: strings parsed to the declared types; a name the route does not
+    declare is a 422 naming it ("Unexpected field: x"), as on Band, so no parameter a client
+    sends is silently ignored."""
 
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class NoQuery(QueryModel):
+    """The query of a route that takes no parameters."""
 
 
 @dataclass(frozen=True)
@@ -160,6 +167,8 @@ def _describe(err: Any, model: type[BaseModel]) -> tuple[str, str]:
     fixed = getattr(model, "field_messages", {}).get(parts[0])
     if fixed is not None:
         return parts[0], fixed
+    if err["type"] == "extra_forbidden":
+        return parts[0], f"Unexpected field: {parts[0]}"
     if err["type"] == PREDICATE:
         return parts[0], f"{path} {err['msg']}"
     return parts[0], f"{path}: {err['msg']}"
@@ -189,9 +198,11 @@ def parse_body(model: type[BodyModel], raw: bytes) -> BodyModel:
         raise _error(exc, model) from None
 
 
-def parse_query(model: type[QueryModel], params: Mapping[str, str]) -> QueryModel:
-    """Validate query parameters against ``model`` (an empty ``?name=`` counts as absent)."""
-    given = {k: v for k, v in params.items() if v != ""}
+def parse_query(model: type[QueryModel], params: QueryParams) -> QueryModel:
+    """Validate query parameters against ``model`` (an empty ``?name=`` counts as absent; a
+    repeated name means its values comma-joined, as ``include=a&include=b`` is ``a,b``)."""
+    given = {k: ",".join(v for v in params.getlist(k) if v != "") for k in params}
+    given = {k: v for k, v in given.items() if v != ""}
     try:
         return model.model_validate(given)
     except ValidationError as exc:

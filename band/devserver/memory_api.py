@@ -26,6 +26,7 @@ from .rows import MemoryRecord
 from .store import StoreError
 
 agent = endpoint("agent")
+SUBJECT_UNKNOWN = "subject_id is not someone this agent shares a room or a contact with"
 human = endpoint("user")
 ORG_MESSAGE = "organization scope requires the agent's owner to belong to an organization"
 
@@ -145,6 +146,10 @@ async def agent_create(ctx: Ctx) -> Response:
         raise _invalid("subject_id", "subject scope requires a subject_id")
     if scope == "organization":
         raise _org_refused()
+    # least privilege: no memory about someone the agent shares no room and no contact with
+    # (the same answer whether or not the id names anyone, so it discloses no one)
+    if new.subject_id and not await ctx.db.run(sm.knows, ctx.principal.id, new.subject_id):
+        raise StoreError(403, "forbidden", SUBJECT_UNKNOWN, {"subject_id": [SUBJECT_UNKNOWN]})
     fields = {
         "content": new.content,
         "system": new.system,

@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import AfterValidator, Field, ValidationInfo, field_validator, model_validator
 
-from .fields import Cursor, Limit, MemorySegment, MemorySystem, MemoryType, PageNumber, rule
+from .fields import (
+    Cursor,
+    Limit,
+    MemorySegment,
+    MemorySystem,
+    MemoryType,
+    PageNumber,
+    QueryBool,
+    rule,
+)
 from .inputs import QueryModel
+from .store import StoreError
 
 MESSAGE_TYPES = (
     "text", "tool_call", "tool_result", "thought", "error", "task", "attention", "system",
     "participant", "action", "guidelines",
 )  # fmt: skip
+ANCHORS = ("after", "before", "around")
 MessageStatus = Literal["pending", "processing", "processed", "failed", "all"]
 TaskListState = Literal["active", "cancelled", "superseded", "archived", "all"]
 SentStatus = Literal["pending", "approved", "rejected", "cancelled", "expired", "all"]
@@ -29,6 +41,12 @@ class PageQuery(QueryModel):
     def window(self) -> tuple[int, int]:
         """(page, page_size)."""
         return self.page, self.page_size
+
+
+class ForceQuery(QueryModel):
+    """DELETE /me/agents/{id}: ``force=true`` deletes the agent's execution history too."""
+
+    force: QueryBool = False
 
 
 class CursorQuery(QueryModel):
@@ -80,10 +98,100 @@ class MyPeersQuery(PeersQuery):
     type: PeerType | None = None
 
 
-class ParticipantsQuery(PageQuery):
-    """GET /me/chats/{id}/participants."""
+class ParticipantsQuery(QueryModel):
+    """GET /me/chats/{id}/participants: cursor paging (``cursor``, ``limit``), or the
+    deprecated offset paging (``page``, ``page_size``)."""
 
     participant_type: PeerType | None = None
+    cursor: str | None = None
+    limit: Limit | None = None
+    page: PageNumber | None = None
+    page_size: Limit | None = None
+
+    @model_validator(mode="after")
+    def _one_mode(self) -> ParticipantsQuery:
+        _one_paging(self)
+        return self
+
+
+def _one_paging(q: QueryModel) -> None:
+    """Refuse cursor paging mixed with offset paging (one mode per request)."""
+    if getattr(q, "cursor", None) is not None and getattr(q, "page", None) is not None:
+        raise rule("page", "use cursor/limit or page/page_size, not both")
+
+
+def _include(allowed: tuple[str, ...]) -> Callable[[str | None], str | None]:
+    """A validator of a comma-separated ``include`` list (repeated keys arrive joined)."""
+
+    def check(value: str | None) -> str | None:
+        if value is None:
+            return None
+        for item in value.split(","):
+            if item not in allowed:
+                raise rule("include", f"include: unsupported value {item!r} "
+                           f"(one of {', '.join(allowed)})")  # fmt: skip
+        return value
+
+    return check
+
+
+def includes(value: str | None) -> frozenset[str]:
+    """The items of an ``include`` list."""
+    return frozenset(value.split(",")) if value else frozenset()
+
+
+class AgentChatsQuery(PageQuery):
+    """GET /agent/chats: offset paging and ``include=participants``."""
+
+    include: Annotated[str | None, AfterValidator(_include(("participants",)))] = None
+
+
+class MyChatQuery(QueryModel):
+    """GET /me/chats/{id}: ``include=message_counts``."""
+
+    include: Annotated[str | None, AfterValidator(_include(("message_counts",)))] = None
+
+
+CHAT_INCLUDES = ("agent_rooms", "participants", "last_message", "membership", "total_count")
+
+
+class MyChatsQuery(QueryModel):
+    """GET /me/chats: cursor paging (or the deprecated offset paging), filters, sort and
+    ``include``."""
+
+    cursor: str | None = None
+    limit: Limit | None = None
+    page: PageNumber | None = None
+    page_size: Limit | None = None
+    status: Literal["active", "archived", "closed"] | None = None
+    type: Literal["direct", "group", "task"] | None = None
+    sort_by: Literal["inserted_at", "updated_at"] = "inserted_at"
+    order: Literal["asc", "desc"] = "desc"
+    include: Annotated[str | None, AfterValidator(_include(CHAT_INCLUDES))] = None
+
+    @model_validator(mode="after")
+    def _one_mode(self) -> MyChatsQuery:
+        _one_paging(self)
+        return self
+
+
+class MyAgentsQuery(QueryModel):
+    """GET /me/agents: filters, sort, and cursor (or the deprecated offset) paging."""
+
+    name: str | None = None
+    is_external: QueryBool | None = None
+    listed_in_directory: QueryBool | None = None
+    sort: Literal["name", "inserted_at", "updated_at"] = "inserted_at"
+    order: Literal["asc", "desc"] = "asc"
+    cursor: str | None = None
+    limit: Limit | None = None
+    page: PageNumber | None = None
+    page_size: Limit | None = None
+
+    @model_validator(mode="after")
+    def _one_mode(self) -> MyAgentsQuery:
+        _one_paging(self)
+        return self
 
 
 class AgentRequestsQuery(PageQuery):
@@ -113,6 +221,9 @@ class HumanMessagesQuery(RoomPageQuery):
     message_types: str | None = None
     exclude_message_types: str | None = None
     since: str | None = None
+    after: str | None = None
+    before: str | None = None
+    around: str | None = None
 
     @field_validator("message_type", "message_types", "exclude_message_types")
     @classmethod
@@ -146,6 +257,20 @@ class HumanMessagesQuery(RoomPageQuery):
         if self.since is not None and self.cursor is not None:
             raise rule("since", "since and cursor cannot be combined")
         return self
+
+    def anchor(self) -> tuple[str, str] | None:
+        """(``after`` | ``before`` | ``around``, message id) when one was given (422
+        ``invalid_params`` for two anchors, or one with cursor, since, page or page_size)."""
+        anchors = [(n, v) for n in ANCHORS if (v := getattr(self, n)) is not None]
+        others = [
+            n for n in ("cursor", "since", "page", "page_size") if getattr(self, n) is not None
+        ]
+        if len(anchors) > 1 or (anchors and others):
+            name = anchors[-1][0]
+            message = ("use at most one of after, before, around, and none with cursor, "
+                       "since, page or page_size")  # fmt: skip
+            raise StoreError(422, "invalid_params", message, {name: [message]})
+        return anchors[0] if anchors else None
 
     def types(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """Return (types to keep, types to drop)."""

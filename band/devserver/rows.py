@@ -217,20 +217,8 @@ class FileRow(Record, frozen=True, kw_only=True):
 
 
 class BulkFailure(Record, frozen=True, kw_only=True):
-    """One id a bulk deletion could not delete, and why (the error code)."""
+    """One id a bulk deletion could not delete: its error code and message."""
 
     id: str
-    reason: str
-
-
-class BulkJob(Record, frozen=True, kw_only=True):
-    """A finished bulk deletion (``bulk_deletions.body``, as the API returns it)."""
-
-    id: str
-    kind: str
-    status: str
-    total: int
-    deleted: int
-    failed: list[BulkFailure]
-    inserted_at: str
-    completed_at: str
+    code: str
+    message: str

@@ -52,6 +52,18 @@ def participant(p: Member, online: bool = False) -> wire.Participant:
     )
 
 
+def participant_details(p: Member, online: bool = False) -> wire.ChatParticipantDetails:
+    """ChatParticipantDetails (the human API's participant row): ``connection_status`` is
+    tracked for agents (band dev's agents all connect over the socket, as external agents do)
+    and null for people, whose connectivity the field does not track."""
+    status = ("connected" if online else "disconnected") if p.type == "Agent" else None
+    return wire.ChatParticipantDetails(
+        **msgspec.structs.asdict(participant(p, online)),
+        username=p.handle,
+        connection_status=status,
+    )
+
+
 def message(m: MessageRecord) -> wire.MessageRow:
     """ChatMessage (also the message_created payload)."""
     return wire.MessageRow(
@@ -96,6 +108,7 @@ def my_agent(a: AgentRow) -> MyAgent:
         owner_id=a.owner_id,
         inserted_at=a.inserted_at,
         updated_at=a.updated_at,
+        slug=a.handle.rpartition("/")[2],
     )
 
 
@@ -109,7 +122,8 @@ def peer(p: PeerRow, online: bool) -> wire.Peer:
         description=p.description,
         is_contact=p.is_contact,
         online=online,
-        source="registry",
+        # how the peer was found: from contacts, else the registry (owner, sibling agents)
+        source="contact" if p.is_contact else "registry",
         avatar_url=msgspec.UNSET,
         is_external=msgspec.UNSET,
         listed_in_directory=msgspec.UNSET,

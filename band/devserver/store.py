@@ -131,8 +131,20 @@ MIGRATIONS: dict[int, str] = {
     INSERT INTO room_creators SELECT p.room_id, p.participant_id FROM participants p
         WHERE p.rowid = (SELECT MIN(q.rowid) FROM participants q WHERE q.room_id = p.room_id);
     """,
+    # delegation: the consents a person gives their non-own agents, and the token exchanges
+    7: """
+    CREATE TABLE delegation_consents (
+        id TEXT PRIMARY KEY, user_id TEXT NOT NULL, agent_id TEXT NOT NULL,
+        audiences TEXT NOT NULL, inserted_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+        UNIQUE (user_id, agent_id));
+    CREATE TABLE delegation_exchanges (
+        message_id TEXT NOT NULL, agent_id TEXT NOT NULL, audience TEXT NOT NULL,
+        at TEXT NOT NULL);
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
+#: above every message's ``seq`` (SQLite integers are signed 64-bit)
+MAX_SEQ = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -375,14 +387,31 @@ class Store:
         row = self.db.execute("SELECT * FROM agents WHERE id=?", (aid,)).fetchone()
         return record(AgentRow, row) if row else None
 
-    def delete_agent(self, owner_id: str, aid: str) -> AgentRow:
-        """Delete an agent of ``owner_id`` and its room memberships."""
+    def delete_agent(self, owner_id: str, aid: str, force: bool = False) -> tuple[AgentRow, int]:
+        """Delete an agent of ``owner_id`` and its room memberships; return it and how many
+        executions were deleted with it.
+
+        An agent's executions are its processing attempts (``attempts``): the audit trail of
+        what it worked on. As on Band, an agent that has any is refused (422
+        ``execution_history_exists``) unless ``force`` deletes them first.
+        """
         agent = self.agent(aid)
         if agent is None or agent.owner_id != owner_id:
             raise StoreError(404, "not_found", "agent not found")
+        (executions,) = self.db.execute(
+            "SELECT COUNT(*) FROM attempts WHERE agent_id=?", (aid,)
+        ).fetchone()
+        if executions and not force:
+            raise StoreError(
+                422,
+                "execution_history_exists",
+                f"agent has execution history ({executions} executions); "
+                "delete it with force=true to remove the history too",
+            )
+        self.db.execute("DELETE FROM attempts WHERE agent_id=?", (aid,))
         self.db.execute("DELETE FROM participants WHERE participant_id=?", (aid,))
         self.db.execute("DELETE FROM agents WHERE id=?", (aid,))
-        return agent
+        return agent, int(executions)
 
     def update_user_name(self, uid: str, first: str | None, last: str | None) -> UserRow:
         """Change a person's first and/or last name."""
@@ -597,10 +626,13 @@ class Store:
                     break
             if hit is None:
                 raise StoreError(422, "validation_error", "mentioned_participant_not_in_room")
-            if all(o["id"] != hit.id for o in out):
-                out.append(
-                    {"id": hit.id, "handle": hit.handle, "name": hit.name, "username": hit.handle}
-                )
+            kind = m.get("kind") or "mention"
+            same = next((o for o in out if o["id"] == hit.id), None)
+            if same is None:
+                out.append({"id": hit.id, "handle": hit.handle, "name": hit.name,
+                            "username": hit.handle, "kind": kind})  # fmt: skip
+            elif kind == "mention":  # named twice: a delivered mention outranks a reference
+                same["kind"] = "mention"
         return out
 
     def create_message(
@@ -612,11 +644,24 @@ class Store:
         mentions: list[JsonObject],
         extra_metadata: JsonObject | None = None,
         attachment_ids: list[str] | None = None,
+        delegation: JsonObject | None = None,
     ) -> MessageRecord:
-        """Persist a message (with mentions, deliveries and attachments) and return it."""
+        """Persist a message (with mentions, deliveries and attachments) and return it.
+
+        ``metadata.delegation`` is the platform's alone: a client's is dropped, and
+        ``delegation`` (see ``delegation.envelope_for``) is minted here, an envelope naming
+        this message and the time it was created.
+        """
         mid, ts = str(uuid.uuid4()), now()
-        if mentions:
-            prefix = "".join(f"@[[{m['id']}]] " for m in mentions if m["id"] not in content)
+        extra_metadata = {k: v for k, v in (extra_metadata or {}).items() if k != "delegation"}
+        if delegation is not None:
+            minted = {"message_id": mid, "minted_at": ts} if "originator" in delegation else {}
+            extra_metadata["delegation"] = {**delegation, **minted}
+        # only a delivered mention is addressed (content prefix, mentions row, delivery); a
+        # reference stays on the message's metadata alone
+        addressed = [m for m in mentions if m.get("kind", "mention") == "mention"]
+        if addressed:
+            prefix = "".join(f"@[[{m['id']}]] " for m in addressed if m["id"] not in content)
             content = prefix + content
         metadata = {**(extra_metadata or {}), "mentions": mentions, "status": "sent"}
         sender_type = "Agent" if sender.kind == "agent" else "User"
@@ -631,7 +676,7 @@ class Store:
             )  # fmt: skip
             for pos, fid in enumerate(dict.fromkeys(attachment_ids or ())):
                 self.db.execute("INSERT INTO message_attachments VALUES (?,?,?)", (mid, fid, pos))
-            for m in mentions:
+            for m in addressed:
                 self.db.execute("INSERT INTO mentions VALUES (?,?)", (mid, m["id"]))
                 if self.agent(m["id"]) and m["id"] != sender.id:
                     self.db.execute(
@@ -724,11 +769,12 @@ class Store:
     def room_messages(
         self, rid: str, cursor: int | None, limit: int, where: MessageFilter | None = None
     ) -> tuple[list[MessageRecord], bool]:
-        """Every message of a room passing ``where``, oldest first (human view)."""
+        """Every message of a room passing ``where``, newest first (the human view: page 1 is
+        the most recent; ``cursor`` is the last message of the previous page)."""
         cond, args = (where or MessageFilter()).sql()
         rows = self.db.execute(
-            f"SELECT * FROM messages WHERE room_id=? AND seq > ? {cond} ORDER BY seq LIMIT ?",
-            (rid, cursor or 0, *args, limit + 1),
+            f"SELECT * FROM messages WHERE room_id=? AND seq < ? {cond} ORDER BY seq DESC LIMIT ?",
+            (rid, MAX_SEQ if cursor is None else cursor, *args, limit + 1),
         ).fetchall()
         return [self._shape(r) for r in rows[:limit]], len(rows) > limit
 

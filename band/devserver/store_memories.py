@@ -118,5 +118,18 @@ def names(store: Store, mem: MemoryRecord) -> dict[str, str | None]:
     return {
         "source_agent_name": src.name if src else None,
         "subject_name": subj.name if subj else None,
-        "subject_type": subj.type if subj else None,
+        "subject_type": subj.type.lower() if subj else None,  # the model's values: user/agent
     }
+
+
+def knows(store: Store, agent_id: str, subject_id: str) -> bool:
+    """Whether agent ``agent_id`` may keep a subject memory about ``subject_id``: itself, one
+    of its peers (its owner, sibling agents, contacts) or someone it shares a room with."""
+    if subject_id == agent_id or subject_id in store.peer_ids(agent_id):
+        return True
+    row = store.db.execute(
+        "SELECT 1 FROM participants a JOIN participants b ON a.room_id=b.room_id "
+        "WHERE a.participant_id=? AND b.participant_id=? LIMIT 1",
+        (agent_id, subject_id),
+    ).fetchone()
+    return row is not None

@@ -7,6 +7,7 @@ Tables come from schema migration 3 in ``store.py``.
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 
 import msgspec
 
@@ -70,7 +71,38 @@ def overall_status(statuses: list[str]) -> str:
     return "pending" if "pending" in statuses else "completed"
 
 
-def render(store: Store, row: TaskRow, include_history: bool = False) -> Task:
+class BoardTask(Task):
+    """A task as band dev answers it: band-sdk 6.0.1's ``Task`` (what the SDK decodes) plus
+    when its overall status first left pending and when it became completed (null until
+    then), which band-client-rest 0.0.51's ``Task`` carries."""
+
+    started_at: datetime | None = None
+    completed_at: datetime | None = None
+
+
+def _milestones(store: Store, tid: str) -> tuple[str | None, str | None]:
+    """When the task's overall status first left pending, and when it last became completed
+    (None while it is not completed), replayed from its ``status_changed`` history."""
+    statuses: dict[str, str] = {}
+    started = completed = None
+    for at, payload in store.db.execute(
+        "SELECT at, payload FROM task_events WHERE task_id=? AND event='status_changed' "
+        "ORDER BY seq",
+        (tid,),
+    ):
+        change = load_json(payload)
+        statuses[str(change.get("assignee_id"))] = str(change.get("to"))
+        overall = overall_status(list(statuses.values()))
+        if started is None and overall != "pending":
+            started = at
+        if overall == "completed":
+            completed = completed or at
+        else:
+            completed = None
+    return started, completed
+
+
+def render(store: Store, row: TaskRow, include_history: bool = False) -> BoardTask:
     """Task shape (spec 2.5) for a ``tasks`` row."""
     rows = [
         record(AssignmentRow, a)
@@ -88,12 +120,13 @@ def render(store: Store, row: TaskRow, include_history: bool = False) -> Task:
         )
         for a in rows
     ]
+    started, completed = _milestones(store, row.id)
     history: list[TaskEvent] | msgspec.UnsetType = msgspec.UNSET
     truncated: bool | msgspec.UnsetType = msgspec.UNSET
     if include_history:
         sql = "SELECT * FROM task_events WHERE task_id=? ORDER BY seq DESC LIMIT ?"
         history, truncated = _history(store, sql, row.id)
-    return Task(
+    return BoardTask(
         id=row.id,
         number=row.number,
         chat_room_id=row.room_id,
@@ -106,6 +139,8 @@ def render(store: Store, row: TaskRow, include_history: bool = False) -> Task:
         inserted_at=row.inserted_at,
         updated_at=row.updated_at,
         superseded_by_id=row.superseded_by_id,
+        started_at=msgspec.convert(started, datetime | None),
+        completed_at=msgspec.convert(completed, datetime | None),
         history=history,
         history_truncated=truncated,
     )

@@ -14,7 +14,7 @@ from band.core.wire import (
     Task,
 )
 
-from . import shapes
+from . import shapes, store_delegation
 from . import store_files as sf
 from .bodies import ChatBody, MessageBody, ParticipantBody
 from .contracts import Principal
@@ -100,15 +100,22 @@ async def post_message(ctx: Ctx, rid: str, *, require_mention: bool) -> MessageS
             "attachment_ids names a file that is not in this chat room",
             {"attachment_ids": [f"unknown file {i}" for i in missing]},
         )
-    msg = await ctx.db.run(
-        Store.create_message, rid, ctx.principal, content, "text", resolved, None, attachment_ids
+    addressed = [m for m in resolved if m["kind"] == "mention"]
+    delegation = await ctx.db.run(
+        store_delegation.envelope_for, ctx.principal, rid, [m["id"] for m in addressed]
     )
-    targets = frozenset({ctx.principal.id, *(m["id"] for m in resolved)})
+    msg = await ctx.db.run(
+        Store.create_message, rid, ctx.principal, content, "text", resolved, None,
+        attachment_ids, delegation,
+    )  # fmt: skip
+    # a reference (kind "reference") is shown on the message but is neither pushed to nor
+    # counted as a recipient
+    targets = frozenset({ctx.principal.id, *(m["id"] for m in addressed)})
     payload = shapes.message(msg)
     await push(ctx, f"chat_room:{rid}", "message_created", payload, agent_ids=targets)
     recipients = [
         MessageSentResponseRecipientsItem(id=m["id"], handle=m["handle"], name=m["name"])
-        for m in resolved
+        for m in addressed
         if m["id"] != ctx.principal.id
     ]
     return MessageSentResponse(id=msg.id, success=True, recipients=recipients)

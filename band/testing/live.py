@@ -238,7 +238,8 @@ class Room:
             meta = body.get("metadata") or {}
             cursor = meta.get("next_cursor")
             if not meta.get("has_more") or cursor is None:
-                return [Message.from_row(row) for row in rows]
+                # the platform pages newest first
+                return [Message.from_row(row) for row in reversed(rows)]
 
     def messages_from(self, member: Member, message_type: str | None = "text") -> list[Message]:
         """What ``member`` posted, of ``message_type`` (None: any type), oldest first."""

@@ -93,7 +93,7 @@ class Human:
         """Every message of the room, oldest first."""
         r = await self.http.get(f"/api/v1/me/chats/{rid}/messages", params={"limit": 100})
         assert r.status_code == 200, r.text
-        return list(r.json()["data"])  # the platform lists them in posting (seq) order
+        return list(reversed(r.json()["data"]))  # the platform lists them newest first
 
     async def replies(self, rid: str, aid: str, kind: str = "text") -> list[dict[str, Any]]:
         """Messages of type ``kind`` the agent posted in the room."""

@@ -17,16 +17,22 @@ def test_bulk_delete_agents(live: Live) -> None:
     r = live.human("POST", "/api/v1/me/agents/bulk-delete", json={"ids": [a1, a2, "nope"]})
     assert r.status_code == 202
     job = r.json()["data"]
-    assert (job["status"], job["total"], job["deleted"]) == ("completed", 3, 2)
-    assert job["failed"] == [{"id": "nope", "reason": "not_found"}]
+    assert (job["status"], job["resource_type"], job["force"]) == ("completed", "agent", False)
+    assert (job["total"], job["processed"], job["succeeded"], job["failed"]) == (3, 3, 2, 1)
+    assert [(i["id"], i["status"]) for i in job["results"]] == [
+        (a1, "succeeded"), (a2, "succeeded"), ("nope", "failed")]  # fmt: skip
+    assert job["results"][2]["error"] == {"code": "not_found", "message": "agent not found"}
+    assert job["results"][0]["error"] is None
     assert live.agent(k1, "GET", "/api/v1/agent/me").status_code == 401
     again = live.human("GET", f"/api/v1/me/bulk-deletions/{job['id']}")
     assert again.status_code == 200 and again.json()["data"] == job
     assert live.human("GET", "/api/v1/me/bulk-deletions/missing").status_code == 404
-    for body in ({}, {"ids": []}, {"ids": [1]}, {"ids": "x"}):
+    for body in ({}, {"ids": []}, {"ids": [1]}, {"ids": "x"}, {"ids": ["x"] * 101}):
         bad = live.human("POST", "/api/v1/me/agents/bulk-delete", json=body)
         assert bad.status_code == 422
-        assert bad.json()["error"]["message"] == "ids must be a non-empty array of strings"
+        assert bad.json()["error"]["message"] == (
+            "ids must be a non-empty array of at most 100 strings"
+        )
 
 
 def test_bulk_delete_chats_pushes_room_deleted(live: Live) -> None:
@@ -43,7 +49,7 @@ def test_bulk_delete_chats_pushes_room_deleted(live: Live) -> None:
             r = await asyncio.to_thread(
                 live.human, "POST", "/api/v1/me/chats/bulk-delete", json=body
             )
-            assert r.status_code == 202 and r.json()["data"]["deleted"] == 1
+            assert r.status_code == 202 and r.json()["data"]["succeeded"] == 1
             return [json.loads(await asyncio.wait_for(ws.recv(), 5)) for _ in range(2)]
 
     frames = asyncio.run(scenario())

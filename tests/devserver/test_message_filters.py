@@ -33,22 +33,22 @@ def _list(live: Live, rid: str, **params: Any) -> tuple[list[str], dict[str, Any
 
 def test_type_filters(live: Live) -> None:
     rid, _ = _seed(live)
-    assert _list(live, rid)[0] == ["text", "thought", "tool_call", "error"]
+    assert _list(live, rid)[0] == ["error", "tool_call", "thought", "text"]  # newest first
     types, meta = _list(live, rid, message_type="thought")
     assert types == ["thought"] and meta["total_count"] == 1
     types, meta = _list(live, rid, message_types="text,error")
-    assert types == ["text", "error"] and meta["total_count"] == 2
+    assert types == ["error", "text"] and meta["total_count"] == 2
     types, meta = _list(live, rid, exclude_message_types="tool_call,thought")
-    assert types == ["text", "error"] and meta["total_count"] == 2
+    assert types == ["error", "text"] and meta["total_count"] == 2
     assert _list(live, rid, message_types="task")[0] == []
 
 
 def test_type_filters_page_through_filtered_rows_only(live: Live) -> None:
     rid, _ = _seed(live)
     first, meta = _list(live, rid, exclude_message_types="text", limit=2)
-    assert first == ["thought", "tool_call"] and meta["has_more"] is True
+    assert first == ["error", "tool_call"] and meta["has_more"] is True
     rest, meta = _list(live, rid, exclude_message_types="text", limit=2, cursor=meta["next_cursor"])
-    assert rest == ["error"] and meta["has_more"] is False
+    assert rest == ["thought"] and meta["has_more"] is False
 
 
 @pytest.mark.parametrize(
@@ -74,16 +74,16 @@ def test_bad_filters_are_422(live: Live, params: dict[str, str]) -> None:
 def test_since_returns_messages_after_the_time(live: Live) -> None:
     rid, key = _seed(live)
     r = live.human("GET", f"/api/v1/me/chats/{rid}/messages", params={"limit": 100})
-    stamps = [m["inserted_at"] for m in r.json()["data"]]
-    # strictly after the second message's time: the last two remain
+    stamps = [m["inserted_at"] for m in reversed(r.json()["data"])]  # oldest first
+    # strictly after the second message's time: the last two remain, newest first
     types, meta = _list(live, rid, since=stamps[1])
-    assert types == ["tool_call", "error"] and meta["total_count"] == 2
+    assert types == ["error", "tool_call"] and meta["total_count"] == 2
     # an offset time is the same instant in UTC
     at = datetime.fromisoformat(stamps[1]).astimezone(timezone(timedelta(hours=2)))
-    assert _list(live, rid, since=at.isoformat())[0] == ["tool_call", "error"]
+    assert _list(live, rid, since=at.isoformat())[0] == ["error", "tool_call"]
     # naive means UTC; combined with a type filter
     naive = datetime.fromisoformat(stamps[0].replace("Z", "")).isoformat()
-    assert _list(live, rid, since=naive, message_types="error,thought")[0] == ["thought", "error"]
+    assert _list(live, rid, since=naive, message_types="error,thought")[0] == ["error", "thought"]
     future = (datetime.now(UTC) + timedelta(minutes=1)).isoformat()
     assert _list(live, rid, since=future)[0] == []
     later = datetime.now(UTC).isoformat()

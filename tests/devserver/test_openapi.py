@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from starlette.routing import Mount, Route
 
 from band.devserver.app import create_app
@@ -72,3 +73,36 @@ def test_openapi_sees_added_routes() -> None:
     app.router.routes.append(Route("/api/v1/me/extra/{thing_id}", extra, methods=["PUT"]))
     op = build(list(app.routes))["paths"]["/api/v1/me/extra/{thing_id}"]["put"]
     assert op["summary"] == "Extra route." and op["parameters"][0]["name"] == "thing_id"
+
+
+def test_every_operation_declares_its_answers() -> None:
+    """Success and error answers for every operation, the successes' schemas generated from
+    the wire Structs (``answers.ANSWERS``); the live answers are checked against them by
+    ``test_band_rest_contract.py`` (every band_rest call goes through ``Spec.check``)."""
+    doc = build(list(create_app(":memory:").routes))
+    schemas = doc["components"]["schemas"]
+    for path, ops in doc["paths"].items():
+        for method, op in ops.items():
+            codes = set(op["responses"])
+            assert any(c.startswith("2") for c in codes), (method, path)
+            if path.startswith(("/api/v1/agent", "/api/v1/me")):
+                assert {"401", "403", "404", "422"} <= codes, (method, path)
+    rooms = doc["paths"]["/api/v1/me/chats"]["get"]["responses"]["200"]
+    data = rooms["content"]["application/json"]["schema"]["properties"]["data"]
+    assert data == {"type": "array", "items": {"$ref": "#/components/schemas/MyChatRoom"}}
+    assert {"last_message_at", "task_counts", "membership"} <= set(
+        schemas["MyChatRoom"]["properties"]
+    )
+    job = schemas["BulkDeletionJob"]
+    assert {"resource_type", "results", "force"} <= set(job["required"])
+
+
+def test_a_route_without_a_declared_answer_is_refused() -> None:
+    from band.devserver import answers
+
+    saved = answers.ANSWERS.pop("GET /api/v1/agent/me")
+    try:
+        with pytest.raises(RuntimeError, match="without a declared answer"):
+            create_app(":memory:")
+    finally:
+        answers.ANSWERS["GET /api/v1/agent/me"] = saved

@@ -50,7 +50,7 @@ ATTACHMENT = {
     "has_thumb": False,
     "expires_at": None,
 }
-MENTION = {"id": "str", "handle": "str", "name": "str", "username": "str"}
+MENTION = {"id": "str", "handle": "str", "name": "str", "username": "str", "kind": "str"}
 ATTEMPT = {"number": "int", "status": "str", "started_at": "str", "ended_at": None, "error": None}
 
 
@@ -137,20 +137,31 @@ def test_agent_me_and_rooms(live: Live) -> None:
     same(listed, {"data": [ROOM, {**ROOM, "title": None}], "metadata": page})
 
 
+TASK_COUNTS = {s: "int" for s in ("pending", "in_progress", "blocked", "in_review", "failed",
+                                   "completed")}  # fmt: skip
+
+
 def test_human_rooms(live: Live) -> None:
     aid, _, _ = live.register("Shape")
     made = live.human("POST", f"{H}/chats", json={"chat": {"title": "h"}})
-    me_room = {**ROOM, "agents": [], "work_status": "str"}
+    me_room = {**ROOM, "agents": [], "work_status": "str", "last_message_at": None,
+               "task_counts": TASK_COUNTS}  # fmt: skip
     same(made.json(), {"data": me_room})
     assert made.json()["data"]["work_status"] == "idle"
     rid = room_with(live, aid)
-    with_agent = {**ROOM, "agents": [ME_AGENT], "work_status": "str"}
+    with_agent = {**me_room, "agents": [ME_AGENT]}
     got = live.human("GET", f"{H}/chats/{rid}").json()
     same(got, {"data": with_agent})
     assert got["data"]["agents"][0]["type"] == "Agent" and got["data"]["agents"][0]["id"] == aid
-    page = {"page": "int", "page_size": "int", "total_count": "int", "total_pages": "int"}
-    listed = live.human("GET", f"{H}/chats").json()
-    same(listed, {"data": [me_room, with_agent], "metadata": page})
+    counted = live.human("GET", f"{H}/chats/{rid}", params={"include": "message_counts"}).json()
+    same(counted, {"data": {**with_agent, "message_counts": {}}})
+    cursor = {"has_more": False, "limit": "int", "next_cursor": None}
+    listed = live.human("GET", f"{H}/chats").json()  # newest first
+    same(listed, {"data": [with_agent, me_room], "metadata": cursor})
+    page = {"page": "int", "page_size": "int", "total_count": "int", "total_pages": "int",
+            "has_more": False, "limit": "int", "next_cursor": None}  # fmt: skip
+    paged = live.human("GET", f"{H}/chats", params={"page": 1}).json()
+    same(paged, {"data": [with_agent, me_room], "metadata": page})
 
 
 def test_participants(live: Live) -> None:
@@ -167,8 +178,14 @@ def test_participants(live: Live) -> None:
     assert [p["type"] for p in listed["data"]] == ["User", "Agent", "Agent"]
     assert {p["status"] for p in listed["data"]} == {"active"}
     page = {"page": "int", "page_size": "int", "total_count": "int", "total_pages": "int"}
-    human = live.human("GET", f"{H}/chats/{rid}/participants").json()
-    same(human, {"data": [person, PARTICIPANT, PARTICIPANT], "metadata": page})
+    details = {**PARTICIPANT, "username": "str", "first_name": None, "connection_status": "str"}
+    human_row = {**details, "description": None, "connection_status": None}
+    human = live.human("GET", f"{H}/chats/{rid}/participants", params={"page": 1}).json()
+    same(human, {"data": [human_row, details, details], "metadata": page})
+    cursor = {"has_more": False, "limit": "int", "next_cursor": None}
+    walked = live.human("GET", f"{H}/chats/{rid}/participants").json()  # by id
+    assert walked["metadata"] == {"has_more": False, "limit": 20, "next_cursor": None}
+    assert outline(walked)["metadata"] == cursor and len(walked["data"]) == 3
     removed = live.human("DELETE", f"{H}/chats/{rid}/participants/{bid}")
     same(removed.json(), {"data": PARTICIPANT})
 
@@ -221,8 +238,8 @@ def test_messages_rest(live: Live) -> None:
     same(made.json(), {"data": {"id": "str", "message_type": "str", "success": True}})
     plain = message()
     plain["metadata"] = {"k": "int", **plain["metadata"]}
-    human = live.human("GET", f"{H}/chats/{rid}/messages").json()
-    same(human, {"data": [handled, plain], "metadata": {**cursor, "total_count": "int"}})
+    human = live.human("GET", f"{H}/chats/{rid}/messages").json()  # newest first
+    same(human, {"data": [plain, handled], "metadata": {**cursor, "total_count": "int"}})
 
 
 def test_pushes(live: Live) -> None:
@@ -343,6 +360,8 @@ TASK = {
     "inserted_at": "str",
     "updated_at": "str",
     "superseded_by_id": None,
+    "started_at": None,
+    "completed_at": None,
 }
 
 
@@ -363,7 +382,7 @@ def test_tasks_and_board(live: Live) -> None:
         "linked_native_id": "str",
         "updated_at": "str",
     }
-    worked = {**TASK, "assignments": [assignment]}
+    worked = {**TASK, "assignments": [assignment], "started_at": "str"}
     same(updated, {"data": worked})
     event = {"actor": ACTOR, "at": "str", "event": "str", "payload": {}}
     created = {**event, "payload": {"subject": "str", "detail": "str"}}
@@ -509,9 +528,13 @@ def test_files_and_bulk_jobs(live: Live) -> None:
     assert got.headers["etag"] == f'"{put.json()["data"]["sha256"]}"'
 
     gone = live.human("POST", f"{H}/agents/bulk-delete", json={"ids": [aid, "nope"]})
-    job = {"id": "str", "kind": "str", "status": "str", "total": "int", "deleted": "int",
-           "failed": [{"id": "str", "reason": "str"}], "inserted_at": "str",
-           "completed_at": "str"}  # fmt: skip
+    results = [
+        {"id": "str", "status": "str", "error": None},
+        {"id": "str", "status": "str", "error": {"code": "str", "message": "str"}},
+    ]
+    job = {"id": "str", "resource_type": "str", "status": "str", "force": False, "total": "int",
+           "processed": "int", "succeeded": "int", "failed": "int", "results": results,
+           "inserted_at": "str", "started_at": "str", "completed_at": "str"}  # fmt: skip
     same(gone.json(), {"data": job})
     again = live.human("GET", f"{H}/bulk-deletions/{gone.json()['data']['id']}")
     same(again.json(), {"data": job})
@@ -565,7 +588,7 @@ def test_timestamps_read_back(live: Live) -> None:
 
 MY_AGENT = {"id": "str", "name": "str", "handle": "str", "description": "str",
             "owner_id": "str", "inserted_at": "str", "updated_at": "str", "avatar_url": None,
-            "is_external": False}  # fmt: skip
+            "is_external": False, "slug": "str", "listed_in_directory": False}  # fmt: skip
 USER = {"id": "str", "email": "str", "handle": "str", "role": "str", "first_name": "str",
         "last_name": "str", "listed_in_directory": False}  # fmt: skip
 

@@ -218,8 +218,13 @@ def test_human_api(live: Live) -> None:
     rid = _room_with(live, aid)
     room = live.human("GET", f"/api/v1/me/chats/{rid}").json()["data"]
     assert room["agents"][0]["id"] == aid
-    chats = live.human("GET", "/api/v1/me/chats").json()
+    chats = live.human("GET", "/api/v1/me/chats?include=total_count").json()
     assert chats["metadata"]["total_count"] == 1
+    # a parameter the route does not declare is refused, naming it
+    bogus = _err(live.human("GET", "/api/v1/me/chats?colour=red"), 422, "validation_error")
+    assert bogus["message"] == "Unexpected field: colour" and "colour" in bogus["details"]
+    _err(live.human("GET", f"/api/v1/me/chats/{rid}/context"), 404, "not_found")
+    _err(live.human("GET", "/api/v1/me/profile?x=1"), 422, "validation_error")
     parts = live.human("GET", f"/api/v1/me/chats/{rid}/participants?participant_type=Agent")
     assert [p["id"] for p in parts.json()["data"]] == [aid]
     _err(live.human("GET", "/api/v1/me/chats/missing"), 404, "not_found")

@@ -63,6 +63,8 @@ QUERY_VALUES = [
     "text,,x",
     "2026-13-45",
 ]
+#: a connector id (the audience of a delegated token)
+CONNECTOR = "6f1c1f64-9a54-4bd1-8c8e-2f0b1b7c0d11"
 PATH_VALUES = ["99999999999999999999", "-1", "0", "²", "#1", "x" * 300, "ü"]
 
 
@@ -115,6 +117,10 @@ def _bases(ids: dict[str, str]) -> dict[str, Any]:
                 "subject_id": "s",
                 "metadata": {"tags": ["a"], "references": ["b"]},
             }
+        },
+        "post_api_v1_agent_delegation_token": {"audience": CONNECTOR, "message_id": "m"},
+        "post_api_v1_me_delegation_consents": {
+            "consent": {"agent_id": aid, "audiences": [CONNECTOR]}
         },
         "post_api_v1_me_agents_bulk_delete": {"ids": ["none"]},
         "post_api_v1_me_agents_register": {"agent": {"name": "n", "description": "d"}},
@@ -330,6 +336,9 @@ def _query_fits(value: str, schema: dict[str, Any]) -> bool | None:
         elif "enum" in member:
             if value in member["enum"]:
                 return True
+        elif member.get("type") == "boolean":
+            if value in ("true", "false"):
+                return True
         elif member.get("type") == "string":
             return None
     return False
@@ -338,7 +347,11 @@ def _query_fits(value: str, schema: dict[str, Any]) -> bool | None:
 @pytest.mark.parametrize("op", QUERY_OPS, ids=_op_id)
 def test_each_query_parameter_malformed(op: tuple[str, str, dict], target: Target) -> None:
     path, method, spec = op
-    url = _url(path, target.ids)
+    ids = target.ids
+    if method == "delete" and path.endswith("{agent_id}"):
+        # force=true deletes the agent: a throwaway one, not the agent the other tests use
+        ids = {**ids, "agent_id": target.live.register("Throwaway")[0]}
+    url = _url(path, ids)
     failures: list[str] = []
     for param in (p for p in spec["parameters"] if p["in"] == "query"):
         for value in QUERY_VALUES:

@@ -130,7 +130,7 @@ def test_memories_read_back_everywhere(
         "type": "episodic",
         "segment": "agent",
         "thought": thought,
-        "subject_id": "s",
+        "subject_id": live.app.state.user_id,  # its owner: someone the agent knows
         "metadata": stored_meta,
     }
     r = live.agent(key, "POST", "/api/v1/agent/memories", json={"memory": memory})

@@ -80,7 +80,8 @@ def test_human_tools_act_on_the_pinned_room(
     )
     assert messages(plat, other) == []
     listed = mcp.json("band_list_my_chat_messages", {"chat_id": other, "page_size": 100})
-    assert len(listed["data"]) == before + 1 and listed["data"][-1]["content"].endswith("human")
+    # newest first
+    assert len(listed["data"]) == before + 1 and listed["data"][0]["content"].endswith("human")
     assert mcp.json("band_get_my_chat_room")["data"]["id"] == pinned
 
 

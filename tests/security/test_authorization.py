@@ -137,12 +137,36 @@ def test_one_persons_key_cannot_act_for_another(cast: Cast) -> None:
     _refused(as_eve("POST", f"/agents/{aid}/control", json={"mode": "stop"}))
     _refused(as_eve("GET", f"/agents/{aid}/control"))
     r = as_eve("POST", "/chats/bulk-delete", json={"ids": [rid]})
-    assert r.status_code == 202 and r.json()["data"]["deleted"] == 0
+    assert r.status_code == 202 and r.json()["data"]["succeeded"] == 0
+    assert r.json()["data"]["results"][0]["error"]["code"] == "not_found"  # existence not shown
     # nothing changed for Alice
     rows = cast.alice("GET", f"/api/v1/me/chats/{rid}/messages").json()["data"]
     assert [m["id"] for m in rows] == [mid]
     agents = cast.alice("GET", "/api/v1/me/agents?page_size=100").json()["data"]
     assert aid in {a["id"] for a in agents}
+
+
+def test_an_agent_keeps_no_memory_about_a_stranger(cast: Cast) -> None:
+    """A subject memory needs a room or a contact in common with the subject (least privilege):
+    otherwise 403, the same answer as for an id that names no one."""
+    memory = {"content": "likes tea", "system": "long_term", "type": "semantic",
+              "segment": "user", "thought": "t", "scope": "subject"}  # fmt: skip
+    otto, sam, eve, alice = (cast.who[n] for n in ("Otto", "Sam", "Eve", "Alice"))
+    for agent, subject in ((otto, eve.id), (sam, alice.id), (otto, "no-such-person")):
+        body = {"memory": {**memory, "subject_id": subject}}
+        r = cast.call(agent.key, "POST", "/api/v1/agent/memories", json=body)
+        assert r.status_code == 403, r.text
+        assert r.json()["error"]["code"] == "forbidden"
+        assert r.json()["error"]["message"] == (
+            "subject_id is not someone this agent shares a room or a contact with"
+        )
+    assert cast.call(eve.key, "GET", "/api/v1/me/memories").json()["data"] == []
+    # its own person (the owner) is fine, and that person sees it
+    body = {"memory": {**memory, "subject_id": alice.id}}
+    made = cast.call(otto.key, "POST", "/api/v1/agent/memories", json=body)
+    assert made.status_code == 201, made.text
+    mine = cast.alice("GET", "/api/v1/me/memories?scope=subject").json()["data"]
+    assert made.json()["data"]["id"] in {m["id"] for m in mine}
 
 
 # -- the matrix: every operation x every kind of caller, REST and WebSocket ------------------

@@ -69,10 +69,10 @@ def new_room(plat: Live, *bots: Bot, admin: Bot | None = None) -> str:
 
 
 def human_messages(plat: Live, room: str) -> list[dict[str, Any]]:
-    """Every message and event of ``room`` as the local person sees them."""
+    """Every message and event of ``room`` as the local person sees them, oldest first."""
     r = plat.human("GET", f"/api/v1/me/chats/{room}/messages", params={"page_size": 100})
     assert r.status_code == 200, r.text
-    return list(r.json()["data"])
+    return list(reversed(r.json()["data"]))  # the platform lists newest first
 
 
 def run(coro: Coroutine[Any, Any, T]) -> T:

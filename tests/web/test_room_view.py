@@ -605,3 +605,28 @@ def test_room_task_board_and_files(page: Any, live: Live) -> None:
     # a stranger cannot read the board
     other = live.agent(key, "GET", f"/api/v1/me/chats/{rid}/board")
     assert other.status_code == 403
+
+
+def test_agents_page_manages_delegation_consents(
+    page: Any, live: Live, allowed_errors: list[str]
+) -> None:
+    allowed_errors.append("status of 422")  # the malformed connector id, refused below
+    aid, handle, _ = live.register("Delegate")
+    audience = "6f1c1f64-9a54-4bd1-8c8e-2f0b1b7c0d11"
+    page.goto("/#/agents")
+    section = page.get_by_role("region", name="Delegation consents")
+    expect(section.get_by_text("No consents given.")).to_be_visible()
+    section.get_by_label("Agent ID").fill(aid)
+    section.get_by_label("Connector ids (comma-separated)").fill(f"{audience}, ")
+    section.get_by_role("button", name="Give consent").click()
+    expect(section.locator("#consent-list li")).to_contain_text(f"@{handle}: {audience}")
+    stored = live.human("GET", "/api/v1/me/delegation/consents").json()["data"]
+    assert [(c["agent_id"], c["audiences"]) for c in stored] == [(aid, [audience])]
+    # a refusal is shown, not swallowed
+    section.get_by_label("Agent ID").fill(aid)
+    section.get_by_label("Connector ids (comma-separated)").fill("not-a-uuid")
+    section.get_by_role("button", name="Give consent").click()
+    expect(section.locator("#consent-error")).to_contain_text("Not saved")
+    section.get_by_role("button", name=f"Revoke the consent of @{handle}").click()
+    expect(section.locator("#consent-list li")).to_have_count(0)
+    assert live.human("GET", "/api/v1/me/delegation/consents").json()["data"] == []

@@ -3,6 +3,7 @@
 // messages: Markdown rendered by marked and sanitized by DOMPurify into DOM nodes (markdown.js).
 
 import { renderMarkdown } from "./markdown.js";
+import { mountConsents } from "./consents.js";
 import { MentionBox } from "./mentions.js";
 import { PhoenixSocket } from "./phoenix.js";
 
@@ -84,7 +85,7 @@ async function allMessages(roomId) {
     if (!metadata?.has_more || !metadata.next_cursor) break;
     cursor = metadata.next_cursor;
   }
-  return out;
+  return out.reverse(); // the platform pages newest first; the timeline reads oldest first
 }
 
 // ---------------------------------------------------------------- session
@@ -664,6 +665,7 @@ async function showAgents() {
     button.addEventListener("click", () => copyFrom(button));
   }
   await renderAgents();
+  await mountConsents($("#agents-title").parentElement, api);
 }
 
 async function renderAgents() {
