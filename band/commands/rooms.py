@@ -94,6 +94,7 @@ def _messages(http: httpx.Client, room_id: str) -> list[MessageRow]:
         paging = page.paging
         cursor = paging.next_cursor if paging is not None and paging.has_more else None
         if not cursor:
+            rows.reverse()  # the platform pages newest first
             return rows
 
 

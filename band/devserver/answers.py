@@ -120,6 +120,11 @@ ANSWERS: dict[str, tuple[int, Any]] = {
     f"GET {M}/delegation/consents": (200, list[Consent]),
     f"POST {M}/delegation/consents": (201, Consent),
     f"DELETE {M}/delegation/consents/{{consent_id}}": (200, Consent),
+    # band dev's own views (the web view's agent page and room panel), not Band Cloud operations
+    f"GET {M}/agents/{{agent_id}}/turns": (200, list[JsonObject]),
+    f"GET {M}/agents/{{agent_id}}/turns/{{message_id}}": (200, JsonObject),
+    f"GET {M}{C}/board": (200, JsonObject),
+    f"PATCH {M}{C}": (200, wire.RoomDetails),
     "GET /openapi.json": (200, JsonObject),
     "GET /dev/session": (200, JsonObject),
     "GET /": (200, None),
