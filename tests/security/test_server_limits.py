@@ -139,10 +139,12 @@ def test_chunked_body_over_the_limit_is_refused_while_reading(dev: Dev) -> None:
 
 def test_a_body_within_the_limit_still_works(dev: Dev) -> None:
     with dev.person() as person:
-        title = "t" * 1000
-        r = person.post("/api/v1/me/chats", json={"chat": {"title": title}})
+        room = person.post("/api/v1/me/chats", json={"chat": {}}).json()["data"]["id"]
+        path = f"/api/v1/me/chats/{room}/messages"
+        content = "t" * MAX_MESSAGE_CHARS  # the longest message: a body far over 64 KiB
+        r = person.post(path, json={"message": {"content": content}})
         assert r.status_code == 201, r.text
-        assert r.json()["data"]["title"] == title
+        assert [m["content"] for m in person.get(path).json()["data"]] == [content]
 
 
 def test_message_content_limit(dev: Dev) -> None:
