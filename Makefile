@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv install refsdk test test-pure test-wheel test-dist lint types format bench bench-e2e bench-scale bench-wire demo clean
+.PHONY: venv install refsdk refcore test test-pure test-wheel test-dist lint types format bench bench-e2e bench-scale bench-wire demo clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -30,10 +30,22 @@ $(REFSDK_STAMP):
 	@touch $@
 refsdk: $(REFSDK_STAMP)
 
+# The reference core band-sdk-core 6.1.1, in a scratch venv outside the repository: the peer of
+# the differential tests in tests/refcore and of bench/compare.py --against. `make test` creates it.
+REFCORE ?= $(or $(TMPDIR),/tmp)/band-refcore-venv
+REFCORE_STAMP := $(REFCORE)/.band-sdk-core-6.1.1
+$(REFCORE_STAMP):
+	$(PYTHON) -m venv $(REFCORE)
+	$(REFCORE)/bin/python -m pip install --quiet "band-sdk-core==6.1.1"
+	$(REFCORE)/bin/python -Ic "import band_sdk_core"
+	@touch $@
+refcore: $(REFCORE_STAMP)
+
 # two pytest-xdist workers (TEST_WORKERS=0 runs in one process): most tests wait on sockets
 TEST_WORKERS ?= 2
-test: $(STAMP) $(REFSDK_STAMP)
-	BAND_REFSDK_PYTHON=$(REFSDK)/bin/python BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 \
+test: $(STAMP) $(REFSDK_STAMP) $(REFCORE_STAMP)
+	BAND_REFSDK_PYTHON=$(REFSDK)/bin/python BAND_REFCORE_PYTHON=$(REFCORE)/bin/python \
+		BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 \
 		$(PY) -Im pytest tests -q -p no:cacheprovider -n $(TEST_WORKERS)
 	BAND_SDK_CORE_NO_EXTENSIONS=1 $(PY) -Im pytest tests/core -q -p no:cacheprovider -m "not compiled" -n $(TEST_WORKERS)
 
