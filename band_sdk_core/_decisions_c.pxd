@@ -12,12 +12,13 @@ cdef object _CLAIMED, _ALREADY, _STALE
 cdef class _Entry(_linked.Link):
     cdef object token
     cdef object ticket
-    cdef object room
+    cdef str room
+    cdef Py_hash_t room_hash
     cdef bint claimed
 
 
 @cython.locals(entry=_Entry)
-cdef _Entry _entry(object token, object ticket, object room)
+cdef _Entry _entry(object token, object ticket, str room)
 
 
 @cython.final
@@ -61,7 +62,7 @@ cdef class DecisionRegistry:
     @cython.locals(tokens=list, entry=_Entry)
     cpdef list unclaimed(self)
 
-    @cython.locals(tokens=list, entry=_Entry)
+    @cython.locals(tokens=list, entry=_Entry, room=str, key=Py_hash_t)
     cpdef list unclaimed_in_room(self, object room_id)
 
     cpdef Py_ssize_t unclaimed_count(self)
@@ -72,5 +73,6 @@ cdef class DecisionRegistry:
     @cython.locals(book=_Book, entry=_Entry)
     cpdef evict_oldest(self)
 
-    @cython.locals(unclaimed=list, claimed=list, entry=_Entry)
-    cdef _cancel(self, object room, bint every)
+    @cython.locals(
+        unclaimed=list, claimed=list, entries=dict, matched=list, entry=_Entry, key=Py_hash_t)
+    cdef _cancel(self, str room, bint every)

@@ -98,11 +98,12 @@ def _settings(max_pending: Any, seed: Any) -> tuple[int | None, int]:
 class _Entry(_linked.Link):
     """One registration; the unclaimed ones are linked in registration order (the book)."""
 
-    __slots__ = ("claimed", "room", "ticket", "token")
+    __slots__ = ("claimed", "room", "room_hash", "ticket", "token")
 
     token: str
     ticket: int
     room: str | None
+    room_hash: int  # hash(room), 0 without a room: the room scans compare it before the str
     claimed: bool
     prev: _Entry | None
     next: _Entry | None
@@ -115,6 +116,7 @@ def _entry(token: str, ticket: int, room: str | None) -> _Entry:
     entry.token = token
     entry.ticket = ticket
     entry.room = room
+    entry.room_hash = 0 if room is None else hash(room)
     entry.claimed = False
     entry.prev = entry.next = None
     return entry
@@ -224,6 +226,7 @@ class DecisionRegistry:
                 return None
             entry.ticket = self._book.issue()  # unclaimed: it keeps its position
             entry.room = None
+            entry.room_hash = 0
             return (token, entry.ticket)
         entry = _entry(token, self._book.issue(), None)
         self._entries[token] = entry
@@ -286,10 +289,13 @@ class DecisionRegistry:
     def unclaimed_in_room(self, room_id: str) -> list[str]:
         """Return the unclaimed tokens minted for ``room_id``, oldest first."""
         room = _text(room_id)
+        key = hash(room)
         tokens: list[str] = []
         entry = self._book.first
         while entry is not None:
-            if entry.room is not None and entry.room == room:
+            # the stored hash first: most entries are another room's, told apart without
+            # reading their room string
+            if entry.room_hash == key and entry.room is not None and entry.room == room:
                 tokens.append(entry.token)
             entry = entry.next
         return tokens
@@ -319,17 +325,24 @@ class DecisionRegistry:
         """Remove every entry (or every entry of ``room``) and report them."""
         unclaimed: list[str] = []
         claimed: list[str] = []
-        for entry in list(self._entries.values()):
-            if every or (entry.room is not None and entry.room == room):
-                if entry.claimed:
-                    claimed.append(entry.token)
-                else:
-                    unclaimed.append(entry.token)
-                    self._book.unlink(entry)
-                if not every:
-                    del self._entries[entry.token]
+        entries = self._entries
+        key = 0 if room is None else hash(room)
+        # matched first, removed after: no copy of the whole table to iterate over
+        matched = [
+            entry
+            for entry in entries.values()
+            if every or (entry.room_hash == key and entry.room is not None and entry.room == room)
+        ]
+        for entry in matched:
+            if entry.claimed:
+                claimed.append(entry.token)
+            else:
+                unclaimed.append(entry.token)
+                self._book.unlink(entry)
+            if not every:
+                del entries[entry.token]
         if every:
-            self._entries.clear()
+            entries.clear()
         return _cancelled(unclaimed, claimed)
 
     def cancel_all(self) -> CancelledDecisions:
