@@ -208,8 +208,9 @@ class ClaimRegistry:
         return entry
 
     def _drop_entry(self, room_id: str, message_id: str) -> None:
-        """Remove the pending entry, if any (an emptied room keeps its dict: see discard_completed)."""
-        # a room's next intent then reuses the dict instead of creating and indexing a new one
+        """Remove the pending entry, if any (an emptied room keeps its dict)."""
+        # the room's next intent reuses the dict instead of creating and indexing a new one;
+        # discard_completed drops it with the room
         room = self._pending.get(room_id)
         if room is not None:
             room.pop(message_id, None)

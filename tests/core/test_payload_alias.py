@@ -30,7 +30,9 @@ def expected(event: str, remote: str, external: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("event", "remote", "external"), CASES)
-def test_alias_combinations(payload_impl: ModuleType, event: str, remote: str, external: str) -> None:
+def test_alias_combinations(
+    payload_impl: ModuleType, event: str, remote: str, external: str
+) -> None:
     raw = payload(event, remote, external)
     before = copy.deepcopy(raw)
     got = outcome(payload_impl.validate_event_payload, event, raw)

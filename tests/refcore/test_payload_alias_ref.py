@@ -28,7 +28,9 @@ def reference() -> list[Any]:
     return list(run_reference(_SCRIPT, [[e, payload(e, r, x)] for e, r, x in CASES]))
 
 
-def test_every_combination_matches_reference(payload_impl: ModuleType, reference: list[Any]) -> None:
+def test_every_combination_matches_reference(
+    payload_impl: ModuleType, reference: list[Any]
+) -> None:
     assert len(reference) == len(CASES)
     differ = []
     for (event, remote, external), theirs in zip(CASES, reference, strict=True):
