@@ -30,9 +30,9 @@ $(REFSDK_STAMP):
 	@touch $@
 refsdk: $(REFSDK_STAMP)
 
-# The reference core band-sdk-core 6.1.1 in a scratch venv outside the repository: what
-# `make bench BENCH_ARGS="--against $(REFCORE)/bin/python"` compares with (bench/compare.py refuses
-# another version, such as the 2.8.0 that the official band-sdk 6.0.1 pins).
+# The reference core band-sdk-core 6.1.1 in a scratch venv outside the repository: the peer of the
+# differential tests in tests/refcore (`make test` creates it) and what `make bench` compares with
+# (bench/compare.py refuses another version, such as the 2.8.0 that the official band-sdk 6.0.1 pins).
 REFCORE ?= $(or $(TMPDIR),/tmp)/band-refcore-venv
 REFCORE_STAMP := $(REFCORE)/.band-refcore-6.1.1
 $(REFCORE_STAMP):
@@ -62,8 +62,9 @@ acp-agents: $(ACP_AGENTS_STAMP)
 
 # two pytest-xdist workers (TEST_WORKERS=0 runs in one process): most tests wait on sockets
 TEST_WORKERS ?= 2
-test: $(STAMP) $(REFSDK_STAMP) $(ACP_AGENTS_STAMP)
-	BAND_REFSDK_PYTHON=$(REFSDK)/bin/python BAND_ACP_AGENTS=$(ACP_AGENTS) BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 \
+test: $(STAMP) $(REFSDK_STAMP) $(REFCORE_STAMP) $(ACP_AGENTS_STAMP)
+	BAND_REFSDK_PYTHON=$(REFSDK)/bin/python BAND_REFCORE_PYTHON=$(REFCORE)/bin/python \
+		BAND_ACP_AGENTS=$(ACP_AGENTS) BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 \
 		$(PY) -Im pytest tests -q -p no:cacheprovider -n $(TEST_WORKERS)
 	BAND_SDK_CORE_NO_EXTENSIONS=1 $(PY) -Im pytest tests/core -q -p no:cacheprovider -m "not compiled" -n $(TEST_WORKERS)
 

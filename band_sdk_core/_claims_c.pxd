@@ -16,12 +16,16 @@ cdef list _ids(dict table, object room_id)
 
 @cython.final
 cdef class _Entry:
-    cdef public bint failed
-    cdef public object error
-    cdef public object parked
-    cdef public str token
-    cdef public Py_ssize_t attempts
-    cdef public Py_ssize_t max_retries
+    cdef bint failed
+    cdef object error
+    cdef object parked
+    cdef Py_ssize_t serial
+    cdef str text
+    cdef Py_ssize_t attempts
+    cdef Py_ssize_t max_retries
+
+    @cython.locals(text=str)
+    cdef str token(self)
 
     cpdef dict ack_view(self)
 
@@ -76,6 +80,11 @@ cdef class ClaimRegistry:
     cpdef dict record_processed_settlement(
         self, object room_id, object message_id, object trace_context=*
     )
+
+    @cython.locals(entry=_Entry)
+    cpdef bint park_settlement(
+        self, object room_id, object message_id, object token, object reason
+    ) except -1
 
     @cython.locals(entry=_Entry)
     cpdef bint confirm_settlement(

@@ -14,7 +14,22 @@ if TYPE_CHECKING:
     from .retry import RetryTracker
 
 if TYPE_CHECKING or __name__ != "band_sdk_core._claims_c":
-    from collections import OrderedDict as _Ordered
+    from collections import OrderedDict
+
+    class _Ordered(OrderedDict[str, None]):
+        """OrderedDict with the compiled OrderedMap's ``push``."""
+
+        __slots__ = ()
+
+        def push(self, key: str, bound: int) -> None:
+            """Move ``key`` to the back, or add it there and drop the oldest beyond ``bound``."""
+            if key in self:
+                self.move_to_end(key)
+            else:
+                self[key] = None
+                if len(self) > bound:
+                    self.popitem(False)
+
 else:  # the compiled twin keeps the same order in a typed C-level map
     from ._ordered_c import OrderedMap as _Ordered
 
@@ -67,18 +82,22 @@ def _ids(table: dict[str, Any], room_id: str) -> list[str]:
 class _Entry:
     """One pending terminal intent."""
 
-    __slots__ = ("attempts", "error", "failed", "max_retries", "parked", "token")
+    __slots__ = ("attempts", "error", "failed", "max_retries", "parked", "serial", "text")
 
-    def __init__(
-        self, failed: bool, error: str | None, token: str, attempts: int, max_retries: int
-    ) -> None:
-        """Store the intent; ``attempts < 0`` means a ``finished`` continuation."""
-        self.failed = failed
-        self.error = error
-        self.parked: ParkedReason | None = None
-        self.token = token
-        self.attempts = attempts
-        self.max_retries = max_retries
+    failed: bool
+    error: str | None
+    parked: ParkedReason | None
+    serial: int  # the token's number
+    text: str | None  # the token, once someone asked for it
+    attempts: int  # < 0: a ``finished`` continuation
+    max_retries: int
+
+    def token(self) -> str:
+        """The token string (made on first use: most intents are never asked for theirs)."""
+        text = self.text
+        if text is None:
+            text = self.text = str(self.serial)
+        return text
 
     def ack_view(self) -> dict[str, Any]:
         """The PendingAck dict."""
@@ -101,14 +120,14 @@ class _Entry:
             }
         if self.failed:
             return {
-                "token": self.token,
+                "token": self.token(),
                 "status": "failed",
                 "error": self.error,
                 "parked": parked,
                 "continuation": continuation,
             }
         return {
-            "token": self.token,
+            "token": self.token(),
             "status": "processed",
             "parked": parked,
             "continuation": continuation,
@@ -132,7 +151,7 @@ class ClaimRegistry:
         self._max_completed: int = int(number)
         self._inflight: dict[str, set[str]] = {}
         # per room, oldest first; OrderedDict evicts and refreshes in O(1) at any size
-        self._completed: dict[str, _Ordered[str, None]] = {}
+        self._completed: dict[str, _Ordered] = {}
         self._pending: dict[str, dict[str, _Entry]] = {}
         self._retries: dict[tuple[str, str], int] = {}
         self._next_token: int = 0
@@ -171,7 +190,15 @@ class ClaimRegistry:
         max_retries: int,
     ) -> _Entry:
         """Create and store a pending entry with a fresh token."""
-        entry = _Entry(failed, error, str(self._next_token), attempts, max_retries)
+        # __new__ and plain stores, not a constructor call: the compiled twin's fast allocation
+        entry: _Entry = _Entry.__new__(_Entry)
+        entry.failed = failed
+        entry.error = error
+        entry.parked = None
+        entry.serial = self._next_token
+        entry.text = None
+        entry.attempts = attempts
+        entry.max_retries = max_retries
         self._next_token += 1
         room = self._pending.get(room_id)
         if room is None:
@@ -181,12 +208,12 @@ class ClaimRegistry:
         return entry
 
     def _drop_entry(self, room_id: str, message_id: str) -> None:
-        """Remove the pending entry, if any."""
+        """Remove the pending entry, if any (an emptied room keeps its dict)."""
+        # the room's next intent reuses the dict instead of creating and indexing a new one;
+        # discard_completed drops it with the room
         room = self._pending.get(room_id)
         if room is not None:
             room.pop(message_id, None)
-            if not room:
-                del self._pending[room_id]
 
     def _is_completed(self, room_id: str, message_id: str) -> bool:
         """Whether the message is completed; a hit refreshes its LRU position."""
@@ -215,13 +242,7 @@ class ClaimRegistry:
         if room is None:
             room = _Ordered()
             self._completed[room_id] = room
-            room[message_id] = None
-        elif message_id in room:
-            room.move_to_end(message_id)
-        else:
-            room[message_id] = None
-            if len(room) > self._max_completed:
-                room.popitem(False)
+        room.push(message_id, self._max_completed)
         self._drop_entry(room_id, message_id)
         if self._retries:  # no counters (the common case): skip building the key
             self._retries.pop((room_id, message_id), None)
@@ -265,6 +286,10 @@ class ClaimRegistry:
         """Forget the room's completed list."""
         _check_str(room_id)
         self._completed.pop(room_id, None)
+        # the room's emptied pending dict goes with it (so rooms left behind are not kept)
+        room = self._pending.get(room_id)
+        if room is not None and not room:
+            del self._pending[room_id]
 
     def remember_completed(self, room_id: str, message_id: str) -> None:
         """Mark completed; clears the pending entry and the ack-retry counter."""
@@ -408,7 +433,7 @@ class ClaimRegistry:
         _check_str(token)
         _check_tracker(retry_tracker)
         entry = self._entry(room_id, message_id)
-        if entry is None or entry.token != token:
+        if entry is None or entry.token() != token:
             return False
         self._drop_entry(room_id, message_id)
         if self._retries:
@@ -433,7 +458,7 @@ class ClaimRegistry:
         _check_str(token)
         _check_reason(reason)
         entry = self._entry(room_id, message_id)
-        if entry is None or entry.token != token:
+        if entry is None or entry.token() != token:
             return False
         entry.parked = reason
         return True

@@ -12,12 +12,12 @@ cdef object _CLAIMED, _ALREADY, _STALE
 cdef class _Entry(_linked.Link):
     cdef object token
     cdef object ticket
-    cdef object room
+    cdef str room
     cdef bint claimed
 
 
 @cython.locals(entry=_Entry)
-cdef _Entry _entry(object token, object ticket, object room)
+cdef _Entry _entry(object token, object ticket, str room)
 
 
 @cython.final
@@ -34,13 +34,14 @@ cdef class DecisionRegistry:
     cdef public Py_ssize_t _limit
     cdef public dict _entries
     cdef public _Book _book
+    cdef public dict _rooms
 
     @cython.locals(
         entries=dict, book=_Book, state=cython.ulonglong, z=cython.ulonglong, low=cython.uint
     )
     cdef object _mint(self)
 
-    @cython.locals(entry=_Entry)
+    @cython.locals(entry=_Entry, members=dict)
     cpdef register_minted(self, object room_id=*)
 
     @cython.locals(entry=_Entry)
@@ -61,8 +62,11 @@ cdef class DecisionRegistry:
     @cython.locals(tokens=list, entry=_Entry)
     cpdef list unclaimed(self)
 
-    @cython.locals(tokens=list, entry=_Entry)
+    @cython.locals(members=dict, entry=_Entry)
     cpdef list unclaimed_in_room(self, object room_id)
+
+    @cython.locals(room=str, members=dict)
+    cdef int _unroom(self, _Entry entry) except -1
 
     cpdef Py_ssize_t unclaimed_count(self)
 
@@ -72,5 +76,6 @@ cdef class DecisionRegistry:
     @cython.locals(book=_Book, entry=_Entry)
     cpdef evict_oldest(self)
 
-    @cython.locals(unclaimed=list, claimed=list, entry=_Entry)
-    cdef _cancel(self, object room, bint every)
+    @cython.locals(
+        unclaimed=list, claimed=list, entries=dict, members=dict, matched=list, entry=_Entry)
+    cdef _cancel(self, str room, bint every)

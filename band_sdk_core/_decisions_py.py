@@ -148,7 +148,7 @@ class _Book(_linked.Chain):
 class DecisionRegistry:
     """Pending chat-mediated asks keyed by token, each registration named by a ticket."""
 
-    __slots__ = ("_book", "_entries", "_limit", "_max_pending")
+    __slots__ = ("_book", "_entries", "_limit", "_max_pending", "_rooms")
     __module__ = "band_sdk_core"
     __init_subclass__ = refuse_subclasses
     __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
@@ -156,6 +156,8 @@ class DecisionRegistry:
     _max_pending: int | None
     _limit: int  # -1: no max_pending
     _entries: dict[str, _Entry]  # token -> entry, registration order
+    # room -> (token -> entry, registration order): a room's asks without scanning the others
+    _rooms: dict[str, dict[str, _Entry]]
     _book: _Book
 
     def __init__(self, *, max_pending: int | None = None, seed: int | None = None) -> None:
@@ -167,6 +169,7 @@ class DecisionRegistry:
         slots["_max_pending"].__set__(self, limit)
         slots["_limit"].__set__(self, -1 if limit is None else limit)
         slots["_entries"].__set__(self, {})
+        slots["_rooms"].__set__(self, {})
         slots["_book"].__set__(self, _Book(state))
 
     # def, not a bound helper: only a def fills the compiled type's setattr slot
@@ -213,7 +216,21 @@ class DecisionRegistry:
         entry = _entry(token, self._book.issue(), room)
         self._entries[token] = entry
         self._book.append(entry)
+        if room is not None:
+            members = self._rooms.get(room)
+            if members is None:
+                members = self._rooms[room] = {}
+            members[token] = entry
         return (token, entry.ticket)
+
+    def _unroom(self, entry: _Entry) -> None:
+        """Take ``entry`` out of its room's index (if it has a room)."""
+        room = entry.room
+        if room is not None:
+            members = self._rooms[room]
+            del members[entry.token]
+            if not members:
+                del self._rooms[room]
 
     def register_keyed(self, key: str) -> tuple[str, int] | None:
         """Register (or re-register, if unclaimed) an ask under ``key``."""
@@ -223,6 +240,7 @@ class DecisionRegistry:
             if entry.claimed:
                 return None
             entry.ticket = self._book.issue()  # unclaimed: it keeps its position
+            self._unroom(entry)
             entry.room = None
             return (token, entry.ticket)
         entry = _entry(token, self._book.issue(), None)
@@ -259,6 +277,7 @@ class DecisionRegistry:
         if entry is None or entry.claimed:
             return False
         del self._entries[entry.token]
+        self._unroom(entry)
         self._book.unlink(entry)
         return True
 
@@ -268,6 +287,7 @@ class DecisionRegistry:
         if entry is None:
             return False
         del self._entries[entry.token]
+        self._unroom(entry)
         if not entry.claimed:
             self._book.unlink(entry)
         return True
@@ -285,14 +305,10 @@ class DecisionRegistry:
 
     def unclaimed_in_room(self, room_id: str) -> list[str]:
         """Return the unclaimed tokens minted for ``room_id``, oldest first."""
-        room = _text(room_id)
-        tokens: list[str] = []
-        entry = self._book.first
-        while entry is not None:
-            if entry.room is not None and entry.room == room:
-                tokens.append(entry.token)
-            entry = entry.next
-        return tokens
+        members = self._rooms.get(_text(room_id))
+        if members is None:
+            return []
+        return [entry.token for entry in members.values() if not entry.claimed]
 
     def unclaimed_count(self) -> int:
         """Return how many registrations are unclaimed."""
@@ -310,6 +326,7 @@ class DecisionRegistry:
         if self._limit < 0 or len(self._entries) < self._limit or entry is None:
             return None
         del self._entries[entry.token]
+        self._unroom(entry)
         book.unlink(entry)
         return entry.token
 
@@ -319,17 +336,22 @@ class DecisionRegistry:
         """Remove every entry (or every entry of ``room``) and report them."""
         unclaimed: list[str] = []
         claimed: list[str] = []
-        for entry in list(self._entries.values()):
-            if every or (entry.room is not None and entry.room == room):
-                if entry.claimed:
-                    claimed.append(entry.token)
-                else:
-                    unclaimed.append(entry.token)
-                    self._book.unlink(entry)
-                if not every:
-                    del self._entries[entry.token]
+        entries = self._entries
         if every:
-            self._entries.clear()
+            matched = list(entries.values())
+            entries.clear()
+            self._rooms.clear()
+        else:  # the room's own index, in registration order: the other asks are not visited
+            members = self._rooms.pop(room, None)  # type: ignore[arg-type]  # str when not every
+            matched = [] if members is None else list(members.values())
+        for entry in matched:
+            if entry.claimed:
+                claimed.append(entry.token)
+            else:
+                unclaimed.append(entry.token)
+                self._book.unlink(entry)
+            if not every:
+                del entries[entry.token]
         return _cancelled(unclaimed, claimed)
 
     def cancel_all(self) -> CancelledDecisions:

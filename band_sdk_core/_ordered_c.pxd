@@ -18,5 +18,6 @@ cdef class OrderedMap(Chain):
     cpdef object pop(self, object key, object default)
     cpdef tuple popitem(self, bint last=*)
     cpdef move_to_end(self, object key)
+    cpdef push(self, object key, Py_ssize_t bound)
     cpdef clear(self)
     cpdef list keys_list(self)

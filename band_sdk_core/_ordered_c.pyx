@@ -89,6 +89,28 @@ cdef class OrderedMap(Chain):
             self.unlink(node)
             self.append(node)
 
+    cpdef push(self, object key, Py_ssize_t bound):
+        """Move ``key`` to the back, or add it there and drop the oldest beyond ``bound``."""
+        cdef object found = self._index.get(key)
+        cdef _Node node
+        if found is not None:
+            node = <_Node>found
+            if node is not self.last:
+                self.unlink(node)
+                self.append(node)
+            return
+        if len(self._index) > bound and self.first is not None:
+            # full: the oldest entry's node carries the new key (no allocation, no free)
+            node = <_Node>self.first
+            del self._index[node.key]
+            self.unlink(node)
+        else:
+            node = _Node.__new__(_Node)
+        node.key = key
+        node.value = None
+        self._index[key] = node
+        self.append(node)
+
     cpdef clear(self):
         """Remove every entry."""
         self.release()

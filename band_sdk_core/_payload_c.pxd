@@ -24,5 +24,9 @@ cdef int _normalize_metadata(dict obj, list issues) except -1
 cdef object _retry_after(object value)
 
 
+@cython.locals(added=bint)
+cdef bint _alias_remote(dict obj) except -1
+
+
 @cython.locals(issues=list, resort=bint)
 cpdef object validate_converted(str name, object payload, object trace_context)

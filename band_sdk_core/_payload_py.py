@@ -208,6 +208,22 @@ def _retry_after(value: Any) -> int | None:
     return None
 
 
+def _alias_remote(obj: dict[str, Any]) -> bool:
+    """Copy a bool ``is_remote``/``is_external`` into the other when it is absent or null."""
+    # the reference treats the two as aliases; True when a key was added (output needs re-sorting)
+    remote = obj.get("is_remote")
+    external = obj.get("is_external")
+    if remote is None and (external is True or external is False):
+        added = "is_remote" not in obj
+        obj["is_remote"] = external
+        return added
+    if external is None and (remote is True or remote is False):
+        added = "is_external" not in obj
+        obj["is_external"] = remote
+        return added
+    return False
+
+
 def validate_converted(name: str, payload: Any, trace_context: str | None) -> Any:
     """Validate an already converted (fresh, sorted) payload of event ``name``."""
     if name == "event_created":
@@ -220,6 +236,8 @@ def validate_converted(name: str, payload: Any, trace_context: str | None) -> An
     if name == "message_created" or name == "message_updated":
         resort = "metadata" not in payload or "attachments" not in payload
         _normalize_metadata(payload, issues)
+    elif name == "participant_added" or name == "participant_removed" or name == "contact_added":
+        resort = _alias_remote(payload)
     elif name == "supersede":
         resort = "retryable" not in payload
         payload["retryable"] = payload.get("retryable") is True

@@ -408,6 +408,9 @@ class SubscriptionTracker(_Tracker):
     __slots__ = ()
     __module__ = "band_sdk_core"
     __init_subclass__ = refuse_subclasses
+    # the same lookup (then _Sealed.__getattr__ on a miss), but CPython's fast path: with the
+    # compiled base's own __getattribute__, every method lookup was a Python-level call
+    __getattribute__ = object.__getattribute__
 
 
 class _Reconciliation(_Sealed):
@@ -446,6 +449,9 @@ class RoomReconciliation(_Reconciliation):
     __slots__ = ()
     __module__ = "band_sdk_core"
     __init_subclass__ = refuse_subclasses
+    # the same lookup (then _Sealed.__getattr__ on a miss), but CPython's fast path: with the
+    # compiled base's own __getattribute__, every method lookup was a Python-level call
+    __getattribute__ = object.__getattribute__
 
 
 def _reconciliation(
@@ -565,3 +571,6 @@ class RoomRoster(_Roster):
     __slots__ = ()
     __module__ = "band_sdk_core"
     __init_subclass__ = refuse_subclasses
+    # the same lookup (then _Sealed.__getattr__ on a miss), but CPython's fast path: with the
+    # compiled base's own __getattribute__, every method lookup was a Python-level call
+    __getattribute__ = object.__getattribute__

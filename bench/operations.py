@@ -250,6 +250,124 @@ def _claim_churn(size: int) -> Callable[[Any], Call]:
     return build
 
 
+def _full_claims(core: Any, size: int) -> tuple[Any, Any, Callable[[], str]]:
+    """A ClaimRegistry and a RetryTracker each holding ``size`` ids, and fresh ids to come."""
+    claims = core.ClaimRegistry(max_completed=size)
+    tracker = core.RetryTracker(max_retries=3, max_tracked=size)
+    fresh = _id_pool("m", size)
+    for _ in range(size):
+        mid = fresh()
+        claims.remember_completed("room", mid)
+        tracker.record_attempt(mid)
+    return claims, tracker, fresh
+
+
+def _ack_completion_churn(size: int) -> Callable[[Any], Call]:
+    def build(core: Any) -> Call:
+        # the ack-pending completion path: every remember_completed evicts the oldest id
+        claims, tracker, fresh = _full_claims(core, size)
+
+        def run() -> None:
+            mid = fresh()
+            claims.guarded_claim("room", mid, tracker)
+            tracker.record_attempt(mid)
+            claims.remember_ack_pending("room", mid)
+            claims.remember_completed("room", mid)
+            claims.release("room", mid)
+
+        return run
+
+    return build
+
+
+def _ack_complete_churn(size: int) -> Callable[[Any], Call]:
+    def build(core: Any) -> Call:
+        # the two calls of the path above that write the pending entry and the completed list
+        claims, _tracker, fresh = _full_claims(core, size)
+
+        def run() -> None:
+            mid = fresh()
+            claims.remember_ack_pending("room", mid)
+            claims.remember_completed("room", mid)
+
+        return run
+
+    return build
+
+
+def _failed_retry_churn(size: int) -> Callable[[Any], Call]:
+    def build(core: Any) -> Call:
+        # the reference README's fenced settlement: a failed intent with a retry continuation,
+        # confirmed into a replacement tracker (the message stays incomplete, its attempt kept)
+        claims, previous, fresh = _full_claims(core, size)
+        current = core.RetryTracker(max_retries=3, max_tracked=size)
+        for _ in range(size):
+            current.record_attempt(fresh())
+
+        def run() -> None:
+            mid = fresh()
+            claims.guarded_claim("room", mid, previous)
+            previous.record_attempt(mid)
+            pending = claims.record_failed_settlement("room", mid, "failure", previous, True)
+            claims.release("room", mid)
+            claims.guarded_claim("room", mid, current)  # "pending"
+            claims.confirm_settlement("room", mid, pending["token"], current)
+            claims.is_completed("room", mid)
+
+        return run
+
+    return build
+
+
+def _decision_lifecycle(size: int) -> Callable[[Any], Call]:
+    def build(core: Any) -> Call:
+        # the reference README's DecisionRegistry lifecycle in a registry holding ``size``
+        # asks (other rooms, the older half claimed): register, list, claim twice, cancel
+        decisions = core.DecisionRegistry(max_pending=size, seed=7)
+        for index in range(size - 1):
+            token, ticket = decisions.register_minted(f"room-{index % 100}")
+            if index < size // 2:
+                decisions.try_claim(token, ticket)
+        mint, unclaimed = decisions.register_minted, decisions.unclaimed_in_room
+        claim, cancel = decisions.try_claim, decisions.cancel_room
+
+        def run() -> None:
+            token, ticket = mint("room-x")
+            unclaimed("room-x")
+            claim(token, ticket)
+            claim(token, ticket)
+            cancel("room-x")
+
+        return run
+
+    return build
+
+
+def _subscription_lifecycle(size: int) -> Callable[[Any], Call]:
+    def build(core: Any) -> Call:
+        # the reference README's SubscriptionTracker lifecycle (the rollback-failed branch, which
+        # runs every call) beside ``size`` subscribed rooms
+        tracker = core.SubscriptionTracker()
+        for index in range(size):
+            room = f"room-{index:07d}"
+            tracker.record_both_room_topics_joined(room, tracker.begin_room_subscribe(room))
+        left = core.LeaveOutcome.Left
+
+        def run() -> None:
+            ticket = tracker.begin_room_subscribe("room-x")
+            tracker.record_room_participants_join_failed("room-x", ticket, False)
+            tracker.room_status("room-x")
+            tracker.acknowledge_room_reconciled("room-x")
+            ticket = tracker.begin_room_subscribe("room-x")
+            tracker.record_both_room_topics_joined("room-x", ticket)
+            leave = tracker.unsubscribe_room("room-x")
+            tracker.mark_room_leave_complete("room-x", leave, left)
+
+        return run
+
+    return build
+
+
 def _decision_churn(size: int) -> Callable[[Any], Call]:
     def build(core: Any) -> Call:
         # the older half claimed (answered, not yet forgotten), the newer half pending:
@@ -278,6 +396,36 @@ def _sized() -> tuple[Operation, ...]:
             Operation(f"retry exhausted churn @{size:,}", "retry", _exhausted_churn(size), size),
             Operation(f"claim cycle churn (5 calls) @{size:,}", "claims", _claim_churn(size), size),
             Operation(f"decision evict+mint @{size:,}", "decisions", _decision_churn(size), size),
+            Operation(
+                f"claim ack completion churn (5 calls) @{size:,}",
+                "claims",
+                _ack_completion_churn(size),
+                size,
+            ),
+            Operation(
+                f"claim ack_pending+completed churn @{size:,}",
+                "claims",
+                _ack_complete_churn(size),
+                size,
+            ),
+            Operation(
+                f"claim failed-retry settlement (7 calls) @{size:,}",
+                "claims",
+                _failed_retry_churn(size),
+                size,
+            ),
+            Operation(
+                f"decision lifecycle (5 calls) @{size:,}",
+                "decisions",
+                _decision_lifecycle(size),
+                size,
+            ),
+            Operation(
+                f"subscription lifecycle (8 calls) @{size:,}",
+                "subscriptions",
+                _subscription_lifecycle(size),
+                size,
+            ),
         ]
     return tuple(ops)
 

@@ -72,6 +72,13 @@ def test_decisions(
     _run(benchmark, operation, decisions_impl, run_info)
 
 
+@pytest.mark.parametrize("operation", _of("subscriptions"))
+def test_subscriptions(
+    benchmark: Any, operation: Operation, subscriptions_impl: ModuleType, run_info: Any
+) -> None:
+    _run(benchmark, operation, subscriptions_impl, run_info)
+
+
 @pytest.mark.parametrize("operation", _of("session"))
 def test_session(benchmark: Any, operation: Operation, session_impl: ModuleType, run_info: Any):
     _run(benchmark, operation, session_impl, run_info)

@@ -46,8 +46,8 @@ def test_suite_and_compare_results_make_a_dashboard(tmp_path: Path) -> None:
     benchmarks = json.loads(suite.read_text())["benchmarks"]
     compared = json.loads(compare.read_text())
     operations = list(compared["ops_per_s"]["c"])
-    # bench/operations.py: 13 operations, and the 4 sized registry rows at 3 sizes each
-    assert len(operations) == 25
+    # bench/operations.py: 13 operations, and the 9 sized registry rows at 3 sizes each
+    assert len(operations) == 40
     seen = {(b["extra_info"]["operation"], b["extra_info"]["implementation"]) for b in benchmarks}
     topics = {b["extra_info"]["operation"]: b["extra_info"]["topic"] for b in benchmarks}
     assert set(topics) == set(operations)
