@@ -163,14 +163,16 @@ bench-faults: $(STAMP) $(REFSDK_STAMP)
 # `make test`), installed with pip's progress shown. The console script imports the installed
 # package (its sys.path starts at the venv's bin/, not the checkout).
 DEMO_VENV ?= .venv-demo
-DEMO_STAMP := $(DEMO_VENV)/.installed
+# `DEMO_ARGS=--acp` runs the ACP adapter, which needs the [acp] extra: installed only then
+DEMO_EXTRA := $(if $(findstring --acp,$(DEMO_ARGS)),[acp])
+DEMO_STAMP := $(DEMO_VENV)/.installed$(if $(DEMO_EXTRA),-acp)
 $(DEMO_VENV)/bin/python:
 	@echo "make demo: step 1/3: creating $(DEMO_VENV) (the first run only)"
 	$(PYTHON) -m venv $(DEMO_VENV)
 $(DEMO_STAMP): $(DEMO_VENV)/bin/python pyproject.toml setup.py $(shell find band_sdk_core band -name '*.py' -o -name '*.pxd' -o -name '*.pyx' 2>/dev/null) $(wildcard band/devserver/static/*)
-	@echo "make demo: step 2/3: installing band-open-sdk and its runtime dependencies into $(DEMO_VENV)"
+	@echo "make demo: step 2/3: installing band-open-sdk$(DEMO_EXTRA) and its runtime dependencies into $(DEMO_VENV)"
 	@echo "           (no dev tools; building the compiled core takes a minute or two)"
-	$(DEMO_VENV)/bin/python -m pip install --progress-bar on --disable-pip-version-check .
+	$(DEMO_VENV)/bin/python -m pip install --progress-bar on --disable-pip-version-check ".$(DEMO_EXTRA)"
 	@touch $@
 demo: $(DEMO_STAMP)
 	@echo "make demo: step 3/3: band demo $(DEMO_ARGS)"
