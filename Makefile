@@ -26,7 +26,7 @@ REFSDK_STAMP := $(REFSDK)/.band-refsdk-6.0.1
 $(REFSDK_STAMP):
 	$(PYTHON) -m venv $(REFSDK)
 	$(REFSDK)/bin/python -m pip install --quiet "band-sdk==6.0.1" "band-mcp==2.2.7"
-	$(REFSDK)/bin/python -c "import band, band_mcp"
+	$(REFSDK)/bin/python -Ic "import band, band_mcp"
 	@touch $@
 refsdk: $(REFSDK_STAMP)
 
@@ -38,7 +38,7 @@ REFCORE_STAMP := $(REFCORE)/.band-refcore-6.1.1
 $(REFCORE_STAMP):
 	$(PYTHON) -m venv $(REFCORE)
 	$(REFCORE)/bin/python -m pip install --quiet "band-sdk-core==6.1.1"
-	$(REFCORE)/bin/python -c "import band_sdk_core"
+	$(REFCORE)/bin/python -Ic "import band_sdk_core"
 	@touch $@
 refcore: $(REFCORE_STAMP)
 
