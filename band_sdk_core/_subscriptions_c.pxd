@@ -5,7 +5,9 @@ cdef bint _COMPILED
 cdef object _U64_MAX
 cdef long _ABSENT, _PENDING, _ACTIVE, _LEAVING, _RECONCILE, _ADMITTING, _ADMITTED
 cdef tuple _ROOM_STATUS, _TOPIC_STATUS, _MEMBERSHIP
+cdef object _LEFT, _STALE, _JOIN_FAILED, _SUBSCRIBED, _ROLLED_BACK, _ROLLBACK_FAILED
 
+@cython.locals(text=str)
 cdef str _text(object value)
 
 cdef object _ticket(object value)
