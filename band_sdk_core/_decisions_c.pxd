@@ -8,6 +8,10 @@ cdef unsigned long long _U32_MAX, _U64_MAX, _GOLDEN, _MIX1, _MIX2
 cdef object _CLAIMED, _ALREADY, _STALE
 
 
+@cython.locals(text=str)
+cdef str _id(object value)
+
+
 @cython.final
 cdef class _Entry(_linked.Link):
     cdef object token

@@ -17,6 +17,18 @@ from ._enums import ClaimOutcome, not_instance_message
 # The id and ticket conversions are the subscriptions' rules (their pure-Python source).
 from ._subscriptions_py import _text, _ticket
 
+
+def _id(value: Any) -> str:
+    """_text, with an exact ASCII str returned at once (the common id)."""
+    # compiled, _text is a Python-level call into the pure module (a frame per call); this
+    # check is C code there (text is a typed str: isascii is a direct C call)
+    if type(value) is str:
+        text: str = value
+        if text.isascii():
+            return text
+    return _text(value)
+
+
 __all__ = ["CancelledDecisions", "DecisionRegistry", "is_authorized_sender"]
 
 _U32_MAX = 0xFFFFFFFF
@@ -209,7 +221,7 @@ class DecisionRegistry:
 
     def register_minted(self, room_id: str | None = None) -> tuple[str, int] | None:
         """Register a new ask under a freshly minted token; return ``(token, ticket)``."""
-        room = None if room_id is None else _text(room_id)
+        room = None if room_id is None else _id(room_id)
         token = self._mint()
         if token is None:
             return None
@@ -234,7 +246,7 @@ class DecisionRegistry:
 
     def register_keyed(self, key: str) -> tuple[str, int] | None:
         """Register (or re-register, if unclaimed) an ask under ``key``."""
-        token = _text(key)
+        token = _id(key)
         entry = self._entries.get(token)
         if entry is not None:
             if entry.claimed:
@@ -305,7 +317,7 @@ class DecisionRegistry:
 
     def unclaimed_in_room(self, room_id: str) -> list[str]:
         """Return the unclaimed tokens minted for ``room_id``, oldest first."""
-        members = self._rooms.get(_text(room_id))
+        members = self._rooms.get(_id(room_id))
         if members is None:
             return []
         return [entry.token for entry in members.values() if not entry.claimed]
@@ -360,7 +372,7 @@ class DecisionRegistry:
 
     def cancel_room(self, room_id: str) -> CancelledDecisions:
         """Remove every registration minted for ``room_id``."""
-        return self._cancel(_text(room_id), False)
+        return self._cancel(_id(room_id), False)
 
 
 def is_authorized_sender(
