@@ -7,6 +7,7 @@ cdef long _ABSENT, _PENDING, _ACTIVE, _LEAVING, _RECONCILE, _ADMITTING, _ADMITTE
 cdef tuple _ROOM_STATUS, _TOPIC_STATUS, _MEMBERSHIP
 cdef object _LEFT, _STALE, _JOIN_FAILED, _SUBSCRIBED, _ROLLED_BACK, _ROLLBACK_FAILED
 
+
 @cython.locals(text=str)
 cdef str _text(object value)
 
