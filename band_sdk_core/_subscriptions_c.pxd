@@ -68,7 +68,7 @@ cdef class _Tracker(_Ticketed):
     cdef dict _rooms
     cdef dict _topics
 
-    @cython.locals(key=str, ticket=object)
+    @cython.locals(key=str, ticket=object, entry=list)
     cdef object _claim(self, dict table, object key_arg)
 
     @cython.locals(entry=list, ticket=object)

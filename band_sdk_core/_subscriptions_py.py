@@ -168,7 +168,8 @@ def _move(table: dict[str, list[int]], key: str, ticket: int, source: int, targe
     if target == _ABSENT or target == _ACTIVE:
         del table[key]
         if target == _ACTIVE:
-            table[key] = [_ACTIVE, ticket]
+            entry[0] = _ACTIVE  # the same list, re-inserted at the end: no new one
+            table[key] = entry
     else:
         entry[0] = target
     return True
@@ -257,10 +258,12 @@ class _Tracker(_Ticketed):
     def _claim(self, table: dict[str, list[int]], key_arg: Any) -> int | None:
         """Claim an Absent key: it becomes Pending under a fresh ticket (None if not Absent)."""
         key = _text(key_arg)
-        if key in table:
+        # one hash lookup: insert the Pending entry unless the key already has one
+        entry = [_PENDING, 0]  # its ticket is issued below, only if inserted
+        if table.setdefault(key, entry) is not entry:
             return None
         ticket = self._issue()
-        table[key] = [_PENDING, ticket]
+        entry[1] = ticket
         return ticket
 
     def _leave(self, table: dict[str, list[int]], key_arg: Any) -> int | None:
