@@ -114,7 +114,7 @@ echo "cached $(basename "$ABI3")"
 import sys, zipfile
 wheel = zipfile.ZipFile(sys.argv[1])
 modules = [n for n in wheel.namelist() if n.endswith(".so")]
-assert len(modules) == 13, f"expected 13 compiled modules in the wheel, found {modules}"
+assert len(modules) == 14, f"expected 14 compiled modules in the wheel, found {modules}"
 wheel.extractall(sys.argv[2], modules)
 PYEOF
 command -v readelf >/dev/null || fail "readelf (binutils) is needed to check the debug info"
