@@ -198,7 +198,7 @@ expect_hint acp "$WORK/acp-import.log"
 
 (cd "$WORK" && nocc "$WORK/t313" band doctor >"$WORK/doctor-base.log") \
     || { cat "$WORK/doctor-base.log"; fail "band doctor failed on the base install"; }
-for line in "core: compiled: 13 Cython modules, abi3 (limited API)" \
+for line in "core: compiled: 14 Cython modules, abi3 (limited API)" \
     "  [mcp] not installed (pip install 'band-open-sdk[mcp]')" "conflicts: none"; do
     grep -qxF "$line" "$WORK/doctor-base.log" || { cat "$WORK/doctor-base.log"; fail "doctor: no '$line'"; }
 done
