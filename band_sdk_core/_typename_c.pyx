@@ -10,10 +10,15 @@ method). The limited API hides tp_name: there ``qualify`` returns False and the 
 installs a ``__getattr__`` instead.
 """
 
-__all__ = ["qualify"]
+__all__ = ["LIMITED_API", "qualify"]
 
 cdef extern from *:
     """
+    #if CYTHON_COMPILING_IN_LIMITED_API
+    #define BAND_LIMITED_API 1
+    #else
+    #define BAND_LIMITED_API 0
+    #endif
     #if CYTHON_COMPILING_IN_LIMITED_API
     static int band_set_tp_name(PyObject *cls, const char *name) { return 0; }
     #else
@@ -24,6 +29,10 @@ cdef extern from *:
     #endif
     """
     bint band_set_tp_name(object cls, const char *name)
+    bint BAND_LIMITED_API
+
+#: True in the limited-API (abi3) build: qualify cannot set names, callers use __getattr__
+LIMITED_API = BAND_LIMITED_API
 
 # every name handed to a type: tp_name points into these bytes for the life of the process
 cdef list _names = []
