@@ -19,10 +19,12 @@ from setuptools.errors import CompileError
 PACKAGE = "band_sdk_core"
 # compiled module -> source. A .py source (the pure implementation) is compiled in
 # pure-Python mode and typed by "<compiled module>.pxd" next to it; _ordered_c.pyx,
-# the compiled-only ordered map, is plain Cython.
+# the compiled-only ordered map, and _typename_c.pyx, the compiled classes' C names, are
+# plain Cython.
 ACCELERATED = {
     "_linked_c": "_linked_py.py",  # first: the base classes the next three cimport
     "_ordered_c": "_ordered_c.pyx",
+    "_typename_c": "_typename_c.pyx",
     "_retry_c": "_retry_py.py",
     "_claims_c": "_claims_py.py",
     "_roster_c": "_roster_py.py",

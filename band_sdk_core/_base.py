@@ -57,6 +57,23 @@ def no_attribute(obj: object, name: str) -> NoReturn:
     raise AttributeError(f"'band_sdk_core.{type(obj).__name__}' object has no attribute '{name}'")
 
 
+def word_missing_attributes(cls: type) -> None:
+    """Make a missing attribute of ``cls`` raise with the reference wording (no_attribute's)."""
+    from ._compat import NO_EXTENSIONS  # not USING_EXTENSIONS: unset while modules load
+
+    if not NO_EXTENSIONS:
+        try:
+            from ._typename_c import qualify
+        except ImportError:  # a pure build
+            pass
+        else:
+            # CPython then words the error itself, and the class keeps the generic attribute
+            # lookup its method calls are specialised for (a __getattr__ would replace it)
+            if qualify(cls):
+                return
+    type.__setattr__(cls, "__getattr__", no_attribute)
+
+
 def refuse_setattr(obj: object, name: str, value: object = None) -> NoReturn:
     """Refuse every attribute assignment or deletion with the reference wording."""
     cls = type(obj)

@@ -26,6 +26,7 @@ REQUIRE_EXTENSIONS = env_flag("BAND_SDK_CORE_REQUIRE_EXTENSIONS")
 COMPILED_MODULES = (
     "_linked_c",
     "_ordered_c",
+    "_typename_c",
     "_retry_c",
     "_claims_c",
     "_roster_c",

@@ -5,7 +5,22 @@ from band_sdk_core cimport _linked_c as _linked  # the .py's "_linked" (its base
 
 
 cdef unsigned long long _U32_MAX, _U64_MAX, _GOLDEN, _MIX1, _MIX2
+cdef bint _COMPILED
 cdef object _CLAIMED, _ALREADY, _STALE
+
+
+# not final: the public class is a Python subclass (see the source)
+cdef class _Cancelled:
+    cdef list _unclaimed
+    cdef list _claimed
+
+
+@cython.locals(out=_Cancelled)
+cdef object _cancelled(list unclaimed, list claimed)
+
+
+@cython.locals(text=str)
+cdef str _id(object value)
 
 
 @cython.final

@@ -11,11 +11,34 @@ import os
 from typing import Any
 
 from . import _linked_py as _linked  # compiled: the _linked_c that _decisions_c.pxd cimports
-from ._base import no_attribute, refuse_copy, refuse_new, refuse_setattr, refuse_subclasses
+from ._base import (
+    no_attribute,
+    refuse_copy,
+    refuse_create,
+    refuse_new,
+    refuse_setattr,
+    refuse_subclasses,
+    word_missing_attributes,
+)
 from ._enums import ClaimOutcome, not_instance_message
 
 # The id and ticket conversions are the subscriptions' rules (their pure-Python source).
 from ._subscriptions_py import _text, _ticket
+
+
+def _id(value: Any) -> str:
+    """_text, with an exact ASCII str returned at once (the common id)."""
+    # compiled, _text is a Python-level call into the pure module (a frame per call); this
+    # check is C code there (text is a typed str: isascii is a direct C call)
+    if type(value) is str:
+        text: str = value
+        if text.isascii():
+            return text
+    return _text(value)
+
+
+#: True when this source runs compiled as ``_decisions_c`` (C attributes are set directly).
+_COMPILED = __name__ != "band_sdk_core._decisions_py"
 
 __all__ = ["CancelledDecisions", "DecisionRegistry", "is_authorized_sender"]
 
@@ -38,19 +61,25 @@ def splitmix64(state: int) -> tuple[int, int]:
     return state, z ^ (z >> 31)
 
 
-class CancelledDecisions:
-    """The registrations a cancellation removed, oldest first, split by claim state."""
+class _Cancelled:
+    """The fields of CancelledDecisions (compiled: a C type, built without Python calls)."""
 
     __slots__ = ("_claimed", "_unclaimed")
-    __module__ = "band_sdk_core"
-    __init_subclass__ = refuse_subclasses
-    __new__ = refuse_new
-    __setattr__ = __delattr__ = refuse_setattr
-    __getattr__ = no_attribute
     __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
 
     _unclaimed: list[str]
     _claimed: list[str]
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        """Refuse construction from Python."""
+        refuse_create(CancelledDecisions)
+
+    # def, not a bound helper: only a def fills the compiled type's setattr slot
+    def __setattr__(self, name: str, value: object) -> None:
+        refuse_setattr(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        refuse_setattr(self, name)
 
     @property
     def unclaimed(self) -> list[str]:
@@ -63,9 +92,27 @@ class CancelledDecisions:
         return list(self._claimed)
 
 
+class CancelledDecisions(_Cancelled):
+    """The registrations a cancellation removed, oldest first, split by claim state."""
+
+    # the C base cannot refuse subclasses with the reference's message; this class can
+    __slots__ = ()
+    __module__ = "band_sdk_core"
+    __init_subclass__ = refuse_subclasses
+    __new__ = refuse_new  # _cancelled builds it through _Cancelled.__new__
+
+
+word_missing_attributes(CancelledDecisions)
+
+
 def _cancelled(unclaimed: list[str], claimed: list[str]) -> CancelledDecisions:
     """Build a CancelledDecisions without going through its constructor."""
-    result: CancelledDecisions = object.__new__(CancelledDecisions)
+    if _COMPILED:  # C fields: plain stores (object.__setattr__ was two Python-level calls)
+        out: CancelledDecisions = _Cancelled.__new__(CancelledDecisions)
+        out._unclaimed = unclaimed
+        out._claimed = claimed
+        return out
+    result: CancelledDecisions = _Cancelled.__new__(CancelledDecisions)
     object.__setattr__(result, "_unclaimed", unclaimed)
     object.__setattr__(result, "_claimed", claimed)
     return result
@@ -209,7 +256,7 @@ class DecisionRegistry:
 
     def register_minted(self, room_id: str | None = None) -> tuple[str, int] | None:
         """Register a new ask under a freshly minted token; return ``(token, ticket)``."""
-        room = None if room_id is None else _text(room_id)
+        room = None if room_id is None else _id(room_id)
         token = self._mint()
         if token is None:
             return None
@@ -234,7 +281,7 @@ class DecisionRegistry:
 
     def register_keyed(self, key: str) -> tuple[str, int] | None:
         """Register (or re-register, if unclaimed) an ask under ``key``."""
-        token = _text(key)
+        token = _id(key)
         entry = self._entries.get(token)
         if entry is not None:
             if entry.claimed:
@@ -305,7 +352,7 @@ class DecisionRegistry:
 
     def unclaimed_in_room(self, room_id: str) -> list[str]:
         """Return the unclaimed tokens minted for ``room_id``, oldest first."""
-        members = self._rooms.get(_text(room_id))
+        members = self._rooms.get(_id(room_id))
         if members is None:
             return []
         return [entry.token for entry in members.values() if not entry.claimed]
@@ -360,7 +407,7 @@ class DecisionRegistry:
 
     def cancel_room(self, room_id: str) -> CancelledDecisions:
         """Remove every registration minted for ``room_id``."""
-        return self._cancel(_text(room_id), False)
+        return self._cancel(_id(room_id), False)
 
 
 def is_authorized_sender(

@@ -5,7 +5,10 @@ cdef bint _COMPILED
 cdef object _U64_MAX
 cdef long _ABSENT, _PENDING, _ACTIVE, _LEAVING, _RECONCILE, _ADMITTING, _ADMITTED
 cdef tuple _ROOM_STATUS, _TOPIC_STATUS, _MEMBERSHIP
+cdef object _LEFT, _STALE, _JOIN_FAILED, _SUBSCRIBED, _ROLLED_BACK, _ROLLBACK_FAILED
 
+
+@cython.locals(text=str)
 cdef str _text(object value)
 
 cdef object _ticket(object value)
@@ -65,7 +68,7 @@ cdef class _Tracker(_Ticketed):
     cdef dict _rooms
     cdef dict _topics
 
-    @cython.locals(key=str, ticket=object)
+    @cython.locals(key=str, ticket=object, entry=list)
     cdef object _claim(self, dict table, object key_arg)
 
     @cython.locals(entry=list, ticket=object)

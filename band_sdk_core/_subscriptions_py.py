@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
 from ._base import (
     check_bool,
-    no_attribute,
     refuse_copy,
     refuse_create,
     refuse_setattr,
     refuse_subclasses,
+    word_missing_attributes,
 )
 from ._enums import (
     AgentTopicStatus,
@@ -66,21 +66,33 @@ _ADMITTING = _PENDING
 _ADMITTED = _ACTIVE
 _MEMBERSHIP = (RoomMembership.Unadmitted, RoomMembership.Admitting, RoomMembership.Admitted)
 
+# the members the hot paths return or compare, bound once: each Class.Member was a global
+# lookup and a type attribute lookup per call
+_LEFT = LeaveOutcome.Left
+_STALE = RoomSubscribeResult.Stale
+_JOIN_FAILED = RoomSubscribeResult.JoinFailed
+_SUBSCRIBED = RoomSubscribeResult.Subscribed
+_ROLLED_BACK = RoomSubscribeResult.RolledBack
+_ROLLBACK_FAILED = RoomSubscribeResult.RollbackFailed
+
 
 def _text(value: Any) -> str:
     """Return ``value`` as an exact str, rejecting non-str and unencodable text."""
-    if not isinstance(value, str):
-        raise TypeError(not_instance_message(value, "str"))
-    if not value.isascii():
-        value.encode("utf-8")
     if type(value) is not str:
-        return str.__str__(value)
-    return value
+        if not isinstance(value, str):
+            raise TypeError(not_instance_message(value, "str"))
+        value = str.__str__(value)
+    # typed str when compiled: isascii is then a direct C call, not a method lookup
+    text: str = value
+    if not text.isascii():
+        text.encode("utf-8")
+    return text
 
 
 def _ticket(value: Any) -> int:
     """Convert a ticket argument to an unsigned 64-bit int."""
-    number = operator.index(value)
+    # an exact int is its own index: skip the call through the operator module
+    number = value if type(value) is int else operator.index(value)
     if number < 0:
         raise OverflowError("can't convert negative int to unsigned")
     if number > _U64_MAX:
@@ -108,6 +120,8 @@ def room_participants_topic(room_id: str) -> str:
 class _Sealed:
     """Refusals shared by this module's C types: no pickling, copying or attribute changes."""
 
+    # no __getattr__: the public classes get the reference wording from word_missing_attributes
+
     __slots__ = ()
 
     __reduce_ex__ = __reduce__ = __copy__ = __deepcopy__ = refuse_copy
@@ -117,9 +131,6 @@ class _Sealed:
 
     def __delattr__(self, name: str) -> None:
         refuse_setattr(self, name)
-
-    def __getattr__(self, name: str) -> NoReturn:
-        no_attribute(self, name)
 
 
 class _Ticketed(_Sealed):
@@ -157,7 +168,8 @@ def _move(table: dict[str, list[int]], key: str, ticket: int, source: int, targe
     if target == _ABSENT or target == _ACTIVE:
         del table[key]
         if target == _ACTIVE:
-            table[key] = [_ACTIVE, ticket]
+            entry[0] = _ACTIVE  # the same list, re-inserted at the end: no new one
+            table[key] = entry
     else:
         entry[0] = target
     return True
@@ -199,7 +211,7 @@ def _leave_complete(
     key = _text(key_arg)
     tk = _ticket(ticket_arg)
     result = _outcome(outcome_arg)
-    return _move(table, key, tk, _LEAVING, _ABSENT if result is LeaveOutcome.Left else _RECONCILE)
+    return _move(table, key, tk, _LEAVING, _ABSENT if result is _LEFT else _RECONCILE)
 
 
 def _acknowledge(table: dict[str, list[int]], key_arg: Any) -> bool:
@@ -246,10 +258,12 @@ class _Tracker(_Ticketed):
     def _claim(self, table: dict[str, list[int]], key_arg: Any) -> int | None:
         """Claim an Absent key: it becomes Pending under a fresh ticket (None if not Absent)."""
         key = _text(key_arg)
-        if key in table:
+        # one hash lookup: insert the Pending entry unless the key already has one
+        entry = [_PENDING, 0]  # its ticket is issued below, only if inserted
+        if table.setdefault(key, entry) is not entry:
             return None
         ticket = self._issue()
-        table[key] = [_PENDING, ticket]
+        entry[1] = ticket
         return ticket
 
     def _leave(self, table: dict[str, list[int]], key_arg: Any) -> int | None:
@@ -273,16 +287,16 @@ class _Tracker(_Ticketed):
         room = _text(room_id)
         tk = _ticket(ticket)
         if not _move(self._rooms, room, tk, _PENDING, _ABSENT):
-            return RoomSubscribeResult.Stale
-        return RoomSubscribeResult.JoinFailed
+            return _STALE
+        return _JOIN_FAILED
 
     def record_both_room_topics_joined(self, room_id: str, ticket: int) -> RoomSubscribeResult:
         """Record that both room topics joined; the room becomes Subscribed."""
         room = _text(room_id)
         tk = _ticket(ticket)
         if not _move(self._rooms, room, tk, _PENDING, _ACTIVE):
-            return RoomSubscribeResult.Stale
-        return RoomSubscribeResult.Subscribed
+            return _STALE
+        return _SUBSCRIBED
 
     def record_room_participants_join_failed(
         self, room_id: str, ticket: int, chat_room_left: bool
@@ -290,12 +304,14 @@ class _Tracker(_Ticketed):
         """Record that room_participants failed after chat_room joined, with the rollback."""
         room = _text(room_id)
         tk = _ticket(ticket)
-        check_bool(chat_room_left)
+        # the test inline, check_bool only to raise: a call to it is a Python frame per call
+        if chat_room_left is not True and chat_room_left is not False:
+            check_bool(chat_room_left)  # raises
         if not _move(self._rooms, room, tk, _PENDING, _ABSENT if chat_room_left else _RECONCILE):
-            return RoomSubscribeResult.Stale
+            return _STALE
         if chat_room_left:
-            return RoomSubscribeResult.RolledBack
-        return RoomSubscribeResult.RollbackFailed
+            return _ROLLED_BACK
+        return _ROLLBACK_FAILED
 
     def is_room_subscribed(self, room_id: str) -> bool:
         """Whether the room is Subscribed."""
@@ -352,7 +368,8 @@ class _Tracker(_Ticketed):
         """Record a join reply: joined makes it Joined, a refusal frees it."""
         key = _text(topic)
         tk = _ticket(ticket)
-        check_bool(joined)
+        if joined is not True and joined is not False:
+            check_bool(joined)  # raises
         # a refused join frees the topic and reports False, like a stale one
         return _move(self._topics, key, tk, _PENDING, _ACTIVE if joined else _ABSENT) and joined
 
@@ -408,9 +425,9 @@ class SubscriptionTracker(_Tracker):
     __slots__ = ()
     __module__ = "band_sdk_core"
     __init_subclass__ = refuse_subclasses
-    # the same lookup (then _Sealed.__getattr__ on a miss), but CPython's fast path: with the
-    # compiled base's own __getattribute__, every method lookup was a Python-level call
-    __getattribute__ = object.__getattribute__
+
+
+word_missing_attributes(SubscriptionTracker)
 
 
 class _Reconciliation(_Sealed):
@@ -449,9 +466,9 @@ class RoomReconciliation(_Reconciliation):
     __slots__ = ()
     __module__ = "band_sdk_core"
     __init_subclass__ = refuse_subclasses
-    # the same lookup (then _Sealed.__getattr__ on a miss), but CPython's fast path: with the
-    # compiled base's own __getattribute__, every method lookup was a Python-level call
-    __getattribute__ = object.__getattribute__
+
+
+word_missing_attributes(RoomReconciliation)
 
 
 def _reconciliation(
@@ -503,7 +520,8 @@ class _Roster(_Ticketed):
     def begin_room_admission(self, room_id: str, passes_filter: bool) -> int | None:
         """Start admitting an Unadmitted room that passes the filter; return its ticket."""
         room = _text(room_id)
-        check_bool(passes_filter)
+        if passes_filter is not True and passes_filter is not False:
+            check_bool(passes_filter)  # raises
         if not passes_filter or room in self._rooms:
             return None
         ticket = self._issue()
@@ -514,7 +532,8 @@ class _Roster(_Ticketed):
         """Finish an admission: success admits the room, failure frees it."""
         room = _text(room_id)
         tk = _ticket(ticket)
-        check_bool(succeeded)
+        if succeeded is not True and succeeded is not False:
+            check_bool(succeeded)  # raises
         target = _ADMITTED if succeeded else _ABSENT
         # a failed admission frees the room and reports False, like a stale one
         return _move(self._rooms, room, tk, _ADMITTING, target) and succeeded
@@ -571,6 +590,6 @@ class RoomRoster(_Roster):
     __slots__ = ()
     __module__ = "band_sdk_core"
     __init_subclass__ = refuse_subclasses
-    # the same lookup (then _Sealed.__getattr__ on a miss), but CPython's fast path: with the
-    # compiled base's own __getattribute__, every method lookup was a Python-level call
-    __getattribute__ = object.__getattribute__
+
+
+word_missing_attributes(RoomRoster)
