@@ -113,6 +113,7 @@ def stop_process(proc: subprocess.Popen[Any]) -> None:
         proc.wait(10)
     except subprocess.TimeoutExpired:
         proc.kill()
+        proc.wait()
 
 
 class RestartablePlatform:

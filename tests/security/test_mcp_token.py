@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import re
-import subprocess
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -14,7 +13,7 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-from bandtest.platform import Live, room_with
+from bandtest.platform import Live, room_with, stop_process
 from mcp import ClientSession
 
 from band.mcp.cli import parser
@@ -50,12 +49,7 @@ class Mcp:
 
     def stop(self) -> str:
         """Stop the server; its log."""
-        self.proc.terminate()
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        stop_process(self.proc)
         return self.log.read_text()
 
 

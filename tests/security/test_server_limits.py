@@ -7,12 +7,12 @@ import json
 import select
 import shlex
 import socket
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+from bandtest.platform import stop_process
 
 from band.devserver.bodies import MAX_MESSAGE_CHARS
 from band.serving import Limits
@@ -48,12 +48,7 @@ class Dev:
 
     def stop(self) -> str:
         """Stop the server; its log."""
-        self.proc.terminate()
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        stop_process(self.proc)
         return self.log.read_text()
 
 
