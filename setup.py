@@ -23,6 +23,7 @@ PACKAGE = "band_sdk_core"
 # plain Cython.
 ACCELERATED = {
     "_linked_c": "_linked_py.py",  # first: the base classes the next three cimport
+    "_strmap_c": "_strmap_c.pyx",
     "_ordered_c": "_ordered_c.pyx",
     "_typename_c": "_typename_c.pyx",
     "_retry_c": "_retry_py.py",

@@ -25,6 +25,7 @@ REQUIRE_EXTENSIONS = env_flag("BAND_SDK_CORE_REQUIRE_EXTENSIONS")
 #: Every compiled module; the package uses all of them or none (one flag tells the truth).
 COMPILED_MODULES = (
     "_linked_c",
+    "_strmap_c",
     "_ordered_c",
     "_typename_c",
     "_retry_c",

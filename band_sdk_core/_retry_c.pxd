@@ -2,12 +2,17 @@
 import cython
 
 from band_sdk_core cimport _linked_c as _linked  # the .py's "_linked" (its base classes)
+from band_sdk_core._strmap_c cimport StrMap
 
 
 cdef object _U32_MAX
 cdef object _GENERAL
+cdef Py_ssize_t _CACHED
+cdef bint _COMPILED
+cdef tuple _FRESH
+cdef tuple _SPENT
 
-cpdef _check_message_id(object message_id)
+cpdef str _message_id(object message_id)
 
 cdef Py_ssize_t _check_range(object number, str name, Py_ssize_t low) except? -1
 
@@ -16,6 +21,7 @@ cdef Py_ssize_t _check_range(object number, str name, Py_ssize_t low) except? -1
 @cython.final
 cdef class _Slot(_linked.Link):
     cdef object key
+    cdef Py_hash_t hash
     cdef unsigned int count
     cdef bint tracked
     cdef bint failed
@@ -26,7 +32,7 @@ cdef class _Slot(_linked.Link):
 cdef class RetryTracker:
     cdef Py_ssize_t _max_retries
     cdef Py_ssize_t _max_tracked
-    cdef dict _index
+    cdef StrMap _index
     cdef _linked.Chain _queue
     cdef list _failed
     cdef Py_ssize_t _fhead

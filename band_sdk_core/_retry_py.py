@@ -14,27 +14,48 @@ when freed.
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import _linked_py as _linked  # compiled: the _linked_c that _retry_c.pxd cimports
 from ._base import read_only, refuse_copy, refuse_subclasses
 
+if TYPE_CHECKING or __name__ != "band_sdk_core._retry_c":
+    # One non-str key kept in every index: CPython then stores each entry's hash beside it
+    # (a "general" dict), so a probe past other ids compares hashes in the table instead of
+    # reading each id's str object; at 100,000 ids those reads are cache misses.
+    _GENERAL = object()
+
+    def _new_index() -> dict[object, _Slot | None]:
+        """An empty id index: a dict (with _GENERAL, never looked up)."""
+        return {_GENERAL: None}
+
+else:  # the compiled twin indexes ids in a C table with the same get/setdefault/pop
+    from ._strmap_c import StrMap as _new_index
+
 __all__ = ["RetryTracker"]
 
+# The compiled twin's index (a StrMap) also takes a hash the slot remembers: evicting an id
+# then needs no read of its str object (at 100,000 ids, a cache miss)
+_COMPILED = __name__ == "band_sdk_core._retry_c"
+
 _U32_MAX = 4294967295
+# (count, exhausted) results made once: most calls return one of these instead of a new tuple
+_CACHED = 64
+_FRESH = tuple((count, False) for count in range(_CACHED))
+_SPENT = tuple((count, True) for count in range(_CACHED))
 
-# One non-str key kept in every index: CPython then stores each entry's hash beside it
-# (a "general" dict), so a probe past other ids compares hashes in the table instead of
-# reading each id's str object; at 100,000 ids those reads are cache misses.
-_GENERAL = object()
 
+def _message_id(message_id: object) -> str:
+    """A non-exact-str message id as an exact str; a non-str one rejected (reference wording).
 
-def _check_message_id(message_id: object) -> None:
-    """Reject a non-str message id with the reference wording."""
+    A str subclass counts by its characters, as in the reference: its own ``__hash__`` or
+    ``__eq__`` never decides which id it is.
+    """
     if not isinstance(message_id, str):
         if message_id is None:
             raise TypeError("'None' is not an instance of 'str'")
         raise TypeError(f"'{type(message_id).__name__}' object is not an instance of 'str'")
+    return str.__str__(message_id)
 
 
 def _check_range(number: Any, name: str, low: int) -> int:
@@ -51,7 +72,7 @@ class _Slot(_linked.Link):
     ever pops its front, so it is a list of slots read from a moving head.
     """
 
-    __slots__ = ("ceiling", "count", "failed", "key", "tracked")
+    __slots__ = ("ceiling", "count", "failed", "hash", "key", "tracked")
 
     prev: _Slot | None
     next: _Slot | None
@@ -59,6 +80,7 @@ class _Slot(_linked.Link):
     def __init__(self) -> None:
         """Create a slot in neither queue."""
         self.key: str | None = None
+        self.hash: int = 0  # the key's hash (compiled twin only)
         self.count: int = 0  # u32 in the compiled twin, as in the reference
         self.tracked: bool = False  # in the attempt queue
         self.failed: bool = False  # in the permanently-failed queue
@@ -92,7 +114,7 @@ class RetryTracker:
         self._max_retries: int = retries
         self._max_tracked: int = tracked
         # id -> _Slot for every id in either queue (never counted: the queues keep sizes)
-        self._index: dict[object, _Slot | None] = {_GENERAL: None}
+        self._index = _new_index()
         self._queue: _linked.Chain = _linked.Chain()  # the attempt queue, oldest first
         # the permanently-failed queue, oldest first from _failed[_fhead] (None before it)
         self._failed: list[_Slot | None] = []
@@ -130,6 +152,8 @@ class RetryTracker:
         found = self._index.setdefault(key, spare)
         if found is spare:
             spare.key = key
+            if _COMPILED:
+                spare.hash = hash(key)
             return spare
         if self._spare is None:
             self._spare = spare
@@ -138,7 +162,10 @@ class RetryTracker:
     def _leave(self, slot: _Slot) -> None:
         """Drop a slot that is in neither queue from the index (and keep it as the spare)."""
         if not slot.tracked and not slot.failed:
-            del self._index[slot.key]
+            if _COMPILED:
+                self._index.pop_known(slot.key, slot.hash)  # type: ignore[attr-defined]
+            else:
+                self._index.pop(slot.key)
             slot.key = None
             self._spare = slot
 
@@ -188,7 +215,7 @@ class RetryTracker:
     def record_attempt(self, message_id: str) -> tuple[int, bool]:
         """Count one attempt; return ``(count, exhausted)``."""
         if type(message_id) is not str:  # exact str is the common case: skip the call
-            _check_message_id(message_id)
+            message_id = _message_id(message_id)
         slot = self._slot(message_id)
         if not slot.tracked:
             self._track(slot)
@@ -197,25 +224,30 @@ class RetryTracker:
         exhausted = count > self._limit(slot)
         if exhausted:
             self._add_failed(slot)
-        return (count, exhausted)
+            if count < _CACHED:
+                return _SPENT[count]
+            return (count, True)
+        if count < _CACHED:
+            return _FRESH[count]
+        return (count, False)
 
     def is_permanently_failed(self, message_id: str) -> bool:
         """Whether the message is in the permanently-failed set."""
         if type(message_id) is not str:
-            _check_message_id(message_id)
+            message_id = _message_id(message_id)
         slot = self._find(message_id)
         return slot is not None and slot.failed
 
     def mark_permanently_failed(self, message_id: str) -> None:
         """Add the message to the permanently-failed set."""
         if type(message_id) is not str:
-            _check_message_id(message_id)
+            message_id = _message_id(message_id)
         self._add_failed(self._slot(message_id))
 
     def mark_success(self, message_id: str) -> None:
         """Forget the message's attempt count."""
         if type(message_id) is not str:
-            _check_message_id(message_id)
+            message_id = _message_id(message_id)
         slot = self._find(message_id)
         if slot is not None and slot.tracked:
             self._untrack(slot)
@@ -223,7 +255,7 @@ class RetryTracker:
     def discard_attempt(self, message_id: str) -> None:
         """Undo one attempt (saturating); the entry goes away at zero."""
         if type(message_id) is not str:
-            _check_message_id(message_id)
+            message_id = _message_id(message_id)
         slot = self._find(message_id)
         if slot is None or not slot.tracked:
             return
@@ -234,11 +266,15 @@ class RetryTracker:
 
     def _attempt_count(self, message_id: str) -> int:
         """The current attempt count (0 when untracked)."""
+        if type(message_id) is not str:  # from ClaimRegistry, which accepts subclasses
+            message_id = str.__str__(message_id)
         slot = self._find(message_id)
         return slot.count if slot is not None and slot.tracked else 0
 
     def _ceiling(self, message_id: str) -> int:
         """The effective retry ceiling: the stricter of ours and a restored one."""
+        if type(message_id) is not str:  # from ClaimRegistry, which accepts subclasses
+            message_id = str.__str__(message_id)
         slot = self._find(message_id)
         if slot is None or not slot.tracked:
             return self._max_retries
@@ -246,6 +282,8 @@ class RetryTracker:
 
     def _restore_attempts(self, message_id: str, attempts: int, ceiling: int) -> None:
         """Raise the count to ``attempts`` under the stricter ceiling; mark failed at it."""
+        if type(message_id) is not str:  # from ClaimRegistry, which accepts subclasses
+            message_id = str.__str__(message_id)
         slot = self._slot(message_id)
         if not slot.tracked:
             self._track(slot)

@@ -1,0 +1,24 @@
+# Declarations of the compiled str-keyed table (cimported by _retry_c and _ordered_c).
+cimport cython
+
+
+cdef struct _Bucket:
+    Py_hash_t hash
+    void *key  # an owned exact str, or NULL for an empty bucket
+    void *value  # an owned object (set exactly when key is)
+
+
+@cython.final
+cdef class StrMap:
+    cdef _Bucket *_table
+    cdef size_t _mask  # the bucket count (a power of two) minus one
+    cdef Py_ssize_t _used
+
+    cdef _Bucket *_find(self, object key, Py_hash_t hash) noexcept
+    cdef int _resize(self, size_t buckets) except -1
+    cdef void _drop(self, _Bucket *bucket) noexcept
+    cpdef object get(self, object key)
+    cpdef object setdefault(self, object key, object value)
+    cpdef object pop(self, object key)
+    cdef object pop_known(self, object key, Py_hash_t hash)
+    cpdef clear(self)

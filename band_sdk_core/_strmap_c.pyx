@@ -1,0 +1,175 @@
+# cython: language_level=3
+"""Compiled str-keyed hash table: the dict subset the compiled registries index ids with.
+
+The pure twins use a dict; the compiled twins use this class (typed, so every call is a
+C call) for ``get``, ``setdefault`` and ``pop`` with dict's results. It exists because a
+registry that churns (every new id evicts the oldest) spends most of a call in dict:
+deleting leaves a dummy that lengthens later probes until a resize rebuilds the table.
+Here each bucket holds the key's hash, key and value side by side (one cache line for a
+probe and its neighbours), probing is linear and a removal shifts the following buckets
+back (no dummies, no rebuilds; the load stays at most one half).
+
+Keys are exact ``str`` (the callers convert a subclass with ``str.__str__``): hashing and
+comparing them runs no Python code, so a probe cannot be re-entered. Values are owned
+references; the table is not visited by the collector, so they must not refer back to
+an object holding the table (the registries' entries never do).
+"""
+
+cimport cython
+from cpython.mem cimport PyMem_Calloc, PyMem_Free
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF, Py_XDECREF
+
+__all__ = ["StrMap"]
+
+cdef extern from "Python.h":
+    # compares the two strings' characters: no Python code runs, and it cannot fail on str
+    int PyUnicode_Compare(object left, object right) noexcept
+
+cdef size_t _MIN_BUCKETS = 8
+cdef str _NOT_STR = "StrMap keys are exact str, not '{}'"
+
+
+cdef inline Py_hash_t _hash(object key) except -1:
+    """The hash of an exact str key (TypeError for anything else)."""
+    if type(key) is not str:
+        raise TypeError(_NOT_STR.format(type(key).__name__))
+    return hash(key)
+
+
+@cython.final
+cdef class StrMap:
+    """A str -> object hash table with dict's ``get``, ``setdefault`` and ``pop``."""
+
+    def __cinit__(self):
+        self._table = <_Bucket *>PyMem_Calloc(_MIN_BUCKETS, sizeof(_Bucket))
+        if self._table is NULL:
+            raise MemoryError()
+        self._mask = _MIN_BUCKETS - 1
+        self._used = 0
+
+    def __dealloc__(self):
+        cdef size_t i
+        if self._table is not NULL:
+            for i in range(self._mask + 1):
+                if self._table[i].key is not NULL:
+                    self._drop(&self._table[i])
+            PyMem_Free(self._table)
+            self._table = NULL
+
+    def __len__(self):
+        return self._used
+
+    def __contains__(self, key):
+        return self._find(key, _hash(key)).key is not NULL
+
+    cdef _Bucket *_find(self, object key, Py_hash_t hash) noexcept:
+        """The bucket holding ``key``, or the empty bucket that ends its probe."""
+        cdef size_t mask = self._mask
+        cdef size_t i = <size_t>hash & mask
+        cdef _Bucket *bucket
+        while True:
+            bucket = &self._table[i]
+            if bucket.key is NULL or bucket.key == <void *>key:
+                return bucket
+            if bucket.hash == hash and PyUnicode_Compare(<object>bucket.key, key) == 0:
+                return bucket
+            i = (i + 1) & mask
+
+    cdef int _resize(self, size_t buckets) except -1:
+        """Move every entry into a new table of ``buckets`` buckets (a power of two)."""
+        cdef _Bucket *old = self._table
+        cdef size_t old_count = self._mask + 1
+        cdef _Bucket *table = <_Bucket *>PyMem_Calloc(buckets, sizeof(_Bucket))
+        cdef size_t i, j, mask = buckets - 1
+        if table is NULL:
+            raise MemoryError()
+        for i in range(old_count):
+            if old[i].key is not NULL:
+                j = <size_t>old[i].hash & mask
+                while table[j].key is not NULL:
+                    j = (j + 1) & mask
+                table[j] = old[i]  # the references move with the bucket
+        self._table = table
+        self._mask = mask
+        PyMem_Free(old)
+        return 0
+
+    cdef void _drop(self, _Bucket *bucket) noexcept:
+        """Release a full bucket's references and mark it empty (no shifting)."""
+        cdef void *key = bucket.key
+        cdef void *value = bucket.value
+        bucket.key = bucket.value = NULL
+        Py_XDECREF(<PyObject *>key)
+        Py_XDECREF(<PyObject *>value)
+
+    cpdef object get(self, object key):
+        """The value of ``key``, or None."""
+        cdef _Bucket *bucket = self._find(key, _hash(key))
+        if bucket.key is NULL:
+            return None
+        return <object>bucket.value
+
+    cpdef object setdefault(self, object key, object value):
+        """The value of ``key``; when absent, store ``value`` and return it."""
+        cdef Py_hash_t hash = _hash(key)
+        cdef _Bucket *bucket = self._find(key, hash)
+        if bucket.key is not NULL:
+            return <object>bucket.value
+        if <size_t>(self._used + 1) * 2 > self._mask + 1:  # keep the load at most one half
+            self._resize((self._mask + 1) * 2)
+            bucket = self._find(key, hash)
+        Py_INCREF(key)
+        Py_INCREF(value)
+        bucket.hash = hash
+        bucket.key = <void *>key
+        bucket.value = <void *>value
+        self._used += 1
+        return value
+
+    cpdef object pop(self, object key):
+        """Remove ``key`` and return its value, or None when absent."""
+        return self.pop_known(key, _hash(key))
+
+    cdef object pop_known(self, object key, Py_hash_t hash):
+        """``pop`` of an exact str whose hash the caller kept (its object is not read)."""
+        cdef _Bucket *table = self._table
+        cdef _Bucket *bucket = self._find(key, hash)
+        cdef size_t mask = self._mask
+        cdef size_t hole, j, home
+        if bucket.key is NULL:
+            return None
+        value = <object>bucket.value  # a new reference, kept past the drop
+        self._drop(bucket)
+        self._used -= 1
+        # backward shift: pull each later bucket of the run whose home is not in (hole, j]
+        hole = <size_t>(bucket - table)
+        j = hole
+        while True:
+            j = (j + 1) & mask
+            if table[j].key is NULL:
+                break
+            home = <size_t>table[j].hash & mask
+            if (j - home) & mask >= (j - hole) & mask:  # its home is at or before the hole
+                table[hole] = table[j]
+                table[j].key = table[j].value = NULL
+                hole = j
+        if self._used * 8 < <Py_ssize_t>(mask + 1) and mask + 1 > _MIN_BUCKETS:
+            self._resize((mask + 1) // 2)
+        return value
+
+    cpdef clear(self):
+        """Remove every entry."""
+        cdef size_t i
+        for i in range(self._mask + 1):
+            if self._table[i].key is not NULL:
+                self._drop(&self._table[i])
+        self._used = 0
+        if self._mask + 1 > _MIN_BUCKETS:
+            self._resize(_MIN_BUCKETS)
+
+    def keys_list(self):
+        """The keys, in table order (for tests and debugging)."""
+        cdef size_t i
+        return [<object>self._table[i].key for i in range(self._mask + 1)
+                if self._table[i].key is not NULL]
