@@ -19,8 +19,8 @@ from setuptools.errors import CompileError
 PACKAGE = "band_sdk_core"
 # compiled module -> source. A .py source (the pure implementation) is compiled in
 # pure-Python mode and typed by "<compiled module>.pxd" next to it; _ordered_c.pyx,
-# the compiled-only ordered map, and _typename_c.pyx, the compiled classes' C names, are
-# plain Cython.
+# the compiled-only ordered map, _strmap_c.pyx, the compiled-only str-keyed table, and
+# _typename_c.pyx, the compiled classes' C names, are plain Cython.
 ACCELERATED = {
     "_linked_c": "_linked_py.py",  # first: the base classes the next three cimport
     "_strmap_c": "_strmap_c.pyx",

@@ -39,7 +39,7 @@ cdef inline Py_hash_t _hash(object key) except -1:
 
 @cython.final
 cdef class StrMap:
-    """A str -> object hash table with dict's ``get``, ``setdefault`` and ``pop``."""
+    """A str -> object hash table with dict's ``get``, ``setdefault`` and ``pop(key, None)``."""
 
     def __cinit__(self):
         self._table = <_Bucket *>PyMem_Calloc(_MIN_BUCKETS, sizeof(_Bucket))
@@ -128,7 +128,7 @@ cdef class StrMap:
         return value
 
     cpdef object pop(self, object key):
-        """Remove ``key`` and return its value, or None when absent."""
+        """Remove ``key`` and return its value, or None when absent (dict's ``pop(key, None)``)."""
         return self.pop_known(key, _hash(key))
 
     cdef object pop_known(self, object key, Py_hash_t hash):

@@ -310,3 +310,43 @@ def test_stateful_against_model(retry_impl: ModuleType) -> None:
     machine = _machine(retry_impl.__name__)
     machine.TestCase.settings = settings(max_examples=60, stateful_step_count=30, deadline=None)
     machine.TestCase().runTest()
+
+
+class _Loose(str):
+    """A caller's str subclass whose own equality and hash ignore the characters."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __hash__(self) -> int:
+        return 0
+
+
+def test_str_subclass_ids_count_by_their_characters(retry_impl: ModuleType) -> None:
+    # the reference reads a message id's characters: a subclass's __eq__/__hash__ never decide
+    tracker = retry_impl.RetryTracker(max_retries=1, max_tracked=10)
+    assert tracker.record_attempt(_Loose("a")) == (1, False)
+    assert tracker.record_attempt(_Loose("b")) == (1, False)
+    assert tracker.record_attempt("a") == (2, True)
+    assert tracker.is_permanently_failed(_Loose("a"))
+    assert not tracker.is_permanently_failed(_Loose("b"))
+    tracker.mark_permanently_failed(_Loose("c"))
+    assert tracker.is_permanently_failed("c")
+    tracker.mark_success(_Loose("b"))
+    assert tracker.record_attempt("b") == (1, False)
+    tracker.discard_attempt(_Loose("b"))
+    assert tracker.record_attempt("b") == (1, False)
+    assert (tracker._attempt_count(_Loose("b")), tracker._ceiling(_Loose("b"))) == (1, 1)
+    tracker._restore_attempts(_Loose("d"), 1, 1)
+    assert tracker.is_permanently_failed("d")
+
+
+def test_results_past_the_cached_counts(retry_impl: ModuleType) -> None:
+    # counts below 64 come from tuples made once; later ones are built per call, same values
+    tracker = retry_impl.RetryTracker(max_retries=100, max_tracked=10)
+    results = [tracker.record_attempt("m") for _ in range(103)]
+    assert results == [(n, n > 100) for n in range(1, 104)]
+    exhausted = retry_impl.RetryTracker(max_retries=0, max_tracked=10)
+    assert [exhausted.record_attempt("x") for _ in range(70)][62:] == [
+        (n, True) for n in range(63, 71)
+    ]

@@ -114,7 +114,7 @@ echo "cached $(basename "$ABI3")"
 import sys, zipfile
 wheel = zipfile.ZipFile(sys.argv[1])
 modules = [n for n in wheel.namelist() if n.endswith(".so")]
-assert len(modules) == 14, f"expected 14 compiled modules in the wheel, found {modules}"
+assert len(modules) == 15, f"expected 15 compiled modules in the wheel, found {modules}"
 wheel.extractall(sys.argv[2], modules)
 PYEOF
 command -v readelf >/dev/null || fail "readelf (binutils) is needed to check the debug info"
@@ -198,7 +198,7 @@ expect_hint acp "$WORK/acp-import.log"
 
 (cd "$WORK" && nocc "$WORK/t313" band doctor >"$WORK/doctor-base.log") \
     || { cat "$WORK/doctor-base.log"; fail "band doctor failed on the base install"; }
-for line in "core: compiled: 14 Cython modules, abi3 (limited API)" \
+for line in "core: compiled: 15 Cython modules, abi3 (limited API)" \
     "  [mcp] not installed (pip install 'band-open-sdk[mcp]')" "conflicts: none"; do
     grep -qxF "$line" "$WORK/doctor-base.log" || { cat "$WORK/doctor-base.log"; fail "doctor: no '$line'"; }
 done

@@ -43,6 +43,6 @@ def test_a_clean_install_reports_no_conflict() -> None:
 def test_it_says_which_core_is_active_and_why() -> None:
     if _compat.USING_EXTENSIONS:  # make test requires the compiled core
         core = next(line for line in _doctor().stdout.splitlines() if line.startswith("core:"))
-        assert core.startswith("core: compiled: 14 Cython modules")
+        assert core.startswith("core: compiled: 15 Cython modules")
     forced = _doctor(BAND_SDK_CORE_NO_EXTENSIONS="1", BAND_SDK_CORE_REQUIRE_EXTENSIONS="")
     assert "core: pure Python: BAND_SDK_CORE_NO_EXTENSIONS is set" in forced.stdout.splitlines()

@@ -1,10 +1,11 @@
-"""Differential check of the bounded registries against the reference wheel (manual tool).
+"""Random sequences of RetryTracker, ClaimRegistry and DecisionRegistry calls, replayed anywhere.
 
-Usage: ``.venv/bin/python tests/core/diff_registries_ref.py [SEEDS]`` from the repository;
-for each seed it replays one long random sequence of RetryTracker, ClaimRegistry and
-DecisionRegistry calls (small bounds, thousands of evictions) here, under pure Python,
-and under the band-sdk-core 6.1.1 interpreter named by ``BAND_REFCORE_PYTHON``, and
-compares every result. Not collected by pytest (no ``test_`` prefix).
+For each seed, one long sequence per registry (small bounds, thousands of evictions) whose
+every result is collected as JSON, so this interpreter's core, the pure twin and the reference
+band-sdk-core 6.1.1 can be compared result by result: tests/refcore/test_registries_ref.py
+does that under pytest. As a manual tool, ``.venv/bin/python tests/bandtest/registries_replay.py
+[SEEDS]`` compares the compiled core, pure Python and the interpreter named by
+``BAND_REFCORE_PYTHON``.
 """
 
 from __future__ import annotations
