@@ -6,6 +6,7 @@ from band_sdk_core cimport _linked_c as _linked  # the .py's "_linked" (its base
 
 cdef unsigned long long _U32_MAX, _U64_MAX, _GOLDEN, _MIX1, _MIX2
 cdef bint _COMPILED
+cdef object _TICKET_MAX
 cdef object _CLAIMED, _ALREADY, _STALE
 
 
@@ -92,5 +93,5 @@ cdef class DecisionRegistry:
     cpdef evict_oldest(self)
 
     @cython.locals(
-        unclaimed=list, claimed=list, entries=dict, members=dict, matched=list, entry=_Entry)
+        unclaimed=list, claimed=list, entries=dict, members=dict, matched=dict, entry=_Entry)
     cdef _cancel(self, str room, bint every)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import operator
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import _linked_py as _linked  # compiled: the _linked_c that _decisions_c.pxd cimports
 from ._base import (
@@ -39,11 +39,23 @@ def _id(value: Any) -> str:
 
 #: True when this source runs compiled as ``_decisions_c`` (C attributes are set directly).
 _COMPILED = __name__ != "band_sdk_core._decisions_py"
+_T = TypeVar("_T")
+
+if TYPE_CHECKING or not _COMPILED:
+
+    def _allocate(base: type, cls: type[_T]) -> _T:
+        """A new ``cls`` made by ``base.__new__`` (its constructor is never called)."""
+        made: _T = base.__new__(cls)  # type: ignore[call-overload]
+        return made
+
+else:  # the compiled base's C constructor, without a Python-level __new__ call
+    from ._typename_c import allocate as _allocate
 
 __all__ = ["CancelledDecisions", "DecisionRegistry", "is_authorized_sender"]
 
 _U32_MAX = 0xFFFFFFFF
 _U64_MAX = 0xFFFFFFFFFFFFFFFF
+_TICKET_MAX = _U64_MAX  # a Python int in both twins: the compiled one compares without converting
 _GOLDEN = 0x9E3779B97F4A7C15
 _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
@@ -99,7 +111,7 @@ class CancelledDecisions(_Cancelled):
     __slots__ = ()
     __module__ = "band_sdk_core"
     __init_subclass__ = refuse_subclasses
-    __new__ = refuse_new  # _cancelled builds it through _Cancelled.__new__
+    __new__ = refuse_new  # _cancelled builds it through _Cancelled's constructor
 
 
 word_missing_attributes(CancelledDecisions)
@@ -108,11 +120,11 @@ word_missing_attributes(CancelledDecisions)
 def _cancelled(unclaimed: list[str], claimed: list[str]) -> CancelledDecisions:
     """Build a CancelledDecisions without going through its constructor."""
     if _COMPILED:  # C fields: plain stores (object.__setattr__ was two Python-level calls)
-        out: CancelledDecisions = _Cancelled.__new__(CancelledDecisions)
+        out: CancelledDecisions = _allocate(_Cancelled, CancelledDecisions)
         out._unclaimed = unclaimed
         out._claimed = claimed
         return out
-    result: CancelledDecisions = _Cancelled.__new__(CancelledDecisions)
+    result: CancelledDecisions = _allocate(_Cancelled, CancelledDecisions)
     object.__setattr__(result, "_unclaimed", unclaimed)
     object.__setattr__(result, "_claimed", claimed)
     return result
@@ -298,7 +310,7 @@ class DecisionRegistry:
     def _current(self, token: Any, ticket: Any) -> _Entry | None:
         """The entry registered under exactly ``token`` and ``ticket``, or None."""
         key = _text(token) if type(token) is not str else token
-        if type(ticket) is int and 0 <= ticket <= _U64_MAX:
+        if type(ticket) is int and 0 <= ticket <= _TICKET_MAX:
             tk = ticket
         else:
             tk = _ticket(ticket)
@@ -385,13 +397,15 @@ class DecisionRegistry:
         claimed: list[str] = []
         entries = self._entries
         if every:
-            matched = list(entries.values())
+            matched = entries.copy()
             entries.clear()
             self._rooms.clear()
         else:  # the room's own index, in registration order: the other asks are not visited
             members = self._rooms.pop(room, None)  # type: ignore[arg-type]  # str when not every
-            matched = [] if members is None else list(members.values())
-        for entry in matched:
+            if members is None:
+                return _cancelled(unclaimed, claimed)
+            matched = members  # taken out of _rooms: iterated as it is, not copied
+        for entry in matched.values():
             if entry.claimed:
                 claimed.append(entry.token)
             else:

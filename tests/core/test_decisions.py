@@ -588,3 +588,25 @@ def test_against_model(
             assert registry.unclaimed_in_room(room) == [
                 t for t in unclaimed if entries[t][1] is not None and entries[t][1] == room
             ]
+
+
+def test_cancel_room_results_are_independent(decisions_impl: ModuleType) -> None:
+    # each cancellation returns its own object and lists (the room's index is iterated, not kept)
+    registry = decisions_impl.DecisionRegistry(seed=5)
+    first = registry.register_minted("r")
+    done = registry.cancel_room("r")
+    second = registry.register_minted("r")
+    again = registry.cancel_room("r")
+    assert done is not again
+    assert (done.unclaimed, again.unclaimed) == ([first[0]], [second[0]])
+    assert registry.unclaimed_in_room("r") == [] and registry.unclaimed() == []
+
+
+@pytest.mark.compiled
+def test_compiled_allocate_refuses_an_unrelated_class() -> None:
+    if not band_sdk_core.USING_EXTENSIONS:
+        pytest.skip("compiled implementation disabled by BAND_SDK_CORE_NO_EXTENSIONS")
+    from band_sdk_core import _typename_c
+
+    with pytest.raises(TypeError, match=r"^str is not a subclass of int$"):
+        _typename_c.allocate(int, str)
