@@ -2,17 +2,22 @@
 cimport cython
 
 from band_sdk_core._linked_c cimport Chain, Link
+from band_sdk_core._strmap_c cimport StrMap
 
 
 @cython.final
 cdef class _Node(Link):
-    cdef object key
+    cdef str key
+    cdef Py_hash_t hash
     cdef object value
 
 
 @cython.final
 cdef class OrderedMap(Chain):
-    cdef dict _index
+    cdef StrMap _index
+
+    cdef _Node _add(self, str key, object value)
+    cdef void _forget(self, _Node node) noexcept
 
     cpdef object get(self, object key, object default=*)
     cpdef object pop(self, object key, object default)

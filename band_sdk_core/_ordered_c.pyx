@@ -4,18 +4,27 @@
 The pure twins use ``collections.OrderedDict``; the compiled twins use this class
 (typed, so every call is a C call) for the same operations with the same order:
 FIFO eviction by ``popitem(False)`` and LRU refresh by ``move_to_end`` in O(1) at
-any size and history. A dict maps each key to its node in a Chain (the doubly linked
-list of _linked_py, compiled as _linked_c). The one hand-written Cython source of the
-package: the pure twins have no counterpart to compile (they use OrderedDict itself).
+any size and history. A StrMap (_strmap_c) maps each key to its node in a Chain (the
+doubly linked list of _linked_py, compiled as _linked_c); a node keeps its key's hash,
+so evicting the oldest reads neither its key's str object nor a dict's dummies. Keys
+are str, kept as exact str (a subclass is converted, as the reference reads only the
+characters); values must not refer back to the map (the table is not traversed by the
+collector; the registries store None). Hand-written Cython: the pure twins have no
+counterpart to compile (they use OrderedDict itself).
 """
 
 cimport cython
 
 __all__ = ["OrderedMap"]
 
-# One non-str key kept in every index (never reported): CPython then stores each entry's
-# hash in the table, so probes compare hashes instead of reading other keys' objects.
-cdef object _GENERAL = object()
+
+cdef inline str _exact(object key):
+    """``key`` as an exact str (a str subclass converted; anything else is a TypeError)."""
+    if type(key) is str:
+        return <str>key
+    if not isinstance(key, str):
+        raise TypeError(f"OrderedMap keys are str, not '{type(key).__name__}'")
+    return str.__str__(key)
 
 
 @cython.final
@@ -29,45 +38,62 @@ cdef class OrderedMap(Chain):
     """A dict whose order is insertion order, with O(1) oldest-pop and move-to-end."""
 
     def __cinit__(self):
-        self._index = {_GENERAL: None}
+        self._index = StrMap()
 
     def __len__(self):
-        return len(self._index) - 1
+        return self.size
 
     def __contains__(self, key):
-        return key in self._index
+        return self._index.get(_exact(key)) is not None
 
     def __iter__(self):
         return iter(self.keys_list())
 
     def __getitem__(self, key):
-        return (<_Node>self._index[key]).value
+        cdef object found = self._index.get(_exact(key))
+        if found is None:
+            raise KeyError(key)
+        return (<_Node>found).value
 
     def __setitem__(self, key, value):
-        cdef object found = self._index.get(key)
-        cdef _Node node
+        cdef str text = _exact(key)
+        cdef object found = self._index.get(text)
         if found is not None:
             (<_Node>found).value = value
             return
-        node = _Node.__new__(_Node)
-        node.key = key
-        node.value = value
-        self._index[key] = node
-        self.append(node)
+        self._add(text, value)
 
     def __delitem__(self, key):
-        self.unlink(<_Node>self._index.pop(key))
+        cdef object found = self._index.pop(_exact(key))
+        if found is None:
+            raise KeyError(key)
+        self.unlink(<_Node>found)
+
+    cdef _Node _add(self, str key, object value):
+        """Link a new node for ``key`` (absent) at the back and index it."""
+        cdef _Node node = _Node.__new__(_Node)
+        node.key = key
+        node.hash = hash(key)
+        node.value = value
+        self._index.setdefault(key, node)
+        self.append(node)
+        return node
+
+    cdef void _forget(self, _Node node) noexcept:
+        """Unindex and unlink ``node`` (indexed and linked)."""
+        self._index.pop_known(node.key, node.hash)
+        self.unlink(node)
 
     cpdef object get(self, object key, object default=None):
         """The value of ``key``, or ``default``."""
-        cdef object found = self._index.get(key)
+        cdef object found = self._index.get(_exact(key))
         if found is None:
             return default
         return (<_Node>found).value
 
     cpdef object pop(self, object key, object default):
         """Remove ``key`` and return its value, or ``default`` when absent."""
-        cdef object found = self._index.pop(key, None)
+        cdef object found = self._index.pop(_exact(key))
         if found is None:
             return default
         self.unlink(<_Node>found)
@@ -78,20 +104,24 @@ cdef class OrderedMap(Chain):
         cdef _Node node = <_Node>(self.last if last else self.first)
         if node is None:
             raise KeyError("dictionary is empty")
-        del self._index[node.key]
-        self.unlink(node)
+        self._forget(node)
         return (node.key, node.value)
 
     cpdef move_to_end(self, object key):
         """Move ``key`` to the back (KeyError when absent)."""
-        cdef _Node node = <_Node>self._index[key]
+        cdef object found = self._index.get(_exact(key))
+        cdef _Node node
+        if found is None:
+            raise KeyError(key)
+        node = <_Node>found
         if node is not self.last:
             self.unlink(node)
             self.append(node)
 
     cpdef push(self, object key, Py_ssize_t bound):
         """Move ``key`` to the back, or add it there and drop the oldest beyond ``bound``."""
-        cdef object found = self._index.get(key)
+        cdef str text = _exact(key)
+        cdef object found = self._index.get(text)
         cdef _Node node
         if found is not None:
             node = <_Node>found
@@ -99,23 +129,22 @@ cdef class OrderedMap(Chain):
                 self.unlink(node)
                 self.append(node)
             return
-        if len(self._index) > bound and self.first is not None:
+        if self.size >= bound and self.first is not None:
             # full: the oldest entry's node carries the new key (no allocation, no free)
             node = <_Node>self.first
-            del self._index[node.key]
-            self.unlink(node)
+            self._forget(node)
+            node.key = text
+            node.hash = hash(text)
+            node.value = None
+            self._index.setdefault(text, node)
+            self.append(node)
         else:
-            node = _Node.__new__(_Node)
-        node.key = key
-        node.value = None
-        self._index[key] = node
-        self.append(node)
+            self._add(text, None)
 
     cpdef clear(self):
         """Remove every entry."""
         self.release()
         self._index.clear()
-        self._index[_GENERAL] = None
 
     cpdef list keys_list(self):
         """The keys, oldest first."""

@@ -155,7 +155,10 @@ cdef class StrMap:
                 table[j].key = table[j].value = NULL
                 hole = j
         if self._used * 8 < <Py_ssize_t>(mask + 1) and mask + 1 > _MIN_BUCKETS:
-            self._resize((mask + 1) // 2)
+            try:  # shrinking is optional: without memory for it, the larger table stays
+                self._resize((mask + 1) // 2)
+            except MemoryError:
+                pass
         return value
 
     cpdef clear(self):

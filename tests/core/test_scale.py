@@ -275,3 +275,30 @@ def test_ordered_map_matches_ordered_dict(ordered_class: Any) -> None:
             model.clear()
     assert list(subject) == list(model)
     assert [subject[key] for key in model] == list(model.values())
+
+
+@pytest.mark.compiled
+def test_ordered_map_keys_are_exact_str() -> None:
+    # the compiled map indexes exact str (its StrMap): a subclass counts by its characters
+    if _compat.NO_EXTENSIONS:
+        pytest.skip("compiled implementation disabled by BAND_SDK_CORE_NO_EXTENSIONS")
+    ordered = importlib.import_module("band_sdk_core._ordered_c").OrderedMap()
+
+    class Name(str):
+        def __hash__(self) -> int:
+            return 0
+
+    ordered.push(Name("a"), 2)
+    ordered.push("b", 2)
+    assert "a" in ordered and Name("b") in ordered
+    assert [type(key) for key in ordered.keys_list()] == [str, str]
+    ordered.push(Name("c"), 2)  # full: evicts the oldest
+    assert list(ordered) == ["b", "c"]
+    with pytest.raises(TypeError, match=r"^OrderedMap keys are str, not 'int'$"):
+        ordered.push(1, 2)
+    with pytest.raises(KeyError):
+        ordered.move_to_end("a")
+    del ordered["b"]
+    with pytest.raises(KeyError):
+        del ordered["b"]
+    assert len(ordered) == 1 and ordered.get("c", 5) is None
