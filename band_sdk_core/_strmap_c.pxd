@@ -11,12 +11,13 @@ cdef struct _Bucket:
 @cython.final
 cdef class StrMap:
     cdef _Bucket *_table
+    cdef unsigned char *_tags  # per bucket: 0 when empty, else 0x80 | the hash's top 7 bits
     cdef size_t _mask  # the bucket count (a power of two) minus one
     cdef Py_ssize_t _used
 
-    cdef _Bucket *_find(self, object key, Py_hash_t hash) noexcept
+    cdef Py_ssize_t _find(self, object key, Py_hash_t hash) noexcept
     cdef int _resize(self, size_t buckets) except -1
-    cdef void _drop(self, _Bucket *bucket) noexcept
+    cdef void _drop(self, size_t index) noexcept
     cpdef object get(self, object key)
     cpdef object setdefault(self, object key, object value)
     cpdef object pop(self, object key)

@@ -5,9 +5,12 @@ The pure twins use a dict; the compiled twins use this class (typed, so every ca
 C call) for ``get``, ``setdefault`` and ``pop`` with dict's results. It exists because a
 registry that churns (every new id evicts the oldest) spends most of a call in dict:
 deleting leaves a dummy that lengthens later probes until a resize rebuilds the table.
-Here each bucket holds the key's hash, key and value side by side (one cache line for a
-probe and its neighbours), probing is linear and a removal shifts the following buckets
-back (no dummies, no rebuilds; the load stays at most one half).
+Here each bucket holds the key's hash, key and value side by side, probing is linear and
+a removal shifts the following buckets back (no dummies, no rebuilds). The load stays at
+most one half, which keeps runs short: a removal's shift reads few buckets. A byte per
+bucket, in its own array, holds 7 bits of the hash: a probe for an absent id (most
+lookups of a registry that churns) reads only those bytes, which stay in the CPU cache
+at 100,000 ids where the buckets do not.
 
 Keys are exact ``str`` (the callers convert a subclass with ``str.__str__``): hashing and
 comparing them runs no Python code, so a probe cannot be re-entered. Values are owned
@@ -27,6 +30,12 @@ cdef extern from "Python.h":
     int PyUnicode_Compare(object left, object right) noexcept
 
 cdef size_t _MIN_BUCKETS = 8
+# the tag of a full bucket: its hash's top 7 bits with the high bit set (0 marks an empty one)
+cdef int _TAG_SHIFT = sizeof(size_t) * 8 - 7
+
+
+cdef inline unsigned char _tag(Py_hash_t hash) noexcept:
+    return <unsigned char>(0x80 | (<size_t>hash >> _TAG_SHIFT))
 cdef str _NOT_STR = "StrMap keys are exact str, not '{}'"
 
 
@@ -43,87 +52,108 @@ cdef class StrMap:
 
     def __cinit__(self):
         self._table = <_Bucket *>PyMem_Calloc(_MIN_BUCKETS, sizeof(_Bucket))
-        if self._table is NULL:
+        self._tags = <unsigned char *>PyMem_Calloc(_MIN_BUCKETS, 1)
+        if self._table is NULL or self._tags is NULL:
             raise MemoryError()
         self._mask = _MIN_BUCKETS - 1
         self._used = 0
 
     def __dealloc__(self):
         cdef size_t i
-        if self._table is not NULL:
+        if self._table is not NULL and self._tags is not NULL:
             for i in range(self._mask + 1):
-                if self._table[i].key is not NULL:
-                    self._drop(&self._table[i])
-            PyMem_Free(self._table)
-            self._table = NULL
+                if self._tags[i] != 0:
+                    self._drop(i)
+        PyMem_Free(self._table)
+        PyMem_Free(self._tags)
+        self._table = NULL
+        self._tags = NULL
 
     def __len__(self):
         return self._used
 
     def __contains__(self, key):
-        return self._find(key, _hash(key)).key is not NULL
+        return self._find(key, _hash(key)) >= 0
 
-    cdef _Bucket *_find(self, object key, Py_hash_t hash) noexcept:
-        """The bucket holding ``key``, or the empty bucket that ends its probe."""
+    cdef Py_ssize_t _find(self, object key, Py_hash_t hash) noexcept:
+        """The index of the bucket holding ``key``, or -1 - the empty one ending its probe."""
         cdef size_t mask = self._mask
         cdef size_t i = <size_t>hash & mask
+        cdef unsigned char tag = _tag(hash)
+        cdef unsigned char *tags = self._tags
         cdef _Bucket *bucket
         while True:
-            bucket = &self._table[i]
-            if bucket.key is NULL or bucket.key == <void *>key:
-                return bucket
-            if bucket.hash == hash and PyUnicode_Compare(<object>bucket.key, key) == 0:
-                return bucket
+            if tags[i] == 0:
+                return -1 - <Py_ssize_t>i
+            if tags[i] == tag:  # 1 in 128 other ids gets this far
+                bucket = &self._table[i]
+                if bucket.key == <void *>key or (
+                    bucket.hash == hash and PyUnicode_Compare(<object>bucket.key, key) == 0
+                ):
+                    return <Py_ssize_t>i
             i = (i + 1) & mask
 
     cdef int _resize(self, size_t buckets) except -1:
         """Move every entry into a new table of ``buckets`` buckets (a power of two)."""
         cdef _Bucket *old = self._table
+        cdef unsigned char *old_tags = self._tags
         cdef size_t old_count = self._mask + 1
         cdef _Bucket *table = <_Bucket *>PyMem_Calloc(buckets, sizeof(_Bucket))
+        cdef unsigned char *tags = <unsigned char *>PyMem_Calloc(buckets, 1)
         cdef size_t i, j, mask = buckets - 1
-        if table is NULL:
+        if table is NULL or tags is NULL:
+            PyMem_Free(table)
+            PyMem_Free(tags)
             raise MemoryError()
         for i in range(old_count):
-            if old[i].key is not NULL:
+            if old_tags[i] != 0:
                 j = <size_t>old[i].hash & mask
-                while table[j].key is not NULL:
+                while tags[j] != 0:
                     j = (j + 1) & mask
                 table[j] = old[i]  # the references move with the bucket
+                tags[j] = old_tags[i]
         self._table = table
+        self._tags = tags
         self._mask = mask
         PyMem_Free(old)
+        PyMem_Free(old_tags)
         return 0
 
-    cdef void _drop(self, _Bucket *bucket) noexcept:
+    cdef void _drop(self, size_t index) noexcept:
         """Release a full bucket's references and mark it empty (no shifting)."""
+        cdef _Bucket *bucket = &self._table[index]
         cdef void *key = bucket.key
         cdef void *value = bucket.value
         bucket.key = bucket.value = NULL
+        self._tags[index] = 0
         Py_XDECREF(<PyObject *>key)
         Py_XDECREF(<PyObject *>value)
 
     cpdef object get(self, object key):
         """The value of ``key``, or None."""
-        cdef _Bucket *bucket = self._find(key, _hash(key))
-        if bucket.key is NULL:
+        cdef Py_ssize_t index = self._find(key, _hash(key))
+        if index < 0:
             return None
-        return <object>bucket.value
+        return <object>self._table[index].value
 
     cpdef object setdefault(self, object key, object value):
         """The value of ``key``; when absent, store ``value`` and return it."""
         cdef Py_hash_t hash = _hash(key)
-        cdef _Bucket *bucket = self._find(key, hash)
-        if bucket.key is not NULL:
-            return <object>bucket.value
+        cdef Py_ssize_t index = self._find(key, hash)
+        cdef _Bucket *bucket
+        if index >= 0:
+            return <object>self._table[index].value
         if <size_t>(self._used + 1) * 2 > self._mask + 1:  # keep the load at most one half
             self._resize((self._mask + 1) * 2)
-            bucket = self._find(key, hash)
+            index = self._find(key, hash)
+        index = -1 - index
         Py_INCREF(key)
         Py_INCREF(value)
+        bucket = &self._table[index]
         bucket.hash = hash
         bucket.key = <void *>key
         bucket.value = <void *>value
+        self._tags[index] = _tag(hash)
         self._used += 1
         return value
 
@@ -134,25 +164,28 @@ cdef class StrMap:
     cdef object pop_known(self, object key, Py_hash_t hash):
         """``pop`` of an exact str whose hash the caller kept (its object is not read)."""
         cdef _Bucket *table = self._table
-        cdef _Bucket *bucket = self._find(key, hash)
+        cdef unsigned char *tags = self._tags
+        cdef Py_ssize_t index = self._find(key, hash)
         cdef size_t mask = self._mask
         cdef size_t hole, j, home
-        if bucket.key is NULL:
+        if index < 0:
             return None
-        value = <object>bucket.value  # a new reference, kept past the drop
-        self._drop(bucket)
+        value = <object>table[index].value  # a new reference, kept past the drop
+        self._drop(<size_t>index)
         self._used -= 1
         # backward shift: pull each later bucket of the run whose home is not in (hole, j]
-        hole = <size_t>(bucket - table)
+        hole = <size_t>index
         j = hole
         while True:
             j = (j + 1) & mask
-            if table[j].key is NULL:
+            if tags[j] == 0:
                 break
             home = <size_t>table[j].hash & mask
             if (j - home) & mask >= (j - hole) & mask:  # its home is at or before the hole
                 table[hole] = table[j]
+                tags[hole] = tags[j]
                 table[j].key = table[j].value = NULL
+                tags[j] = 0
                 hole = j
         if self._used * 8 < <Py_ssize_t>(mask + 1) and mask + 1 > _MIN_BUCKETS:
             try:  # shrinking is optional: without memory for it, the larger table stays
@@ -165,8 +198,8 @@ cdef class StrMap:
         """Remove every entry."""
         cdef size_t i
         for i in range(self._mask + 1):
-            if self._table[i].key is not NULL:
-                self._drop(&self._table[i])
+            if self._tags[i] != 0:
+                self._drop(i)
         self._used = 0
         if self._mask + 1 > _MIN_BUCKETS:
             self._resize(_MIN_BUCKETS)
