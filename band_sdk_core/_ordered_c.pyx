@@ -111,6 +111,18 @@ cdef class OrderedMap(Chain):
         self._index[key] = node
         self.append(node)
 
+    cpdef bint refresh(self, object key) except -1:
+        """Move ``key`` to the back if present; return whether it was."""
+        cdef object found = self._index.get(key)
+        cdef _Node node
+        if found is None:
+            return False
+        node = <_Node>found
+        if node is not self.last:
+            self.unlink(node)
+            self.append(node)
+        return True
+
     cpdef clear(self):
         """Remove every entry."""
         self.release()
