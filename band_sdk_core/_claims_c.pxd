@@ -1,11 +1,14 @@
 import cython
 
 from band_sdk_core._ordered_c cimport OrderedMap
+from band_sdk_core._retry_c cimport RetryTracker as _Tracker
 
 
 cpdef _check_str(object value)
 
 cpdef _check_tracker(object value)
+
+cdef int _check_fact(object value) except -1
 
 cpdef _check_reason(object value)
 
@@ -112,7 +115,7 @@ cdef class ClaimRegistry:
         self, object room_id, object message_id, object trace_context=*
     )
 
-    @cython.locals(room=_Room, entry=_Entry)
+    @cython.locals(room=_Room, entry=_Entry, tracker=_Tracker)
     cpdef dict record_failed_settlement(
         self,
         object room_id,
@@ -128,7 +131,7 @@ cdef class ClaimRegistry:
         self, object room_id, object message_id, object token, object reason
     ) except -1
 
-    @cython.locals(room=_Room, entry=_Entry)
+    @cython.locals(room=_Room, entry=_Entry, tracker=_Tracker)
     cpdef bint confirm_settlement(
         self, object room_id, object message_id, object token, object retry_tracker
     ) except -1
@@ -139,18 +142,15 @@ cdef class ClaimRegistry:
     @cython.locals(room=_Room, entry=_Entry)
     cpdef bint has_retryable_settlement(self, object room_id) except -1
 
-    @cython.locals(
-        room=_Room,
-        self_echo=bint,
-        durably_processed=bint,
-        durably_failed=bint,
-        allow_failed_retry=bint,
-    )
+    @cython.locals(room=_Room, tracker=_Tracker)
     cpdef str _eligibility(
         self,
         object room_id,
         object message_id,
         object retry_tracker,
-        tuple facts,
+        object self_echo,
+        object durably_processed,
+        object durably_failed,
+        object allow_failed_retry,
         bint claim,
     )

@@ -73,6 +73,12 @@ def _check_tracker(value: object) -> None:
         raise TypeError(not_instance_message(value, "RetryTracker"))
 
 
+def _check_fact(value: object) -> None:
+    """Reject a delivery fact that is not a bool."""
+    if value is not True and value is not False:
+        raise TypeError(_FACTS_ERROR)
+
+
 def _check_reason(value: object) -> None:
     """Reject anything but a ParkedReason member."""
     if not isinstance(value, ParkedReason):
@@ -457,11 +463,12 @@ class ClaimRegistry:
         if allow_retry is not True and allow_retry is not False:
             raise TypeError(not_instance_message(allow_retry, "bool"))
         check_trace_context(trace_context)
+        tracker = retry_tracker  # typed in the compiled twin: its calls are C calls
         room = self._room(room_id)
         entry = _pending_entry(room, message_id)
         if entry is None:
-            attempts = retry_tracker._attempt_count(message_id)
-            ceiling = retry_tracker._ceiling(message_id)
+            attempts = tracker._attempt_count(message_id)
+            ceiling = tracker._ceiling(message_id)
             if room is None:
                 room = self._new_room(room_id)
             if allow_retry and attempts < ceiling:
@@ -490,6 +497,7 @@ class ClaimRegistry:
         _check_str(message_id)
         _check_str(token)
         _check_tracker(retry_tracker)
+        tracker = retry_tracker  # typed in the compiled twin: its calls are C calls
         room = self._room(room_id)
         entry = _pending_entry(room, message_id)
         if room is None or entry is None or entry.token() != token:
@@ -499,15 +507,15 @@ class ClaimRegistry:
             self._retries.pop((room_id, message_id), None)
         if not entry.failed:
             self._push_completed(room, message_id)
-            retry_tracker.mark_success(message_id)
+            tracker.mark_success(message_id)
         elif entry.attempts < 0:
             self._push_completed(room, message_id)
-            retry_tracker.mark_permanently_failed(message_id)
-            retry_tracker.mark_success(message_id)
+            tracker.mark_permanently_failed(message_id)
+            tracker.mark_success(message_id)
         else:
             # the message stays incomplete: the room may now hold nothing
             self._prune(room_id, room)
-            retry_tracker._restore_attempts(message_id, entry.attempts, entry.max_retries)
+            tracker._restore_attempts(message_id, entry.attempts, entry.max_retries)
         return True
 
     def park_settlement(
@@ -541,20 +549,21 @@ class ClaimRegistry:
         room_id: str,
         message_id: str,
         retry_tracker: RetryTracker,
-        facts: tuple[bool, bool, bool, bool],
+        self_echo: bool,
+        durably_processed: bool,
+        durably_failed: bool,
+        allow_failed_retry: bool,
         claim: bool,
     ) -> str:
-        """Check the arguments, evaluate the eligibility rules, claim a runnable message if asked.
-
-        ``facts``: self_echo, durably_processed, durably_failed, allow_failed_retry.
-        """
+        """Check the arguments, apply the eligibility rules, claim a runnable message if asked."""
         _check_str(room_id)
         _check_str(message_id)
         _check_tracker(retry_tracker)
-        for fact in facts:
-            if fact is not True and fact is not False:
-                raise TypeError(_FACTS_ERROR)
-        self_echo, durably_processed, durably_failed, allow_failed_retry = facts
+        tracker = retry_tracker  # typed in the compiled twin: its calls are C calls
+        _check_fact(self_echo)
+        _check_fact(durably_processed)
+        _check_fact(durably_failed)
+        _check_fact(allow_failed_retry)
         if self_echo:
             return "self"
         room = self._room(room_id)
@@ -562,7 +571,7 @@ class ClaimRegistry:
             return "pending"
         if self._is_completed(room, message_id) or durably_processed:
             return "completed"
-        if retry_tracker.is_permanently_failed(message_id):
+        if tracker.is_permanently_failed(message_id):
             return "exhausted"
         if durably_failed and not allow_failed_retry:
             return "failed"
@@ -587,8 +596,16 @@ class ClaimRegistry:
         allow_failed_retry: bool = True,
     ) -> str:
         """Classify whether the message may run now (pure query)."""
-        facts = (self_echo, durably_processed, durably_failed, allow_failed_retry)
-        return self._eligibility(room_id, message_id, retry_tracker, facts, False)
+        return self._eligibility(
+            room_id,
+            message_id,
+            retry_tracker,
+            self_echo,
+            durably_processed,
+            durably_failed,
+            allow_failed_retry,
+            False,
+        )
 
     def guarded_claim(
         self,
@@ -602,5 +619,13 @@ class ClaimRegistry:
         allow_failed_retry: bool = True,
     ) -> str:
         """Classify like ``delivery_eligibility`` and claim when runnable."""
-        facts = (self_echo, durably_processed, durably_failed, allow_failed_retry)
-        return self._eligibility(room_id, message_id, retry_tracker, facts, True)
+        return self._eligibility(
+            room_id,
+            message_id,
+            retry_tracker,
+            self_echo,
+            durably_processed,
+            durably_failed,
+            allow_failed_retry,
+            True,
+        )
