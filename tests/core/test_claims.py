@@ -162,6 +162,20 @@ def test_completed_lru_per_room(claims_impl: ModuleType) -> None:
     assert not reg.is_completed("r", "b")
 
 
+def test_completed_map_refresh(claims_impl: ModuleType) -> None:
+    # the completed list's map (OrderedMap in the compiled twin): a hit moves to the back
+    ordered = claims_impl._Ordered()
+    for key in "abc":
+        ordered.push(key, 3)
+    assert ordered.refresh("a") is True
+    assert list(ordered) == ["b", "c", "a"]
+    assert ordered.refresh("a") is True  # already the newest
+    assert ordered.refresh("x") is False
+    assert list(ordered) == ["b", "c", "a"]
+    ordered.push("d", 3)  # evicts the oldest
+    assert list(ordered) == ["c", "a", "d"]
+
+
 # -- per-room state -------------------------------------------------------------
 
 
