@@ -8,6 +8,8 @@ cpdef _check_str(object value)
 
 cpdef _check_tracker(object value)
 
+cdef int _check_trace(object value) except -1
+
 cdef int _check_fact(object value) except -1
 
 cpdef _check_reason(object value)

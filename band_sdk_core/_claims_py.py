@@ -73,6 +73,12 @@ def _check_tracker(value: object) -> None:
         raise TypeError(not_instance_message(value, "RetryTracker"))
 
 
+def _check_trace(value: object) -> None:
+    """Reject a trace context that is neither a str nor None (a C check in the compiled twin)."""
+    if value is not None and not isinstance(value, str):
+        check_trace_context(value)  # raises, in the shared wording
+
+
 def _check_fact(value: object) -> None:
     """Reject a delivery fact that is not a bool."""
     if value is not True and value is not False:
@@ -102,7 +108,8 @@ class _Entry:
         """The token string (made on first use: most intents are never asked for theirs)."""
         text = self.text
         if text is None:
-            text = self.text = str(self.serial)
+            # formatted, not str(): the compiled twin formats the C integer without an int object
+            text = self.text = f"{self.serial}"
         return text
 
     def ack_view(self) -> dict[str, Any]:
@@ -372,7 +379,7 @@ class ClaimRegistry:
         _check_str(room_id)
         _check_str(message_id)
         _check_str(error)
-        check_trace_context(trace_context)
+        _check_trace(trace_context)
         room = self._room(room_id)
         entry = _pending_entry(room, message_id)
         if entry is None:
@@ -435,7 +442,7 @@ class ClaimRegistry:
         """Record (or return the existing) processed intent."""
         _check_str(room_id)
         _check_str(message_id)
-        check_trace_context(trace_context)
+        _check_trace(trace_context)
         room = self._room(room_id)
         entry = _pending_entry(room, message_id)
         if entry is None:
@@ -462,7 +469,7 @@ class ClaimRegistry:
         _check_tracker(retry_tracker)
         if allow_retry is not True and allow_retry is not False:
             raise TypeError(not_instance_message(allow_retry, "bool"))
-        check_trace_context(trace_context)
+        _check_trace(trace_context)
         tracker = retry_tracker  # typed in the compiled twin: its calls are C calls
         room = self._room(room_id)
         entry = _pending_entry(room, message_id)
@@ -485,7 +492,7 @@ class ClaimRegistry:
         """The PendingSettlement view of the entry, or None."""
         _check_str(room_id)
         _check_str(message_id)
-        check_trace_context(trace_context)
+        _check_trace(trace_context)
         entry = _pending_entry(self._room(room_id), message_id)
         return None if entry is None else entry.settlement_view()
 
