@@ -1,17 +1,18 @@
 import cython
 
 from band_sdk_core._ordered_c cimport OrderedMap
+from band_sdk_core._retry_c cimport RetryTracker as _Tracker
 
 
 cpdef _check_str(object value)
 
 cpdef _check_tracker(object value)
 
+cdef int _check_trace(object value) except -1
+
+cdef int _check_fact(object value) except -1
+
 cpdef _check_reason(object value)
-
-
-@cython.locals(room=object)
-cdef list _ids(dict table, object room_id)
 
 
 @cython.final
@@ -34,21 +35,36 @@ cdef class _Entry:
 
 
 @cython.final
+cdef class _Room:
+    cdef set inflight
+    cdef dict pending
+    cdef OrderedMap completed
+
+
+cdef _Entry _pending_entry(_Room room, object message_id)
+
+
+@cython.final
 cdef class ClaimRegistry:
     cdef Py_ssize_t _max_completed
-    cdef dict _inflight
-    cdef dict _completed
-    cdef dict _pending
+    cdef dict _rooms
+    cdef object _last_id
+    cdef _Room _last_room
     cdef dict _retries
     cdef Py_ssize_t _next_token
 
-    @cython.locals(room=dict)
-    cpdef _Entry _entry(self, object room_id, object message_id)
+    @cython.locals(room=_Room)
+    cdef inline _Room _room(self, object room_id)
 
-    @cython.locals(entry=_Entry, room=dict)
-    cpdef _Entry _new_entry(
+    @cython.locals(room=_Room)
+    cdef _Room _new_room(self, object room_id)
+
+    cdef inline int _prune(self, object room_id, _Room room) except -1
+
+    @cython.locals(entry=_Entry)
+    cdef _Entry _new_entry(
         self,
-        object room_id,
+        _Room room,
         object message_id,
         bint failed,
         object error,
@@ -56,29 +72,60 @@ cdef class ClaimRegistry:
         Py_ssize_t max_retries,
     )
 
-    @cython.locals(room=dict)
-    cpdef _drop_entry(self, object room_id, object message_id)
+    @cython.locals(completed=OrderedMap)
+    cdef bint _is_completed(self, _Room room, object message_id) except -1
 
-    @cython.locals(room=OrderedMap)
-    cpdef bint _is_completed(self, object room_id, object message_id) except -1
+    @cython.locals(completed=OrderedMap)
+    cdef int _push_completed(self, _Room room, object message_id) except -1
 
-    @cython.locals(room=set)
-    cpdef bint _is_inflight(self, object room_id, object message_id) except -1
+    cdef int _complete(self, _Room room, object room_id, object message_id) except -1
 
-    @cython.locals(room=set)
-    cdef int _add_inflight(self, object room_id, object message_id) except -1
-
-    @cython.locals(room=OrderedMap)
-    cpdef _complete(self, object room_id, object message_id)
-
+    @cython.locals(room=_Room)
     cpdef bint try_claim(self, object room_id, object message_id) except -1
 
-    @cython.locals(room=set)
+    @cython.locals(room=_Room, inflight=set)
     cpdef release(self, object room_id, object message_id)
 
-    @cython.locals(entry=_Entry)
+    @cython.locals(room=_Room)
+    cpdef bint is_completed(self, object room_id, object message_id) except -1
+
+    @cython.locals(room=_Room)
+    cpdef list inflight_ids(self, object room_id)
+
+    @cython.locals(room=_Room)
+    cpdef list completed_ids(self, object room_id)
+
+    @cython.locals(room=_Room)
+    cpdef discard_completed(self, object room_id)
+
+    @cython.locals(room=_Room)
+    cpdef remember_completed(self, object room_id, object message_id)
+
+    @cython.locals(room=_Room)
+    cpdef remember_ack_pending(self, object room_id, object message_id)
+
+    @cython.locals(room=_Room, entry=_Entry)
+    cpdef remember_failed_ack_pending(
+        self, object room_id, object message_id, object error, object trace_context=*
+    )
+
+    @cython.locals(room=_Room)
+    cpdef list pending_ack_ids(self, object room_id)
+
+    @cython.locals(room=_Room, entry=_Entry)
     cpdef dict record_processed_settlement(
         self, object room_id, object message_id, object trace_context=*
+    )
+
+    @cython.locals(room=_Room, entry=_Entry, tracker=_Tracker)
+    cpdef dict record_failed_settlement(
+        self,
+        object room_id,
+        object message_id,
+        object error,
+        object retry_tracker,
+        object allow_retry,
+        object trace_context=*,
     )
 
     @cython.locals(entry=_Entry)
@@ -86,24 +133,26 @@ cdef class ClaimRegistry:
         self, object room_id, object message_id, object token, object reason
     ) except -1
 
-    @cython.locals(entry=_Entry)
+    @cython.locals(room=_Room, entry=_Entry, tracker=_Tracker)
     cpdef bint confirm_settlement(
         self, object room_id, object message_id, object token, object retry_tracker
     ) except -1
 
-    @cython.locals(room=dict, count=Py_ssize_t, entry=_Entry)
+    @cython.locals(room=_Room, count=Py_ssize_t, entry=_Entry)
     cpdef Py_ssize_t unpark_acks(self, object room_id) except -1
 
-    @cython.locals(room=dict, entry=_Entry)
+    @cython.locals(room=_Room, entry=_Entry)
     cpdef bint has_retryable_settlement(self, object room_id) except -1
 
-    @cython.locals(
-        self_echo=bint, durably_processed=bint, durably_failed=bint, allow_failed_retry=bint)
+    @cython.locals(room=_Room, tracker=_Tracker)
     cpdef str _eligibility(
         self,
         object room_id,
         object message_id,
         object retry_tracker,
-        tuple facts,
+        object self_echo,
+        object durably_processed,
+        object durably_failed,
+        object allow_failed_retry,
         bint claim,
     )

@@ -17,7 +17,7 @@ if TYPE_CHECKING or __name__ != "band_sdk_core._claims_c":
     from collections import OrderedDict
 
     class _Ordered(OrderedDict[str, None]):
-        """OrderedDict with the compiled OrderedMap's ``push``."""
+        """OrderedDict with the compiled OrderedMap's ``push`` and ``refresh``."""
 
         __slots__ = ()
 
@@ -29,6 +29,13 @@ if TYPE_CHECKING or __name__ != "band_sdk_core._claims_c":
                 self[key] = None
                 if len(self) > bound:
                     self.popitem(False)
+
+        def refresh(self, key: str) -> bool:
+            """Move ``key`` to the back if present; return whether it was."""
+            if key in self:
+                self.move_to_end(key)
+                return True
+            return False
 
 else:  # the compiled twin keeps the same order in a typed C-level map
     from ._ordered_c import OrderedMap as _Ordered
@@ -66,17 +73,22 @@ def _check_tracker(value: object) -> None:
         raise TypeError(not_instance_message(value, "RetryTracker"))
 
 
+def _check_trace(value: object) -> None:
+    """Reject a trace context that is neither a str nor None (a C check in the compiled twin)."""
+    if value is not None and not isinstance(value, str):
+        check_trace_context(value)  # raises, in the shared wording
+
+
+def _check_fact(value: object) -> None:
+    """Reject a delivery fact that is not a bool."""
+    if value is not True and value is not False:
+        raise TypeError(_FACTS_ERROR)
+
+
 def _check_reason(value: object) -> None:
     """Reject anything but a ParkedReason member."""
     if not isinstance(value, ParkedReason):
         raise TypeError(not_instance_message(value, "ParkedReason"))
-
-
-def _ids(table: dict[str, Any], room_id: str) -> list[str]:
-    """The ids the room has in ``table`` (a set or an ordered dict per room)."""
-    _check_str(room_id)
-    room = table.get(room_id)
-    return [] if room is None else list(room)
 
 
 class _Entry:
@@ -96,7 +108,8 @@ class _Entry:
         """The token string (made on first use: most intents are never asked for theirs)."""
         text = self.text
         if text is None:
-            text = self.text = str(self.serial)
+            # formatted, not str(): the compiled twin formats the C integer without an int object
+            text = self.text = f"{self.serial}"
         return text
 
     def ack_view(self) -> dict[str, Any]:
@@ -134,10 +147,35 @@ class _Entry:
         }
 
 
+class _Room:
+    """One room's state: in-flight ids, pending entries and completed ids."""
+
+    __slots__ = ("completed", "inflight", "pending")
+
+    inflight: set[str]
+    pending: dict[str, _Entry]  # creation order; kept when emptied, for the room's next intent
+    # oldest first, made on first use; OrderedDict evicts and refreshes in O(1) at any size
+    completed: _Ordered | None
+
+
+def _pending_entry(room: _Room | None, message_id: str) -> _Entry | None:
+    """The room's pending entry for the message, if any."""
+    if room is None or not room.pending:
+        return None
+    return room.pending.get(message_id)
+
+
 class ClaimRegistry:
     """Ownership ledger for inbound delivery: in-flight, pending and completed per room."""
 
-    __slots__ = ("_completed", "_inflight", "_max_completed", "_next_token", "_pending", "_retries")
+    __slots__ = (
+        "_last_id",
+        "_last_room",
+        "_max_completed",
+        "_next_token",
+        "_retries",
+        "_rooms",
+    )
     __module__ = "band_sdk_core"
     __init_subclass__ = refuse_subclasses
 
@@ -149,10 +187,12 @@ class ClaimRegistry:
                 f"`max_completed` must be an integer between 1 and {_U32_MAX}, got {number}"
             )
         self._max_completed: int = int(number)
-        self._inflight: dict[str, set[str]] = {}
-        # per room, oldest first; OrderedDict evicts and refreshes in O(1) at any size
-        self._completed: dict[str, _Ordered] = {}
-        self._pending: dict[str, dict[str, _Entry]] = {}
+        # one entry per room holding anything: each call looks its room up once
+        self._rooms: dict[str, _Room] = {}
+        # the room of the last call (calls come in runs on one room): an identity test instead
+        # of a lookup; None once that room is removed
+        self._last_id: object = None
+        self._last_room: _Room | None = None
         self._retries: dict[tuple[str, str], int] = {}
         self._next_token: int = 0
 
@@ -173,16 +213,39 @@ class ClaimRegistry:
 
     # -- internal helpers -------------------------------------------------
 
-    def _entry(self, room_id: str, message_id: str) -> _Entry | None:
-        """The pending entry, if any."""
-        room = self._pending.get(room_id)
-        if room is None:
-            return None
-        return room.get(message_id)
+    def _room(self, room_id: str) -> _Room | None:
+        """The room's state, or None when it has none (never created here)."""
+        if room_id is self._last_id:
+            return self._last_room
+        room = self._rooms.get(room_id)
+        if room is not None:
+            self._last_id = room_id
+            self._last_room = room
+        return room
+
+    def _new_room(self, room_id: str) -> _Room:
+        """Create and index the state of a room that has none."""
+        # __new__ and plain stores, not a constructor call: the compiled twin's fast allocation
+        room: _Room = _Room.__new__(_Room)
+        room.inflight = set()
+        room.pending = {}
+        room.completed = None
+        self._rooms[room_id] = room
+        self._last_id = room_id
+        self._last_room = room
+        return room
+
+    def _prune(self, room_id: str, room: _Room) -> None:
+        """Remove the room's state once it holds nothing (so rooms left behind are not kept)."""
+        if not room.inflight and not room.pending and room.completed is None:
+            del self._rooms[room_id]
+            if room is self._last_room:
+                self._last_id = None
+                self._last_room = None
 
     def _new_entry(
         self,
-        room_id: str,
+        room: _Room,
         message_id: str,
         failed: bool,
         error: str | None,
@@ -190,7 +253,6 @@ class ClaimRegistry:
         max_retries: int,
     ) -> _Entry:
         """Create and store a pending entry with a fresh token."""
-        # __new__ and plain stores, not a constructor call: the compiled twin's fast allocation
         entry: _Entry = _Entry.__new__(_Entry)
         entry.failed = failed
         entry.error = error
@@ -200,52 +262,34 @@ class ClaimRegistry:
         entry.attempts = attempts
         entry.max_retries = max_retries
         self._next_token += 1
-        room = self._pending.get(room_id)
-        if room is None:
-            room = {}
-            self._pending[room_id] = room
-        room[message_id] = entry
+        room.pending[message_id] = entry
         return entry
 
-    def _drop_entry(self, room_id: str, message_id: str) -> None:
-        """Remove the pending entry, if any (an emptied room keeps its dict)."""
-        # the room's next intent reuses the dict instead of creating and indexing a new one;
-        # discard_completed drops it with the room
-        room = self._pending.get(room_id)
-        if room is not None:
-            room.pop(message_id, None)
-
-    def _is_completed(self, room_id: str, message_id: str) -> bool:
+    def _is_completed(self, room: _Room | None, message_id: str) -> bool:
         """Whether the message is completed; a hit refreshes its LRU position."""
-        room = self._completed.get(room_id)
-        if room is None or message_id not in room:
+        if room is None:
             return False
-        room.move_to_end(message_id)
-        return True
+        completed = room.completed
+        return completed is not None and completed.refresh(message_id)
 
-    def _is_inflight(self, room_id: str, message_id: str) -> bool:
-        """Whether the message is in flight."""
-        room = self._inflight.get(room_id)
-        return room is not None and message_id in room
+    def _push_completed(self, room: _Room, message_id: str) -> None:
+        """Append/refresh in the room's completed list."""
+        completed = room.completed
+        if completed is None:
+            completed = room.completed = _Ordered()
+        completed.push(message_id, self._max_completed)
 
-    def _add_inflight(self, room_id: str, message_id: str) -> None:
-        """Put the message in flight."""
-        room = self._inflight.get(room_id)
-        if room is None:
-            room = set()
-            self._inflight[room_id] = room
-        room.add(message_id)
-
-    def _complete(self, room_id: str, message_id: str) -> None:
+    def _complete(self, room: _Room, room_id: str, message_id: str) -> None:
         """Append/refresh in the completed list; drop pending entry and retry counter."""
-        room = self._completed.get(room_id)
-        if room is None:
-            room = _Ordered()
-            self._completed[room_id] = room
-        room.push(message_id, self._max_completed)
-        self._drop_entry(room_id, message_id)
+        self._push_completed(room, message_id)
+        if room.pending:
+            room.pending.pop(message_id, None)
         if self._retries:  # no counters (the common case): skip building the key
             self._retries.pop((room_id, message_id), None)
+
+    def _room_count(self) -> int:
+        """How many rooms hold state (the tests' view of the memory bound)."""
+        return len(self._rooms)
 
     # -- claims and completion ------------------------------------------
 
@@ -253,49 +297,61 @@ class ClaimRegistry:
         """Claim the message unless it is already in flight (completion is not consulted)."""
         _check_str(room_id)
         _check_str(message_id)
-        if self._is_inflight(room_id, message_id):
+        room = self._room(room_id)
+        if room is None:
+            room = self._new_room(room_id)
+        elif message_id in room.inflight:
             return False
-        self._add_inflight(room_id, message_id)
+        room.inflight.add(message_id)
         return True
 
     def release(self, room_id: str, message_id: str) -> None:
         """Drop the in-flight claim."""
         _check_str(room_id)
         _check_str(message_id)
-        room = self._inflight.get(room_id)
+        room = self._room(room_id)
         if room is not None:
-            room.discard(message_id)
-            if not room:
-                del self._inflight[room_id]
+            inflight = room.inflight
+            inflight.discard(message_id)
+            if not inflight:
+                self._prune(room_id, room)
 
     def inflight_ids(self, room_id: str) -> list[str]:
         """In-flight ids of the room (unordered)."""
-        return _ids(self._inflight, room_id)
+        _check_str(room_id)
+        room = self._room(room_id)
+        return [] if room is None else list(room.inflight)
 
     def is_completed(self, room_id: str, message_id: str) -> bool:
         """Whether the message is locally completed (a hit refreshes its LRU position)."""
         _check_str(room_id)
         _check_str(message_id)
-        return self._is_completed(room_id, message_id)
+        return self._is_completed(self._room(room_id), message_id)
 
     def completed_ids(self, room_id: str) -> list[str]:
         """Completed ids of the room, oldest first."""
-        return _ids(self._completed, room_id)
+        _check_str(room_id)
+        room = self._room(room_id)
+        if room is None or room.completed is None:
+            return []
+        return list(room.completed)
 
     def discard_completed(self, room_id: str) -> None:
         """Forget the room's completed list."""
         _check_str(room_id)
-        self._completed.pop(room_id, None)
-        # the room's emptied pending dict goes with it (so rooms left behind are not kept)
-        room = self._pending.get(room_id)
-        if room is not None and not room:
-            del self._pending[room_id]
+        room = self._room(room_id)
+        if room is not None:
+            room.completed = None
+            self._prune(room_id, room)
 
     def remember_completed(self, room_id: str, message_id: str) -> None:
         """Mark completed; clears the pending entry and the ack-retry counter."""
         _check_str(room_id)
         _check_str(message_id)
-        self._complete(room_id, message_id)
+        room = self._room(room_id)
+        if room is None:
+            room = self._new_room(room_id)
+        self._complete(room, room_id, message_id)
 
     # -- ack-pending API ---------------------------------------------------
 
@@ -303,14 +359,18 @@ class ClaimRegistry:
         """Whether a pending entry exists."""
         _check_str(room_id)
         _check_str(message_id)
-        return self._entry(room_id, message_id) is not None
+        return _pending_entry(self._room(room_id), message_id) is not None
 
     def remember_ack_pending(self, room_id: str, message_id: str) -> None:
         """Record a processed intent unless one already exists."""
         _check_str(room_id)
         _check_str(message_id)
-        if self._entry(room_id, message_id) is None:
-            self._new_entry(room_id, message_id, False, None, -1, 0)
+        room = self._room(room_id)
+        if room is None:
+            room = self._new_room(room_id)
+        elif _pending_entry(room, message_id) is not None:
+            return
+        self._new_entry(room, message_id, False, None, -1, 0)
 
     def remember_failed_ack_pending(
         self, room_id: str, message_id: str, error: str, trace_context: str | None = None
@@ -319,10 +379,13 @@ class ClaimRegistry:
         _check_str(room_id)
         _check_str(message_id)
         _check_str(error)
-        check_trace_context(trace_context)
-        entry = self._entry(room_id, message_id)
+        _check_trace(trace_context)
+        room = self._room(room_id)
+        entry = _pending_entry(room, message_id)
         if entry is None:
-            self._new_entry(room_id, message_id, True, error, -1, 0)
+            if room is None:
+                room = self._new_room(room_id)
+            self._new_entry(room, message_id, True, error, -1, 0)
         elif not (entry.failed and entry.error == error):
             raise validation_error([_CONFLICT], trace_context)
 
@@ -330,7 +393,7 @@ class ClaimRegistry:
         """The PendingAck view of the entry, or None."""
         _check_str(room_id)
         _check_str(message_id)
-        entry = self._entry(room_id, message_id)
+        entry = _pending_entry(self._room(room_id), message_id)
         return None if entry is None else entry.ack_view()
 
     def park_ack(self, room_id: str, message_id: str, reason: ParkedReason) -> bool:
@@ -338,7 +401,7 @@ class ClaimRegistry:
         _check_str(room_id)
         _check_str(message_id)
         _check_reason(reason)
-        entry = self._entry(room_id, message_id)
+        entry = _pending_entry(self._room(room_id), message_id)
         if entry is None:
             return False
         entry.parked = reason
@@ -347,10 +410,10 @@ class ClaimRegistry:
     def unpark_acks(self, room_id: str) -> int:
         """Unpark every entry of the room; return how many were parked."""
         _check_str(room_id)
-        room = self._pending.get(room_id)
+        room = self._room(room_id)
         count = 0
         if room is not None:
-            for entry in room.values():
+            for entry in room.pending.values():
                 if entry.parked is not None:
                     entry.parked = None
                     count += 1
@@ -358,7 +421,9 @@ class ClaimRegistry:
 
     def pending_ack_ids(self, room_id: str) -> list[str]:
         """Pending ids of the room, creation order."""
-        return _ids(self._pending, room_id)
+        _check_str(room_id)
+        room = self._room(room_id)
+        return [] if room is None else list(room.pending)
 
     def record_ack_retry(self, room_id: str, message_id: str) -> int:
         """Increment and return the ack-retry counter."""
@@ -377,10 +442,13 @@ class ClaimRegistry:
         """Record (or return the existing) processed intent."""
         _check_str(room_id)
         _check_str(message_id)
-        check_trace_context(trace_context)
-        entry = self._entry(room_id, message_id)
+        _check_trace(trace_context)
+        room = self._room(room_id)
+        entry = _pending_entry(room, message_id)
         if entry is None:
-            entry = self._new_entry(room_id, message_id, False, None, -1, 0)
+            if room is None:
+                room = self._new_room(room_id)
+            entry = self._new_entry(room, message_id, False, None, -1, 0)
         elif entry.failed:
             raise validation_error([_CONFLICT], trace_context)
         return entry.settlement_view()
@@ -401,15 +469,19 @@ class ClaimRegistry:
         _check_tracker(retry_tracker)
         if allow_retry is not True and allow_retry is not False:
             raise TypeError(not_instance_message(allow_retry, "bool"))
-        check_trace_context(trace_context)
-        entry = self._entry(room_id, message_id)
+        _check_trace(trace_context)
+        tracker = retry_tracker  # typed in the compiled twin: its calls are C calls
+        room = self._room(room_id)
+        entry = _pending_entry(room, message_id)
         if entry is None:
-            attempts = retry_tracker._attempt_count(message_id)
-            ceiling = retry_tracker._ceiling(message_id)
+            attempts = tracker._attempt_count(message_id)
+            ceiling = tracker._ceiling(message_id)
+            if room is None:
+                room = self._new_room(room_id)
             if allow_retry and attempts < ceiling:
-                entry = self._new_entry(room_id, message_id, True, error, attempts, ceiling)
+                entry = self._new_entry(room, message_id, True, error, attempts, ceiling)
             else:
-                entry = self._new_entry(room_id, message_id, True, error, -1, 0)
+                entry = self._new_entry(room, message_id, True, error, -1, 0)
         elif not (entry.failed and entry.error == error):
             raise validation_error([_CONFLICT], trace_context)
         return entry.settlement_view()
@@ -420,8 +492,8 @@ class ClaimRegistry:
         """The PendingSettlement view of the entry, or None."""
         _check_str(room_id)
         _check_str(message_id)
-        check_trace_context(trace_context)
-        entry = self._entry(room_id, message_id)
+        _check_trace(trace_context)
+        entry = _pending_entry(self._room(room_id), message_id)
         return None if entry is None else entry.settlement_view()
 
     def confirm_settlement(
@@ -432,21 +504,25 @@ class ClaimRegistry:
         _check_str(message_id)
         _check_str(token)
         _check_tracker(retry_tracker)
-        entry = self._entry(room_id, message_id)
-        if entry is None or entry.token() != token:
+        tracker = retry_tracker  # typed in the compiled twin: its calls are C calls
+        room = self._room(room_id)
+        entry = _pending_entry(room, message_id)
+        if room is None or entry is None or entry.token() != token:
             return False
-        self._drop_entry(room_id, message_id)
+        del room.pending[message_id]
         if self._retries:
             self._retries.pop((room_id, message_id), None)
         if not entry.failed:
-            self._complete(room_id, message_id)
-            retry_tracker.mark_success(message_id)
+            self._push_completed(room, message_id)
+            tracker.mark_success(message_id)
         elif entry.attempts < 0:
-            self._complete(room_id, message_id)
-            retry_tracker.mark_permanently_failed(message_id)
-            retry_tracker.mark_success(message_id)
+            self._push_completed(room, message_id)
+            tracker.mark_permanently_failed(message_id)
+            tracker.mark_success(message_id)
         else:
-            retry_tracker._restore_attempts(message_id, entry.attempts, entry.max_retries)
+            # the message stays incomplete: the room may now hold nothing
+            self._prune(room_id, room)
+            tracker._restore_attempts(message_id, entry.attempts, entry.max_retries)
         return True
 
     def park_settlement(
@@ -457,7 +533,7 @@ class ClaimRegistry:
         _check_str(message_id)
         _check_str(token)
         _check_reason(reason)
-        entry = self._entry(room_id, message_id)
+        entry = _pending_entry(self._room(room_id), message_id)
         if entry is None or entry.token() != token:
             return False
         entry.parked = reason
@@ -466,9 +542,9 @@ class ClaimRegistry:
     def has_retryable_settlement(self, room_id: str) -> bool:
         """Whether the room has an unparked pending entry."""
         _check_str(room_id)
-        room = self._pending.get(room_id)
+        room = self._room(room_id)
         if room is not None:
-            for entry in room.values():
+            for entry in room.pending.values():
                 if entry.parked is None:
                     return True
         return False
@@ -480,34 +556,39 @@ class ClaimRegistry:
         room_id: str,
         message_id: str,
         retry_tracker: RetryTracker,
-        facts: tuple[bool, bool, bool, bool],
+        self_echo: bool,
+        durably_processed: bool,
+        durably_failed: bool,
+        allow_failed_retry: bool,
         claim: bool,
     ) -> str:
-        """Check the arguments, evaluate the eligibility rules, claim a runnable message if asked.
-
-        ``facts``: self_echo, durably_processed, durably_failed, allow_failed_retry.
-        """
+        """Check the arguments, apply the eligibility rules, claim a runnable message if asked."""
         _check_str(room_id)
         _check_str(message_id)
         _check_tracker(retry_tracker)
-        for fact in facts:
-            if fact is not True and fact is not False:
-                raise TypeError(_FACTS_ERROR)
-        self_echo, durably_processed, durably_failed, allow_failed_retry = facts
+        tracker = retry_tracker  # typed in the compiled twin: its calls are C calls
+        _check_fact(self_echo)
+        _check_fact(durably_processed)
+        _check_fact(durably_failed)
+        _check_fact(allow_failed_retry)
         if self_echo:
             return "self"
-        if self._entry(room_id, message_id) is not None:
+        room = self._room(room_id)
+        if _pending_entry(room, message_id) is not None:
             return "pending"
-        if self._is_completed(room_id, message_id) or durably_processed:
+        if self._is_completed(room, message_id) or durably_processed:
             return "completed"
-        if retry_tracker.is_permanently_failed(message_id):
+        if tracker.is_permanently_failed(message_id):
             return "exhausted"
         if durably_failed and not allow_failed_retry:
             return "failed"
-        if self._is_inflight(room_id, message_id):
+        if room is None:
+            if claim:
+                self._new_room(room_id).inflight.add(message_id)
+        elif message_id in room.inflight:
             return "inflight"
-        if claim:
-            self._add_inflight(room_id, message_id)
+        elif claim:
+            room.inflight.add(message_id)
         return "runnable"
 
     def delivery_eligibility(
@@ -522,8 +603,16 @@ class ClaimRegistry:
         allow_failed_retry: bool = True,
     ) -> str:
         """Classify whether the message may run now (pure query)."""
-        facts = (self_echo, durably_processed, durably_failed, allow_failed_retry)
-        return self._eligibility(room_id, message_id, retry_tracker, facts, False)
+        return self._eligibility(
+            room_id,
+            message_id,
+            retry_tracker,
+            self_echo,
+            durably_processed,
+            durably_failed,
+            allow_failed_retry,
+            False,
+        )
 
     def guarded_claim(
         self,
@@ -537,5 +626,13 @@ class ClaimRegistry:
         allow_failed_retry: bool = True,
     ) -> str:
         """Classify like ``delivery_eligibility`` and claim when runnable."""
-        facts = (self_echo, durably_processed, durably_failed, allow_failed_retry)
-        return self._eligibility(room_id, message_id, retry_tracker, facts, True)
+        return self._eligibility(
+            room_id,
+            message_id,
+            retry_tracker,
+            self_echo,
+            durably_processed,
+            durably_failed,
+            allow_failed_retry,
+            True,
+        )

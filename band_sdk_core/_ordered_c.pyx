@@ -141,6 +141,18 @@ cdef class OrderedMap(Chain):
         else:
             self._add(text, None)
 
+    cpdef bint refresh(self, object key) except -1:
+        """Move ``key`` to the back if present; return whether it was."""
+        cdef object found = self._index.get(key)
+        cdef _Node node
+        if found is None:
+            return False
+        node = <_Node>found
+        if node is not self.last:
+            self.unlink(node)
+            self.append(node)
+        return True
+
     cpdef clear(self):
         """Remove every entry."""
         self.release()

@@ -162,6 +162,158 @@ def test_completed_lru_per_room(claims_impl: ModuleType) -> None:
     assert not reg.is_completed("r", "b")
 
 
+def test_completed_map_refresh(claims_impl: ModuleType) -> None:
+    # the completed list's map (OrderedMap in the compiled twin): a hit moves to the back
+    ordered = claims_impl._Ordered()
+    for key in "abc":
+        ordered.push(key, 3)
+    assert ordered.refresh("a") is True
+    assert list(ordered) == ["b", "c", "a"]
+    assert ordered.refresh("a") is True  # already the newest
+    assert ordered.refresh("x") is False
+    assert list(ordered) == ["b", "c", "a"]
+    ordered.push("d", 3)  # evicts the oldest
+    assert list(ordered) == ["c", "a", "d"]
+
+
+# -- per-room state -------------------------------------------------------------
+
+
+def _same_text(text: str) -> str:
+    """An equal str that is a different object (not the one the registry last saw)."""
+    copy_ = "".join(list(text))
+    assert copy_ == text and copy_ is not text
+    return copy_
+
+
+def test_rooms_dropped_when_empty(claims_impl: ModuleType) -> None:
+    reg = claims_impl.ClaimRegistry(3)
+    tracker = RetryTracker()
+    for i in range(1000):
+        room = f"room-{i}"
+        assert reg.try_claim(room, "m") is True
+        assert reg.guarded_claim(room, "n", tracker) == "runnable"
+        reg.release(room, "m")
+        assert reg._room_count() == 1  # "n" is still in flight
+        reg.release(room, "n")
+        assert reg.inflight_ids(room) == []
+        assert reg._room_count() == 0
+    # completed (and an emptied pending dict) go with discard_completed, not before
+    reg.remember_ack_pending("r", "m")
+    reg.remember_completed("r", "m")
+    assert reg._room_count() == 1
+    reg.try_claim("r", "x")
+    reg.discard_completed("r")
+    assert reg._room_count() == 1  # in flight still
+    reg.release("r", "x")
+    assert reg._room_count() == 0
+    # a pending intent keeps its room through the release of the claim
+    reg.try_claim("r", "m")
+    reg.remember_ack_pending("r", "m")
+    reg.release("r", "m")
+    assert reg.pending_ack_ids("r") == ["m"]
+    assert reg._room_count() == 1
+
+
+def test_retry_confirmation_drops_an_emptied_room(claims_impl: ModuleType) -> None:
+    reg = claims_impl.ClaimRegistry()
+    tracker = RetryTracker(3)
+    for i in range(100):
+        room = f"room-{i}"
+        tracker.record_attempt("m")
+        token = reg.record_failed_settlement(room, "m", "e", tracker, True)["token"]
+        assert reg.confirm_settlement(room, "m", token, tracker) is True
+        assert reg.pending_ack_ids(room) == []
+        assert reg.completed_ids(room) == []
+        assert reg._room_count() == 0
+        tracker.mark_success("m")
+    # with a claim in flight the room stays, and goes with the release
+    reg.try_claim("r", "m")
+    token = reg.record_failed_settlement("r", "m", "e", tracker, True)["token"]
+    assert reg.confirm_settlement("r", "m", token, tracker) is True
+    assert reg._room_count() == 1
+    reg.release("r", "m")
+    assert reg._room_count() == 0
+
+
+def test_queries_create_no_room(claims_impl: ModuleType) -> None:
+    reg = claims_impl.ClaimRegistry()
+    tracker = RetryTracker()
+    assert reg.inflight_ids("r") == []
+    assert reg.completed_ids("r") == []
+    assert reg.pending_ack_ids("r") == []
+    assert reg.is_completed("r", "m") is False
+    assert reg.is_ack_pending("r", "m") is False
+    assert reg.pending_ack("r", "m") is None
+    assert reg.pending_settlement("r", "m") is None
+    assert reg.park_ack("r", "m", ParkedReason.NotFound) is False
+    assert reg.park_settlement("r", "m", "0", ParkedReason.NotFound) is False
+    assert reg.unpark_acks("r") == 0
+    assert reg.has_retryable_settlement("r") is False
+    assert reg.confirm_settlement("r", "m", "0", tracker) is False
+    assert reg.delivery_eligibility("r", "m", tracker) == "runnable"
+    assert reg.guarded_claim("r", "m", tracker, self_echo=True) == "self"
+    assert reg.guarded_claim("r", "m", tracker, durably_processed=True) == "completed"
+    assert reg.record_ack_retry("r", "m") == 1
+    reg.release("r", "m")
+    reg.discard_completed("r")
+    assert reg._room_count() == 0
+
+
+def test_room_recreated_after_removal(claims_impl: ModuleType) -> None:
+    reg = claims_impl.ClaimRegistry()
+    room = "room"
+    reg.try_claim(room, "a")
+    other = _same_text(room)
+    reg.release(other, "a")  # removes the room through an equal, different object
+    assert reg._room_count() == 0
+    # both objects must reach the new room, not the removed one
+    assert reg.try_claim(other, "b") is True
+    assert reg.inflight_ids(room) == ["b"]
+    assert reg.inflight_ids(_same_text(room)) == ["b"]
+    reg.remember_completed(room, "c")
+    assert reg.completed_ids(other) == ["c"]
+    assert reg._room_count() == 1
+    reg.release(room, "b")
+    reg.discard_completed(other)
+    assert reg._room_count() == 0
+    assert reg.inflight_ids(room) == []
+    assert reg.completed_ids(room) == []
+    reg.remember_ack_pending(room, "d")
+    assert reg.pending_ack_ids(other) == ["d"]
+    assert reg._room_count() == 1
+
+
+def test_interleaved_rooms(claims_impl: ModuleType) -> None:
+    reg = claims_impl.ClaimRegistry(2)
+    tracker = RetryTracker()
+    rooms = ["r", "s", _same_text("r"), "t"]
+    for i, room in enumerate(rooms * 3):
+        mid = f"m{i}"
+        assert reg.guarded_claim(room, mid, tracker) == "runnable"
+        token = reg.record_processed_settlement(room, mid)["token"]
+        reg.release(room, mid)
+        assert reg.confirm_settlement(room, mid, token, tracker) is True
+    # "r" got the ids of both its objects: 0, 2, 4, 6, 8, 10 (the last two kept)
+    assert reg.completed_ids("r") == ["m8", "m10"]
+    assert reg.completed_ids("s") == ["m5", "m9"]
+    assert reg.completed_ids("t") == ["m7", "m11"]
+    reg.try_claim("s", "x")
+    reg.remember_ack_pending("t", "y")
+    assert reg.inflight_ids("r") == []
+    assert reg.inflight_ids("s") == ["x"]
+    assert reg.pending_ack_ids("s") == []
+    assert reg.pending_ack_ids("t") == ["y"]
+    assert reg.is_completed("s", "m5") is True  # refreshes "s" only
+    assert reg.completed_ids("s") == ["m9", "m5"]
+    assert reg.completed_ids("r") == ["m8", "m10"]
+    assert reg.is_completed("r", "m5") is False
+    assert reg._room_count() == 3
+    for room in ("r", "s", "t"):
+        reg.discard_completed(room)
+    assert reg._room_count() == 2  # "s" holds a claim, "t" an intent
+
+
 # -- §6.3 -------------------------------------------------------------------
 
 
@@ -763,6 +915,9 @@ def _machine(module_name: str) -> type[RuleBasedStateMachine]:
                 )
                 for mid in ("a", "b", "c"):
                     assert self.reg.pending_settlement(room, mid) == m.pending.get((room, mid))
+            # a room's state is kept exactly while it holds something
+            holding = {r for r, _ in m.inflight} | {r for r, _ in m.pending} | set(m.completed)
+            assert self.reg._room_count() == len(holding)
 
     return ClaimsMachine
 
