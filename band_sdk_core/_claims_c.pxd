@@ -4,7 +4,7 @@ from band_sdk_core._ordered_c cimport OrderedMap
 from band_sdk_core._retry_c cimport RetryTracker as _Tracker
 
 
-cpdef _check_str(object value)
+cpdef str _str(object value)
 
 cpdef _check_tracker(object value)
 

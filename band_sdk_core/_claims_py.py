@@ -51,10 +51,13 @@ _CONFLICT = (
 _FACTS_ERROR = "delivery facts must be bool values"
 
 
-def _check_str(value: object) -> None:
-    """Reject a non-str argument."""
+def _str(value: object) -> str:
+    """A str argument as an exact str (the reference keeps only the characters); else TypeError."""
+    if type(value) is str:
+        return value
     if not isinstance(value, str):
         raise TypeError(not_instance_message(value, "str"))
+    return str.__str__(value)
 
 
 _tracker_class: type | None = None
@@ -295,8 +298,8 @@ class ClaimRegistry:
 
     def try_claim(self, room_id: str, message_id: str) -> bool:
         """Claim the message unless it is already in flight (completion is not consulted)."""
-        _check_str(room_id)
-        _check_str(message_id)
+        room_id = _str(room_id)
+        message_id = _str(message_id)
         room = self._room(room_id)
         if room is None:
             room = self._new_room(room_id)
@@ -307,8 +310,8 @@ class ClaimRegistry:
 
     def release(self, room_id: str, message_id: str) -> None:
         """Drop the in-flight claim."""
-        _check_str(room_id)
-        _check_str(message_id)
+        room_id = _str(room_id)
+        message_id = _str(message_id)
         room = self._room(room_id)
         if room is not None:
             inflight = room.inflight
@@ -318,19 +321,19 @@ class ClaimRegistry:
 
     def inflight_ids(self, room_id: str) -> list[str]:
         """In-flight ids of the room (unordered)."""
-        _check_str(room_id)
+        room_id = _str(room_id)
         room = self._room(room_id)
         return [] if room is None else list(room.inflight)
 
     def is_completed(self, room_id: str, message_id: str) -> bool:
         """Whether the message is locally completed (a hit refreshes its LRU position)."""
-        _check_str(room_id)
-        _check_str(message_id)
+        room_id = _str(room_id)
+        message_id = _str(message_id)
         return self._is_completed(self._room(room_id), message_id)
 
     def completed_ids(self, room_id: str) -> list[str]:
         """Completed ids of the room, oldest first."""
-        _check_str(room_id)
+        room_id = _str(room_id)
         room = self._room(room_id)
         if room is None or room.completed is None:
             return []
@@ -338,7 +341,7 @@ class ClaimRegistry:
 
     def discard_completed(self, room_id: str) -> None:
         """Forget the room's completed list."""
-        _check_str(room_id)
+        room_id = _str(room_id)
         room = self._room(room_id)
         if room is not None:
             room.completed = None
@@ -346,8 +349,8 @@ class ClaimRegistry:
 
     def remember_completed(self, room_id: str, message_id: str) -> None:
         """Mark completed; clears the pending entry and the ack-retry counter."""
-        _check_str(room_id)
-        _check_str(message_id)
+        room_id = _str(room_id)
+        message_id = _str(message_id)
         room = self._room(room_id)
         if room is None:
             room = self._new_room(room_id)
@@ -357,14 +360,14 @@ class ClaimRegistry:
 
     def is_ack_pending(self, room_id: str, message_id: str) -> bool:
         """Whether a pending entry exists."""
-        _check_str(room_id)
-        _check_str(message_id)
+        room_id = _str(room_id)
+        message_id = _str(message_id)
         return _pending_entry(self._room(room_id), message_id) is not None
 
     def remember_ack_pending(self, room_id: str, message_id: str) -> None:
         """Record a processed intent unless one already exists."""
-        _check_str(room_id)
-        _check_str(message_id)
+        room_id = _str(room_id)
+        message_id = _str(message_id)
         room = self._room(room_id)
         if room is None:
             room = self._new_room(room_id)
@@ -376,9 +379,9 @@ class ClaimRegistry:
         self, room_id: str, message_id: str, error: str, trace_context: str | None = None
     ) -> None:
         """Record a failed intent; a different existing intent raises ValueError."""
-        _check_str(room_id)
-        _check_str(message_id)
-        _check_str(error)
+        room_id = _str(room_id)
+        message_id = _str(message_id)
+        error = _str(error)
         _check_trace(trace_context)
         room = self._room(room_id)
         entry = _pending_entry(room, message_id)
@@ -391,15 +394,15 @@ class ClaimRegistry:
 
     def pending_ack(self, room_id: str, message_id: str) -> dict[str, Any] | None:
         """The PendingAck view of the entry, or None."""
-        _check_str(room_id)
-        _check_str(message_id)
+        room_id = _str(room_id)
+        message_id = _str(message_id)
         entry = _pending_entry(self._room(room_id), message_id)
         return None if entry is None else entry.ack_view()
 
     def park_ack(self, room_id: str, message_id: str, reason: ParkedReason) -> bool:
         """Park the entry with ``reason``; False when there is none."""
-        _check_str(room_id)
-        _check_str(message_id)
+        room_id = _str(room_id)
+        message_id = _str(message_id)
         _check_reason(reason)
         entry = _pending_entry(self._room(room_id), message_id)
         if entry is None:
@@ -409,7 +412,7 @@ class ClaimRegistry:
 
     def unpark_acks(self, room_id: str) -> int:
         """Unpark every entry of the room; return how many were parked."""
-        _check_str(room_id)
+        room_id = _str(room_id)
         room = self._room(room_id)
         count = 0
         if room is not None:
@@ -421,14 +424,14 @@ class ClaimRegistry:
 
     def pending_ack_ids(self, room_id: str) -> list[str]:
         """Pending ids of the room, creation order."""
-        _check_str(room_id)
+        room_id = _str(room_id)
         room = self._room(room_id)
         return [] if room is None else list(room.pending)
 
     def record_ack_retry(self, room_id: str, message_id: str) -> int:
         """Increment and return the ack-retry counter."""
-        _check_str(room_id)
-        _check_str(message_id)
+        room_id = _str(room_id)
+        message_id = _str(message_id)
         key = (room_id, message_id)
         count = self._retries.get(key, 0) + 1
         self._retries[key] = count
@@ -440,8 +443,8 @@ class ClaimRegistry:
         self, room_id: str, message_id: str, trace_context: str | None = None
     ) -> dict[str, Any]:
         """Record (or return the existing) processed intent."""
-        _check_str(room_id)
-        _check_str(message_id)
+        room_id = _str(room_id)
+        message_id = _str(message_id)
         _check_trace(trace_context)
         room = self._room(room_id)
         entry = _pending_entry(room, message_id)
@@ -463,9 +466,9 @@ class ClaimRegistry:
         trace_context: str | None = None,
     ) -> dict[str, Any]:
         """Record (or return the identical existing) failed intent with its continuation."""
-        _check_str(room_id)
-        _check_str(message_id)
-        _check_str(error)
+        room_id = _str(room_id)
+        message_id = _str(message_id)
+        error = _str(error)
         _check_tracker(retry_tracker)
         if allow_retry is not True and allow_retry is not False:
             raise TypeError(not_instance_message(allow_retry, "bool"))
@@ -490,8 +493,8 @@ class ClaimRegistry:
         self, room_id: str, message_id: str, trace_context: str | None = None
     ) -> dict[str, Any] | None:
         """The PendingSettlement view of the entry, or None."""
-        _check_str(room_id)
-        _check_str(message_id)
+        room_id = _str(room_id)
+        message_id = _str(message_id)
         _check_trace(trace_context)
         entry = _pending_entry(self._room(room_id), message_id)
         return None if entry is None else entry.settlement_view()
@@ -500,9 +503,9 @@ class ClaimRegistry:
         self, room_id: str, message_id: str, token: str, retry_tracker: RetryTracker
     ) -> bool:
         """Apply the entry whose token matches; False when absent or stale."""
-        _check_str(room_id)
-        _check_str(message_id)
-        _check_str(token)
+        room_id = _str(room_id)
+        message_id = _str(message_id)
+        token = _str(token)
         _check_tracker(retry_tracker)
         tracker = retry_tracker  # typed in the compiled twin: its calls are C calls
         room = self._room(room_id)
@@ -529,9 +532,9 @@ class ClaimRegistry:
         self, room_id: str, message_id: str, token: str, reason: ParkedReason
     ) -> bool:
         """Park the entry when ``token`` matches."""
-        _check_str(room_id)
-        _check_str(message_id)
-        _check_str(token)
+        room_id = _str(room_id)
+        message_id = _str(message_id)
+        token = _str(token)
         _check_reason(reason)
         entry = _pending_entry(self._room(room_id), message_id)
         if entry is None or entry.token() != token:
@@ -541,7 +544,7 @@ class ClaimRegistry:
 
     def has_retryable_settlement(self, room_id: str) -> bool:
         """Whether the room has an unparked pending entry."""
-        _check_str(room_id)
+        room_id = _str(room_id)
         room = self._room(room_id)
         if room is not None:
             for entry in room.pending.values():
@@ -563,8 +566,8 @@ class ClaimRegistry:
         claim: bool,
     ) -> str:
         """Check the arguments, apply the eligibility rules, claim a runnable message if asked."""
-        _check_str(room_id)
-        _check_str(message_id)
+        room_id = _str(room_id)
+        message_id = _str(message_id)
         _check_tracker(retry_tracker)
         tracker = retry_tracker  # typed in the compiled twin: its calls are C calls
         _check_fact(self_echo)

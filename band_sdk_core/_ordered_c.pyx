@@ -143,7 +143,7 @@ cdef class OrderedMap(Chain):
 
     cpdef bint refresh(self, object key) except -1:
         """Move ``key`` to the back if present; return whether it was."""
-        cdef object found = self._index.get(key)
+        cdef object found = self._index.get(_exact(key))
         cdef _Node node
         if found is None:
             return False

@@ -290,3 +290,20 @@ def test_event_created_scalars_are_new_objects(payload_impl: ModuleType, raw: ob
 @pytest.mark.parametrize("raw", [None, True, False])
 def test_event_created_singletons_stay(payload_impl: ModuleType, raw: object) -> None:
     assert payload_impl.validate_event_payload("event_created", raw) is raw
+
+
+def test_claims_ids_out_are_plain_str(claims_impl: ModuleType) -> None:
+    # the reference keeps an id's characters: what it lists back is a plain str, never the subclass
+    claims = claims_impl.ClaimRegistry(max_completed=2)
+    claims.remember_completed(Text("r"), Text("done"))
+    assert claims.try_claim(Text("r"), Text("busy"))
+    claims.remember_failed_ack_pending(Text("r"), Text("open"), Text("boom"))
+    listed = [
+        *claims.completed_ids("r"),
+        *claims.inflight_ids("r"),
+        *claims.pending_ack_ids("r"),
+        claims.pending_ack("r", "open")["error"],
+    ]
+    assert listed == ["done", "busy", "open", "boom"]
+    assert all(_plain(value) for value in listed)
+    assert claims.is_completed(Text("r"), Text("done")) and claims.is_completed("r", "done")
