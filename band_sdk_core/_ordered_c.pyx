@@ -133,6 +133,8 @@ cdef class OrderedMap(Chain):
             # full: the oldest entry's node carries the new key (no allocation, no free)
             node = <_Node>self.first
             self._forget(node)
+            if self.first is not None:  # the next eviction's index bucket loads meanwhile
+                self._index.prefetch((<_Node>self.first).hash)
             node.key = text
             node.hash = hash(text)
             node.value = None

@@ -45,7 +45,7 @@ cdef class RetryTracker:
 
     cdef inline int _leave(self, _Slot slot) except -1
 
-    @cython.locals(queue=_linked.Chain)
+    @cython.locals(queue=_linked.Chain, oldest=_Slot)
     cdef int _track(self, _Slot slot) except -1
 
     cdef int _untrack(self, _Slot slot) except -1

@@ -178,6 +178,9 @@ class RetryTracker:
         queue.append(slot)
         if queue.size > self._max_tracked:  # evicting after the insert: the same state
             self._untrack(queue.first)  # type: ignore[arg-type]  # a _Slot: the queue is not empty
+            if _COMPILED:  # the next eviction's index bucket loads meanwhile
+                oldest: _Slot = queue.first  # type: ignore[assignment]  # at least one remains
+                self._index.prefetch(oldest.hash)  # type: ignore[attr-defined]
 
     def _untrack(self, slot: _Slot) -> None:
         """Remove the attempt entry of ``slot`` (unlink it from the attempt queue)."""

@@ -18,6 +18,7 @@ cdef class StrMap:
     cdef Py_ssize_t _find(self, object key, Py_hash_t hash) noexcept
     cdef int _resize(self, size_t buckets) except -1
     cdef void _drop(self, size_t index) noexcept
+    cdef void prefetch(self, Py_hash_t hash) noexcept
     cpdef object get(self, object key)
     cpdef object setdefault(self, object key, object value)
     cpdef object pop(self, object key)

@@ -29,6 +29,17 @@ cdef extern from "Python.h":
     # compares the two strings' characters: no Python code runs, and it cannot fail on str
     int PyUnicode_Compare(object left, object right) noexcept
 
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define BAND_PREFETCH(address) __builtin_prefetch(address)
+    #else
+    #define BAND_PREFETCH(address) ((void)0)
+    #endif
+    """
+    # a hint to load an address's cache line now (GCC and Clang; nothing elsewhere)
+    void BAND_PREFETCH(const void *address) noexcept
+
 cdef size_t _MIN_BUCKETS = 8
 # the tag of a full bucket: its hash's top 7 bits with the high bit set (0 marks an empty one)
 cdef int _TAG_SHIFT = sizeof(size_t) * 8 - 7
@@ -128,6 +139,14 @@ cdef class StrMap:
         self._tags[index] = 0
         Py_XDECREF(<PyObject *>key)
         Py_XDECREF(<PyObject *>value)
+
+    cdef void prefetch(self, Py_hash_t hash) noexcept:
+        """Start loading the tag and bucket where a key of ``hash`` is probed first."""
+        # a registry that evicts its oldest id next call prefetches that id's bucket now:
+        # at 100,000 ids the bucket is otherwise a cache miss in the middle of the call
+        cdef size_t i = <size_t>hash & self._mask
+        BAND_PREFETCH(&self._tags[i])
+        BAND_PREFETCH(&self._table[i])
 
     cpdef object get(self, object key):
         """The value of ``key``, or None."""
