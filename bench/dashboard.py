@@ -66,7 +66,7 @@ from results import (
     shortfalls,
     spread,
 )
-from thresholds import GEOMEAN_TARGETS, TARGETS, regression_rule
+from thresholds import GEOMEAN_TARGETS, ROW_TARGETS, TARGETS, regression_rule, target
 
 SOURCE_NOTES = {
     COMPARE: "measured by bench/compare.py, implementations interleaved in one run, best round",
@@ -179,7 +179,7 @@ def markdown(
             if base and i in values and base in values:
                 ratio = values[i] / values[base]
                 ratios[i].append(ratio)
-                mark = " ▼ short" if is_short(f"{i}/{base}", ratio) else ""
+                mark = " ▼ short" if is_short(f"{i}/{base}", ratio, op) else ""
                 row.append(f"{times(ratio)}{mark}")
             else:
                 row.append("n/a")
@@ -282,6 +282,7 @@ def shortfall_section(latest: Point) -> str:
     base = baseline(implementations([latest]))
     rows = [
         f"{k} at least {times(t)} on every row"
+        + "".join(f", {times(r)} on {name} rows" for name, r in ROW_TARGETS.get(k, {}).items())
         for k, t in TARGETS.items()
         if k.endswith(f"/{base}")
     ]
@@ -487,12 +488,12 @@ def _summary_table(latest: Point) -> str:
         for i in others:
             if base and i in values and base in values:
                 key, ratio = f"{i}/{base}", values[i] / values[base]
-                if is_short(key, ratio):
+                if is_short(key, ratio, op):
                     row_short = True
                     cells += (
                         f'<td class="short" data-ratio="{esc(key)}">{times(ratio)}'
                         f'<span class="flag" aria-hidden="true"> ▼</span><span class="sr"> '
-                        f"(below the {times(TARGETS[key])} target)</span></td>"
+                        f"(below the {times(target(key, op) or 0)} target)</span></td>"
                     )
                 else:
                     cells += f"<td>{times(ratio)}</td>"

@@ -25,6 +25,7 @@ from thresholds import (
     REGRESSION_MIN_RUNS,
     REGRESSION_WINDOW,
     TARGETS,
+    target,
 )
 
 COMPARE = "bench/compare.py"
@@ -362,14 +363,16 @@ def shortfalls(run: Run) -> list[Shortfall]:
         if key not in TARGETS or key.split("/")[1] != base:
             continue  # c/py is a headline figure; rows are judged against the baseline
         for op, ratio in row_ratios(run, key).items():
-            if ratio < TARGETS[key]:
-                found.append(Shortfall(op, key, ratio, TARGETS[key]))
+            wanted = target(key, op)
+            if wanted is not None and ratio < wanted:
+                found.append(Shortfall(op, key, ratio, wanted))
     return sorted(found, key=lambda s: (s.key, order[s.operation]))
 
 
-def is_short(key: str, ratio: float) -> bool:
-    """Whether a row's ratio is below its target."""
-    return key in TARGETS and ratio < TARGETS[key]
+def is_short(key: str, ratio: float, operation: str = "") -> bool:
+    """Whether a row's ratio is below its target (the operation's own, when it has one)."""
+    wanted = target(key, operation)
+    return wanted is not None and ratio < wanted
 
 
 def is_short_overall(key: str, geo: float) -> bool:
