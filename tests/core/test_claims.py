@@ -180,7 +180,10 @@ def test_completed_map_refresh(claims_impl: ModuleType) -> None:
 
 
 def _same_text(text: str) -> str:
-    """An equal str that is a different object (not the one the registry last saw)."""
+    """An equal str that is a different object (not the one the registry last saw).
+
+    ``text`` has two characters or more: CPython keeps a single object per 1-character str.
+    """
     copy_ = "".join(list(text))
     assert copy_ == text and copy_ is not text
     return copy_
@@ -287,31 +290,32 @@ def test_room_recreated_after_removal(claims_impl: ModuleType) -> None:
 def test_interleaved_rooms(claims_impl: ModuleType) -> None:
     reg = claims_impl.ClaimRegistry(2)
     tracker = RetryTracker()
-    rooms = ["r", "s", _same_text("r"), "t"]
+    # rooms of two characters or more: CPython keeps one object per 1-character str
+    rooms = ["rr", "ss", _same_text("rr"), "tt"]
     for i, room in enumerate(rooms * 3):
         mid = f"m{i}"
         assert reg.guarded_claim(room, mid, tracker) == "runnable"
         token = reg.record_processed_settlement(room, mid)["token"]
         reg.release(room, mid)
         assert reg.confirm_settlement(room, mid, token, tracker) is True
-    # "r" got the ids of both its objects: 0, 2, 4, 6, 8, 10 (the last two kept)
-    assert reg.completed_ids("r") == ["m8", "m10"]
-    assert reg.completed_ids("s") == ["m5", "m9"]
-    assert reg.completed_ids("t") == ["m7", "m11"]
-    reg.try_claim("s", "x")
-    reg.remember_ack_pending("t", "y")
-    assert reg.inflight_ids("r") == []
-    assert reg.inflight_ids("s") == ["x"]
-    assert reg.pending_ack_ids("s") == []
-    assert reg.pending_ack_ids("t") == ["y"]
-    assert reg.is_completed("s", "m5") is True  # refreshes "s" only
-    assert reg.completed_ids("s") == ["m9", "m5"]
-    assert reg.completed_ids("r") == ["m8", "m10"]
-    assert reg.is_completed("r", "m5") is False
+    # "rr" got the ids of both its objects: 0, 2, 4, 6, 8, 10 (the last two kept)
+    assert reg.completed_ids("rr") == ["m8", "m10"]
+    assert reg.completed_ids("ss") == ["m5", "m9"]
+    assert reg.completed_ids("tt") == ["m7", "m11"]
+    reg.try_claim("ss", "x")
+    reg.remember_ack_pending("tt", "y")
+    assert reg.inflight_ids("rr") == []
+    assert reg.inflight_ids("ss") == ["x"]
+    assert reg.pending_ack_ids("ss") == []
+    assert reg.pending_ack_ids("tt") == ["y"]
+    assert reg.is_completed("ss", "m5") is True  # refreshes "ss" only
+    assert reg.completed_ids("ss") == ["m9", "m5"]
+    assert reg.completed_ids("rr") == ["m8", "m10"]
+    assert reg.is_completed("rr", "m5") is False
     assert reg._room_count() == 3
-    for room in ("r", "s", "t"):
+    for room in ("rr", "ss", "tt"):
         reg.discard_completed(room)
-    assert reg._room_count() == 2  # "s" holds a claim, "t" an intent
+    assert reg._room_count() == 2  # "ss" holds a claim, "tt" an intent
 
 
 # -- §6.3 -------------------------------------------------------------------
