@@ -17,6 +17,7 @@ cdef class OrderedMap(Chain):
     cdef StrMap _index
 
     cdef _Node _add(self, str key, object value)
+    cdef _Node _place(self, _Node node, str key, object value)
     cdef void _forget(self, _Node node) noexcept
 
     cpdef object get(self, object key, object default=*)

@@ -71,7 +71,10 @@ cdef class OrderedMap(Chain):
 
     cdef _Node _add(self, str key, object value):
         """Link a new node for ``key`` (absent) at the back and index it."""
-        cdef _Node node = _Node.__new__(_Node)
+        return self._place(_Node.__new__(_Node), key, value)
+
+    cdef _Node _place(self, _Node node, str key, object value):
+        """Give ``node`` (in no chain, unindexed) ``key`` and ``value``; link it at the back."""
         node.key = key
         node.hash = hash(key)
         node.value = value
@@ -109,25 +112,14 @@ cdef class OrderedMap(Chain):
 
     cpdef move_to_end(self, object key):
         """Move ``key`` to the back (KeyError when absent)."""
-        cdef object found = self._index.get(_exact(key))
-        cdef _Node node
-        if found is None:
+        if not self.refresh(key):
             raise KeyError(key)
-        node = <_Node>found
-        if node is not self.last:
-            self.unlink(node)
-            self.append(node)
 
     cpdef push(self, object key, Py_ssize_t bound):
         """Move ``key`` to the back, or add it there and drop the oldest beyond ``bound``."""
         cdef str text = _exact(key)
-        cdef object found = self._index.get(text)
         cdef _Node node
-        if found is not None:
-            node = <_Node>found
-            if node is not self.last:
-                self.unlink(node)
-                self.append(node)
+        if self.refresh(text):
             return
         if self.size >= bound and self.first is not None:
             # full: the oldest entry's node carries the new key (no allocation, no free)
@@ -135,11 +127,7 @@ cdef class OrderedMap(Chain):
             self._forget(node)
             if self.first is not None:  # the next eviction's index bucket loads meanwhile
                 self._index.prefetch((<_Node>self.first).hash)
-            node.key = text
-            node.hash = hash(text)
-            node.value = None
-            self._index.setdefault(text, node)
-            self.append(node)
+            self._place(node, text, None)
         else:
             self._add(text, None)
 
