@@ -12,6 +12,9 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "acp": ("acp", "mcp"),
     "anthropic": ("anthropic",),
     "openai": ("openai",),
+    "langgraph": ("langgraph", "langchain_core"),
+    "pydantic-ai": ("pydantic_ai",),
+    "gemini": ("google.genai",),
 }
 
 
@@ -26,7 +29,15 @@ def install_hint(extra: str) -> str:
 
 def missing_modules(extra: str) -> list[str]:
     """The modules of ``extra`` that cannot be found (found without importing them)."""
-    return [name for name in EXTRAS[extra] if importlib.util.find_spec(name) is None]
+    return [name for name in EXTRAS[extra] if not _found(name)]
+
+
+def _found(name: str) -> bool:
+    """Whether module ``name`` can be imported (a dotted name whose parent is absent: no)."""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:
+        return False
 
 
 def require(extra: str, feature: str) -> None:
@@ -37,3 +48,13 @@ def require(extra: str, feature: str) -> None:
             f"{feature} needs the [{extra}] extra: {install_hint(extra)}",
             name=absent[0],
         )
+
+
+def require_module(extra: str, feature: str) -> None:
+    """:func:`require` for a module that needs ``extra`` at import: uncaught, the error
+    prints as its one line (``error: <feature> needs the [extra] extra: ...``)."""
+    if missing_modules(extra):
+        from band.runtime.startup import install_quiet_excepthook
+
+        install_quiet_excepthook()
+    require(extra, feature)

@@ -5,7 +5,8 @@ from typing import TYPE_CHECKING
 from band._lazy import lazy_exports
 
 # every adapter loads on first use: the ACP adapter needs the [acp] extra, the model adapters
-# their provider's SDK ([anthropic], [openai])
+# their provider's SDK ([anthropic], [openai]), the framework adapters their framework
+# ([langgraph], [pydantic-ai], [gemini])
 _ACP = (
     "ACPClientAdapter",
     "ACPClientAdapterConfig",
@@ -19,6 +20,8 @@ _ADAPTERS = {
     "AnthropicAdapterConfig": "band.adapters.anthropic",
     "OpenAIAdapter": "band.adapters.openai",
     "OpenAIAdapterConfig": "band.adapters.openai",
+    "LangGraphAdapter": "band.adapters.langgraph",
+    "LangGraphAdapterConfig": "band.adapters.langgraph",
 }
 
 __all__ = [
@@ -28,6 +31,8 @@ __all__ = [
     "ACPPermissionRequest",
     "AnthropicAdapter",
     "AnthropicAdapterConfig",
+    "LangGraphAdapter",
+    "LangGraphAdapterConfig",
     "OpenAIAdapter",
     "OpenAIAdapterConfig",
     "PermissionResolver",
@@ -42,6 +47,7 @@ if TYPE_CHECKING:
         PermissionResolver,
     )
     from band.adapters.anthropic import AnthropicAdapter, AnthropicAdapterConfig
+    from band.adapters.langgraph import LangGraphAdapter, LangGraphAdapterConfig
     from band.adapters.openai import OpenAIAdapter, OpenAIAdapterConfig
 
 
