@@ -22,6 +22,8 @@ _ADAPTERS = {
     "OpenAIAdapterConfig": "band.adapters.openai",
     "LangGraphAdapter": "band.adapters.langgraph",
     "LangGraphAdapterConfig": "band.adapters.langgraph",
+    "PydanticAIAdapter": "band.adapters.pydantic_ai",
+    "PydanticAIAdapterConfig": "band.adapters.pydantic_ai",
 }
 
 __all__ = [
@@ -36,6 +38,8 @@ __all__ = [
     "OpenAIAdapter",
     "OpenAIAdapterConfig",
     "PermissionResolver",
+    "PydanticAIAdapter",
+    "PydanticAIAdapterConfig",
 ]
 
 if TYPE_CHECKING:
@@ -49,6 +53,7 @@ if TYPE_CHECKING:
     from band.adapters.anthropic import AnthropicAdapter, AnthropicAdapterConfig
     from band.adapters.langgraph import LangGraphAdapter, LangGraphAdapterConfig
     from band.adapters.openai import OpenAIAdapter, OpenAIAdapterConfig
+    from band.adapters.pydantic_ai import PydanticAIAdapter, PydanticAIAdapterConfig
 
 
 __getattr__ = lazy_exports(globals(), _ADAPTERS)

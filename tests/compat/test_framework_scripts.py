@@ -22,7 +22,7 @@ from bandtest.platform import Live, room_with, stop_process
 from band.testing import ScriptedModel, TextTurn, ToolTurn
 
 SCRIPTS = Path(__file__).with_name("scripts")
-FRAMEWORKS = ["langgraph"]
+FRAMEWORKS = ["langgraph", "pydantic_ai"]
 
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)

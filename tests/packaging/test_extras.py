@@ -55,7 +55,10 @@ def test_the_acp_adapter_without_acp_raises_the_hint() -> None:
     )
 
 
-FRAMEWORK_ADAPTERS = [("langgraph", "LangGraphAdapter", "langgraph")]
+FRAMEWORK_ADAPTERS = [
+    ("langgraph", "LangGraphAdapter", "langgraph"),
+    ("pydantic_ai", "PydanticAIAdapter", "pydantic-ai"),
+]
 
 
 @pytest.mark.parametrize(("module", "name", "extra"), FRAMEWORK_ADAPTERS)
