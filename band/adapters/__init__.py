@@ -18,6 +18,8 @@ _ADAPTERS = {
     **dict.fromkeys(_ACP, "band.adapters.acp"),
     "AnthropicAdapter": "band.adapters.anthropic",
     "AnthropicAdapterConfig": "band.adapters.anthropic",
+    "GeminiAdapter": "band.adapters.gemini",
+    "GeminiAdapterConfig": "band.adapters.gemini",
     "OpenAIAdapter": "band.adapters.openai",
     "OpenAIAdapterConfig": "band.adapters.openai",
     "LangGraphAdapter": "band.adapters.langgraph",
@@ -33,6 +35,8 @@ __all__ = [
     "ACPPermissionRequest",
     "AnthropicAdapter",
     "AnthropicAdapterConfig",
+    "GeminiAdapter",
+    "GeminiAdapterConfig",
     "LangGraphAdapter",
     "LangGraphAdapterConfig",
     "OpenAIAdapter",
@@ -51,6 +55,7 @@ if TYPE_CHECKING:
         PermissionResolver,
     )
     from band.adapters.anthropic import AnthropicAdapter, AnthropicAdapterConfig
+    from band.adapters.gemini import GeminiAdapter, GeminiAdapterConfig
     from band.adapters.langgraph import LangGraphAdapter, LangGraphAdapterConfig
     from band.adapters.openai import OpenAIAdapter, OpenAIAdapterConfig
     from band.adapters.pydantic_ai import PydanticAIAdapter, PydanticAIAdapterConfig

@@ -22,7 +22,7 @@ from bandtest.platform import Live, room_with, stop_process
 from band.testing import ScriptedModel, TextTurn, ToolTurn
 
 SCRIPTS = Path(__file__).with_name("scripts")
-FRAMEWORKS = ["langgraph", "pydantic_ai"]
+FRAMEWORKS = ["langgraph", "pydantic_ai", "gemini"]
 
 
 @pytest.mark.parametrize("framework", FRAMEWORKS)

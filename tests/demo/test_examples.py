@@ -83,7 +83,9 @@ def test_echo_example_answers_a_mention(live: Live, tmp_path: Path) -> None:
     assert proc.returncode == 0  # SIGTERM stops it cleanly
 
 
-@pytest.mark.parametrize("script", ["langgraph_agent.py", "pydantic_ai_agent.py"])
+@pytest.mark.parametrize(
+    "script", ["langgraph_agent.py", "pydantic_ai_agent.py", "gemini_agent.py"]
+)
 def test_a_framework_example_answers_through_its_model(
     live: Live, tmp_path: Path, script: str
 ) -> None:

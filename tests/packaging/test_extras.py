@@ -58,6 +58,7 @@ def test_the_acp_adapter_without_acp_raises_the_hint() -> None:
 FRAMEWORK_ADAPTERS = [
     ("langgraph", "LangGraphAdapter", "langgraph"),
     ("pydantic_ai", "PydanticAIAdapter", "pydantic-ai"),
+    ("google.genai", "GeminiAdapter", "gemini"),
 ]
 
 
