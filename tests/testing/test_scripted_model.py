@@ -563,3 +563,11 @@ async def async_clients() -> None:
         ).messages.create(model="c", max_tokens=10, messages=[{"role": "user", "content": "Hi"}])
         assert msg.content[0].text == "async claude"
         assert len(await served.wait_for_requests(2, timeout=30)) == 2
+
+
+def test_the_pytest_fixture_hands_out_a_started_model(scripted_model: ScriptedModel) -> None:
+    scripted_model.script(TextTurn("from the fixture"))
+    reply = oai(scripted_model).chat.completions.create(
+        model="m", messages=[{"role": "user", "content": "Hi"}]
+    )
+    assert reply.choices[0].message.content == "from the fixture"
