@@ -144,7 +144,7 @@ def _user_create(args: argparse.Namespace) -> int:
     Band Cloud has no API to create people (they sign up), so this writes the platform's
     SQLite file directly; a running ``band dev`` on the same file sees the person at once.
     """
-    from band.devserver.store import Store, new_key, slug
+    from band.devserver.store.db import Store, new_key, slug
 
     name = args.name.strip()
     if not name:

@@ -55,7 +55,7 @@ def stored_user_key(db: str) -> str | None:
     """The local person's key from an existing dev DB file."""
     if db == ":memory:" or not os.path.exists(db):
         return None
-    from band.devserver.store import Store
+    from band.devserver.store.db import Store
 
     store = Store(db)
     try:
