@@ -196,8 +196,10 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
                         messages.append(reply.message or self._assistant_message(reply.text))
                     await relay_closing_text(tools, msg, reply.text)
                     return
-                messages.append(reply.message)
                 runs, declined = await self._run_tools(tools, reply.calls)
+                # the calls join the history with their results only: a turn interrupted
+                # mid-call leaves none behind (a provider refuses a call without a result)
+                messages.append(reply.message)
                 messages.extend(self._tool_results(runs))
                 if declined:  # a successful band_no_reply settled the turn: no follow-up
                     return

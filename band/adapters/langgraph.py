@@ -43,6 +43,7 @@ from langgraph.graph import END, START, MessagesState, StateGraph  # noqa: E402
 from langgraph.prebuilt import ToolNode  # noqa: E402
 from pydantic import PositiveInt  # noqa: E402
 
+from band.converters._events import INTERRUPTED_TOOL_TEXT  # noqa: E402
 from band.converters.langchain import LangChainHistoryConverter, LangChainMessages  # noqa: E402
 from band.core.protocols import AgentToolsProtocol  # noqa: E402
 from band.core.simple_adapter import FeatureKwargs, SimpleAdapter  # noqa: E402
@@ -365,7 +366,7 @@ class LangGraphAdapter(SimpleAdapter[LangChainMessages]):
                 if self.graph_factory is not None
                 else self.graph
             )
-            messages: list[BaseMessage] = []
+            messages: list[BaseMessage] = await unanswered_calls(graph, room_id)
             if is_session_bootstrap and room_id not in self._bootstrapped:
                 if not await self._thread_has_messages(graph, room_id):
                     if self._inject_system_prompt and self._system_prompt:
@@ -408,6 +409,30 @@ class LangGraphAdapter(SimpleAdapter[LangChainMessages]):
     async def on_cleanup(self, room_id: str) -> None:
         """Forget that the room's thread was hydrated (the checkpointer keeps the thread)."""
         self._bootstrapped.discard(room_id)
+
+
+async def unanswered_calls(graph: Any, room_id: str) -> list[BaseMessage]:
+    """Error results for the tool calls a turn interrupted mid-call left in the room's
+    thread (a provider refuses a call without its result)."""
+    if getattr(graph, "checkpointer", None) is None or not hasattr(graph, "aget_state"):
+        return []
+    try:
+        snapshot = await graph.aget_state({"configurable": {"thread_id": room_id}})
+    except Exception:  # a graph that cannot tell: nothing to answer
+        log.debug("room %s: the thread's state cannot be read", room_id, exc_info=True)
+        return []
+    thread = (snapshot.values or {}).get("messages") or []
+    answered = {m.tool_call_id for m in thread if isinstance(m, ToolMessage)}
+    last_ai = next((m for m in reversed(thread) if isinstance(m, AIMessage)), None)
+    if last_ai is None:
+        return []
+    return [
+        ToolMessage(
+            content=INTERRUPTED_TOOL_TEXT, tool_call_id=c["id"], name=c["name"], status="error"
+        )
+        for c in last_ai.tool_calls
+        if c["id"] not in answered
+    ]
 
 
 def closing_text(state: object) -> str:

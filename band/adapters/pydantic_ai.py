@@ -285,11 +285,13 @@ class PydanticAIAdapter(SimpleAdapter[PydanticAIMessages]):
                 event_stream_handler=observe,
                 capabilities=[finish_on_decline(outcomes)],
             )
-        except Exception:
-            log.exception("room %s: the Pydantic AI run failed", room_id)
-            # the message stays in the room's history: the next turn sees it
+        except BaseException as exc:
+            # failed or interrupted, the message stays in the room's history (the run's
+            # partial messages do not: a call without its result is refused next time)
             past.append(ModelRequest(parts=[UserPromptPart(content=prompt)]))
-            await report_failure(tools, PROVIDER)
+            if isinstance(exc, Exception):
+                log.exception("room %s: the Pydantic AI run failed", room_id)
+                await report_failure(tools, PROVIDER)
             raise
         run_usage = result.usage
         add_usage(

@@ -3,7 +3,9 @@ an agent started on them, waits on a message's delivery, an interrupt, and a cus
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from typing import Any
 
 from pydantic import BaseModel
@@ -11,7 +13,7 @@ from pydantic import BaseModel
 from band.runtime.sessionconfig import SessionConfig
 from band.runtime.tools import TurnEffect
 from band.runtime.tools.custom import CustomToolDef, declares_turn_effect
-from band.testing import LocalBand, Room, RunningAgent
+from band.testing import LocalBand, Room, RunningAgent, ScriptedModel, TextTurn, ToolTurn
 
 #: every wait is on a condition; this only bounds a failing test (two shared cores, SDK retries)
 TIMEOUT = 60.0
@@ -57,3 +59,37 @@ def ticket_tool() -> tuple[CustomToolDef, list[str]]:
         return f"filed: {args.title}"
 
     return (FileTicketInput, file_ticket), filed
+
+
+def stalling_tool() -> tuple[CustomToolDef, threading.Event]:
+    """A custom tool (``stall``) that never returns, and the event set when it was called."""
+
+    class StallInput(BaseModel):
+        """Wait for something that never comes."""
+
+        reason: str = ""
+
+    called = threading.Event()
+
+    async def stall(args: StallInput) -> str:
+        called.set()
+        await asyncio.Event().wait()  # until the turn is cancelled
+        return "never"
+
+    return (StallInput, stall), called
+
+
+def interrupt_mid_tool(
+    band: LocalBand, model: ScriptedModel, adapter: Any, called: threading.Event
+) -> list[tuple[str, str]]:
+    """Interrupt a turn while its tool runs, then ask again; the messages the model got then."""
+    model.script(ToolTurn("stall", {"reason": "slow"}))
+    bot, room = start(band, adapter)
+    mid = room.say("do the slow thing", mention=bot)
+    assert called.wait(TIMEOUT)
+    interrupt(room, bot)
+    settled(room, mid, bot, "failed")
+    model.script(TextTurn("back again"))
+    mid = room.say("are you there?", mention=bot)
+    assert room.wait_for_reply(bot, after=mid).text == "back again"
+    return model.requests[-1].messages

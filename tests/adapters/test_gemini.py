@@ -15,7 +15,15 @@ from band.core.types import Emit
 from band.runtime.capabilities import Capability
 from band.testing import ErrorTurn, LocalBand, ScriptedModel, TextTurn, ToolTurn
 
-from .frameworks import events, interrupt, settled, start, ticket_tool
+from .frameworks import (
+    events,
+    interrupt,
+    interrupt_mid_tool,
+    settled,
+    stalling_tool,
+    start,
+    ticket_tool,
+)
 
 
 def _adapter(
@@ -173,3 +181,15 @@ def test_an_interrupt_cancels_the_running_turn(model: ScriptedModel, band: Local
     model.script(TextTurn("ready again"))
     mid = room.say("still there?", mention=bot)
     assert room.wait_for_reply(bot, after=mid).text == "ready again"
+
+
+def test_an_interrupt_mid_tool_leaves_a_thread_the_model_accepts(
+    model: ScriptedModel, band: LocalBand
+) -> None:
+    tool_def, called = stalling_tool()
+    seen = interrupt_mid_tool(band, model, _adapter(model, additional_tools=[tool_def]), called)
+    assert any("do the slow thing" in text for _, text in seen)  # the interrupted message kept
+    assert "are you there?" in seen[-1][1]
+    # the call it cut off comes back answered as interrupted, so the history stays valid
+    results = [text for role, text in seen if role == "tool"]
+    assert results and all("tool execution was interrupted" in text for text in results)

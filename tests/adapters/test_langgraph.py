@@ -16,7 +16,15 @@ from band.core.types import Emit
 from band.runtime.capabilities import Capability
 from band.testing import ErrorTurn, LocalBand, ScriptedModel, TextTurn, ToolTurn
 
-from .frameworks import events, interrupt, settled, start, ticket_tool
+from .frameworks import (
+    events,
+    interrupt,
+    interrupt_mid_tool,
+    settled,
+    stalling_tool,
+    start,
+    ticket_tool,
+)
 
 
 def _llm(model: ScriptedModel, **kw: Any) -> ChatOpenAI:
@@ -212,3 +220,17 @@ def test_without_a_model_or_graph_the_constructor_says_what_it_needs() -> None:
 
     with pytest.raises(ValueError, match="llm="):
         LangGraphAdapter()
+
+
+def test_an_interrupt_mid_tool_leaves_a_thread_the_model_accepts(
+    model: ScriptedModel, band: LocalBand
+) -> None:
+    tool_def, called = stalling_tool()
+    seen = interrupt_mid_tool(
+        band, model, LangGraphAdapter(llm=_llm(model), additional_tools=[tool_def]), called
+    )
+    assert any("do the slow thing" in text for _, text in seen)  # the interrupted message kept
+    assert "are you there?" in seen[-1][1]
+    # the call it cut off comes back answered as interrupted, so the history stays valid
+    results = [text for role, text in seen if role == "tool"]
+    assert results and all("tool execution was interrupted" in text for text in results)

@@ -20,7 +20,15 @@ from band.runtime.tools import TurnEffect
 from band.runtime.tools.custom import declares_turn_effect
 from band.testing import ErrorTurn, LocalBand, ScriptedModel, TextTurn, ToolTurn
 
-from .frameworks import events, interrupt, settled, start, ticket_tool
+from .frameworks import (
+    events,
+    interrupt,
+    interrupt_mid_tool,
+    settled,
+    stalling_tool,
+    start,
+    ticket_tool,
+)
 
 
 def _llm(model: ScriptedModel, retries: int = 0) -> OpenAIChatModel:
@@ -221,3 +229,15 @@ def test_the_constructor_takes_exactly_one_model() -> None:
 def _llm_unstarted() -> OpenAIChatModel:
     client = AsyncOpenAI(api_key="k", base_url="http://127.0.0.1:9/v1")
     return OpenAIChatModel("m", provider=OpenAIProvider(openai_client=client))
+
+
+def test_an_interrupt_mid_tool_leaves_a_thread_the_model_accepts(
+    model: ScriptedModel, band: LocalBand
+) -> None:
+    tool_def, called = stalling_tool()
+    seen = interrupt_mid_tool(band, model, _adapter(model, additional_tools=[tool_def]), called)
+    assert any("do the slow thing" in text for _, text in seen)  # the interrupted message kept
+    assert "are you there?" in seen[-1][1]
+    # the call it cut off comes back answered as interrupted, so the history stays valid
+    results = [text for role, text in seen if role == "tool"]
+    assert results and all("tool execution was interrupted" in text for text in results)
