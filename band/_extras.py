@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import importlib.util
+import logging
+import os
+import sys
+from types import TracebackType
 
 #: The distribution the extras belong to (``pip install 'band-open-sdk[mcp]'``).
 DISTRIBUTION = "band-open-sdk"
@@ -54,7 +58,25 @@ def require_module(extra: str, feature: str) -> None:
     """:func:`require` for a module that needs ``extra`` at import: uncaught, the error
     prints as its one line (``error: <feature> needs the [extra] extra: ...``)."""
     if missing_modules(extra):
-        from band.runtime.startup import install_quiet_excepthook
-
-        install_quiet_excepthook()
+        _install_quiet_hook()
     require(extra, feature)
+
+
+def _install_quiet_hook() -> None:
+    """Print an uncaught MissingExtraError as ``error: <message>`` alone (a traceback with
+    ``BAND_LOG_LEVEL=DEBUG`` or the band logger at DEBUG)."""
+    previous = sys.excepthook
+    if getattr(previous, "_band_missing_extra", False):
+        return
+
+    def hook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        debug = os.environ.get("BAND_LOG_LEVEL", "").upper() == "DEBUG" or (
+            logging.getLogger("band").getEffectiveLevel() <= logging.DEBUG
+        )
+        if isinstance(exc, MissingExtraError) and not debug:
+            print(f"error: {exc}", file=sys.stderr)
+            return
+        previous(kind, exc, tb)
+
+    hook._band_missing_extra = True  # type: ignore[attr-defined]
+    sys.excepthook = hook

@@ -13,7 +13,6 @@ import sys
 from types import TracebackType
 from urllib.parse import urlsplit
 
-from band._extras import MissingExtraError
 from band.client.errors import BandAPIError, BandConnectionError
 from band.client.phoenix import SessionEndedError
 from band.config.env import DEFAULT_REST_URL, DEFAULT_WS_URL, env_value
@@ -126,14 +125,13 @@ def ensure_logging() -> None:
 
 
 def install_quiet_excepthook() -> None:
-    """An uncaught :class:`StartupError` (or a missing extra's error) prints ``error: <message>``
-    alone (not when debugging)."""
+    """An uncaught :class:`StartupError` prints ``error: <message>`` alone (not when debugging)."""
     previous = sys.excepthook
     if getattr(previous, "_band_quiet", False):
         return
 
     def hook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
-        if isinstance(exc, StartupError | MissingExtraError) and not debug_enabled():
+        if isinstance(exc, StartupError) and not debug_enabled():
             print(f"error: {exc}", file=sys.stderr)
             return
         previous(kind, exc, tb)
