@@ -37,6 +37,9 @@ _EXPORTS = {
     "HumanTools": "band.runtime.tools",
     "MessageHandler": "band.runtime.callbacks",
     "MessageRetryTracker": "band.runtime.retry_tracker",
+    "OneShotEnvelopeError": "band.runtime.oneshot",
+    "OneShotInvoker": "band.runtime.oneshot",
+    "OneShotStatus": "band.runtime.oneshot",
     "RoomPresence": "band.runtime.presence",
     "build_participants_message": "band.runtime.formatters",
     "format_history_for_llm": "band.runtime.formatters",
@@ -62,6 +65,9 @@ __all__ = [
     "MEMORY_TOOL_NAMES",
     "MessageHandler",
     "MessageRetryTracker",
+    "OneShotEnvelopeError",
+    "OneShotInvoker",
+    "OneShotStatus",
     "PlatformMessage",
     "READ_ONLY_TOOL_NAMES",
     "RoomPresence",
@@ -87,6 +93,7 @@ if TYPE_CHECKING:
         format_history_for_llm,
         format_message_for_llm,
     )
+    from band.runtime.oneshot import OneShotEnvelopeError, OneShotInvoker, OneShotStatus
     from band.runtime.presence import RoomPresence
     from band.runtime.prompts import BASE_INSTRUCTIONS, TEMPLATES, render_system_prompt
     from band.runtime.retry_tracker import MessageRetryTracker
