@@ -80,6 +80,9 @@ DECLINED: dict[str, str] = {
     "band.runtime.tools:TOOL_DEFINITIONS": TOOL_INTERNALS,
     "band.runtime.tools:Tool[CDF]*": TOOL_INTERNALS,
     "band.runtime.tools:[_a-z]*": TOOL_INTERNALS,
+    "band.integrations.mcp:BandMCPBackendSettings (parameter *": "the Band MCP backend is "
+    "the ACP adapter's loopback server: one URL per room (room_bound defaults to True; band-sdk's "
+    "multi-room endpoint routed by chat_id is not offered) on a free port (no port range)",
     "band.integrations.acp.client_runtime:*": ACP_CLIENT,
     "band.integrations.acp.model_selection:*": ACP_CLIENT,
     "band.integrations.acp:ACPClientSessionState": ACP_CLIENT,
@@ -213,11 +216,6 @@ PENDING: dict[str, str] = {
     "band.integrations.acp:EventConverter": ISSUE_55 + ": the ACP server side",
     "band.integrations.acp:PendingACPPrompt": ISSUE_55 + ": the ACP server side",
     "band.integrations.acp:run_acp_server": ISSUE_55 + ": the ACP server side",
-    "band.runtime:OneShot*": ISSUE_55,
-    "band.prompts:*": ISSUE_55,
-    "band.credentials:*": ISSUE_55,
-    "band.core:FrameworkAdapter": ISSUE_55,
-    "band.integrations.mcp:*": ISSUE_55,
 }
 
 ALLOW_LISTS = {
