@@ -57,6 +57,11 @@ ACP_CLIENT = (
     "selection, session state): ours is band.integrations.acp's ACPClientAdapter with its "
     "own process and session handling"
 )
+ACP_SERVER_INTERNALS = (
+    "parts of band-sdk's ACP adapters' own implementation (its @peer prompt router, push "
+    "handler, event converter, session-state types and history converters); our "
+    "BandACPServerAdapter/ACPServer/run_acp_server and ACPClientAdapter keep theirs private"
+)
 
 #: Names we do not provide, on purpose (fnmatch patterns on ``module:Name``).
 DECLINED: dict[str, str] = {
@@ -88,6 +93,12 @@ DECLINED: dict[str, str] = {
     "band.integrations.acp:ACPClientSessionState": ACP_CLIENT,
     "band.integrations.acp:BandACPClient": ACP_CLIENT,
     "band.integrations.acp:CollectedChunk": ACP_CLIENT,
+    "band.integrations.acp:ACPPushHandler": ACP_SERVER_INTERNALS,
+    "band.integrations.acp:ACPSessionState": ACP_SERVER_INTERNALS,
+    "band.integrations.acp:AgentRouter": ACP_SERVER_INTERNALS,
+    "band.integrations.acp:EventConverter": ACP_SERVER_INTERNALS,
+    "band.integrations.acp:PendingACPPrompt": ACP_SERVER_INTERNALS,
+    "band.converters:ACP*HistoryConverter": ACP_SERVER_INTERNALS,
     "band.client.rest:*": REST,
     "band.client.streaming:*": STREAMING,
     "band.core.retention:*": RETENTION,
@@ -199,30 +210,10 @@ NOT_YET_ASKED: dict[str, str] = {
     "band.integrations:*": NOT_ASKED + " (band-sdk's integration registry for them)",
 }
 
-ISSUE_55 = "issue 55, not done yet (see the final report of the branch wt-names)"
-
-#: Names this issue asks for that are not built yet.
-PENDING: dict[str, str] = {
-    "band.adapters:ACPServer": ISSUE_55 + ": the ACP server side",
-    "band.adapters:BandACPServerAdapter*": ISSUE_55 + ": the ACP server side",
-    "band.adapters.acp:ACPServer": ISSUE_55 + ": the ACP server side",
-    "band.adapters.acp:BandACPServerAdapter*": ISSUE_55 + ": the ACP server side",
-    "band.converters:ACP*HistoryConverter": ISSUE_55 + ": the ACP server side",
-    "band.integrations.acp:ACPPushHandler": ISSUE_55 + ": the ACP server side",
-    "band.integrations.acp:ACPServer": ISSUE_55 + ": the ACP server side",
-    "band.integrations.acp:ACPSessionState": ISSUE_55 + ": the ACP server side",
-    "band.integrations.acp:AgentRouter": ISSUE_55 + ": the ACP server side",
-    "band.integrations.acp:BandACPServerAdapter*": ISSUE_55 + ": the ACP server side",
-    "band.integrations.acp:EventConverter": ISSUE_55 + ": the ACP server side",
-    "band.integrations.acp:PendingACPPrompt": ISSUE_55 + ": the ACP server side",
-    "band.integrations.acp:run_acp_server": ISSUE_55 + ": the ACP server side",
-}
-
 ALLOW_LISTS = {
     "declined": DECLINED,
     "arriving": ARRIVING,
     "not yet asked": NOT_YET_ASKED,
-    "pending": PENDING,
 }
 
 

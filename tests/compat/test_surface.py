@@ -22,8 +22,9 @@ FACTS = Path(__file__).with_name("official_surface.json")
 
 STRANDS = "band.testing's Strands scripted-model helpers: there is no Strands adapter"
 ACP_SERVER = (
-    "the ACP server side (an editor driving Band through ACP: ACPServer, "
-    "BandACPServerAdapter, router, push handler) is not offered; ACPClientAdapter is"
+    "internals of band-sdk's ACP adapters (router, push handler, event converter, session "
+    "state, client classes); ACPServer/BandACPServerAdapter/run_acp_server and "
+    "ACPClientAdapter are offered"
 )
 LOW_LEVEL = (
     "band-sdk's runtime internals (AgentRuntime(link, on_execute=...), ExecutionContext(room_id, "
@@ -66,14 +67,11 @@ WIRE = (
 ALLOWED: dict[str, str] = {
     "band.testing:*Turn": STRANDS,
     "band.testing:ScriptedStrandsModel": STRANDS,
-    "band.integrations.acp:ACPServer": ACP_SERVER,
     "band.integrations.acp:ACPSessionState": ACP_SERVER,
     "band.integrations.acp:ACPPushHandler": ACP_SERVER,
     "band.integrations.acp:AgentRouter": ACP_SERVER,
-    "band.integrations.acp:BandACPServerAdapter*": ACP_SERVER,
     "band.integrations.acp:EventConverter": ACP_SERVER,
     "band.integrations.acp:PendingACPPrompt": ACP_SERVER,
-    "band.integrations.acp:run_acp_server": ACP_SERVER,
     "band.integrations.acp:BandACPClient": ACP_SERVER + " (nor band-sdk's ACP client class)",
     "band.integrations.acp:ACPClientSessionState": ACP_SERVER + " (session state is internal)",
     "band.integrations.acp:CollectedChunk": ACP_SERVER + " (chunk collection is internal)",
