@@ -22,6 +22,36 @@ import band_sdk_core
 from band.core.wire import JsonObject
 
 from .files import ListRoomFilesInput, ReadRoomFileInput, SendRoomFileInput
+from .human import (
+    AddMyChatParticipantInput,
+    ApproveContactRequestInput,
+    ArchiveUserMemoryInput,
+    CancelContactRequestInput,
+    CreateContactRequestInput,
+    CreateMyChatRoomInput,
+    DeleteUserMemoryInput,
+    GetMyChatRoomInput,
+    GetMyProfileInput,
+    GetUserMemoryInput,
+    ListMyAgentsInput,
+    ListMyChatMessagesInput,
+    ListMyChatParticipantsInput,
+    ListMyChatsInput,
+    ListMyContactsInput,
+    ListMyPeersInput,
+    ListReceivedContactRequestsInput,
+    ListSentContactRequestsInput,
+    ListUserMemoriesInput,
+    RegisterMyAgentInput,
+    RejectContactRequestInput,
+    RemoveMyChatParticipantInput,
+    RemoveMyContactInput,
+    ResolveHandleInput,
+    RestoreUserMemoryInput,
+    SendMyChatMessageInput,
+    SupersedeUserMemoryInput,
+    UpdateMyProfileInput,
+)
 from .identifiers import ID_ERROR, ResourceId, check_id
 
 __all__ = [
@@ -56,6 +86,35 @@ __all__ = [
     "ListRoomFilesInput",
     "ReadRoomFileInput",
     "SendRoomFileInput",
+    # the human-scope tools' models (.human), under band-sdk's names
+    "AddMyChatParticipantInput",
+    "ApproveContactRequestInput",
+    "ArchiveUserMemoryInput",
+    "CancelContactRequestInput",
+    "CreateContactRequestInput",
+    "CreateMyChatRoomInput",
+    "DeleteUserMemoryInput",
+    "GetMyChatRoomInput",
+    "GetMyProfileInput",
+    "GetUserMemoryInput",
+    "ListMyAgentsInput",
+    "ListMyChatMessagesInput",
+    "ListMyChatParticipantsInput",
+    "ListMyChatsInput",
+    "ListMyContactsInput",
+    "ListMyPeersInput",
+    "ListReceivedContactRequestsInput",
+    "ListSentContactRequestsInput",
+    "ListUserMemoriesInput",
+    "RegisterMyAgentInput",
+    "RejectContactRequestInput",
+    "RemoveMyChatParticipantInput",
+    "RemoveMyContactInput",
+    "ResolveHandleInput",
+    "RestoreUserMemoryInput",
+    "SendMyChatMessageInput",
+    "SupersedeUserMemoryInput",
+    "UpdateMyProfileInput",
 ]
 
 INCLUDE_ERROR = "include must be 'history' or omitted"
@@ -418,47 +477,3 @@ class SetBoardInput(BaseModel):
         if self.goal_title is None and self.goal_summary is None:
             raise ValueError(SET_BOARD_EMPTY)
         return self
-
-
-#: The human-scope input models (band-mcp's human tools), at band-sdk's import path too;
-#: resolved on first use (they live in band.mcp, which imports this package).
-_HUMAN_INPUTS = (
-    "AddMyChatParticipantInput",
-    "ApproveContactRequestInput",
-    "ArchiveUserMemoryInput",
-    "CancelContactRequestInput",
-    "CreateContactRequestInput",
-    "CreateMyChatRoomInput",
-    "DeleteUserMemoryInput",
-    "GetMyChatRoomInput",
-    "GetMyProfileInput",
-    "GetUserMemoryInput",
-    "ListMyAgentsInput",
-    "ListMyChatMessagesInput",
-    "ListMyChatParticipantsInput",
-    "ListMyChatsInput",
-    "ListMyContactsInput",
-    "ListMyPeersInput",
-    "ListReceivedContactRequestsInput",
-    "ListSentContactRequestsInput",
-    "ListUserMemoriesInput",
-    "RegisterMyAgentInput",
-    "RejectContactRequestInput",
-    "RemoveMyChatParticipantInput",
-    "RemoveMyContactInput",
-    "ResolveHandleInput",
-    "RestoreUserMemoryInput",
-    "SendMyChatMessageInput",
-    "SupersedeUserMemoryInput",
-    "UpdateMyProfileInput",
-)
-__all__ += _HUMAN_INPUTS
-
-
-def __getattr__(name: str) -> type[BaseModel]:
-    if name in _HUMAN_INPUTS:
-        from band.runtime.tools import human
-
-        model: type[BaseModel] = getattr(human, name)
-        return model
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
