@@ -12,6 +12,9 @@ _ACP = (
     "ACPClientAdapterConfig",
     "ACPConfigRequest",
     "ACPPermissionRequest",
+    "ACPServer",
+    "BandACPServerAdapter",
+    "BandACPServerAdapterConfig",
     "PermissionResolver",
 )
 _ADAPTERS = {
@@ -33,8 +36,11 @@ __all__ = [
     "ACPClientAdapterConfig",
     "ACPConfigRequest",
     "ACPPermissionRequest",
+    "ACPServer",
     "AnthropicAdapter",
     "AnthropicAdapterConfig",
+    "BandACPServerAdapter",
+    "BandACPServerAdapterConfig",
     "GeminiAdapter",
     "GeminiAdapterConfig",
     "LangGraphAdapter",
@@ -52,6 +58,9 @@ if TYPE_CHECKING:
         ACPClientAdapterConfig,
         ACPConfigRequest,
         ACPPermissionRequest,
+        ACPServer,
+        BandACPServerAdapter,
+        BandACPServerAdapterConfig,
         PermissionResolver,
     )
     from band.adapters.anthropic import AnthropicAdapter, AnthropicAdapterConfig
