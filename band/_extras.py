@@ -13,6 +13,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "anthropic": ("anthropic",),
     "openai": ("openai",),
     "gemini": ("google.genai",),
+    "openai-agents": ("agents",),
 }
 
 

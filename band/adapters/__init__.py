@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 from band._lazy import lazy_exports
 
 # every adapter loads on first use: the ACP adapter needs the [acp] extra, the model adapters
-# their provider's SDK ([anthropic], [openai])
+# their provider's SDK ([anthropic], [openai]), the Agents SDK adapter [openai-agents]
 _ACP = (
     "ACPClientAdapter",
     "ACPClientAdapterConfig",
@@ -19,6 +19,8 @@ _ADAPTERS = {
     "AnthropicAdapterConfig": "band.adapters.anthropic",
     "OpenAIAdapter": "band.adapters.openai",
     "OpenAIAdapterConfig": "band.adapters.openai",
+    "OpenAIAgentsAdapter": "band.adapters.openai_agents",
+    "OpenAIAgentsAdapterConfig": "band.adapters.openai_agents",
 }
 
 __all__ = [
@@ -30,6 +32,8 @@ __all__ = [
     "AnthropicAdapterConfig",
     "OpenAIAdapter",
     "OpenAIAdapterConfig",
+    "OpenAIAgentsAdapter",
+    "OpenAIAgentsAdapterConfig",
     "PermissionResolver",
 ]
 
@@ -43,6 +47,7 @@ if TYPE_CHECKING:
     )
     from band.adapters.anthropic import AnthropicAdapter, AnthropicAdapterConfig
     from band.adapters.openai import OpenAIAdapter, OpenAIAdapterConfig
+    from band.adapters.openai_agents import OpenAIAgentsAdapter, OpenAIAgentsAdapterConfig
 
 
 __getattr__ = lazy_exports(globals(), _ADAPTERS)
