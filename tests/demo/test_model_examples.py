@@ -64,7 +64,9 @@ def example_agent(
 
 
 EXAMPLE_SCRIPTS = pytest.mark.parametrize(
-    "example_agent", ["anthropic_agent.py", "openai_agent.py"], indirect=True
+    "example_agent",
+    ["anthropic_agent.py", "openai_agent.py", "openai_agents_agent.py"],
+    indirect=True,
 )
 
 
@@ -105,6 +107,30 @@ def test_a_band_send_message_call_is_the_reply_once(
     [_, second] = scripted_model.requests
     [(call_id, output)] = second.tool_results
     assert call_id and json.loads(output)["success"] is True
+
+
+@pytest.mark.parametrize("example_agent", ["openai_agents_agent.py"], indirect=True)
+def test_the_agents_sdk_example_uses_its_tool_and_its_handoff(
+    example_agent: str, band_platform: LocalBand, scripted_model: ScriptedModel
+) -> None:
+    scripted_model.script(
+        ToolTurn("order_status", {"order_id": "42"}),
+        TextTurn("Order 42 ships tomorrow."),
+        ToolTurn("transfer_to_billing", {}),
+        TextTurn("Billing: your invoice is fixed."),
+    )
+    room = band_platform.room(example_agent)
+    assert room.ask(example_agent, "Order 42?", timeout=ANSWER_S).text == (
+        "Order 42 ships tomorrow."
+    )
+    [(_, output)] = scripted_model.requests[1].tool_results
+    assert output == "Order 42 ships tomorrow."  # the agent's own tool ran
+    assert room.ask(example_agent, "My invoice?", timeout=ANSWER_S).text == (
+        "Billing: your invoice is fixed."
+    )
+    billing = scripted_model.requests[3]
+    assert "You answer invoice questions." in (billing.system or "")
+    assert "band_send_message" in billing.tool_names
 
 
 def test_the_users_example_test_passes() -> None:
