@@ -60,7 +60,6 @@ WIRE = (
 #: Every remaining difference, each with its reason (fnmatch patterns on ``module:subject``
 #: or on ``subject`` alone, the subject being a name or ``Class.member``).
 ALLOWED: dict[str, str] = {
-    "band.testing:*Turn": STRANDS,
     "band.testing:ScriptedStrandsModel": STRANDS,
     "band.integrations.acp:ACPServer": ACP_SERVER,
     "band.integrations.acp:ACPSessionState": ACP_SERVER,
