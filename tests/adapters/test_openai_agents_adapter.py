@@ -36,7 +36,8 @@ REPLY = {"content": "Hello from the agents SDK", "mentions": ["@local"]}
 
 @pytest.fixture
 def band() -> Iterator[LocalBand]:
-    with local_band() as b:
+    # waits of 30 s: each turn starts an SDK run on two cores shared with other tests
+    with local_band(timeout=30) as b:
         yield b
 
 
@@ -320,3 +321,11 @@ def test_the_adapter_is_exported_lazily_and_names_its_extra() -> None:
         "OpenAIAgentsAdapter needs the [openai-agents] extra: "
         "pip install 'band-open-sdk[openai-agents]'"
     )
+
+
+def test_reasoning_is_posted_as_a_thought(scripted_model: ScriptedModel, band: LocalBand) -> None:
+    scripted_model.script(TextTurn("Forty-two", thinking="Adding six and thirty-six"))
+    bot, room = start(band, build(scripted_model, emit=Emit.THOUGHTS))
+    assert room.ask(bot, "what is 6 + 36?").text == "Forty-two"
+    [thought] = room.wait_for(lambda _: room.messages_from(bot, "thought"))
+    assert thought.content == "Adding six and thirty-six"

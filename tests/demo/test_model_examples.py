@@ -136,8 +136,9 @@ def test_the_agents_sdk_example_uses_its_tool_and_its_handoff(
 def test_the_users_example_test_passes() -> None:
     """examples/test_my_agent.py under pytest, from examples/, as a user runs it."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("BAND_", "PYTEST_"))}
+    user_command = ["pytest", "test_my_agent.py", "-q", "-p", "no:cacheprovider"]
     done = subprocess.run(
-        [sys.executable, "-Im", "pytest", "test_my_agent.py", "-q", "-p", "no:cacheprovider"],
+        [sys.executable, "-Im", *user_command, "--band-timeout", str(ANSWER_S)],
         cwd=EXAMPLES,
         env=env,
         capture_output=True,
