@@ -329,3 +329,27 @@ def test_reasoning_is_posted_as_a_thought(scripted_model: ScriptedModel, band: L
     assert room.ask(bot, "what is 6 + 36?").text == "Forty-two"
     [thought] = room.wait_for(lambda _: room.messages_from(bot, "thought"))
     assert thought.content == "Adding six and thirty-six"
+
+
+def test_a_restarted_agent_gets_its_own_tool_calls_back_from_the_room(
+    scripted_model: ScriptedModel, band: LocalBand
+) -> None:
+    handle = band.register_agent("Keeper")
+    room = band.room(handle)
+    scripted_model.script(
+        ToolTurn("band_send_message", {"content": "Noted: blue", "mentions": ["@local"]}),
+        TextTurn(""),
+    )
+    first = band.run_agent(build(scripted_model, emit=Emit.TOOL_CALLS), handle=handle)
+    settled(room, room.say("my colour is blue", mention=first), first, "processed")
+    first.stop()
+    scripted_model.script(TextTurn("Blue"))
+    again = band.run_agent(build(scripted_model), handle=handle)
+    assert room.ask(again, "my colour?").text == "Blue"
+    # the room's history, as Responses items: the question, the call, its recorded result
+    items = scripted_model.requests[-1].body["input"]
+    [call] = [i for i in items if i.get("type") == "function_call"]
+    assert call["name"] == "band_send_message"
+    assert json.loads(call["arguments"])["content"] == "Noted: blue"
+    [output] = [i for i in items if i.get("type") == "function_call_output"]
+    assert output["call_id"] == call["call_id"] and json.loads(output["output"])["success"]
