@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from band.adapters import OpenAIAgentsAdapter, OpenAIAgentsAdapterConfig
 from band.core.turn import TurnEffect
 from band.core.types import Emit
+from band.runtime.capabilities import Capability
 from band.runtime.sessionconfig import SessionConfig
 from band.runtime.tools.custom import declares_turn_effect
 from band.testing import (
@@ -100,6 +101,15 @@ def test_a_band_tool_reply_is_the_answer_once(
     assert json.loads(result["output"])["success"] is True  # the tool's output, not a repr
     [(call_id, output)] = scripted_model.requests[1].tool_results
     assert call_id == call["tool_call_id"] and json.loads(output)["success"] is True
+
+
+def test_capabilities_add_their_tool_groups(scripted_model: ScriptedModel, band: LocalBand) -> None:
+    scripted_model.script(ToolTurn("band_no_reply", {}))
+    adapter = build(scripted_model, capabilities=[Capability.MEMORY, Capability.TASKS])
+    bot, room = start(band, adapter)
+    settled(room, room.say("note this", mention=bot), bot, "processed")
+    names = scripted_model.requests[0].tool_names
+    assert "band_store_memory" in names and "band_create_task" in names
 
 
 def test_band_no_reply_ends_the_turn_without_a_follow_up_call(
