@@ -11,6 +11,9 @@ _ACP = (
     "ACPClientAdapterConfig",
     "ACPConfigRequest",
     "ACPPermissionRequest",
+    "ACPServer",
+    "BandACPServerAdapter",
+    "BandACPServerAdapterConfig",
     "PermissionResolver",
 )
 _ADAPTERS = {
@@ -28,8 +31,11 @@ __all__ = [
     "ACPClientAdapterConfig",
     "ACPConfigRequest",
     "ACPPermissionRequest",
+    "ACPServer",
     "AnthropicAdapter",
     "AnthropicAdapterConfig",
+    "BandACPServerAdapter",
+    "BandACPServerAdapterConfig",
     "OpenAIAdapter",
     "OpenAIAdapterConfig",
     "OpenAIAgentsAdapter",
@@ -43,6 +49,9 @@ if TYPE_CHECKING:
         ACPClientAdapterConfig,
         ACPConfigRequest,
         ACPPermissionRequest,
+        ACPServer,
+        BandACPServerAdapter,
+        BandACPServerAdapterConfig,
         PermissionResolver,
     )
     from band.adapters.anthropic import AnthropicAdapter, AnthropicAdapterConfig
