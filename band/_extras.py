@@ -19,6 +19,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "langgraph": ("langgraph", "langchain_core"),
     "pydantic-ai": ("pydantic_ai",),
     "gemini": ("google.genai",),
+    "openai-agents": ("agents",),
 }
 
 

@@ -6,7 +6,7 @@ from band._lazy import lazy_exports
 
 # every adapter loads on first use: the ACP adapter needs the [acp] extra, the model adapters
 # their provider's SDK ([anthropic], [openai]), the framework adapters their framework
-# ([langgraph], [pydantic-ai], [gemini])
+# ([langgraph], [pydantic-ai], [gemini], [openai-agents])
 _ACP = (
     "ACPClientAdapter",
     "ACPClientAdapterConfig",
@@ -29,6 +29,8 @@ _ADAPTERS = {
     "LangGraphAdapterConfig": "band.adapters.langgraph",
     "PydanticAIAdapter": "band.adapters.pydantic_ai",
     "PydanticAIAdapterConfig": "band.adapters.pydantic_ai",
+    "OpenAIAgentsAdapter": "band.adapters.openai_agents",
+    "OpenAIAgentsAdapterConfig": "band.adapters.openai_agents",
 }
 
 __all__ = [
@@ -47,6 +49,8 @@ __all__ = [
     "LangGraphAdapterConfig",
     "OpenAIAdapter",
     "OpenAIAdapterConfig",
+    "OpenAIAgentsAdapter",
+    "OpenAIAgentsAdapterConfig",
     "PermissionResolver",
     "PydanticAIAdapter",
     "PydanticAIAdapterConfig",
@@ -68,6 +72,7 @@ if TYPE_CHECKING:
     from band.adapters.langgraph import LangGraphAdapter, LangGraphAdapterConfig
     from band.adapters.openai import OpenAIAdapter, OpenAIAdapterConfig
     from band.adapters.pydantic_ai import PydanticAIAdapter, PydanticAIAdapterConfig
+    from band.adapters.openai_agents import OpenAIAgentsAdapter, OpenAIAgentsAdapterConfig
 
 
 __getattr__ = lazy_exports(globals(), _ADAPTERS)
