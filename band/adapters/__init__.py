@@ -71,8 +71,8 @@ if TYPE_CHECKING:
     from band.adapters.gemini import GeminiAdapter, GeminiAdapterConfig
     from band.adapters.langgraph import LangGraphAdapter, LangGraphAdapterConfig
     from band.adapters.openai import OpenAIAdapter, OpenAIAdapterConfig
-    from band.adapters.pydantic_ai import PydanticAIAdapter, PydanticAIAdapterConfig
     from band.adapters.openai_agents import OpenAIAgentsAdapter, OpenAIAgentsAdapterConfig
+    from band.adapters.pydantic_ai import PydanticAIAdapter, PydanticAIAdapterConfig
 
 
 __getattr__ = lazy_exports(globals(), _ADAPTERS)
