@@ -78,13 +78,21 @@ DECLINED: dict[str, str] = {
     "band.runtime.tools*:AddMyChatParticipantInput (parameter role default)": "the human "
     "input models are band-mcp 2.2.7's: role defaults to 'member', band-mcp's documented "
     "default (band-sdk's model leaves it None for the platform to decide)",
-    "band.runtime.tools:BandTool": TOOL_INTERNALS,
-    "band.runtime.tools:ImageContent*": TOOL_INTERNALS,
     "band.runtime.tools:Participant*Result": TOOL_INTERNALS + " (the dicts have the same keys)",
     "band.runtime.tools:ParticipantAddStatus": TOOL_INTERNALS,
     "band.runtime.tools:TOOL_DEFINITIONS": TOOL_INTERNALS,
-    "band.runtime.tools:Tool[CDF]*": TOOL_INTERNALS,
-    "band.runtime.tools:[_a-z]*": TOOL_INTERNALS,
+    "band.runtime.tools:ToolDefinition": TOOL_INTERNALS,
+    "band.runtime.tools:ToolFunc": TOOL_INTERNALS,
+    "band.runtime.tools:classify_room_binding": TOOL_INTERNALS,
+    "band.runtime.tools:docstring_with_args": TOOL_INTERNALS,
+    "band.runtime.tools:format_arg_doc": TOOL_INTERNALS,
+    "band.runtime.tools:format_tool_validation_error": TOOL_INTERNALS,
+    "band.runtime.tools:get_tool_docstring_with_args": TOOL_INTERNALS,
+    "band.runtime.tools:iter_tool_definitions": TOOL_INTERNALS,
+    "band.runtime.tools:platform_args_schema": TOOL_INTERNALS,
+    "band.runtime.tools:platform_tool": TOOL_INTERNALS,
+    "band.runtime.tools:selected_tool_definitions": TOOL_INTERNALS,
+    "band.runtime.tools:validate_tool_arguments": TOOL_INTERNALS,
     "band.integrations.mcp:BandMCPBackendSettings (parameter *": "the Band MCP backend is "
     "the ACP adapter's loopback server: one URL per room (room_bound defaults to True; band-sdk's "
     "multi-room endpoint routed by chat_id is not offered) on a free port (no port range)",
@@ -116,9 +124,6 @@ ISSUES_48_49 = "arriving with issues 48/49 (framework adapters other helpers are
 ARRIVING: dict[str, str] = {
     f"band.adapters:{prefix}*": ISSUES_48_49
     for prefix in (
-        "LangGraphAdapter",
-        "PydanticAIAdapter",
-        "GeminiAdapter",
         "GoogleADKAdapter",
         "ClaudeSDKAdapter",
         "CrewAIAdapter",

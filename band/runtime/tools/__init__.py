@@ -39,11 +39,23 @@ from .files import (
 )
 from .human import *  # noqa: F403 -- HumanTools and the human-scope input models
 from .human import __all__ as _human_all
+from .images import *  # noqa: F403 -- band_read_room_file's image blocks
+from .images import __all__ as _images_all
 from .inputs import *  # noqa: F403 -- the input models are part of the public surface
 from .inputs import __all__ as _inputs_all
+from .lookup import *  # noqa: F403 -- tool look-ups by name, chat paging
+from .lookup import __all__ as _lookup_all
+from .mentions import *  # noqa: F403 -- participant matching and the handles hint
+from .mentions import __all__ as _mentions_all
+from .naming import *  # noqa: F403 -- MCP spellings of the tool names
+from .naming import __all__ as _naming_all
 from .ops import ToolContext
 from .registry import *  # noqa: F403 -- the registry's API is part of the public surface
 from .registry import __all__ as _registry_all
+from .results import *  # noqa: F403 -- tool results as plain data or text
+from .results import __all__ as _results_all
+from .vocabulary import *  # noqa: F403 -- BandTool, ToolCategory
+from .vocabulary import __all__ as _vocabulary_all
 
 __all__ = [
     "DEFAULT_FILE_CAPTION",
@@ -68,4 +80,10 @@ __all__ = [
     *_inputs_all,
     *_constants_all,
     *_human_all,
+    *_images_all,
+    *_lookup_all,
+    *_mentions_all,
+    *_naming_all,
+    *_results_all,
+    *_vocabulary_all,
 ]
