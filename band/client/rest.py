@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 from urllib.parse import quote
@@ -89,6 +89,23 @@ _Answer = http11.Response | httpx.Response
 def path(template: str, *ids: str) -> str:
     """Fill ``{}`` slots of a path template with percent-encoded IDs (no ``/`` or ``..`` escape)."""
     return template.format(*(quote(str(i), safe="") for i in ids))
+
+
+def next_cursor(paging: wire.Paging, seen: set[str]) -> str | None:
+    """The cursor of the page after one with ``paging``; None when the listing ends.
+
+    The one stop rule of every cursor-paged listing: no more pages (``has_more`` false), no
+    cursor, or a cursor already followed (``seen``, updated here): a server repeating itself
+    would loop forever.
+    """
+    cursor = paging.next_cursor if paging.has_more else None
+    if not cursor:
+        return None
+    if cursor in seen:
+        log.warning("a listing repeated its cursor %r; stopping there", cursor)
+        return None
+    seen.add(cursor)
+    return cursor
 
 
 @dataclass(slots=True)
@@ -300,6 +317,30 @@ class RestClient:
             headers = {"Content-Type": "application/json", **(headers or {})}
         target = self._lean.target(url, query)
         return await self._lean.request(method, target, body=body, headers=headers)
+
+    async def pages(
+        self,
+        url: str,
+        params: Mapping[str, http11.Primitive] | None = None,
+        *,
+        max_pages: int | None = None,
+    ) -> AsyncIterator[RestResponse]:
+        """GET ``url`` page after page by cursor, oldest request first (``next_cursor`` stops).
+
+        ``params`` go with every page (the ``cursor`` is set from the page before);
+        ``max_pages`` bounds the pages read.
+        """
+        query: dict[str, http11.Primitive] = dict(params or {})
+        seen: set[str] = set()
+        read = 0
+        while True:
+            resp = await self.request("GET", url, params=query)
+            yield resp
+            read += 1
+            cursor = next_cursor(resp.paging, seen)
+            if cursor is None or (max_pages is not None and read >= max_pages):
+                return
+            query["cursor"] = cursor
 
     def retry_delay(self, attempt: int, error: BaseException | None = None) -> float:
         """Seconds before retry ``attempt`` (0-based) after ``error``: the platform's

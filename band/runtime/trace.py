@@ -3,9 +3,10 @@
 The runtime calls a :class:`TurnRecorder` where a turn passes a point (message received, claim,
 processing mark, adapter start and end, each tool call, retries, the settlement); the recorder
 keeps the last turns (``recent()``), logs one INFO line per finished turn on ``band.turns``,
-and hands the same :class:`TurnTrace` to its sinks: OpenTelemetry spans when
-``opentelemetry-api`` is installed (``band.runtime.trace_otel``). Times are seconds since the
-trace began (monotonic), plus the wall-clock start, so a trace maps onto spans exactly.
+and hands the same :class:`TurnTrace` to its sinks: the runtime adds OpenTelemetry spans when
+``opentelemetry-api`` is installed (``band.runtime.trace_otel``, which builds on this module).
+Times are seconds since the trace began (monotonic), plus the wall-clock start, so a trace maps
+onto spans exactly.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,16 +132,14 @@ Sink = Callable[[TurnTrace], None]
 class TurnRecorder:
     """Records the turns of one agent: keeps the last ones, logs each, feeds the sinks."""
 
-    def __init__(self, agent_id: str, *, keep: int = KEEP_TURNS) -> None:
+    def __init__(
+        self, agent_id: str, *, keep: int = KEEP_TURNS, sinks: Iterable[Sink] = ()
+    ) -> None:
         self.agent_id = agent_id
         self._recent: deque[TurnTrace] = deque(maxlen=keep)
         self._received: OrderedDict[str, float] = OrderedDict()
-        self.sinks: list[Sink] = []
-        from .trace_otel import otel_sink  # None unless opentelemetry-api is installed
-
-        sink = otel_sink()
-        if sink is not None:
-            self.sinks.append(sink)
+        #: called with each finished trace (the runtime adds ``trace_otel.otel_sink``)
+        self.sinks: list[Sink] = list(sinks)
 
     def received(self, message_id: str) -> None:
         """The message reached the agent (a push or a listing); its turn may come later."""
