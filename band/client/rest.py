@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -86,9 +87,18 @@ M = TypeVar("M", bound=wire.WireModel)
 _Answer = http11.Response | httpx.Response
 
 
+#: An id that ``quote(id, safe="")`` returns unchanged (a UUID, a handle); not ``.`` or ``..``.
+_PLAIN_ID = re.compile(r"[A-Za-z0-9_~-][A-Za-z0-9_.~-]*")
+
+
+def _segment(value: str) -> str:
+    """``value`` percent-encoded as one path segment (no ``/`` or ``..`` escape)."""
+    return value if _PLAIN_ID.fullmatch(value) else quote(value, safe="")
+
+
 def path(template: str, *ids: str) -> str:
     """Fill ``{}`` slots of a path template with percent-encoded IDs (no ``/`` or ``..`` escape)."""
-    return template.format(*(quote(str(i), safe="") for i in ids))
+    return template.format(*[_segment(str(i)) for i in ids])
 
 
 def next_cursor(paging: wire.Paging, seen: set[str]) -> str | None:

@@ -51,7 +51,10 @@ class PostRecord(Protocol):
 
 def posted_by(tools: object) -> list[str]:
     """What ``tools`` posted (nothing known for tools that keep no record)."""
-    return list(tools.posted) if isinstance(tools, PostRecord) else []
+    # getattr, not isinstance(tools, PostRecord): a runtime Protocol check walks the protocol's
+    # members on every call, and this runs once per turn
+    posted = getattr(tools, "posted", None)
+    return [] if posted is None else list(posted)
 
 
 def attempt_started(row: MessageRow, agent_id: str) -> datetime | None:

@@ -291,7 +291,11 @@ class RoomExecution:
             else:
                 probe_at, wait = None, idle
             try:
-                item = await asyncio.wait_for(self._queue.get(), wait)
+                if self._queue.empty():  # a timer, not wait_for's task and timer per message
+                    async with asyncio.timeout(wait):
+                        item = await self._queue.get()
+                else:
+                    item = self._queue.get_nowait()
             except TimeoutError:
                 item = _Signal.DRAIN
                 if self.stopped:
