@@ -6,7 +6,7 @@ import asyncio
 import logging
 import random
 import re
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 from urllib.parse import quote
@@ -65,7 +65,7 @@ from .errors import (  # noqa: F401 -- band-sdk re-exports these here; ours are 
     UnprocessableEntityError,
     api_error,
 )
-from .http11 import QueryParams
+from .http11 import Primitive, QueryParams
 
 log = logging.getLogger("band.client.rest")
 
@@ -101,16 +101,17 @@ def path(template: str, *ids: str) -> str:
     return template.format(*[_segment(str(i)) for i in ids])
 
 
-def next_cursor(paging: wire.Paging, seen: set[str]) -> str | None:
-    """The cursor of the page after one with ``paging``; None when the listing ends.
+def next_cursor(meta: Mapping[str, object], seen: set[str]) -> str | None:
+    """The cursor to ask for after a page with pagination ``meta``; None when there is none.
 
-    The one stop rule of every cursor-paged listing: no more pages (``has_more`` false), no
-    cursor, or a cursor already followed (``seen``, updated here): a server repeating itself
-    would loop forever.
+    The cursor rule of every paged listing (``RestClient.pages``, band.testing's person
+    client): ``has_more: false`` ends it, a ``next_cursor`` is followed, and a cursor already
+    followed (``seen``, updated here) ends it: a server repeating itself would loop forever.
     """
-    cursor = paging.next_cursor if paging.has_more else None
-    if not cursor:
+    cursor = meta.get("next_cursor")
+    if meta.get("has_more") is False or not cursor:
         return None
+    cursor = str(cursor)
     if cursor in seen:
         log.warning("a listing repeated its cursor %r; stopping there", cursor)
         return None
@@ -310,6 +311,43 @@ class RestClient:
             log.debug("retrying %s %s in %.2fs (attempt %d)", method, url, delay, attempt + 1)
             await asyncio.sleep(delay)
 
+    async def pages(
+        self, url: str, params: QueryParams | None = None, *, max_pages: int | None = None
+    ) -> AsyncIterator[RestResponse]:
+        """Every page of a listing, first to last (GET ``url`` with ``params`` on each).
+
+        One stop rule for both kinds of paging: ``has_more: false`` ends it; a ``next_cursor``
+        is asked for next (cursor paging; one seen before ends it, see ``next_cursor``); else,
+        on an offset page (its metadata names its ``page``), the next page is asked for while
+        ``has_more`` is true or, without it, until ``total_count`` rows were read. An empty
+        page ends it too, and so does ``max_pages`` pages read.
+        """
+        query: dict[str, Primitive | Sequence[Primitive]] = dict(params or {})
+        page, read, fetched, seen = 1, 0, 0, set[str]()
+        while True:
+            resp = await self.request("GET", url, params=query)
+            yield resp
+            fetched += 1
+            if max_pages is not None and fetched >= max_pages:
+                return
+            meta, rows = resp.metadata, resp.data
+            more, total = meta.get("has_more"), meta.get("total_count")
+            if more is False or not isinstance(rows, list) or not rows:
+                return
+            if meta.get("next_cursor"):
+                cursor = next_cursor(meta, seen)
+                if cursor is None:  # followed before: the server repeats itself
+                    return
+                query["cursor"] = cursor
+                continue
+            read += len(rows)
+            if "page" not in meta or (
+                more is None and (not isinstance(total, int) or read >= total)
+            ):
+                return
+            page += 1
+            query["page"] = page
+
     async def _send_lean(
         self,
         method: str,
@@ -327,30 +365,6 @@ class RestClient:
             headers = {"Content-Type": "application/json", **(headers or {})}
         target = self._lean.target(url, query)
         return await self._lean.request(method, target, body=body, headers=headers)
-
-    async def pages(
-        self,
-        url: str,
-        params: Mapping[str, http11.Primitive] | None = None,
-        *,
-        max_pages: int | None = None,
-    ) -> AsyncIterator[RestResponse]:
-        """GET ``url`` page after page by cursor, oldest request first (``next_cursor`` stops).
-
-        ``params`` go with every page (the ``cursor`` is set from the page before);
-        ``max_pages`` bounds the pages read.
-        """
-        query: dict[str, http11.Primitive] = dict(params or {})
-        seen: set[str] = set()
-        read = 0
-        while True:
-            resp = await self.request("GET", url, params=query)
-            yield resp
-            read += 1
-            cursor = next_cursor(resp.paging, seen)
-            if cursor is None or (max_pages is not None and read >= max_pages):
-                return
-            query["cursor"] = cursor
 
     def retry_delay(self, attempt: int, error: BaseException | None = None) -> float:
         """Seconds before retry ``attempt`` (0-based) after ``error``: the platform's

@@ -31,7 +31,7 @@ import httpx
 
 from band._signature import parameters_of
 from band.client.rest import next_cursor
-from band.core.wire import JsonObject, JsonValue, Paging, decode_as
+from band.core.wire import JsonObject, JsonValue
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -234,7 +234,7 @@ class Room:
                 raise AssertionError(f"listing room {self.id} -> {r.status_code}: {r.text}")
             body = r.json()
             rows.extend(body["data"])
-            cursor = next_cursor(decode_as(Paging, body.get("metadata") or {}), seen)
+            cursor = next_cursor(body.get("metadata") or {}, seen)
             if cursor is None:  # the REST client's stop rule
                 # the platform pages newest first
                 return [Message.from_row(row) for row in reversed(rows)]
@@ -496,7 +496,7 @@ class LocalBand:
 
     def person(self, name: str, handle: str | None = None) -> Person:
         """Create another person with their own key (a stranger until contacts connect them)."""
-        from band.devserver.store import Store
+        from band.devserver.store.db import Store
 
         key = "band_u_" + secrets.token_hex(16)
         base = handle or re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "person"

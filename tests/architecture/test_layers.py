@@ -48,7 +48,12 @@ LAYERS: dict[str, float] = {
     "band.runtime.startup": 2.5,
     "band.runtime.shutdown": 2.5,
     "band.runtime.instance": 2.5,
-    "band.runtime.__init__": 2.6,  # the package facade (``band.runtime`` itself)
+    # band-sdk's composition API on the runtime's pieces (issue 55), over band.platform.link
+    "band.runtime.conversation": 2.8,
+    "band.runtime.execution_api": 2.8,
+    "band.runtime.oneshot": 2.8,
+    "band.runtime.presence": 2.8,
+    "band.runtime.__init__": 2.9,  # the package facade (``band.runtime`` itself)
     "band.preprocessing": 2.7,  # the public path of band.runtime.rooms.preprocess
     "band.platform": 2.7,  # band-sdk's import path of the runtime's event types
     "band.workspaces": 2,
@@ -61,8 +66,6 @@ LAYERS: dict[str, float] = {
     "band.testing": 4,
     "band.demo": 4,
     "band.cli": 4,
-    "band.doctor": 4,
-    "band.commands": 4,
     "band": 5,  # the package facade: imported by users, never by the SDK itself
 }
 
