@@ -100,6 +100,8 @@ format: $(STAMP)
 
 types: $(STAMP)
 	$(PY) -m mypy
+	$(PY) -m mypy --strict examples/anthropic_agent.py examples/openai_agent.py \
+		examples/openai_agents_agent.py examples/test_my_agent.py
 
 # pytest-benchmark JSON, then compare.py's side-by-side ratios, both under bench/results/ with one
 # <commit>-<time> stem (read by bench/dashboard.py); BENCH_ARGS go to compare.py (e.g. --against PY);
