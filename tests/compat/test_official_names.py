@@ -86,13 +86,11 @@ DECLINED: dict[str, str] = {
     "band.runtime.tools:classify_room_binding": TOOL_INTERNALS,
     "band.runtime.tools:docstring_with_args": TOOL_INTERNALS,
     "band.runtime.tools:format_arg_doc": TOOL_INTERNALS,
-    "band.runtime.tools:format_tool_validation_error": TOOL_INTERNALS,
     "band.runtime.tools:get_tool_docstring_with_args": TOOL_INTERNALS,
     "band.runtime.tools:iter_tool_definitions": TOOL_INTERNALS,
     "band.runtime.tools:platform_args_schema": TOOL_INTERNALS,
     "band.runtime.tools:platform_tool": TOOL_INTERNALS,
     "band.runtime.tools:selected_tool_definitions": TOOL_INTERNALS,
-    "band.runtime.tools:validate_tool_arguments": TOOL_INTERNALS,
     "band.integrations.mcp:BandMCPBackendSettings (parameter *": "the Band MCP backend is "
     "the ACP adapter's loopback server: one URL per room (room_bound defaults to True; band-sdk's "
     "multi-room endpoint routed by chat_id is not offered) on a free port (no port range)",

@@ -86,6 +86,16 @@ CALLS: list[tuple[str, list[Any], dict[str, Any]]] = [
         ("get_band_tool_category", [name], {})
         for name in ("band_send_message", "band_send_event", "band_list_tasks", "nope")
     ],
+    *[
+        ("_validate", [name, model, args], {})
+        for name, model, args in (
+            ("band_list_tasks", "ListTasksInput", {"state": None, "limit": 5}),
+            ("band_list_tasks", "ListTasksInput", {"state": "open"}),
+            ("band_list_tasks", "ListTasksInput", {"limit": 0}),
+            ("band_send_message", "SendMessageInput", {"content": "hi", "mentions": ["@a"]}),
+            ("band_send_message", "SendMessageInput", {"content": 3}),
+        )
+    ],
     ("_members", ["BandTool"], {}),
     ("_members", ["ToolCategory"], {}),
     ("resolve_capabilities", [["memory"]], {}),
@@ -126,6 +136,13 @@ for name, args, kwargs in json.load(sys.stdin):
     if "custom_effects" in kwargs:
         effects = kwargs["custom_effects"]
         kwargs = {"custom_effects": {k: t.TurnEffect(v) for k, v in effects.items()}}
+    if name == "_validate":  # validate_tool_arguments, and the error text when it refuses
+        tool, model, arguments = args
+        try:
+            out.append(t.validate_tool_arguments(tool, getattr(t, model), arguments))
+        except ValueError as exc:  # InvalidToolArgumentsError, in both packages
+            out.append({"refused": str(exc)})
+        continue
     if name == "_members":  # an enum's members, as sorted (name, value) pairs
         out.append(sorted([m.name, m.value] for m in getattr(t, args[0])))
         continue
@@ -165,4 +182,4 @@ def test_helpers_answer_like_the_official(tmp_path: Path) -> None:
     for call, got, want in zip(CALLS, mine, theirs, strict=True):
         assert got == want, call
     # The table covers every helper this file is about, so none slips out of the comparison.
-    assert {name for name, _, _ in CALLS} - {"_members"} <= set(ours.__all__)
+    assert {name for name, _, _ in CALLS} - {"_members", "_validate"} <= set(ours.__all__)

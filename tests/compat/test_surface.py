@@ -122,12 +122,10 @@ ALLOWED: dict[str, str] = {
     "band.runtime.tools:classify_room_binding": TOOL_INTERNALS,
     "band.runtime.tools:docstring_with_args": TOOL_INTERNALS,
     "band.runtime.tools:format_arg_doc": TOOL_INTERNALS,
-    "band.runtime.tools:format_tool_validation_error": TOOL_INTERNALS,
     "band.runtime.tools:get_*": TOOL_INTERNALS,
     "band.runtime.tools:iter_*": TOOL_INTERNALS,
     "band.runtime.tools:platform_*": TOOL_INTERNALS,
     "band.runtime.tools:selected_tool_definitions": TOOL_INTERNALS,
-    "band.runtime.tools:validate_tool_arguments": TOOL_INTERNALS,
     "SimpleAdapter.*": ADAPTER_EXTRAS,
     "DefaultPreprocessor.__init__": "DefaultPreprocessor takes no arguments (band-sdk's "
     "takes and ignores *args/**kwargs)",

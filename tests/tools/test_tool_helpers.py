@@ -9,7 +9,7 @@ import json
 from collections.abc import Awaitable, Callable
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from band.core import wire as w
 from band.core.turn import TurnEffect
@@ -150,3 +150,17 @@ def test_band_tool_names_every_agent_tool_once() -> None:
     assert t.get_band_tool_category("band_store_memory") is t.ToolCategory.MEMORY
     assert t.get_band_tool_category("band_create_my_chat_room") is None
     assert {c.value for c in t.ToolCategory} == {"chat", *(c.value for c in Capability)}
+
+
+def test_tool_arguments_validate_to_keywords_without_nones() -> None:
+    args = {"state": None, "limit": 5}
+    assert t.validate_tool_arguments("band_list_tasks", t.ListTasksInput, args) == {"limit": 5}
+    refused = r"^Invalid arguments for band_x: limit: "
+    with pytest.raises(t.InvalidToolArgumentsError, match=refused):
+        t.validate_tool_arguments("band_x", t.ListTasksInput, {"limit": 0})
+    try:
+        t.SendMessageInput.model_validate({"content": 3})
+    except ValidationError as exc:
+        text = t.format_tool_validation_error("band_send_message", exc)
+    assert text.startswith("Invalid arguments for band_send_message: content: ")
+    assert "mentions: Field required" in text

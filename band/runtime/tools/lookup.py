@@ -7,14 +7,23 @@ import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
+from band.core.exceptions import InvalidToolArgumentsError
 from band.core.types import Capability
 
 from .constants import CHAT_PAGE_SIZE, MAX_CHAT_PAGES
 from .registry import DEFAULT_CAPABILITIES, TOOLS, ToolSpec
+from .spec import format_validation_error
 
-__all__ = ["get_tool_description", "iter_chat_pages", "resolve_capabilities", "resolve_tool_model"]
+__all__ = [
+    "format_tool_validation_error",
+    "get_tool_description",
+    "iter_chat_pages",
+    "resolve_capabilities",
+    "resolve_tool_model",
+    "validate_tool_arguments",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -70,3 +79,22 @@ async def iter_chat_pages(fetch: Callable[[int, int], Awaitable[Any]]) -> AsyncI
         if page >= _total_pages(response):
             return
     logger.warning("Chat listing cut at %d pages; later rooms were not read", MAX_CHAT_PAGES)
+
+
+def format_tool_validation_error(tool_name: str, error: ValidationError) -> str:
+    """``error`` as the text a model reads: ``Invalid arguments for <tool>: <field>: <reason>``."""
+    return format_validation_error(tool_name, error)
+
+
+def validate_tool_arguments(
+    tool_name: str, input_model: type[BaseModel], arguments: dict[str, Any]
+) -> dict[str, Any]:
+    """``arguments`` checked by ``input_model``, as keyword arguments without the ``None`` ones.
+
+    Raises ``InvalidToolArgumentsError`` (``format_tool_validation_error``'s text) when invalid.
+    """
+    try:
+        validated = input_model.model_validate(arguments)
+    except ValidationError as exc:
+        raise InvalidToolArgumentsError(format_validation_error(tool_name, exc)) from exc
+    return validated.model_dump(exclude_none=True)
