@@ -190,7 +190,10 @@ class Agent:
             log.warning("Agent %s already started", agent_id)
             return
         if agent_id in _running:
-            raise AgentAlreadyRunningError(f"Agent {agent_id} is already running in this process")
+            raise AgentAlreadyRunningError(
+                f"Agent {agent_id} is already running in this process: start it once "
+                "(one Agent object per agent_id)"
+            )
         check_urls(self._runtime.rest.base_url, self.ws_url, self.ws_url_source)
         if self._runtime.config.single_instance:
             self._lock.acquire()
@@ -249,7 +252,7 @@ class Agent:
         ensure_logging()
         try:
             await self.start()
-        except StartupError:
+        except (StartupError, BandConfigError):  # AgentAlreadyRunningError is one
             install_quiet_excepthook()  # uncaught, it prints as its message alone
             raise
         if not self._started:

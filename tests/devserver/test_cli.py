@@ -186,6 +186,8 @@ def test_agent_create_says_what_it_wrote(live: Live, tmp_path: Path) -> None:
     lines = proc.stdout.strip().splitlines()
     assert lines[0].startswith('registered agent "Echo" (@') and "band_a_" not in proc.stdout
     assert lines[1] == f'wrote its agent_id and api_key to {config} under "my_agent"'
+    ws = live.rest.replace("http://", "ws://") + "/api/v1/socket/websocket"
+    assert lines[-1] == f"  export BAND_REST_URL={live.rest} BAND_WS_URL={ws}"  # both URLs
     entry = __import__("yaml").safe_load(config.read_text())["my_agent"]
     me = live.agent(entry["api_key"], "GET", "/api/v1/agent/me").json()["data"]
     assert me["id"] == entry["agent_id"] and me["description"] == "Echo, a local agent"
@@ -238,9 +240,16 @@ def test_room_create_send_rooms_and_tail(live: Live, tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
+    started = ""
     try:
+        assert agent.stderr is not None
+        for line in agent.stderr:  # connected before the message: no "offline" warning
+            started += line
+            if "Agent started" in line:
+                break
         sent = band_cli("send", "Planning", "what's up?", "--mention", "@Helper", *auth)
         assert sent.returncode == 0, sent.stderr
+        assert "warning" not in sent.stderr and "INFO" not in sent.stderr  # quiet by default
         lines = sent.stdout.strip().splitlines()
         assert "Local Person: @Helper what's up?" in lines[0]
         assert any("Helper: @Local Person Hello Local Person! You said: what's up?" in line
@@ -248,7 +257,8 @@ def test_room_create_send_rooms_and_tail(live: Live, tmp_path: Path) -> None:
         assert any("Helper (tool call): band_send_message" in line for line in lines)
     finally:
         agent.terminate()
-        _, err = agent.communicate(timeout=30)
+        _, rest = agent.communicate(timeout=30)
+        err = started + rest
     # the agent said what it did: start and one line for the turn
     assert "Agent started" in err and "band.turns: turn room=" in err, err
     tail = subprocess.Popen(
@@ -274,3 +284,34 @@ def test_room_create_send_rooms_and_tail(live: Live, tmp_path: Path) -> None:
     assert missing.returncode == 1 and '"Planning"' in missing.stderr
     nobody = band_cli("send", "Planning", "hi", "--mention", "Ghost", *auth)
     assert nobody.returncode == 1 and '"Helper"' in nobody.stderr
+
+
+def test_send_warns_of_an_offline_agent_and_a_mention_not_made(live: Live) -> None:
+    """An offline agent is named at once (then --wait runs out: 1); ``@Name`` is no mention."""
+    live.register("Helper")
+    auth = ("--url", live.rest, "--user-key", live.user_key)
+    assert band_cli("room", "create", "Desk", "--agent", "Helper", *auth).returncode == 0
+    plain = band_cli("send", "Desk", "@helper are you there?", *auth)
+    assert plain.returncode == 0, plain.stderr
+    assert plain.stderr.startswith('warning: "@helper" in the text is not a mention, so Helper ')
+    assert "--mention" in plain.stderr and "Local Person: @helper are you there?" in plain.stdout
+    # the warning comes before any wait: read while the command still waits
+    waiting = subprocess.Popen(
+        [sys.executable, "-I", "-m", "band.cli", "send", "Desk", "hi", "-m", "Helper", *auth],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert waiting.stderr is not None
+        first = waiting.stderr.readline()
+        assert first.startswith("warning: Helper is offline (not connected to the platform)")
+        assert waiting.poll() is None  # still waiting for the answer
+    finally:
+        waiting.terminate()
+        waiting.wait(30)
+    gave_up = band_cli("send", "Desk", "hi", "--mention", "Helper", "--wait", "1", *auth)
+    assert gave_up.returncode == 1 and "Traceback" not in gave_up.stderr
+    assert (
+        "Helper is offline" in gave_up.stderr and "error: no answer from Helper" in gave_up.stderr
+    )
