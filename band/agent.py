@@ -195,6 +195,9 @@ class Agent:
                 "(one Agent object per agent_id)"
             )
         check_urls(self._runtime.rest.base_url, self.ws_url, self.ws_url_source)
+        preflight = getattr(self._adapter, "preflight", None)  # an adapter may be duck-typed
+        if callable(preflight):
+            await preflight()  # e.g. a model key that is missing or refused: before connecting
         if self._runtime.config.single_instance:
             self._lock.acquire()
         _running[agent_id] = self

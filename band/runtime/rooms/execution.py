@@ -40,6 +40,7 @@ from band.runtime.contacts.hub import (
 from band.runtime.rooms.answered import (
     answered_in_attempt,
     attempt_started,
+    failure_reported,
     posted_by,
     reply_landed,
 )
@@ -81,6 +82,8 @@ MAX_UNSURE = 64
 MAX_CUT_OFF = 5
 #: Generic room text for a turn that raised; the exception itself stays in the logs.
 ADAPTER_FAILED = "The agent hit an error while handling this message and could not answer it."
+#: The failed mark's error of a message whose earlier failure the room was told (not rerun).
+REPORTED_EARLIER = "failed earlier; its error card is in the room (not run again)"
 
 
 class TurnResult(NamedTuple):
@@ -517,6 +520,12 @@ class RoomExecution:
             await self._flush(mid)
             self._end_trace("processed", "answered by an earlier attempt")
             return
+        if await self._reported_earlier(item, mid):
+            retries.discard_attempt(mid)
+            self.delivery.record_failed(self.room_id, mid, REPORTED_EARLIER, retry=False)
+            await self._flush(mid)
+            self._end_trace("failed", REPORTED_EARLIER)
+            return
         self._posted = []
         self._note_ran(mid)
         try:
@@ -599,6 +608,20 @@ class RoomExecution:
             self.room_id,
             mid,
         )
+        return True
+
+    async def _reported_earlier(self, item: Inbound, mid: str) -> bool:
+        """Whether an earlier attempt of ``mid`` (before a restart) failed and told the room
+        with an error card: the message is not run again (no second card), it stays failed.
+        To try again, a person sends it again."""
+        row = item.row
+        if mid in self._ran or delivery_status(row, self.agent_id) != "failed":
+            return False
+        since = attempt_started(row, self.agent_id, "failed")
+        if not await failure_reported(self.rest, self.room_id, self.agent_id, mid, since):
+            return False
+        log.info("room %s: message %s failed earlier and said so; not running it again",
+                 self.room_id, mid)  # fmt: skip
         return True
 
     async def _flush(self, mid: str) -> None:
