@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import socket
 import subprocess
@@ -314,4 +315,38 @@ def test_send_warns_of_an_offline_agent_and_a_mention_not_made(live: Live) -> No
     assert gave_up.returncode == 1 and "Traceback" not in gave_up.stderr
     assert (
         "Helper is offline" in gave_up.stderr and "error: no answer from Helper" in gave_up.stderr
+    )
+
+
+def test_doctor_checks_the_users_setup(live: Live, tmp_path: Path) -> None:
+    """Variables, agent_config.yaml, the platform and each key; model keys never printed."""
+    aid, _, key = live.register("Echo")
+    config = tmp_path / "agent_config.yaml"
+    config.write_text(f"good:\n  agent_id: {aid}\n  api_key: {key}\n")
+    config.chmod(0o600)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("BAND_", "ANTHROPIC_"))}
+    env.update(BAND_REST_URL=live.rest, BAND_WS_URL=live.ws, ANTHROPIC_API_KEY="sk-secret-1")
+
+    def doctor() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-I", "-m", "band.cli", "doctor"],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+
+    sound = doctor()
+    lines = sound.stdout.splitlines()
+    assert sound.returncode == 0, sound.stdout
+    for line in (f"  BAND_REST_URL: {live.rest}", f"  platform: {live.rest} answers",
+                 f"  good: key accepted (agent {aid})", "  ANTHROPIC_API_KEY: set",
+                 "  OPENAI_API_KEY: not set"):  # fmt: skip
+        assert line in lines, sound.stdout
+    assert "sk-secret-1" not in sound.stdout + sound.stderr and key not in sound.stdout
+    config.write_text(config.read_text() + "bad:\n  agent_id: x\n  api_key: band_a_wrong\n")
+    refused = doctor()
+    assert refused.returncode == 1
+    assert "  problem: bad: key refused (HTTP 401) for x" in refused.stdout.splitlines()
+    env["BAND_REST_URL"] = f"http://127.0.0.1:{_free_port()}"
+    gone = doctor()
+    assert (
+        gone.returncode == 1 and "does not answer" in gone.stdout and "Traceback" not in gone.stderr
     )
