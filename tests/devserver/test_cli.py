@@ -350,3 +350,62 @@ def test_doctor_checks_the_users_setup(live: Live, tmp_path: Path) -> None:
     assert (
         gone.returncode == 1 and "does not answer" in gone.stdout and "Traceback" not in gone.stderr
     )
+
+
+RELOADED = """\
+import asyncio, sys
+from band import Agent, PlatformMessage, strip_mentions
+from band.core import AgentToolsProtocol, HistoryProvider, SimpleAdapter
+
+VERSION = "{version}"
+
+
+class Versioned(SimpleAdapter[HistoryProvider]):
+    async def on_message(self, msg: PlatformMessage, tools: AgentToolsProtocol,
+                         history: HistoryProvider, participants_msg: str | None,
+                         contacts_msg: str | None, *, is_session_bootstrap: bool,
+                         room_id: str) -> None:
+        text = strip_mentions(msg.content)
+        await tools.send_message(f"{{VERSION}}: {{text}}", mentions=[msg.sender_id])
+
+
+agent = Agent.create(adapter=Versioned(), agent_id=sys.argv[1], api_key=sys.argv[2],
+                     rest_url=sys.argv[3], ws_url=sys.argv[4])
+asyncio.run(agent.run())
+"""
+
+
+def test_run_reload_restarts_the_agent_when_its_file_changes(live: Live, tmp_path: Path) -> None:
+    aid, _, key = live.register("Reloader")
+    auth = ("--url", live.rest, "--user-key", live.user_key)
+    assert band_cli("room", "create", "Lab", "--agent", "Reloader", *auth).returncode == 0
+    script = tmp_path / "agent.py"
+    script.write_text(RELOADED.format(version="v1"))
+    run = subprocess.Popen(
+        [sys.executable, "-I", "-m", "band.cli", "run", "agent.py", "--reload",
+         aid, key, live.rest, live.ws],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    seen: list[str] = []
+
+    def until(text: str) -> None:
+        assert run.stdout is not None
+        for line in run.stdout:
+            seen.append(line)
+            if text in line:
+                return
+        raise AssertionError(f"band run ended ({run.wait()}) before {text!r}:\n{''.join(seen)}")
+
+    try:
+        until("Agent started")
+        first = band_cli("send", "Lab", "hi", "--mention", "Reloader", *auth)
+        assert first.returncode == 0 and "Reloader: @Local Person v1: hi" in first.stdout
+        script.write_text(RELOADED.format(version="v2"))
+        until("agent.py changed; restarting the agent")
+        until("Agent started")
+        second = band_cli("send", "Lab", "again", "--mention", "Reloader", *auth)
+        assert second.returncode == 0 and "Reloader: @Local Person v2: again" in second.stdout
+    finally:
+        run.terminate()
+        run.wait(30)
+    assert "Agent stopped" in "".join(seen) and "Traceback" not in "".join(seen)
