@@ -46,6 +46,7 @@ __all__ = [
     "MAX_TOOL_ROUNDS",
     "USAGE_METADATA_KEY",
     "BaseAdapterConfig",
+    "PromptConfig",
     "ModelReply",
     "ToolRequest",
     "ToolRun",
@@ -68,10 +69,10 @@ MAX_TOOL_ROUNDS = 50
 BAD_ARGUMENTS = "Error: the tool arguments must be a JSON object"
 
 
-class BaseAdapterConfig(BaseModel):
-    """The settings both model adapter configs have, in the order of band-sdk 6.0.1's
-    ``AnthropicAdapterConfig`` (a subclass gives ``model`` its default, which keeps its
-    place); frozen, and an unknown field is an error."""
+class PromptConfig(BaseModel):
+    """The settings every model adapter config starts with, in the order of band-sdk
+    6.0.1's configs (a subclass gives ``model`` its default, which keeps its place);
+    frozen, and an unknown field is an error."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -80,13 +81,19 @@ class BaseAdapterConfig(BaseModel):
     system_prompt: str | None = None
     custom_section: str = ""
     include_base_instructions: bool = True
+
+
+class BaseAdapterConfig(PromptConfig):
+    """The settings of the Anthropic and OpenAI adapter configs (band-sdk 6.0.1's
+    ``AnthropicAdapterConfig``): the prompt settings and ``max_tokens``."""
+
     max_tokens: PositiveInt = 4096
 
 
 #: A model adapter's history type: the converter's output, the provider's message dicts.
 H = TypeVar("H", bound=list[JsonObject])
 #: A model adapter's config type.
-C = TypeVar("C", bound=BaseAdapterConfig)
+C = TypeVar("C", bound=PromptConfig)
 #: A provider SDK's response (duck-typed: ``adapter.client`` may be any compatible client).
 ProviderResponse = Any
 
@@ -128,9 +135,10 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
     #: the provider SDK's package and its async client class, imported when an adapter is
     #: built (an optional dependency)
     CLIENT: ClassVar[tuple[str, str]]
-    #: the environment variable the client reads its key from, and where to get a key
-    KEY_ENV: ClassVar[str]
-    KEY_URL: ClassVar[str]
+    #: the environment variable the client reads its key from, and where to get a key (""
+    #: for an adapter whose key preflight does not check)
+    KEY_ENV: ClassVar[str] = ""
+    KEY_URL: ClassVar[str] = ""
 
     def __init__(
         self,
@@ -146,27 +154,29 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
         self._custom_tools = check_custom_tools(additional_tools)
         self._history: dict[str, list[JsonObject]] = {}
         self._system_prompt = ""
-        package, client_class = self.CLIENT
-        require(package, f"{self.API_NAME}Adapter")  # an optional dependency: say how to get it
-        module = importlib.import_module(package)
+        require(self._extra(), f"{self.API_NAME}Adapter")  # optional: say how to get it
         #: the provider's async client the turns use (replace it to point elsewhere);
         #: Any: an optional dependency, and any compatible client may replace it
         self.client: Any = None
         try:
-            self.client = getattr(module, client_class)(**self._client_options())
+            self.client = self._make_client()
         except Exception as exc:  # e.g. OpenAI's client refuses to exist without a key
             if self._has_key():
                 raise
             log.debug("no %s client yet: %s", self.API_NAME, exc)  # preflight says why
 
     def _has_key(self) -> bool:
-        """Whether a key is configured (``provider_key`` or the provider's variable)."""
-        return bool(self.config.provider_key or os.environ.get(self.KEY_ENV))
+        """Whether a key is configured (``provider_key`` or the provider's variable; an
+        adapter that names no variable builds its client its own way)."""
+        return not self.KEY_ENV or bool(self.config.provider_key or os.environ.get(self.KEY_ENV))
 
     async def preflight(self) -> None:
         """Before the agent connects: a missing key, or one the provider refuses, is a
         ``StartupError`` naming the variable and where to get a key. A provider that cannot
-        be reached is only a warning (its turns then report it)."""
+        be reached is only a warning (its turns then report it). An adapter that names no
+        key variable (``KEY_ENV``) is not checked."""
+        if not self.KEY_ENV:
+            return
         key = getattr(self.client, "api_key", None) if self.client is not None else None
         if not key and not getattr(self.client, "auth_token", None):
             raise StartupError(
@@ -211,21 +221,18 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
     ) -> None:
         """One turn: the message (and any room changes) to the model, then its tool calls."""
         messages = self._room_history(room_id, history, is_session_bootstrap)
-        for note in (participants_msg, contacts_msg):
-            if note:
-                messages.append({"role": "user", "content": f"[System]: {note}"})
-        messages.append({"role": "user", "content": msg.format_for_llm()})
-        schemas = list(self._platform_schemas(tools))
-        schemas.extend(custom_tools_to_schemas(self._custom_tools, self.PROVIDER))
+        notes = [f"[System]: {note}" for note in (participants_msg, contacts_msg) if note]
+        messages.extend(self._user_messages([*notes, msg.format_for_llm()]))
+        schemas = self._tool_schemas(tools)
         usage = empty_usage()
         try:
-            for _ in range(MAX_TOOL_ROUNDS):
+            for _ in range(self._max_rounds()):
                 try:
                     response = await self._complete(messages, schemas)
                 except Exception as exc:
                     # the card says what the provider said; the runtime logs the one line
                     # "turn ... failed: <it>" and does not run the message again
-                    failure = provider_failure(self.PROVIDER, exc, self.API_NAME, self.KEY_ENV)
+                    failure = self._failure(exc)
                     log.debug("room %s: %s request failed", room_id, self.API_NAME, exc_info=True)
                     await tools.send_failure(failure)
                     if not tools.turn.reported:
@@ -236,15 +243,17 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
                 reply = self._read(response)
                 if not reply.calls:
                     if reply.text:
-                        messages.append({"role": "assistant", "content": reply.text})
+                        messages.append(reply.message or self._assistant_message(reply.text))
                     await relay_closing_text(tools, msg, reply.text)
                     return
-                messages.append(reply.message)
                 runs, declined = await self._run_tools(tools, reply.calls)
+                # the calls join the history with their results only: a turn interrupted
+                # mid-call leaves none behind (a provider refuses a call without a result)
+                messages.append(reply.message)
                 messages.extend(self._tool_results(runs))
                 if declined:  # a successful band_no_reply settled the turn: no follow-up
                     return
-            log.warning("room %s: stopped after %d model calls", room_id, MAX_TOOL_ROUNDS)
+            log.warning("room %s: stopped after %d model calls", room_id, self._max_rounds())
         finally:
             await send_usage(tools, self.features, usage)
 
@@ -275,16 +284,46 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
             self._history[room_id] = list(history) if bootstrap else []
         return self._history[room_id]
 
+    def _user_messages(self, texts: list[str]) -> list[JsonObject]:
+        """The user-side messages of a turn (room notes, then the message), one per text."""
+        return [{"role": "user", "content": text} for text in texts]
+
+    def _assistant_message(self, text: str) -> JsonObject:
+        """The model's closing text as a history message."""
+        return {"role": "assistant", "content": text}
+
+    def _tool_schemas(self, tools: AgentToolsProtocol) -> list[Mapping[str, object]]:
+        """The platform tools' schemas, then the custom tools', in the provider's format."""
+        schemas = list(self._platform_schemas(tools))
+        schemas.extend(custom_tools_to_schemas(self._custom_tools, self.PROVIDER))
+        return schemas
+
+    def _failure(self, exc: Exception) -> AgentFailure:
+        """The failure reported when a model call raised ``exc``."""
+        return provider_failure(self.PROVIDER, exc, self.API_NAME, self.KEY_ENV)
+
+    def _max_rounds(self) -> int:
+        """Model calls one turn may make."""
+        return MAX_TOOL_ROUNDS
+
     @abstractmethod
     def _defaults(self) -> tuple[C, HistoryConverter[H]]:
         """The config and history converter an adapter built without them uses."""
+
+    def _extra(self) -> str:
+        """The extra that installs the provider's SDK (its package's name)."""
+        return self.CLIENT[0]
+
+    def _make_client(self) -> Any:
+        """The provider's async client, built from the config."""
+        package, client_class = self.CLIENT
+        return getattr(importlib.import_module(package), client_class)(**self._client_options())
 
     def _client_options(self) -> dict[str, object]:
         """The client's keyword arguments from the config (``provider_key`` None: the client
         reads the provider's environment variable)."""
         return {"api_key": self.config.provider_key}
 
-    @abstractmethod
     async def _check_key(self) -> None:
         """One cheap authenticated call (no tokens spent): raises the SDK's error on a bad key."""
 
