@@ -98,10 +98,10 @@ format: $(STAMP)
 	$(PY) -m ruff format band_sdk_core band tests bench build_backend
 	$(PY) -m ruff check --fix band_sdk_core band tests bench build_backend
 
+# the examples as a user's code: strict, against the installed package (what an editor sees)
 types: $(STAMP)
 	$(PY) -m mypy
-	$(PY) -m mypy --strict examples/anthropic_agent.py examples/openai_agent.py \
-		examples/openai_agents_agent.py examples/test_my_agent.py
+	$(PY) -m mypy --strict examples
 
 # pytest-benchmark JSON, then compare.py's side-by-side ratios, both under bench/results/ with one
 # <commit>-<time> stem (read by bench/dashboard.py); BENCH_ARGS go to compare.py (e.g. --against PY);

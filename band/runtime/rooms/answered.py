@@ -32,6 +32,7 @@ __all__ = [
     "answered_in_attempt",
     "attempt_started",
     "count_posts",
+    "failure_reported",
     "is_post_of",
     "posted_by",
     "reply_landed",
@@ -57,11 +58,12 @@ def posted_by(tools: object) -> list[str]:
     return [] if posted is None else list(posted)
 
 
-def attempt_started(row: MessageRow, agent_id: str) -> datetime | None:
-    """When the agent's open ``processing`` attempt on ``row`` started (None: none known)."""
+def attempt_started(row: MessageRow, agent_id: str, status: str = "processing") -> datetime | None:
+    """When the agent's last attempt on ``row``, ended in ``status`` (default: still open,
+    ``processing``), started (None: none known)."""
     statuses = row.metadata.get("delivery_status") if row.metadata is not None else None
     mine = statuses.get(agent_id) if isinstance(statuses, dict) else None
-    if not isinstance(mine, dict) or mine.get("status") != "processing":
+    if not isinstance(mine, dict) or mine.get("status") != status:
         return None
     attempts = mine.get("attempts")
     current = mine.get("current_attempt")
@@ -87,6 +89,20 @@ async def answered_in_attempt(
             continue
         stamp = parse_instant(row.inserted_at)
         if mine and (row.message_type or "text") == "text" and stamp is not None and stamp > since:
+            return True
+    return False
+
+
+async def failure_reported(
+    rest: RestClient, room_id: str, agent_id: str, message_id: str, since: datetime | None
+) -> bool:
+    """Whether the agent posted an ``error`` card after ``message_id`` in the attempt that
+    started ``since`` (its failure was told to the room: the card is the message's answer)."""
+    if since is None:
+        return False
+    async for row in rows_after(rest, room_id, message_id):
+        stamp = parse_instant(row.inserted_at)
+        if row.sender_id == agent_id and row.message_type == "error" and stamp and stamp > since:
             return True
     return False
 

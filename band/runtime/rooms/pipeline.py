@@ -26,7 +26,12 @@ from typing import Protocol
 from band.client.errors import BandError
 from band.client.rest import path
 from band.runtime.contacts.hub import is_contact_hub_turn
-from band.runtime.rooms.answered import answered_in_attempt, attempt_started, reply_landed
+from band.runtime.rooms.answered import (
+    answered_in_attempt,
+    attempt_started,
+    failure_reported,
+    reply_landed,
+)
 from band.runtime.rooms.messages import Inbound, delivery_status
 from band.runtime.rooms.settlement import Delivery, RoomStopped
 from band.runtime.rooms.turn import TurnRunner
@@ -39,6 +44,8 @@ log = logging.getLogger("band.runtime.rooms.execution")
 
 #: Messages per room whose cut-off turn's posts are remembered (oldest forgotten first).
 MAX_UNSURE = 64
+#: The failed mark's error of a message whose earlier failure the room was told (not rerun).
+REPORTED_EARLIER = "failed earlier; its error card is in the room (not run again)"
 
 
 class RoomLink(Protocol):
@@ -154,6 +161,12 @@ class DeliveryPipeline:
             self.delivery.record_processed(self.room_id, mid)
             await self._flush(mid)
             self._finish(trace, "processed", "answered by an earlier attempt")
+            return
+        if await self._reported_earlier(item, mid):
+            retries.discard_attempt(mid)
+            self.delivery.record_failed(self.room_id, mid, REPORTED_EARLIER, retry=False)
+            await self._flush(mid)
+            self._finish(trace, "failed", REPORTED_EARLIER)
             return
         runner = self.runner
         runner.posted = []
@@ -275,6 +288,23 @@ class DeliveryPipeline:
         self._ran.add(mid)
         if len(self._ran) > 4 * MAX_UNSURE:
             self._ran.clear()  # old turns are settled; a forgotten one is checked by its row
+
+    async def _reported_earlier(self, item: Inbound, mid: str) -> bool:
+        """Whether an earlier attempt of ``mid`` (before a restart) failed and told the room
+        with an error card: the message is not run again (no second card), it stays failed.
+        To try again, a person sends it again."""
+        row = item.row
+        if mid in self._ran or delivery_status(row, self.agent_id) != "failed":
+            return False
+        since = attempt_started(row, self.agent_id, "failed")
+        if not await failure_reported(self.rest, self.room_id, self.agent_id, mid, since):
+            return False
+        log.info(
+            "room %s: message %s failed earlier and said so; not running it again",
+            self.room_id,
+            mid,
+        )
+        return True
 
     async def _answered_earlier(self, item: Inbound, mid: str) -> bool:
         """Whether a turn of ``mid`` that another process (or this one before a restart) ran
