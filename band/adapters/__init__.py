@@ -11,6 +11,9 @@ _ACP = (
     "ACPClientAdapterConfig",
     "ACPConfigRequest",
     "ACPPermissionRequest",
+    "ACPServer",
+    "BandACPServerAdapter",
+    "BandACPServerAdapterConfig",
     "PermissionResolver",
 )
 _ADAPTERS = {
@@ -26,8 +29,11 @@ __all__ = [
     "ACPClientAdapterConfig",
     "ACPConfigRequest",
     "ACPPermissionRequest",
+    "ACPServer",
     "AnthropicAdapter",
     "AnthropicAdapterConfig",
+    "BandACPServerAdapter",
+    "BandACPServerAdapterConfig",
     "OpenAIAdapter",
     "OpenAIAdapterConfig",
     "PermissionResolver",
@@ -39,6 +45,9 @@ if TYPE_CHECKING:
         ACPClientAdapterConfig,
         ACPConfigRequest,
         ACPPermissionRequest,
+        ACPServer,
+        BandACPServerAdapter,
+        BandACPServerAdapterConfig,
         PermissionResolver,
     )
     from band.adapters.anthropic import AnthropicAdapter, AnthropicAdapterConfig
