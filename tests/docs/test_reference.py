@@ -1,7 +1,7 @@
 """The API reference is complete: every name in a public package's ``__all__`` is documented.
 
-The public packages are ``band``, ``band_sdk_core`` and every package directly under them that
-declares ``__all__`` in its ``__init__.py`` (a new one fails here until it has a page). A name
+The public modules are ``band``, ``band_sdk_core`` and the packages and modules under them that
+declare ``__all__`` (see :func:`public_packages`; a new one fails here until it has a page). A name
 counts as documented when mkdocstrings put it in the site's inventory (``objects.inv``), which
 it does for each object it rendered.
 """
@@ -9,6 +9,7 @@ it does for each object it rendered.
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 import zlib
 from pathlib import Path
@@ -19,30 +20,34 @@ ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = ROOT / "docs" / "reference"
 
 
-def _declares_all(init: Path) -> list[str] | None:
-    """The literal ``__all__`` of a module's source, or None when it has none."""
-    for node in ast.parse(init.read_text()).body:
+def _declares_all(source: Path) -> bool:
+    """Whether a module's source assigns ``__all__``."""
+    for node in ast.parse(source.read_text()).body:
         targets = node.targets if isinstance(node, ast.Assign) else []
         if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
-            value = ast.literal_eval(node.value)  # type: ignore[attr-defined]
-            return [str(name) for name in value]
-    return None
+            return True
+    return False
 
 
 def public_packages() -> dict[str, list[str]]:
-    """Each public package's dotted name and its ``__all__``."""
+    """Each public module's dotted name and its ``__all__``.
+
+    Public: a package up to three levels deep (``band.runtime.tools``) or a module directly under
+    ``band`` (``band.credentials``) that declares ``__all__``, with no part named ``_private``.
+    """
     found: dict[str, list[str]] = {}
     for top in ("band", "band_sdk_core"):
-        names = _declares_all(ROOT / top / "__init__.py")
-        assert names is not None, f"{top} has no __all__"
-        found[top] = names
-        for init in sorted((ROOT / top).glob("*/__init__.py")):
-            package = init.parent.name
-            if package.startswith("_"):
+        for path in sorted((ROOT / top).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            if any(part.startswith("_") and part != "__init__" for part in parts):
                 continue
-            names = _declares_all(init)
-            if names is not None:
-                found[f"{top}.{package}"] = names
+            package = parts[-1] == "__init__"
+            module = parts[:-1] if package else parts
+            if (package and len(module) <= 3) or (not package and len(module) == 2):
+                if _declares_all(path):
+                    name = ".".join(module)
+                    found[name] = list(importlib.import_module(name).__all__)
+    assert {"band", "band_sdk_core"} <= set(found)
     return found
 
 
