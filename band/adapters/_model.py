@@ -14,6 +14,7 @@ import asyncio
 import importlib
 import json
 import logging
+import os
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from typing import Any, ClassVar, Generic, TypeVar, Unpack
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt
 
 from band._extras import require
+from band.core.exceptions import StartupError
 from band.core.protocols import AgentToolsProtocol
 from band.core.simple_adapter import FeatureKwargs, SimpleAdapter
 from band.core.turn import AgentFailure
@@ -44,6 +46,7 @@ __all__ = [
     "MAX_TOOL_ROUNDS",
     "USAGE_METADATA_KEY",
     "BaseAdapterConfig",
+    "PromptConfig",
     "ModelReply",
     "ToolRequest",
     "ToolRun",
@@ -66,10 +69,10 @@ MAX_TOOL_ROUNDS = 50
 BAD_ARGUMENTS = "Error: the tool arguments must be a JSON object"
 
 
-class BaseAdapterConfig(BaseModel):
-    """The settings both model adapter configs have, in the order of band-sdk 6.0.1's
-    ``AnthropicAdapterConfig`` (a subclass gives ``model`` its default, which keeps its
-    place); frozen, and an unknown field is an error."""
+class PromptConfig(BaseModel):
+    """The settings every model adapter config starts with, in the order of band-sdk
+    6.0.1's configs (a subclass gives ``model`` its default, which keeps its place);
+    frozen, and an unknown field is an error."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -78,13 +81,19 @@ class BaseAdapterConfig(BaseModel):
     system_prompt: str | None = None
     custom_section: str = ""
     include_base_instructions: bool = True
+
+
+class BaseAdapterConfig(PromptConfig):
+    """The settings of the Anthropic and OpenAI adapter configs (band-sdk 6.0.1's
+    ``AnthropicAdapterConfig``): the prompt settings and ``max_tokens``."""
+
     max_tokens: PositiveInt = 4096
 
 
 #: A model adapter's history type: the converter's output, the provider's message dicts.
 H = TypeVar("H", bound=list[JsonObject])
 #: A model adapter's config type.
-C = TypeVar("C", bound=BaseAdapterConfig)
+C = TypeVar("C", bound=PromptConfig)
 #: A provider SDK's response (duck-typed: ``adapter.client`` may be any compatible client).
 ProviderResponse = Any
 
@@ -126,6 +135,10 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
     #: the provider SDK's package and its async client class, imported when an adapter is
     #: built (an optional dependency)
     CLIENT: ClassVar[tuple[str, str]]
+    #: the environment variable the client reads its key from, and where to get a key (""
+    #: for an adapter whose key preflight does not check)
+    KEY_ENV: ClassVar[str] = ""
+    KEY_URL: ClassVar[str] = ""
 
     def __init__(
         self,
@@ -141,12 +154,48 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
         self._custom_tools = check_custom_tools(additional_tools)
         self._history: dict[str, list[JsonObject]] = {}
         self._system_prompt = ""
-        package, client_class = self.CLIENT
-        require(package, f"{self.API_NAME}Adapter")  # an optional dependency: say how to get it
-        module = importlib.import_module(package)
+        require(self._extra(), f"{self.API_NAME}Adapter")  # optional: say how to get it
         #: the provider's async client the turns use (replace it to point elsewhere);
         #: Any: an optional dependency, and any compatible client may replace it
-        self.client: Any = getattr(module, client_class)(**self._client_options())
+        self.client: Any = None
+        try:
+            self.client = self._make_client()
+        except Exception as exc:  # e.g. OpenAI's client refuses to exist without a key
+            if self._has_key():
+                raise
+            log.debug("no %s client yet: %s", self.API_NAME, exc)  # preflight says why
+
+    def _has_key(self) -> bool:
+        """Whether a key is configured (``provider_key`` or the provider's variable; an
+        adapter that names no variable builds its client its own way)."""
+        return not self.KEY_ENV or bool(self.config.provider_key or os.environ.get(self.KEY_ENV))
+
+    async def preflight(self) -> None:
+        """Before the agent connects: a missing key, or one the provider refuses, is a
+        ``StartupError`` naming the variable and where to get a key. A provider that cannot
+        be reached is only a warning (its turns then report it). An adapter that names no
+        key variable (``KEY_ENV``) is not checked."""
+        if not self.KEY_ENV:
+            return
+        key = getattr(self.client, "api_key", None) if self.client is not None else None
+        if not key and not getattr(self.client, "auth_token", None):
+            raise StartupError(
+                f"no {self.API_NAME} API key: {type(self).__name__} reads {self.KEY_ENV} "
+                "(or AdapterConfig provider_key=), and it is not set.\n"
+                f"Get a key at {self.KEY_URL}, then export {self.KEY_ENV}=..."
+            )
+        try:
+            await self._check_key()
+        except Exception as exc:
+            status = getattr(exc, "status_code", None)
+            if status in (401, 403):
+                said = provider_message(exc)
+                raise StartupError(
+                    f"the {self.API_NAME} API refused the key in {self.KEY_ENV} "
+                    f"(HTTP {status}: {said}).\n"
+                    f"Check the key, or get a new one at {self.KEY_URL}"
+                ) from exc
+            log.warning("could not check the %s API key: %s", self.API_NAME, exc)
 
     async def on_started(self, agent_name: str, agent_description: str) -> None:
         """Render the system prompt once the agent's name and description are known."""
@@ -172,34 +221,39 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
     ) -> None:
         """One turn: the message (and any room changes) to the model, then its tool calls."""
         messages = self._room_history(room_id, history, is_session_bootstrap)
-        for note in (participants_msg, contacts_msg):
-            if note:
-                messages.append({"role": "user", "content": f"[System]: {note}"})
-        messages.append({"role": "user", "content": msg.format_for_llm()})
-        schemas = list(self._platform_schemas(tools))
-        schemas.extend(custom_tools_to_schemas(self._custom_tools, self.PROVIDER))
+        notes = [f"[System]: {note}" for note in (participants_msg, contacts_msg) if note]
+        messages.extend(self._user_messages([*notes, msg.format_for_llm()]))
+        schemas = self._tool_schemas(tools)
         usage = empty_usage()
         try:
-            for _ in range(MAX_TOOL_ROUNDS):
+            for _ in range(self._max_rounds()):
                 try:
                     response = await self._complete(messages, schemas)
                 except Exception as exc:
-                    log.exception("room %s: the %s request failed", room_id, self.API_NAME)
-                    await tools.send_failure(provider_failure(self.PROVIDER, exc))
-                    raise
+                    # the card says what the provider said; the runtime logs the one line
+                    # "turn ... failed: <it>" and does not run the message again
+                    failure = self._failure(exc)
+                    log.debug("room %s: %s request failed", room_id, self.API_NAME, exc_info=True)
+                    await tools.send_failure(failure)
+                    if not tools.turn.reported:
+                        raise  # the card did not land: the runtime reports the turn
+                    tools.turn.fail(failure.message)
+                    return
                 add_usage(usage, **self._usage(response))
                 reply = self._read(response)
                 if not reply.calls:
                     if reply.text:
-                        messages.append({"role": "assistant", "content": reply.text})
+                        messages.append(reply.message or self._assistant_message(reply.text))
                     await relay_closing_text(tools, msg, reply.text)
                     return
-                messages.append(reply.message)
                 runs, declined = await self._run_tools(tools, reply.calls)
+                # the calls join the history with their results only: a turn interrupted
+                # mid-call leaves none behind (a provider refuses a call without a result)
+                messages.append(reply.message)
                 messages.extend(self._tool_results(runs))
                 if declined:  # a successful band_no_reply settled the turn: no follow-up
                     return
-            log.warning("room %s: stopped after %d model calls", room_id, MAX_TOOL_ROUNDS)
+            log.warning("room %s: stopped after %d model calls", room_id, self._max_rounds())
         finally:
             await send_usage(tools, self.features, usage)
 
@@ -230,14 +284,48 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
             self._history[room_id] = list(history) if bootstrap else []
         return self._history[room_id]
 
+    def _user_messages(self, texts: list[str]) -> list[JsonObject]:
+        """The user-side messages of a turn (room notes, then the message), one per text."""
+        return [{"role": "user", "content": text} for text in texts]
+
+    def _assistant_message(self, text: str) -> JsonObject:
+        """The model's closing text as a history message."""
+        return {"role": "assistant", "content": text}
+
+    def _tool_schemas(self, tools: AgentToolsProtocol) -> list[Mapping[str, object]]:
+        """The platform tools' schemas, then the custom tools', in the provider's format."""
+        schemas = list(self._platform_schemas(tools))
+        schemas.extend(custom_tools_to_schemas(self._custom_tools, self.PROVIDER))
+        return schemas
+
+    def _failure(self, exc: Exception) -> AgentFailure:
+        """The failure reported when a model call raised ``exc``."""
+        return provider_failure(self.PROVIDER, exc, self.API_NAME, self.KEY_ENV)
+
+    def _max_rounds(self) -> int:
+        """Model calls one turn may make."""
+        return MAX_TOOL_ROUNDS
+
     @abstractmethod
     def _defaults(self) -> tuple[C, HistoryConverter[H]]:
         """The config and history converter an adapter built without them uses."""
+
+    def _extra(self) -> str:
+        """The extra that installs the provider's SDK (its package's name)."""
+        return self.CLIENT[0]
+
+    def _make_client(self) -> Any:
+        """The provider's async client, built from the config."""
+        package, client_class = self.CLIENT
+        return getattr(importlib.import_module(package), client_class)(**self._client_options())
 
     def _client_options(self) -> dict[str, object]:
         """The client's keyword arguments from the config (``provider_key`` None: the client
         reads the provider's environment variable)."""
         return {"api_key": self.config.provider_key}
+
+    async def _check_key(self) -> None:
+        """One cheap authenticated call (no tokens spent): raises the SDK's error on a bad key."""
 
     @abstractmethod
     def _platform_schemas(self, tools: AgentToolsProtocol) -> Sequence[Mapping[str, object]]:
@@ -262,12 +350,38 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
         """The messages that give the tool calls' results back to the model."""
 
 
-def provider_failure(provider: str, exc: Exception) -> AgentFailure:
-    """The provider failure to report for ``exc`` (HTTP status and body when it has them)."""
+def provider_failure(
+    provider: str, exc: Exception, api: str = "", key_env: str = ""
+) -> AgentFailure:
+    """The provider failure to report for ``exc``: the API's status and its own message, with
+    what to do for a refused key (401/403), a rate limit (429) or a server error (5xx)."""
+    api = api or provider
     status = getattr(exc, "status_code", None)
     if isinstance(status, int):
-        return AgentFailure(provider, str(exc), str(status), getattr(exc, "body", None))
+        said = provider_message(exc)
+        hint = ""
+        if status in (401, 403):
+            hint = f" (the API key was refused: check {key_env or 'the provider key'})"
+        elif status == 429:
+            hint = " (rate limited: try again later)"
+        elif status >= 500:
+            hint = " (the provider failed: try again later)"
+        message = f"{api} API error {status}: {said}{hint}"
+        return AgentFailure(provider, message, str(status), getattr(exc, "body", None))
+    if type(exc).__name__ in ("APIConnectionError", "APITimeoutError"):
+        return AgentFailure(provider, f"{api} API unreachable: {exc}", "connection")
     return AgentFailure(provider, GENERIC_PROVIDER_FAILURE_MESSAGE)
+
+
+def provider_message(exc: Exception) -> str:
+    """The provider's own error message from an SDK's status error (its body, else its text)."""
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error")
+        found = inner.get("message") if isinstance(inner, dict) else body.get("message")
+        if isinstance(found, str) and found:
+            return found
+    return str(getattr(exc, "message", None) or exc)
 
 
 def check_custom_tools(tools: Sequence[CustomToolDef] | None) -> list[CustomToolDef]:
