@@ -42,12 +42,11 @@ def create_person(db: str, name: str, handle: str) -> tuple[dict[str, Any], str]
 
 def serve(app: Starlette, **config: Any) -> None:
     """Serve ``app`` (from :func:`app`) with band dev's limits until Ctrl-C."""
-    import uvicorn
 
     from band.devserver.app import LIMITS
-    from band.serving import guarded_config
+    from band.serving import GracefulServer, guarded_config
 
-    uvicorn.Server(guarded_config(app, LIMITS, **config)).run()
+    GracefulServer(guarded_config(app, LIMITS, **config)).run()
 
 
 def app(db: str, user_key: str | None) -> Starlette:

@@ -133,7 +133,12 @@ def create_app(
         exception_handlers={HTTPException: _http_error, Exception: _server_error},
         middleware=[
             Middleware(
-                BodyLimit, max_body=LIMITS.max_body, limit_for=_body_limit, too_large=_too_large
+                BodyLimit,
+                max_body=LIMITS.max_body,
+                limit_for=_body_limit,
+                too_large=_too_large,
+                body_timeout=LIMITS.body_timeout,
+                min_body_rate=LIMITS.min_body_rate,
             )
         ],
         lifespan=lifespan,
@@ -143,5 +148,6 @@ def create_app(
     app.state.join_lines = JoinLines()
     app.state.user_key = key
     app.state.idle_timeout = idle_timeout
+    app.state.sockets_per_key = LIMITS.max_sockets_per_key
     app.state.user_id = user.id
     return app

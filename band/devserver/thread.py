@@ -13,9 +13,7 @@ import threading
 import time
 from typing import Any
 
-import uvicorn
-
-from band.serving import guarded_config
+from band.serving import GracefulServer, guarded_config
 
 __all__ = ["ServerThread"]
 
@@ -34,7 +32,7 @@ class ServerThread:
         self._sock.bind((host, 0))
         self.port: int = self._sock.getsockname()[1]
         config = guarded_config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
-        self._server = uvicorn.Server(config)
+        self._server = GracefulServer(config)
         #: the event loop serving the app (set once the thread runs)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._thread = threading.Thread(target=self._run, name="band-dev", daemon=True)

@@ -11,7 +11,6 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
-import uvicorn
 from mcp.server.lowlevel import Server
 from mcp.server.sse import SseServerTransport
 from mcp.server.stdio import stdio_server
@@ -21,7 +20,7 @@ from starlette.applications import Starlette
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from band.serving import BodyLimit, Limits, guarded_config
+from band.serving import BodyLimit, GracefulServer, Limits, guarded_config
 
 from .auth import authentication, require_token
 from .config import Settings
@@ -167,4 +166,4 @@ async def serve_http(app: Starlette, settings: Settings, **uvicorn_kw: Any) -> N
         lifespan="on",
         **uvicorn_kw,
     )
-    await uvicorn.Server(config).serve()
+    await GracefulServer(config).serve()

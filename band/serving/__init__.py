@@ -6,5 +6,6 @@ from __future__ import annotations
 from .body import BodyLimit
 from .config import guarded_config
 from .limits import Limits
+from .shutdown import GracefulServer
 
-__all__ = ["BodyLimit", "Limits", "guarded_config"]
+__all__ = ["BodyLimit", "GracefulServer", "Limits", "guarded_config"]

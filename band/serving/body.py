@@ -1,13 +1,15 @@
-"""An ASGI middleware that bounds request bodies while reading them."""
+"""An ASGI middleware that bounds request bodies while reading them: in size and in time."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .errors import error_response
+from .limits import BODY_TIMEOUT, MIN_BODY_RATE
 
 
 def payload_too_large(limit: int) -> Response:
@@ -15,12 +17,21 @@ def payload_too_large(limit: int) -> Response:
     return error_response(413, "payload_too_large", f"request body larger than {limit} bytes")
 
 
+def body_timed_out(timeout: float) -> Response:
+    """The 408 of a body that did not arrive in time."""
+    return error_response(408, "request_timeout", f"request body not received in {timeout:g}s")
+
+
 class BodyLimit:
     """Read each HTTP request body (declared length or chunked) up to a limit before the app runs.
 
     A body over the limit is answered 413 as soon as the limit is passed (at once when the
     declared ``Content-Length`` says so) and the connection closed, so no more of it is read;
-    the app never sees it. The app then gets the whole body in one message.
+    the app never sees it. A body still incomplete ``body_timeout`` seconds after the request
+    began (plus a second for every ``min_body_rate`` bytes received, so a real upload at any
+    usable speed finishes) is answered 408 and the connection closed: a client trickling its
+    body holds neither a connection nor a buffer for longer. The app then gets the whole body
+    in one message.
     """
 
     def __init__(
@@ -30,11 +41,15 @@ class BodyLimit:
         *,
         limit_for: Callable[[Scope], int] | None = None,
         too_large: Callable[[int], Response] = payload_too_large,
+        body_timeout: float = BODY_TIMEOUT,
+        min_body_rate: int = MIN_BODY_RATE,
     ) -> None:
         self.app = app
         self.max_body = max_body
         self.limit_for = limit_for
         self.too_large = too_large
+        self.body_timeout = body_timeout
+        self.min_body_rate = min_body_rate
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Buffer the body within the limit, then call the app; 413 beyond it."""
@@ -48,8 +63,16 @@ class BodyLimit:
             return
         chunks: list[bytes] = []
         size = 0
+        loop = asyncio.get_running_loop()
+        started = loop.time()
         while True:
-            message = await receive()
+            deadline = started + self.body_timeout + size / self.min_body_rate
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
+            except TimeoutError:
+                await self._close_with(scope, receive, send, body_timed_out(self.body_timeout))
+                return
             if message["type"] != "http.request":  # the client went away: nobody to answer
                 return
             chunk: bytes = message.get("body", b"")
@@ -69,7 +92,11 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
-        response = self.too_large(limit)
+        await self._close_with(scope, receive, send, self.too_large(limit))
+
+    async def _close_with(
+        self, scope: Scope, receive: Receive, send: Send, response: Response
+    ) -> None:
         # close after answering: the rest of the body is never read
         response.headers["connection"] = "close"
         await response(scope, receive, send)

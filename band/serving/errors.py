@@ -1,4 +1,5 @@
-"""The Band API's error envelope, ``{"error": {code, message, request_id?, details?}}``, built in
+"""The Band API's error envelope, ``{"error": {code, message, request_id?, details?,
+retry_after?}}``, built in
 one place for every local server (band dev's answers, the body limit, the guarded protocol)."""
 
 from __future__ import annotations
@@ -15,13 +16,16 @@ def error_body(
     *,
     details: dict[str, Any] | None = None,
     request_id: str | None = None,
+    retry_after: float | None = None,
 ) -> dict[str, Any]:
-    """The envelope as a dict: ``request_id`` and ``details`` only when given."""
+    """The envelope as a dict: ``request_id``, ``details`` and ``retry_after`` only when given."""
     err: dict[str, Any] = {"code": code, "message": message}
     if request_id is not None:
         err["request_id"] = request_id
     if details:
         err["details"] = details
+    if retry_after is not None:
+        err["retry_after"] = retry_after
     return {"error": err}
 
 

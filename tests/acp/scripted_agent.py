@@ -526,8 +526,14 @@ class ScriptedAgent:
 
 
 async def main() -> None:
-    """Serve one client over stdio until stdin closes."""
+    """Serve one client over stdio until stdin closes (then, with ``--slow-exit=S``, take S
+    seconds to write ``exited.json`` in the workspace and exit 0, as an agent saving its
+    sessions on the way out does)."""
     await run_agent(ScriptedAgent())  # type: ignore[arg-type]
+    slow = flags().get("slow-exit")
+    if slow:
+        await asyncio.sleep(float(slow))
+        Path("exited.json").write_text(json.dumps({"after_stdin_closed_s": float(slow)}))
 
 
 if __name__ == "__main__":

@@ -817,3 +817,66 @@ def test_a_second_announcement_of_a_call_completes_the_first(live: Live, tmp_pat
         ]
 
     scenario(live, tmp_path, body)
+
+
+async def _session_lost(rooms: ACPRooms, room: Room) -> str | None:
+    """A turn, a crash of the process, and the agent forgetting the room's session."""
+    await room.turn("think hello")
+    session = rooms.room(room.id).session_id
+    await room.turn("crash")
+    Path(room.workspace, "sessions.json").write_text("{}")
+    return session
+
+
+def test_after_a_refused_load_every_later_turn_fails_by_default(live: Live, tmp_path: Path) -> None:
+    """The seed's rule makes a dead room of an agent that lost its session: each later message
+    tries the same load and fails (``new_session_on_refused_load`` is the way out)."""
+
+    async def body(rooms: ACPRooms, room: Room) -> None:
+        await _session_lost(rooms, room)
+        for later in ("think first", "think second"):
+            sink = await room.turn(later)
+            assert [f.message for f in sink.failures] == ["Resource not found"]
+        methods = [c["method"] for c in calls(room.workspace)]
+        assert methods.count("new_session") == 1
+        assert ("thought", "second") not in room.events()
+
+    scenario(live, tmp_path, body)
+
+
+def test_opt_in_opens_a_new_session_with_the_replay_after_a_refused_load(
+    live: Live, tmp_path: Path
+) -> None:
+    async def body(rooms: ACPRooms, room: Room) -> None:
+        session = await _session_lost(rooms, room)
+
+        async def replay() -> list[str]:
+            return ["[human]: hello"]
+
+        sink = await room.turn("think again", replay=replay)
+        assert sink.failures == []
+        assert rooms.room(room.id).session_id not in (None, session)
+        methods = [c["method"] for c in calls(room.workspace)]
+        assert methods.count("load_session") == 1 and methods.count("new_session") == 2
+        prompt = calls(room.workspace)[-1]["text"]
+        assert "[Conversation History]" in prompt and "[human]: hello" in prompt
+        assert ("thought", "again") in room.events()
+        later = await room.turn("think later")  # the room goes on in its new session
+        assert later.failures == []
+
+    scenario(live, tmp_path, body, new_session_on_refused_load=True)
+
+
+def test_a_stopped_agent_gets_time_to_exit_on_its_own(live: Live, tmp_path: Path) -> None:
+    """Stopping a room's process closes its stdin and waits before any signal: an agent that
+    takes 3 s to save its sessions on the way out (past the ACP SDK's 2 s) exits on its own."""
+
+    async def body(rooms: ACPRooms, room: Room) -> None:
+        await room.turn("think hello")
+        process, workspace = rooms.room(room.id).process, room.workspace
+        assert process is not None and process.proc is not None
+        await rooms.close_room(room.id)
+        assert process.proc.returncode == 0  # not -15 (SIGTERM) or -9 (SIGKILL)
+        assert Path(workspace, "exited.json").exists()
+
+    scenario(live, tmp_path, body, "--slow-exit=3")

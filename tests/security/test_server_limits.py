@@ -1,5 +1,6 @@
 """Bounded requests and connections on ``band dev``: bodies (declared and chunked), header size,
-header-read time, a descriptor limit under a flood of stalled connections, message length."""
+header-read and body-read time, a descriptor limit under a flood of stalled connections, message
+length."""
 
 from __future__ import annotations
 
@@ -194,6 +195,38 @@ def test_slow_header_client_is_closed_with_408(dev: Dev) -> None:
     status, body = _status_and_body(answer)
     assert status == 408
     assert body["error"]["code"] == "request_timeout"  # type: ignore[index]
+
+
+def test_a_trickled_body_is_answered_408(dev: Dev) -> None:
+    """A client that declares 1 MiB and sends a byte a second: answered 408 once the body
+    deadline passes, the connection closed (bounded loop: at most 10 x the timeout), while
+    another client is served meanwhile."""
+    sock = _connect(dev.port)
+    with sock:
+        sock.settimeout(1.0)
+        sock.sendall(_post_head(dev, "/api/v1/me/chats", "Content-Length: 1048576\r\n"))
+        answer = b""
+        for i in range(int(LIMITS.body_timeout) * 10):
+            try:
+                sock.sendall(b"{" if i == 0 else b" ")
+            except (BrokenPipeError, ConnectionResetError):
+                break
+            try:
+                answer = sock.recv(65536)
+            except TimeoutError:
+                if i == 2:  # the trickle holds no one else up
+                    with dev.person() as other:
+                        assert other.get("/api/v1/me/profile").status_code == 200
+                continue
+            break
+        else:
+            raise AssertionError("the trickled body was never answered")
+        sock.settimeout(READ_S)
+        answer += _read_all(sock)
+    status, body = _status_and_body(answer)
+    assert status == 408
+    assert body["error"]["code"] == "request_timeout"  # type: ignore[index]
+    assert "request body not received" in body["error"]["message"]  # type: ignore[index]
 
 
 def test_descriptor_limit_under_a_flood_of_stalled_connections(tmp_path: Path) -> None:

@@ -20,10 +20,11 @@ def error_response(
     message: str,
     details: dict[str, Any] | None = None,
     request_id: str | None = None,
+    retry_after: float | None = None,
 ) -> JSONResponse:
     """The documented error envelope, with ``request_id`` (a fresh one when not given)."""
     rid = request_id or str(uuid.uuid4())
-    return envelope(status, code, message, details=details, request_id=rid)
+    return envelope(status, code, message, details=details, request_id=rid, retry_after=retry_after)
 
 
 def server_error(path: str, exc: BaseException) -> JSONResponse:

@@ -21,6 +21,8 @@ from .fanout import Connection, Fanout, Frame
 join_log = logging.getLogger("band.devserver.joins")
 log = logging.getLogger(__name__)
 
+#: Seconds a key at its socket cap is told to wait before it retries.
+RETRY_AFTER_S = 5.0
 #: Longest pause between checks of a socket's idle deadline (``idle_timeout`` may change live).
 IDLE_CHECK_MAX_S = 1.0
 
@@ -91,6 +93,17 @@ async def websocket_endpoint(ws: WebSocket) -> None:
                 return
             await _supersede(old)
             fanout.remove(old)
+    cap: int = ws.app.state.sockets_per_key
+    if fanout.sockets_of(principal.id) >= cap:
+        await ws.send_denial_response(
+            error_response(
+                429,
+                "too_many_connections",
+                f"this key already holds {cap} open sockets; close one or retry later",
+                retry_after=RETRY_AFTER_S,
+            )
+        )
+        return
     # register before accepting: once the client sees the upgrade succeed, the fanout knows it
     # (no pushes can reach it early, since it has joined no topic yet)
     conn = Connection(principal, ws)

@@ -51,6 +51,12 @@ class Fanout:
     def __init__(self) -> None:
         self.connections: set[Connection] = set()
         self.agents: dict[str, Connection] = {}
+        #: live sockets of each principal (the per-key cap)
+        self.per_principal: dict[str, int] = {}
+
+    def sockets_of(self, pid: str) -> int:
+        """How many live sockets ``pid`` holds."""
+        return self.per_principal.get(pid, 0)
 
     def agent_connected(self, agent_id: str) -> Connection | None:
         """Return the live connection of ``agent_id``, if any."""
@@ -59,6 +65,9 @@ class Fanout:
 
     def add(self, conn: Connection) -> None:
         """Register a connection."""
+        if conn not in self.connections:
+            pid = conn.principal.id
+            self.per_principal[pid] = self.per_principal.get(pid, 0) + 1
         self.connections.add(conn)
         if conn.principal.kind == "agent":
             self.agents[conn.principal.id] = conn
@@ -66,6 +75,13 @@ class Fanout:
     def remove(self, conn: Connection) -> None:
         """Forget a connection."""
         conn.closed = True
+        if conn in self.connections:
+            pid = conn.principal.id
+            left = self.per_principal.get(pid, 1) - 1
+            if left > 0:
+                self.per_principal[pid] = left
+            else:
+                self.per_principal.pop(pid, None)
         self.connections.discard(conn)
         if self.agents.get(conn.principal.id) is conn:
             del self.agents[conn.principal.id]

@@ -19,6 +19,7 @@ import msgspec
 from band.core.wire import Attachment, JsonObject
 from band.private_files import PRIVATE_FILE, private_dir, private_file, tighten
 
+from .local_key import keep_key, read_key
 from .principal import Principal
 from .rows import AgentRow, Entity, Member, MessageRecord, PeerRow, RoomRow, UserRow, record
 
@@ -210,7 +211,7 @@ def load_json(text: str) -> Any:
 
 
 def _private_db(path: Path) -> None:
-    """The DB holds the local person's key: its directory and files are owner-only.
+    """The DB holds people's and agents' data: its directory and files are owner-only.
 
     SQLite creates a new file 0644 less the umask and gives its -wal and -shm files the DB
     file's mode, so the DB file is created 0600 first; existing files are tightened.
@@ -254,6 +255,9 @@ class Store:
             self.db.execute("PRAGMA synchronous = NORMAL")
             _private_db(Path(path))  # the -wal and -shm files WAL mode just created
         self.migrate()
+        self.path = path
+        self._local_key: str | None = None  # the local person's key, once known
+        self._move_clear_key()
         self._roles: dict[tuple[str, str], str | None] = {}  # (room, participant) -> role
         self._room_lists: dict[str, list[str]] = {}  # participant -> room ids, listing order
         self._watch_memberships()
@@ -310,23 +314,60 @@ class Store:
     # -- identities -------------------------------------------------------
 
     def ensure_local_user(self, key: str | None = None) -> tuple[UserRow, str]:
-        """Return the local person and its key, creating them once."""
-        stored = self.db.execute("SELECT value FROM settings WHERE key='local_user_key'").fetchone()
-        if key is None and stored is not None:
-            key = stored[0]
-        key = key or new_key("band_u_")
-        user = self.user_by_key(key)
+        """Return the local person and its key, creating them once.
+
+        The key is kept beside the database (``local_key``), never in it. Without ``key`` the
+        kept one is used; when that is gone the local person gets a new key (its rooms and
+        agents stay); a ``key`` nobody has yet makes a new local person, as before.
+        """
+        key = key or self._local_key or read_key(self.path)
+        user = self.user_by_key(key) if key else None
+        if user is None and key is None:
+            key = new_key("band_u_")
+            local = self._setting("local_user_id")
+            if local is not None:  # the kept key was lost: the same person, a new key
+                self.db.execute("UPDATE users SET key_hash=? WHERE id=?", (hash_key(key), local))
+                user = self.user_by_key(key)
         if user is None:
+            assert key is not None
             user = self._create_user("Local Person", "local", key)
+        assert key is not None
         self.db.execute(
-            "INSERT OR REPLACE INTO settings (key, value) VALUES ('local_user_key', ?)", (key,)
+            "INSERT OR REPLACE INTO settings (key, value) VALUES ('local_user_id', ?)", (user.id,)
         )
+        keep_key(self.path, key)
+        self._local_key = key
         return user, key
 
     def local_user_key(self) -> str | None:
-        """Return the stored local user key, if any."""
-        row = self.db.execute("SELECT value FROM settings WHERE key='local_user_key'").fetchone()
+        """Return the local person's key: this store's, else the one kept beside the DB."""
+        return self._local_key or read_key(self.path)
+
+    def _setting(self, name: str) -> str | None:
+        row = self.db.execute("SELECT value FROM settings WHERE key=?", (name,)).fetchone()
         return row[0] if row else None
+
+    def _move_clear_key(self) -> None:
+        """Move a key an older band dev stored in clear out of the DB (into the key file), and
+        overwrite it where it was (``secure_delete``, the log checkpointed and truncated)."""
+        legacy = self._setting("local_user_key")
+        if legacy is None:
+            return
+        user = self.user_by_key(legacy)
+        if user is not None:
+            self.db.execute(
+                "INSERT OR REPLACE INTO settings (key, value) VALUES ('local_user_id', ?)",
+                (user.id,),
+            )
+        if read_key(self.path) is None:
+            keep_key(self.path, legacy)
+        self._local_key = legacy
+        self.db.execute("PRAGMA secure_delete = ON")
+        self.db.execute("DELETE FROM settings WHERE key='local_user_key'")
+        self.db.execute("PRAGMA secure_delete = OFF")
+        if self.path != ":memory:":
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        log.info("moved the local person's key out of the database, beside it")
 
     def create_user(self, name: str, handle: str, key: str) -> JsonObject:
         """Insert a human user; return its row as a plain dict (``band user add`` prints it,

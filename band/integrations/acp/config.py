@@ -96,6 +96,15 @@ class ACPClientAdapterConfig(BaseModel):
             "next message."
         ),
     )
+    new_session_on_refused_load: bool = Field(
+        default=False,
+        description=(
+            "When the agent refuses to load the room's own session (Gemini CLI may have lost "
+            "it), open a new session and give it the room's earlier messages as background "
+            "instead of failing the turn. Off by default, as the seed says (the turn fails and "
+            "so, while the agent keeps refusing, does every later one in the room)."
+        ),
+    )
     model: str | None = None
     reasoning_effort: str | None = None
     retention: ACPRetentionConfig = Field(default_factory=ACPRetentionConfig)

@@ -17,7 +17,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
 import mcp.types as types
-import uvicorn
 from mcp.server.lowlevel import Server
 from mcp.server.sse import SseServerTransport
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
@@ -29,7 +28,7 @@ from starlette.types import Receive, Scope, Send
 from band.core.types import ToolCallOutcome
 from band.core.wire import JsonObject, JsonValue
 from band.runtime.tools.spec import ToolSpec
-from band.serving import BodyLimit, Limits, guarded_config
+from band.serving import BodyLimit, GracefulServer, Limits, guarded_config
 
 __all__ = ["SERVER_NAME", "BandMCPServer"]
 
@@ -59,7 +58,7 @@ def _image_blocks(value: JsonValue) -> list[types.ImageContent] | None:
     ]
 
 
-class _QuietServer(uvicorn.Server):
+class _QuietServer(GracefulServer):
     # the host process owns SIGINT/SIGTERM, not this embedded server
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:

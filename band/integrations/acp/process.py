@@ -31,7 +31,11 @@ STREAM_LIMIT = 16 * 1024 * 1024
 BARRIER_TIMEOUT_S = 5.0
 #: The extension request the barrier sends (answered "method not found" by any agent).
 BARRIER_METHOD = "band/replay_barrier"
-#: Bound of the whole process shutdown (the SDK waits 2 s, terminates, waits, kills).
+#: How long the agent has to exit on its own once its stdin is closed (the end of input is how
+#: an ACP agent is told to stop, and when it writes its session down) before SIGTERM, and again
+#: before SIGKILL; the ACP SDK's own default is 2 s.
+EXIT_GRACE_S = 4.0
+#: Bound of the whole process shutdown (stdin closed, the grace, SIGTERM, the grace, SIGKILL).
 SHUTDOWN_TIMEOUT_S = 10.0
 STDERR_TAIL_LINES = 20
 STDERR_CHUNK = 64 * 1024
@@ -84,7 +88,7 @@ class ACPRoomProcess:
                 *self._argv,
                 env=self._env,  # merged over the SDK's HOME/LOGNAME/PATH/SHELL/TERM/USER
                 cwd=self._workspace,
-                transport_kwargs={"limit": STREAM_LIMIT},
+                transport_kwargs={"limit": STREAM_LIMIT, "shutdown_timeout": EXIT_GRACE_S},
                 use_unstable_protocol=self._unstable,
             )
             self.conn, self.proc = await self._stack.enter_async_context(spawn)
@@ -167,7 +171,8 @@ class ACPRoomProcess:
             log.warning("room %s: session/cancel not delivered: %r", self.room_id, exc)
 
     async def stop(self) -> None:
-        """Close the connection and the process (stdin EOF, then terminate, then kill)."""
+        """Close the connection and the process: stdin EOF, ``EXIT_GRACE_S`` for the agent to
+        exit on its own, then SIGTERM, the grace again, then SIGKILL."""
         if self.stopped:
             return
         self.stopped = True

@@ -224,12 +224,25 @@ class ACPRooms:
         catalog: Sequence[SessionConfigOption] | None = None
         loaded = False
         if room.session_id is not None and process.load_session:
-            # the room's own session, kept across a stopped process: exactly it, or the turn fails
-            response = await process.connection.load_session(
-                cwd=cwd, session_id=room.session_id, mcp_servers=servers
-            )
-            catalog, loaded = response.config_options, True
-            await process.replay_barrier()
+            # the room's own session, kept across a stopped process: exactly it, or the turn
+            # fails (unless new_session_on_refused_load: then a new one with the replay)
+            try:
+                response = await process.connection.load_session(
+                    cwd=cwd, session_id=room.session_id, mcp_servers=servers
+                )
+            except RequestError as exc:
+                if not self.config.new_session_on_refused_load:
+                    raise
+                log.warning(
+                    "room %s: the agent refused to load session %s (%s); opening a new one "
+                    "with the room's messages (new_session_on_refused_load)",
+                    room.room_id,
+                    room.session_id,
+                    exc,
+                )
+            else:
+                catalog, loaded = response.config_options, True
+                await process.replay_barrier()
         elif room.session_id is None and request.resume_session_id and process.load_session:
             try:
                 response = await process.connection.load_session(
