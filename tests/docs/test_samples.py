@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+SNIPPET = re.compile(r'^--8<-- "([^"]+)"$', re.M)
 FENCE = re.compile(r"(?P<skip><!-- sample: not-python -->\n)?```python\n(?P<code>.*?)```", re.S)
 
 
@@ -49,7 +50,9 @@ def samples() -> list[Sample]:
             if match.group("skip"):
                 continue
             line = text.count("\n", 0, match.start("code")) + 1
-            found.append(Sample(page, line, match.group("code")))
+            # a block that includes a file (pymdownx.snippets) is checked as the file it shows
+            code = SNIPPET.sub(lambda m: (ROOT / m.group(1)).read_text(), match.group("code"))
+            found.append(Sample(page, line, code))
     return found
 
 
