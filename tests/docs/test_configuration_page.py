@@ -19,7 +19,7 @@ READS = re.compile(
 
 
 def variables_in_code() -> set[str]:
-    """Every BAND_* literal, and every name passed to an environment reader, in band/ and the core."""
+    """Every BAND_* literal and every name an environment reader is given, in the packages."""
     found: set[str] = set()
     for top in ("band", "band_sdk_core"):
         for source in (ROOT / top).rglob("*.py"):

@@ -107,6 +107,7 @@ def _defines_tests(code: str) -> bool:
     )
 
 
+ECHO = next(s.code for s in samples() if s.page.name == "README.md" and "class Echo" in s.code)
 TEST_SAMPLES = [s for s in samples() if _defines_tests(s.code)]
 
 
@@ -114,12 +115,15 @@ TEST_SAMPLES = [s for s in samples() if _defines_tests(s.code)]
 def test_sample_tests_pass(sample: Sample, tmp_path: Path) -> None:
     test_file = tmp_path / f"test_{sample.name}.py"
     test_file.write_text(sample.code)
+    # a tutorial's test imports the agent the tutorials build: echo.py (the README's 20-line
+    # agent) beside it, and examples/ (the model agent) on the path
+    (tmp_path / "echo.py").write_text(ECHO)
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test_file)],
         capture_output=True,
         text=True,
         cwd=tmp_path,
-        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(ROOT / "examples")},
         timeout=600,
     )
     assert run.returncode == 0, f"{sample.page}:{sample.line}:\n{run.stdout[-3000:]}"

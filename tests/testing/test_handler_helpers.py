@@ -59,7 +59,8 @@ def readme_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The README's echo.py and test_echo.py, as a user copies them."""
     where = tmp_path_factory.mktemp("readme")
     (where / "echo.py").write_text(_snippet("## A 20-line agent", "class Echo"))
-    (where / "test_echo.py").write_text(_snippet("# Testing your agent", "from echo import", TESTING))
+    test = _snippet("# Testing your agent", "from echo import", TESTING)
+    (where / "test_echo.py").write_text(test)
     return where
 
 
