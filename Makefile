@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv install refsdk refcore acp-agents dashboard test test-pure test-wheel test-dist lint types format bench bench-e2e bench-scale bench-wire bench-faults demo clean
+.PHONY: docs docs-serve venv install refsdk refcore acp-agents dashboard test test-pure test-wheel test-dist lint types format bench bench-e2e bench-scale bench-wire bench-faults demo clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -183,5 +183,15 @@ demo: $(DEMO_STAMP)
 	@echo "make demo: step 3/3: band demo $(DEMO_ARGS)"
 	$(DEMO_VENV)/bin/band demo $(DEMO_ARGS)
 
+# the documentation site (mkdocs.yml, docs/): strict, so a broken link or a missing reference
+# fails; the CLI and HTTP API pages are generated from the parser and the served OpenAPI
+# (docs/hooks/generated.py). tests/docs build it too and check it in Chromium.
+DOCS_SITE ?= site
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --site-dir $(DOCS_SITE)
+	@echo "docs: built $(DOCS_SITE)/index.html (make docs-serve serves it at http://127.0.0.1:8000)"
+docs-serve: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs serve --dev-addr 127.0.0.1:8000
+
 clean:
-	rm -rf build dist *.egg-info $(VENV) $(DEMO_VENV) band_sdk_core/*.c band_sdk_core/*.so
+	rm -rf build dist site *.egg-info $(VENV) $(DEMO_VENV) band_sdk_core/*.c band_sdk_core/*.so

@@ -118,3 +118,11 @@ def test_the_readme_quickstart_runs_in_a_fresh_venv(
         answer = done.stdout
     assert lines[-1].startswith("band send ")
     assert "Echo: @Local Person echo: hello" in answer, answer
+
+
+def test_the_first_agent_tutorial_shows_the_same_quickstart() -> None:
+    # the docs site's tutorial carries the README's quickstart and agent verbatim, so the run
+    # above covers both
+    page = (ROOT / "docs" / "tutorials" / "first-agent.md").read_text(encoding="utf-8")
+    assert BLOCK in page.split("## Quickstart", 1)[1]
+    assert ECHO in page.split("## A 20-line agent", 1)[1]

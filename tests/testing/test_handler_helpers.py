@@ -14,11 +14,13 @@ from band.testing import FakeAgentTools, message
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: the testing tutorial of the docs site (the README's "Testing your agent" moved there)
+TESTING = (ROOT / "docs" / "tutorials" / "testing.md").read_text(encoding="utf-8")
 
 
-def _snippet(heading: str, marker: str) -> str:
-    """The README's first python block under ``heading`` that contains ``marker``."""
-    section = README.split(heading, 1)[1]
+def _snippet(heading: str, marker: str, text: str = README) -> str:
+    """The first python block under ``heading`` in ``text`` that contains ``marker``."""
+    section = text.split(heading, 1)[1]
     blocks = [b.split("```", 1)[0] for b in section.split("```python\n")[1:]]
     return next(b for b in blocks if marker in b)
 
@@ -57,7 +59,8 @@ def readme_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The README's echo.py and test_echo.py, as a user copies them."""
     where = tmp_path_factory.mktemp("readme")
     (where / "echo.py").write_text(_snippet("## A 20-line agent", "class Echo"))
-    (where / "test_echo.py").write_text(_snippet("## Testing your agent", "from echo import"))
+    test = _snippet("# Testing your agent", "from echo import", TESTING)
+    (where / "test_echo.py").write_text(test)
     return where
 
 

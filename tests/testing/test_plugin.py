@@ -82,8 +82,9 @@ def test_the_band_timeout_option_is_offered(tmp_path: Path) -> None:
 
 
 def test_the_readme_example_runs(tmp_path: Path) -> None:
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
-    section = readme.split("## Testing your agent", 1)[1]
+    # the testing tutorial of the docs site (the README's section moved there)
+    page = Path(__file__).parents[2] / "docs" / "tutorials" / "testing.md"
+    section = page.read_text().split("# Testing your agent", 1)[1]
     example = section.split("```python\n", 1)[1].split("```", 1)[0]
     (tmp_path / "test_readme_example.py").write_text(example)
     env = {k: v for k, v in os.environ.items() if k != "PYTEST_DISABLE_PLUGIN_AUTOLOAD"}
