@@ -14,7 +14,9 @@ cdef tuple _SPENT
 
 cpdef str _message_id(object message_id)
 
-cdef Py_ssize_t _check_range(object number, str name, Py_ssize_t low) except? -1
+# limits are u32 in the reference: long long holds them on every target (Py_ssize_t is 32-bit on
+# i386 and armv7l) and compares with a Py_ssize_t size without a sign-compare
+cdef long long _check_range(object number, str name, long long low) except? -1
 
 
 # Packed small: at 100,000 ids the queues are bound by memory.
@@ -30,8 +32,8 @@ cdef class _Slot(_linked.Link):
 
 @cython.final
 cdef class RetryTracker:
-    cdef Py_ssize_t _max_retries
-    cdef Py_ssize_t _max_tracked
+    cdef long long _max_retries
+    cdef long long _max_tracked
     cdef StrMap _index
     cdef _linked.Chain _queue
     cdef list _failed
@@ -54,9 +56,9 @@ cdef class RetryTracker:
     cdef int _add_failed(self, _Slot slot) except -1
 
     @cython.locals(ceiling=cython.longlong)
-    cdef inline Py_ssize_t _limit(self, _Slot slot) noexcept
+    cdef inline long long _limit(self, _Slot slot) noexcept
 
-    @cython.locals(slot=_Slot, count=Py_ssize_t, exhausted=bint)
+    @cython.locals(slot=_Slot, count=cython.longlong, exhausted=bint)
     cpdef tuple record_attempt(self, object message_id)
 
     @cython.locals(slot=_Slot)
@@ -71,10 +73,10 @@ cdef class RetryTracker:
     cpdef discard_attempt(self, object message_id)
 
     @cython.locals(slot=_Slot)
-    cpdef Py_ssize_t _attempt_count(self, object message_id) except -1
+    cpdef long long _attempt_count(self, object message_id) except -1
 
     @cython.locals(slot=_Slot)
-    cpdef Py_ssize_t _ceiling(self, object message_id) except -1
+    cpdef long long _ceiling(self, object message_id) except -1
 
     @cython.locals(slot=_Slot)
-    cpdef _restore_attempts(self, object message_id, Py_ssize_t attempts, Py_ssize_t ceiling)
+    cpdef _restore_attempts(self, object message_id, long long attempts, long long ceiling)
