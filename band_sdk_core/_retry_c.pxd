@@ -73,10 +73,11 @@ cdef class RetryTracker:
     cpdef discard_attempt(self, object message_id)
 
     @cython.locals(slot=_Slot)
-    cpdef long long _attempt_count(self, object message_id) except -1
+    cpdef long long _attempt_count(self, object message_id) except? -1
 
     @cython.locals(slot=_Slot)
-    cpdef long long _ceiling(self, object message_id) except -1
+    # "except? -1", not "except -1" (with which Cython writes the C constant -1LLLL)
+    cpdef long long _ceiling(self, object message_id) except? -1
 
     @cython.locals(slot=_Slot)
     cpdef _restore_attempts(self, object message_id, long long attempts, long long ceiling)

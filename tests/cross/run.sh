@@ -123,7 +123,8 @@ payload() {  # dest : the tests a target runs, laid out as in the repository
 
 summary() {  # pytest log -> its closing counts ("123 passed, 2 failed") or what went wrong
     local line
-    line="$(grep -E '^=+ .*(passed|failed|error).* in [0-9.]+s' "$1" | tail -1 | sed -E 's/^=+ //; s/ in [0-9.]+s.*//')"
+    line="$(grep -E '(passed|failed|error|no tests ran).* in [0-9.]+s' "$1" | tail -1 |
+        sed -E 's/^=+ //; s/ in [0-9.]+s.*//')"
     echo "${line:-no result (see $1)}"
 }
 
@@ -161,10 +162,10 @@ print("%d.%d" % sys.version_info[:2], ".abi3.so" if limited else sysconfig.get_c
                 compile_failed=1
         done <"$WORK/modules.txt"
         sign="$(grep -c 'Wsign-compare' "$out/compile.log" || true)"
+        payload "$root/opt/band-cross"
         if [ "$compile_failed" = 1 ]; then
             twins="compile failed (see $out/compile.log)"
         else
-            payload "$root/opt/band-cross"
             say "$target ($suite): tests/core, both twins"
             in_root "$root" sh -c 'cd /opt/band-cross && PYTHONPATH=/opt/band-cross/site CI=true \
                 BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 BAND_CROSS_EMULATED=1 \
