@@ -1,0 +1,193 @@
+"""``band dev`` (the local platform), ``band dev agent create`` and ``band dev user create``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import socket
+from typing import Any
+
+from band.private_files import write_private
+
+from . import local
+from .human import Human, socket_url
+from .options import DEV_HOST, DEV_PORT, CommandError, add_db, add_platform
+
+__all__ = ["add"]
+
+
+def _serve(args: argparse.Namespace) -> int:
+    """Run the local platform in the foreground."""
+    taken = _port_taken(args.host, args.port)
+    if taken:
+        raise CommandError(
+            f"cannot listen on {args.host}:{args.port}: {taken}.\n"
+            f"Another band dev may be running there; pass --port {args.port + 1} (or any free "
+            "port) and point BAND_REST_URL/BAND_WS_URL at it."
+        )
+    # a flag shows in every local account's process list: BAND_USER_KEY is the private way
+    app = local.app(args.db, args.user_key or os.environ.get("BAND_USER_KEY") or None)
+    app.state.log_joins = args.access_log  # socket topic joins are logged with the requests
+    rest = f"http://{args.host}:{args.port}"
+    print(f"BAND_USER_KEY={app.state.user_key}")
+    print(f"BAND_REST_URL={rest}")
+    print(f"BAND_WS_URL={socket_url(rest)}")
+    print(f"Web room view: {rest}/", flush=True)
+    local.serve(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="info",
+        access_log=args.access_log,
+        ws="websockets-sansio",
+        # pushes are small JSON frames: deflating them costs more CPU than the bytes it saves
+        ws_per_message_deflate=False,
+    )
+    return 0
+
+
+def _port_taken(host: str, port: int) -> str:
+    """Why ``host:port`` cannot be listened on ("" when it can), checked as uvicorn binds."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return ""
+
+
+async def _agent_create(args: argparse.Namespace) -> int:
+    """Register an agent through the human API; say what was registered and written."""
+    description = args.description or f"{args.name}, a local agent"
+    body = {"agent": {"name": args.name, "description": description}}
+    async with Human(args) as human:
+        data = await human.call("POST", "/me/agents/register", body)
+    assert isinstance(data, dict)
+    agent, credentials = data["agent"], data["credentials"]
+    assert isinstance(agent, dict) and isinstance(credentials, dict)
+    out = {"id": agent["id"], "handle": agent["handle"], "api_key": credentials["api_key"]}
+    entry = args.key or args.name
+    if args.config:
+        _write_config(args.config, entry, str(agent["id"]), str(out["api_key"]))
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f'registered agent "{args.name}" (@{agent["handle"]}, id {agent["id"]})')
+    if args.config:
+        print(f'wrote its agent_id and api_key to {args.config} under "{entry}"')
+        how = f'Agent.from_config("{entry}", adapter=...) and BAND_REST_URL={human.url}'
+        print(f"run it with {how}")
+    else:
+        print(f"{entry}:\n  agent_id: {agent['id']}\n  api_key: {out['api_key']}")
+        print("(the lines above go in agent_config.yaml; --config FILE writes them for you)")
+    return 0
+
+
+def _user_create(args: argparse.Namespace) -> int:
+    """Create another local person in the dev DB and print its id, handle and key as JSON.
+
+    Band Cloud has no API to create people (they sign up), so this writes the platform's
+    SQLite file directly; a running ``band dev`` on the same file sees the person at once.
+    """
+    name = args.name.strip()
+    if not name:
+        raise CommandError("NAME can't be blank", code=2)
+    if args.db == ":memory:":
+        raise CommandError("--db must be the platform's SQLite file, not :memory:", code=2)
+    user, key = local.create_person(args.db, name, args.handle or name)
+    print(json.dumps({"id": user["id"], "handle": user["handle"], "api_key": key}))
+    return 0
+
+
+def _write_config(path: str, key: str, agent_id: str, api_key: str) -> None:
+    """Merge ``key: {agent_id, api_key}`` into the keyed ``agent_config.yaml`` (spec 1.1)."""
+    import yaml
+
+    doc: dict[str, Any] = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as fh:
+            loaded = yaml.safe_load(fh)
+        if loaded is not None and not isinstance(loaded, dict):
+            raise CommandError(f"{path} is not a YAML mapping")
+        doc = loaded or {}
+    old = doc.get(key)
+    entry: dict[str, Any] = old if isinstance(old, dict) else {}
+    doc[key] = {**entry, "agent_id": agent_id, "api_key": api_key}
+    # it holds API keys: owner-only when created, an existing file's mode never loosened
+    write_private(path, yaml.safe_dump(doc, sort_keys=False))
+
+
+def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``band dev`` and its ``agent create`` and ``user create``."""
+    dev = sub.add_parser(
+        "dev",
+        help="run the local Band platform",
+        description=(
+            "Serve Band's REST API, its WebSocket and the web room view on SQLite: a local "
+            "platform for building and testing agents offline. Prints BAND_USER_KEY, "
+            "BAND_REST_URL and BAND_WS_URL, then serves until Ctrl-C."
+        ),
+    )
+    dev.add_argument(
+        "--host", default=DEV_HOST, help="address to listen on (default: %(default)s, loopback)"
+    )
+    dev.add_argument("--port", type=int, default=DEV_PORT, help="port (default: %(default)s)")
+    add_db(dev, "SQLite file or :memory:")
+    dev.add_argument(
+        "--user-key",
+        default=None,
+        help=(
+            "key of the local person (default: BAND_USER_KEY, else the one stored in --db, "
+            "else a new one)"
+        ),
+    )
+    dev.add_argument(
+        "--access-log",
+        action="store_true",
+        help="log every HTTP request and socket join, keys redacted (default: off)",
+    )
+    # a server's log is its output: the platform's INFO lines (sockets, joins) by default
+    dev.set_defaults(func=_serve, log_level=logging.INFO)
+    dev_sub = dev.add_subparsers(dest="dev_command", metavar="COMMAND")
+    agent = dev_sub.add_parser("agent", help="manage local agents", description="Manage agents.")
+    agent_sub = agent.add_subparsers(dest="agent_command", required=True, metavar="COMMAND")
+    create = agent_sub.add_parser(
+        "create",
+        help="register an agent and (with --config) write its credentials",
+        description=(
+            "Register an agent of the local person through the human API. With --config, its "
+            "agent_id and api_key are merged into that YAML file under --key."
+        ),
+    )
+    create.add_argument("name", metavar="NAME", help="the agent's display name")
+    create.add_argument(
+        "--description", default=None, help='what the agent does (default: "NAME, a local agent")'
+    )
+    add_platform(create)
+    create.add_argument(
+        "--config",
+        default=None,
+        help="agent_config.yaml to write the credentials to (default: print them)",
+    )
+    create.add_argument("--key", default=None, help="top-level key in --config (default: NAME)")
+    create.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"id", "handle", "api_key"} as JSON, for scripts (default: text)',
+    )
+    create.set_defaults(func=_agent_create, log_level=logging.WARNING)
+    user = dev_sub.add_parser("user", help="manage local people", description="Manage people.")
+    user_sub = user.add_subparsers(dest="user_command", required=True, metavar="COMMAND")
+    user_create = user_sub.add_parser(
+        "create",
+        help="create another person; prints their key",
+        description="Create another local person in --db; prints their id, handle and key.",
+    )
+    user_create.add_argument("name", metavar="NAME", help="the person's name")
+    user_create.add_argument("--handle", default=None, help="handle (default: from NAME)")
+    add_db(user_create, "the platform's SQLite file")
+    user_create.set_defaults(func=_user_create, log_level=logging.WARNING)
