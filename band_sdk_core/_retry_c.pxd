@@ -1,5 +1,6 @@
 # Types for _retry_py.py compiled as _retry_c (setup.py ACCELERATED): the logic is the .py's.
 import cython
+from libc.stdint cimport int64_t
 
 from band_sdk_core cimport _linked_c as _linked  # the .py's "_linked" (its base classes)
 from band_sdk_core._strmap_c cimport StrMap
@@ -72,12 +73,12 @@ cdef class RetryTracker:
     @cython.locals(slot=_Slot)
     cpdef discard_attempt(self, object message_id)
 
+    # int64_t: with "long long", Cython 3.3 writes a cpdef's error value as the C constant -1LLLL
     @cython.locals(slot=_Slot)
-    cpdef long long _attempt_count(self, object message_id) except? -1
+    cpdef int64_t _attempt_count(self, object message_id) except -1
 
     @cython.locals(slot=_Slot)
-    # "except? -1", not "except -1" (with which Cython writes the C constant -1LLLL)
-    cpdef long long _ceiling(self, object message_id) except? -1
+    cpdef int64_t _ceiling(self, object message_id) except -1
 
     @cython.locals(slot=_Slot)
     cpdef _restore_attempts(self, object message_id, long long attempts, long long ceiling)

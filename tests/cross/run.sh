@@ -15,6 +15,7 @@
 #
 #   TARGETS="i386 s390x"   the targets to run (default: all of them)
 #   BAND_CROSS_CACHE=DIR   where the sysroots live
+#   CROSS_SUITES=trixie    the Debian suites to run (default: the table below)
 #   CROSS_CFLAGS=...       replaces the optimisation/precision flags (to reproduce a bug)
 set -euo pipefail
 REPO="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -130,7 +131,7 @@ summary() {  # pytest log -> its closing counts ("123 passed, 2 failed") or what
 
 rows=()
 for target in $TARGETS; do
-    for suite in ${SUITES[$target]}; do
+    for suite in ${CROSS_SUITES:-${SUITES[$target]}}; do
         start=$SECONDS
         root="$(sysroot "$target" "$suite")"
         made=$((SECONDS - start))
