@@ -106,10 +106,10 @@ format: $(STAMP)
 	$(PY) -m ruff format band_sdk_core band tests bench build_backend
 	$(PY) -m ruff check --fix band_sdk_core band tests bench build_backend
 
+# the examples as a user's code: strict, against the installed package (what an editor sees)
 types: $(STAMP)
 	$(PY) -m mypy
-	$(PY) -m mypy --strict examples/anthropic_agent.py examples/openai_agent.py \
-		examples/openai_agents_agent.py examples/test_my_agent.py
+	$(PY) -m mypy --strict examples
 
 # pytest-benchmark JSON, then compare.py's side-by-side ratios, both under bench/results/ with one
 # <commit>-<time> stem (read by bench/dashboard.py); BENCH_ARGS go to compare.py (e.g. --against PY);
@@ -143,9 +143,12 @@ dashboard: $(STAMP)
 # "--agents 4 --rooms 10 --messages 20"
 E2E_AGAINST ?= $(wildcard $(REFSDK)/bin/python)
 E2E_ARGS ?=
+# BENCH_AGAINST_COMMIT=REV adds our SDK at REV (variant base, its venv built once under
+# build/bench-venvs/) to the same run; E2E_ARGS="--only c,base --guard" fails on a regression
 bench-e2e: $(STAMP)
 	@mkdir -p $(BENCH_RESULTS)
 	$(PY) bench/e2e/run.py $(if $(E2E_AGAINST),--against $(E2E_AGAINST)) \
+		$(if $(BENCH_AGAINST_COMMIT),--against-commit $(BENCH_AGAINST_COMMIT)) \
 		--json $(BENCH_STEM).e2e.json $(E2E_ARGS)
 
 # frame decoding, json.loads against the wire model's msgspec decoder (not part of `make bench`,

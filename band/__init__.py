@@ -52,6 +52,7 @@ _EXPORTS = {
     "format_history_for_llm": "band.runtime",
     "format_message_for_llm": "band.runtime",
     "render_system_prompt": "band.runtime",
+    "strip_mentions": "band.runtime.formatters",
     "CHATTY_LOGGERS": "band.logging_config",
     "STANDARD_FORMAT": "band.logging_config",
     "FileStyle": "band.logging_config",
@@ -122,6 +123,7 @@ __all__ = [
     "mcp_tool_names",
     "render_system_prompt",
     "run_with_graceful_shutdown",
+    "strip_mentions",
 ]
 
 if TYPE_CHECKING:
@@ -184,6 +186,7 @@ if TYPE_CHECKING:
         render_system_prompt,
         run_with_graceful_shutdown,
     )
+    from band.runtime.formatters import strip_mentions
     from band.workspaces import create_room_workspace_resolver
 
 

@@ -190,8 +190,14 @@ class Agent:
             log.warning("Agent %s already started", agent_id)
             return
         if agent_id in _running:
-            raise AgentAlreadyRunningError(f"Agent {agent_id} is already running in this process")
+            raise AgentAlreadyRunningError(
+                f"Agent {agent_id} is already running in this process: start it once "
+                "(one Agent object per agent_id)"
+            )
         check_urls(self._runtime.rest.base_url, self.ws_url, self.ws_url_source)
+        preflight = getattr(self._adapter, "preflight", None)  # an adapter may be duck-typed
+        if callable(preflight):
+            await preflight()  # e.g. a model key that is missing or refused: before connecting
         if self._runtime.config.single_instance:
             self._lock.acquire()
         _running[agent_id] = self
@@ -249,7 +255,7 @@ class Agent:
         ensure_logging()
         try:
             await self.start()
-        except StartupError:
+        except (StartupError, BandConfigError):  # AgentAlreadyRunningError is one
             install_quiet_excepthook()  # uncaught, it prints as its message alone
             raise
         if not self._started:

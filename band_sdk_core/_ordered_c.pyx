@@ -1,8 +1,8 @@
 # cython: language_level=3
-"""Compiled insertion-ordered map: the OrderedDict subset the bounded registries use.
+"""Compiled-only: an insertion-ordered map, the OrderedDict subset the bounded registries use.
 
-The pure twins use ``collections.OrderedDict``; the compiled twins use this class
-(typed, so every call is a C call) for the same operations with the same order:
+It has no pure twin: the pure twins use ``collections.OrderedDict``; the compiled twins
+use this class (typed, so every call is a C call) for the same operations in the same order:
 FIFO eviction by ``popitem(False)`` and LRU refresh by ``move_to_end`` in O(1) at
 any size and history. A StrMap (_strmap_c) maps each key to its node in a Chain (the
 doubly linked list of _linked_py, compiled as _linked_c); a node keeps its key's hash,

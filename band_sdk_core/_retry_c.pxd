@@ -9,7 +9,6 @@ from band_sdk_core._strmap_c cimport StrMap
 cdef object _U32_MAX
 cdef object _GENERAL
 cdef Py_ssize_t _CACHED
-cdef bint _COMPILED
 cdef tuple _FRESH
 cdef tuple _SPENT
 

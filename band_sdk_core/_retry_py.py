@@ -25,18 +25,33 @@ if TYPE_CHECKING or __name__ != "band_sdk_core._retry_c":
     # reading each id's str object; at 100,000 ids those reads are cache misses.
     _GENERAL = object()
 
-    def _new_index() -> dict[object, _Slot | None]:
-        """An empty id index: a dict (with _GENERAL, never looked up)."""
-        return {_GENERAL: None}
+    class _Index(dict[object, "_Slot | None"]):
+        """The pure twin's id index: a dict with the compiled StrMap's two hash-taking calls.
 
-else:  # the compiled twin indexes ids in a C table with the same get/setdefault/pop
+        Each is what dict does without the hash (a str caches its own): ``pop_known`` is
+        ``pop``, ``prefetch`` nothing. So the tracker's logic is one text for both twins.
+        """
+
+        __slots__ = ()
+
+        def pop_known(self, key: object, key_hash: int) -> _Slot | None:
+            """Remove ``key`` (present, with ``key_hash``) and return its slot."""
+            return self.pop(key)
+
+        def prefetch(self, key_hash: int) -> None:
+            """Nothing to load ahead: a dict probe reads the table when it comes."""
+
+    def _new_index() -> _Index:
+        """An empty id index (with _GENERAL, never looked up)."""
+        return _Index({_GENERAL: None})
+
+else:  # the compiled twin indexes ids in a C table with the same calls (_strmap_c: compiled-only)
     from ._strmap_c import StrMap as _new_index
 
 __all__ = ["RetryTracker"]
 
-# The compiled twin's index (a StrMap) also takes a hash the slot remembers: evicting an id
-# then needs no read of its str object (at 100,000 ids, a cache miss)
-_COMPILED = __name__ == "band_sdk_core._retry_c"
+# The index also takes the hash a slot remembers: evicting an id from the compiled twin's
+# StrMap then needs no read of its str object (at 100,000 ids, a cache miss)
 
 _U32_MAX = 4294967295
 # (count, exhausted) results made once: most calls return one of these instead of a new tuple
@@ -80,7 +95,7 @@ class _Slot(_linked.Link):
     def __init__(self) -> None:
         """Create a slot in neither queue."""
         self.key: str | None = None
-        self.hash: int = 0  # the key's hash (compiled twin only)
+        self.hash: int = 0  # the key's hash (the index's pop_known and prefetch take it)
         self.count: int = 0  # u32 in the compiled twin, as in the reference
         self.tracked: bool = False  # in the attempt queue
         self.failed: bool = False  # in the permanently-failed queue
@@ -152,8 +167,7 @@ class RetryTracker:
         found = self._index.setdefault(key, spare)
         if found is spare:
             spare.key = key
-            if _COMPILED:
-                spare.hash = hash(key)
+            spare.hash = hash(key)
             return spare
         if self._spare is None:
             self._spare = spare
@@ -162,10 +176,7 @@ class RetryTracker:
     def _leave(self, slot: _Slot) -> None:
         """Drop a slot that is in neither queue from the index (and keep it as the spare)."""
         if not slot.tracked and not slot.failed:
-            if _COMPILED:
-                self._index.pop_known(slot.key, slot.hash)  # type: ignore[attr-defined]
-            else:
-                self._index.pop(slot.key)
+            self._index.pop_known(slot.key, slot.hash)
             slot.key = None
             self._spare = slot
 
@@ -178,9 +189,9 @@ class RetryTracker:
         queue.append(slot)
         if queue.size > self._max_tracked:  # evicting after the insert: the same state
             self._untrack(queue.first)  # type: ignore[arg-type]  # a _Slot: the queue is not empty
-            if _COMPILED:  # the next eviction's index bucket loads meanwhile
-                oldest: _Slot = queue.first  # type: ignore[assignment]  # at least one remains
-                self._index.prefetch(oldest.hash)  # type: ignore[attr-defined]
+            # the next eviction's index bucket loads meanwhile (compiled twin)
+            oldest: _Slot = queue.first  # type: ignore[assignment]  # at least one remains
+            self._index.prefetch(oldest.hash)
 
     def _untrack(self, slot: _Slot) -> None:
         """Remove the attempt entry of ``slot`` (unlink it from the attempt queue)."""

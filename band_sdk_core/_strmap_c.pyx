@@ -1,8 +1,9 @@
 # cython: language_level=3
-"""Compiled str-keyed hash table: the dict subset the compiled registries index ids with.
+"""Compiled-only: a str-keyed hash table, the dict subset the compiled registries use.
 
-The pure twins use a dict; the compiled twins use this class (typed, so every call is a
-C call) for ``get``, ``setdefault`` and ``pop`` with dict's results. It exists because a
+It has no pure twin: the pure twins index ids with a dict (``_retry_py._Index`` adds the two
+hash-taking calls as dict's own); the compiled twins use this class (typed, so every call is
+a C call) for ``get``, ``setdefault`` and ``pop`` with dict's results. It exists because a
 registry that churns (every new id evicts the oldest) spends most of a call in dict:
 deleting leaves a dummy that lengthens later probes until a resize rebuilds the table.
 Here each bucket holds the key's hash, key and value side by side, probing is linear and

@@ -39,7 +39,7 @@ def main() -> None:
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     adapter = ACPClientAdapter(
-        ACPClientAdapterConfig(command=shlex.split(args.command)),
+        ACPClientAdapterConfig(command=tuple(shlex.split(args.command))),
         workspace_for_room=create_room_workspace_resolver(args.workspaces),
     )
     agent = Agent.from_config(args.name, adapter=adapter, config_path=args.config)

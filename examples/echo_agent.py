@@ -17,31 +17,26 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import re
-from typing import Any
 
-from band import Agent, PlatformMessage
-from band.core import SimpleAdapter
-
-# the platform writes each mention into the text as @[[participant id]]
-MENTION = re.compile(r"@\[\[[^\]]+\]\]\s*")
+from band import Agent, PlatformMessage, strip_mentions
+from band.core import AgentToolsProtocol, HistoryProvider, SimpleAdapter
 
 
-class Echo(SimpleAdapter[Any]):
+class Echo(SimpleAdapter[HistoryProvider]):
     """Replies ``echo: <text>`` to the sender of every message that mentions the agent."""
 
     async def on_message(
         self,
         msg: PlatformMessage,
-        tools: Any,
-        history: Any,
+        tools: AgentToolsProtocol,
+        history: HistoryProvider,
         participants_msg: str | None,
         contacts_msg: str | None,
         *,
         is_session_bootstrap: bool,
         room_id: str,
     ) -> None:
-        text = MENTION.sub("", msg.content).strip()
+        text = strip_mentions(msg.content)  # the platform writes mentions as @[[participant id]]
         await tools.send_message(f"echo: {text}", mentions=[msg.sender_id])
 
 

@@ -14,6 +14,7 @@ import asyncio
 import importlib
 import json
 import logging
+import os
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from typing import Any, ClassVar, Generic, TypeVar, Unpack
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt
 
 from band._extras import require
+from band.core.exceptions import StartupError
 from band.core.protocols import AgentToolsProtocol
 from band.core.simple_adapter import FeatureKwargs, SimpleAdapter
 from band.core.turn import AgentFailure
@@ -133,6 +135,10 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
     #: the provider SDK's package and its async client class, imported when an adapter is
     #: built (an optional dependency)
     CLIENT: ClassVar[tuple[str, str]]
+    #: the environment variable the client reads its key from, and where to get a key (""
+    #: for an adapter whose key preflight does not check)
+    KEY_ENV: ClassVar[str] = ""
+    KEY_URL: ClassVar[str] = ""
 
     def __init__(
         self,
@@ -151,7 +157,45 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
         require(self._extra(), f"{self.API_NAME}Adapter")  # optional: say how to get it
         #: the provider's async client the turns use (replace it to point elsewhere);
         #: Any: an optional dependency, and any compatible client may replace it
-        self.client: Any = self._make_client()
+        self.client: Any = None
+        try:
+            self.client = self._make_client()
+        except Exception as exc:  # e.g. OpenAI's client refuses to exist without a key
+            if self._has_key():
+                raise
+            log.debug("no %s client yet: %s", self.API_NAME, exc)  # preflight says why
+
+    def _has_key(self) -> bool:
+        """Whether a key is configured (``provider_key`` or the provider's variable; an
+        adapter that names no variable builds its client its own way)."""
+        return not self.KEY_ENV or bool(self.config.provider_key or os.environ.get(self.KEY_ENV))
+
+    async def preflight(self) -> None:
+        """Before the agent connects: a missing key, or one the provider refuses, is a
+        ``StartupError`` naming the variable and where to get a key. A provider that cannot
+        be reached is only a warning (its turns then report it). An adapter that names no
+        key variable (``KEY_ENV``) is not checked."""
+        if not self.KEY_ENV:
+            return
+        key = getattr(self.client, "api_key", None) if self.client is not None else None
+        if not key and not getattr(self.client, "auth_token", None):
+            raise StartupError(
+                f"no {self.API_NAME} API key: {type(self).__name__} reads {self.KEY_ENV} "
+                "(or AdapterConfig provider_key=), and it is not set.\n"
+                f"Get a key at {self.KEY_URL}, then export {self.KEY_ENV}=..."
+            )
+        try:
+            await self._check_key()
+        except Exception as exc:
+            status = getattr(exc, "status_code", None)
+            if status in (401, 403):
+                said = provider_message(exc)
+                raise StartupError(
+                    f"the {self.API_NAME} API refused the key in {self.KEY_ENV} "
+                    f"(HTTP {status}: {said}).\n"
+                    f"Check the key, or get a new one at {self.KEY_URL}"
+                ) from exc
+            log.warning("could not check the %s API key: %s", self.API_NAME, exc)
 
     async def on_started(self, agent_name: str, agent_description: str) -> None:
         """Render the system prompt once the agent's name and description are known."""
@@ -186,9 +230,15 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
                 try:
                     response = await self._complete(messages, schemas)
                 except Exception as exc:
-                    log.exception("room %s: the %s request failed", room_id, self.API_NAME)
-                    await tools.send_failure(self._failure(exc))
-                    raise
+                    # the card says what the provider said; the runtime logs the one line
+                    # "turn ... failed: <it>" and does not run the message again
+                    failure = self._failure(exc)
+                    log.debug("room %s: %s request failed", room_id, self.API_NAME, exc_info=True)
+                    await tools.send_failure(failure)
+                    if not tools.turn.reported:
+                        raise  # the card did not land: the runtime reports the turn
+                    tools.turn.fail(failure.message)
+                    return
                 add_usage(usage, **self._usage(response))
                 reply = self._read(response)
                 if not reply.calls:
@@ -250,7 +300,7 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
 
     def _failure(self, exc: Exception) -> AgentFailure:
         """The failure reported when a model call raised ``exc``."""
-        return provider_failure(self.PROVIDER, exc)
+        return provider_failure(self.PROVIDER, exc, self.API_NAME, self.KEY_ENV)
 
     def _max_rounds(self) -> int:
         """Model calls one turn may make."""
@@ -273,6 +323,9 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
         """The client's keyword arguments from the config (``provider_key`` None: the client
         reads the provider's environment variable)."""
         return {"api_key": self.config.provider_key}
+
+    async def _check_key(self) -> None:
+        """One cheap authenticated call (no tokens spent): raises the SDK's error on a bad key."""
 
     @abstractmethod
     def _platform_schemas(self, tools: AgentToolsProtocol) -> Sequence[Mapping[str, object]]:
@@ -297,12 +350,38 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
         """The messages that give the tool calls' results back to the model."""
 
 
-def provider_failure(provider: str, exc: Exception) -> AgentFailure:
-    """The provider failure to report for ``exc`` (HTTP status and body when it has them)."""
+def provider_failure(
+    provider: str, exc: Exception, api: str = "", key_env: str = ""
+) -> AgentFailure:
+    """The provider failure to report for ``exc``: the API's status and its own message, with
+    what to do for a refused key (401/403), a rate limit (429) or a server error (5xx)."""
+    api = api or provider
     status = getattr(exc, "status_code", None)
     if isinstance(status, int):
-        return AgentFailure(provider, str(exc), str(status), getattr(exc, "body", None))
+        said = provider_message(exc)
+        hint = ""
+        if status in (401, 403):
+            hint = f" (the API key was refused: check {key_env or 'the provider key'})"
+        elif status == 429:
+            hint = " (rate limited: try again later)"
+        elif status >= 500:
+            hint = " (the provider failed: try again later)"
+        message = f"{api} API error {status}: {said}{hint}"
+        return AgentFailure(provider, message, str(status), getattr(exc, "body", None))
+    if type(exc).__name__ in ("APIConnectionError", "APITimeoutError"):
+        return AgentFailure(provider, f"{api} API unreachable: {exc}", "connection")
     return AgentFailure(provider, GENERIC_PROVIDER_FAILURE_MESSAGE)
+
+
+def provider_message(exc: Exception) -> str:
+    """The provider's own error message from an SDK's status error (its body, else its text)."""
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error")
+        found = inner.get("message") if isinstance(inner, dict) else body.get("message")
+        if isinstance(found, str) and found:
+            return found
+    return str(getattr(exc, "message", None) or exc)
 
 
 def check_custom_tools(tools: Sequence[CustomToolDef] | None) -> list[CustomToolDef]:

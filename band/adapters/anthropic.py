@@ -52,10 +52,18 @@ class AnthropicAdapter(ModelAdapter[AnthropicMessages, AnthropicAdapterConfig]):
     PROVIDER = "anthropic"
     API_NAME = "Anthropic"
     CLIENT = ("anthropic", "AsyncAnthropic")
+    KEY_ENV = "ANTHROPIC_API_KEY"
+    KEY_URL = "https://console.anthropic.com/settings/keys"
 
     def _defaults(self) -> tuple[AnthropicAdapterConfig, AnthropicHistoryConverter]:
         """A default config and a new history converter."""
         return AnthropicAdapterConfig(), AnthropicHistoryConverter()
+
+    async def _check_key(self) -> None:
+        """Count the tokens of one word (free of charge; a wrong key gets 401)."""
+        await self.client.messages.count_tokens(
+            model=self.config.model, messages=[{"role": "user", "content": "hi"}]
+        )
 
     def _platform_schemas(self, tools: AgentToolsProtocol) -> Sequence[Mapping[str, object]]:
         """The platform tools in the Messages API's ``tools`` format."""

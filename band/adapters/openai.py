@@ -64,6 +64,8 @@ class OpenAIAdapter(ModelAdapter[OpenAIMessages, OpenAIAdapterConfig]):
     PROVIDER = "openai"
     API_NAME = "OpenAI"
     CLIENT = ("openai", "AsyncOpenAI")
+    KEY_ENV = "OPENAI_API_KEY"
+    KEY_URL = "https://platform.openai.com/api-keys"
 
     def _defaults(self) -> tuple[OpenAIAdapterConfig, OpenAIHistoryConverter]:
         """A default config and a new history converter."""
@@ -72,6 +74,10 @@ class OpenAIAdapter(ModelAdapter[OpenAIMessages, OpenAIAdapterConfig]):
     def _client_options(self) -> dict[str, object]:
         """The key and ``base_url`` (None: the client reads ``OPENAI_BASE_URL``)."""
         return {**super()._client_options(), "base_url": self.config.base_url}
+
+    async def _check_key(self) -> None:
+        """List the models (free of charge; a wrong key gets 401)."""
+        await self.client.models.list()
 
     def _platform_schemas(self, tools: AgentToolsProtocol) -> Sequence[Mapping[str, object]]:
         """The platform tools in the Chat Completions ``tools`` format."""

@@ -20,7 +20,7 @@ from band._version import __version__
 from band.core.exceptions import StartupError
 from band.runtime.startup import debug_enabled
 
-from . import demo, dev, doctor, rooms
+from . import demo, dev, doctor, new, rooms, run
 from .options import CommandError
 
 __all__ = ["GROUPS", "build_parser", "main"]
@@ -29,7 +29,7 @@ Command = Callable[[argparse.Namespace], "int | Awaitable[int]"]
 Group = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
 
 #: The command groups, in the order ``band --help`` lists them.
-GROUPS: list[Group] = [dev.add, demo.add, doctor.add, rooms.add]
+GROUPS: list[Group] = [dev.add, demo.add, doctor.add, new.add, rooms.add, run.add]
 
 
 def build_parser() -> argparse.ArgumentParser:

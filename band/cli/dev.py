@@ -79,11 +79,11 @@ async def _agent_create(args: argparse.Namespace) -> int:
     print(f'registered agent "{args.name}" (@{agent["handle"]}, id {agent["id"]})')
     if args.config:
         print(f'wrote its agent_id and api_key to {args.config} under "{entry}"')
-        how = f'Agent.from_config("{entry}", adapter=...) and BAND_REST_URL={human.url}'
-        print(f"run it with {how}")
     else:
         print(f"{entry}:\n  agent_id: {agent['id']}\n  api_key: {out['api_key']}")
         print("(the lines above go in agent_config.yaml; --config FILE writes them for you)")
+    print(f'run it with Agent.from_config("{entry}", adapter=...) in a shell where')
+    print(f"  export BAND_REST_URL={human.url} BAND_WS_URL={socket_url(human.url)}")
     return 0
 
 

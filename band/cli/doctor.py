@@ -106,6 +106,104 @@ def record_report() -> list[str]:
     return problems
 
 
+#: The model adapters' key variables (their values are never printed).
+MODEL_KEYS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY")
+#: Seconds the platform probe may take.
+PROBE_TIMEOUT_S = 5.0
+
+
+def setup_report(cwd: Path | None = None) -> tuple[list[str], bool]:
+    """The user's setup: the platform variables, agent_config.yaml, whether the platform
+    answers and accepts each agent's key, the model keys (set or not); and whether it is
+    sound. The platform is probed only when BAND_REST_URL is set or a config file is here."""
+    import os
+
+    from band.config.env import DEFAULT_REST_URL
+
+    where = cwd or Path.cwd()
+    rest, ws = os.environ.get("BAND_REST_URL"), os.environ.get("BAND_WS_URL")
+    lines = ["setup:"]
+    lines.append(f"  BAND_REST_URL: {rest or f'not set (Band Cloud, {DEFAULT_REST_URL})'}")
+    lines.append(f"  BAND_WS_URL: {ws or 'not set (Band Cloud)'}")
+    ok = True
+    if rest and not ws and any(h in rest for h in ("127.0.0.1", "localhost")):
+        lines.append(
+            "  problem: BAND_REST_URL is local but BAND_WS_URL is not set (band dev prints it)"
+        )
+        ok = False
+    entries, config_lines, config_ok = _config(where / "agent_config.yaml")
+    lines.extend(config_lines)
+    ok = ok and config_ok
+    if rest or entries:
+        probe_lines, probe_ok = _probe(rest or DEFAULT_REST_URL, entries)
+        lines.extend(probe_lines)
+        ok = ok and probe_ok
+    for name in MODEL_KEYS:
+        lines.append(f"  {name}: {'set' if os.environ.get(name) else 'not set'}")
+    return lines, ok
+
+
+def _config(path: Path) -> tuple[dict[str, tuple[str, str]], list[str], bool]:
+    """agent_config.yaml's entries (name -> (agent_id, api_key)), its lines, and soundness."""
+    import stat
+
+    import yaml
+
+    if not path.is_file():
+        return (
+            {},
+            [f"  config: no {path.name} here (band dev agent create NAME --config ...)"],
+            True,
+        )
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        return {}, [f"  problem: {path} does not read as YAML: {exc}"], False
+    lines = [f"  config: {path}"]
+    ok = True
+    if path.stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+        lines.append(f"  problem: {path.name} holds keys but others may read it (chmod 600)")
+        ok = False
+    entries: dict[str, tuple[str, str]] = {}
+    for name, entry in (doc or {}).items() if isinstance(doc, dict) else []:
+        fields = entry if isinstance(entry, dict) else {}
+        agent_id, key = fields.get("agent_id"), fields.get("api_key")
+        if agent_id and key:
+            entries[str(name)] = (str(agent_id), str(key))
+        else:
+            lines.append(f"  problem: {name}: agent_id or api_key missing")
+            ok = False
+    if not entries and ok:
+        lines.append("  problem: no agent in it")
+        ok = False
+    return entries, lines, ok
+
+
+def _probe(rest: str, entries: dict[str, tuple[str, str]]) -> tuple[list[str], bool]:
+    """Whether the platform at ``rest`` answers, and accepts each entry's key."""
+    import httpx
+
+    me = f"{rest.rstrip('/')}/api/v1/agent/me"
+    try:
+        with httpx.Client(timeout=PROBE_TIMEOUT_S) as http:
+            if not entries:
+                http.get(me)  # any answer: the platform is there
+                return [f"  platform: {rest} answers"], True
+            lines, ok = [f"  platform: {rest} answers"], True
+            for name, (agent_id, key) in entries.items():
+                status = http.get(me, headers={"X-API-Key": key}).status_code
+                if status == 200:
+                    lines.append(f"  {name}: key accepted (agent {agent_id})")
+                else:
+                    lines.append(f"  problem: {name}: key refused (HTTP {status}) for {agent_id}")
+                    ok = False
+            return lines, ok
+    except httpx.HTTPError as exc:
+        return [
+            f"  problem: {rest} does not answer ({type(exc).__name__}): is band dev running?"
+        ], False
+
+
 def report() -> tuple[list[str], bool]:
     """The doctor's lines, and whether everything is consistent."""
     import band_sdk_core
@@ -131,10 +229,12 @@ def report() -> tuple[list[str], bool]:
     for module, role in ACCELERATORS.items():
         version = _version(module)
         lines.append(f"  {module} {version or 'not installed'}: {role}")
+    setup, setup_ok = setup_report()
+    lines.extend(setup)
     problems = conflicts() + record_report()
     lines.append("conflicts:" if problems else "conflicts: none")
     lines.extend(f"  {p}" for p in problems)
-    return lines, not problems
+    return lines, not problems and setup_ok
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import re
+import sys
 
 from band.client import path
-from band.core.wire import JsonObject, MessageRow, decode_as
+from band.core.wire import JsonObject, JsonValue
 from band.demo.watch import Clock, render
 
 from .human import Human, RoomFeed, names_of
@@ -53,7 +56,8 @@ async def _send(args: argparse.Namespace) -> int:
     async with Human(args) as human:
         room = await human.room(args.room)
         rid = str(room["id"])
-        names = names_of(await human.participants(rid))
+        members = await human.participants(rid)
+        names = names_of(members)
         mentioned: list[JsonObject] = []
         for wanted in args.mention:
             agent = await human.agent(wanted)
@@ -62,16 +66,54 @@ async def _send(args: argparse.Namespace) -> int:
                 names[str(agent["id"])] = str(agent.get("name"))
                 print(f"{clock.stamp()} added {agent.get('name')} to the room")
             mentioned.append(agent)
+        if mentioned:
+            members = await human.participants(rid)  # who is connected, the added ones too
+        me = await human.call("GET", "/me/profile")
+        for line in _warnings(args.text, members, mentioned, me):
+            print(f"warning: {line}", file=sys.stderr, flush=True)
         body = {"message": {"content": args.text, "mentions": [{"id": a["id"]} for a in mentioned]}}
         url = path("/me/chats/{}/messages", rid)
         if not mentioned or args.wait == 0:
-            posted = decode_as(MessageRow, await human.call("POST", url, body))
-            print(f"{clock.stamp()} {render(posted, names)}")
+            posted = await human.call("POST", url, body)
+            sent = posted.get("id") if isinstance(posted, dict) else None
+            for row in await human.last_messages(rid, 20):  # the answer is no message row
+                if row.id == sent:
+                    print(f"{clock.stamp()} {render(row, names)}")
             return 0
         # the socket is joined before the post: every row from here on reaches the feed
         async with human.feed(rid, names) as feed:
             await human.call("POST", url, body)
             return await _until_answered(feed, mentioned, names, args.wait, clock)
+
+
+def _warnings(
+    text: str, members: list[JsonObject], mentioned: list[JsonObject], me: JsonValue
+) -> list[str]:
+    """What the person should know before the message goes out: an ``@Name`` of a member
+    that is not a mention (nobody is asked), a mentioned agent that is not connected."""
+    out: list[str] = []
+    asked = {str(a["id"]) for a in mentioned}
+    own = me.get("id") if isinstance(me, dict) else None
+    for member in members:
+        pid = str(member["id"])
+        if pid in asked or pid == own:
+            continue
+        for name in {str(member.get(k) or "") for k in ("name", "handle")} - {""}:
+            typed = re.search(rf"(?<!\w)@{re.escape(name)}(?!\w)", text, re.IGNORECASE)
+            if typed:
+                out.append(
+                    f'"{typed.group(0)}" in the text is not a mention, so '
+                    f"{names_of([member])[pid]} is not asked to answer; pass --mention "
+                    f"{json.dumps(name)} to ask"
+                )
+                break
+    for member in members:
+        if str(member["id"]) in asked and member.get("online") is False:
+            out.append(
+                f"{names_of([member])[str(member['id'])]} is offline (not connected to the "
+                "platform): the message waits until the agent runs; start it (python agent.py)"
+            )
+    return out
 
 
 async def _until_answered(

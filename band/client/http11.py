@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import ssl
 import time
 import urllib.request
@@ -40,6 +41,8 @@ QueryParams = Mapping[str, Primitive | Sequence[Primitive]]
 
 _PATH_SAFE = "/%:@!$&'()*+,;=~-._"
 _QUERY_SAFE = _PATH_SAFE + "?"
+#: A path that ``quote(path, safe=_PATH_SAFE)`` returns unchanged (most are: ids are UUIDs).
+_PLAIN_PATH = re.compile(r"[A-Za-z0-9/%:@!$&'()*+,;=~._-]*")
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
 
@@ -238,9 +241,14 @@ class Http11Pool:
         """The request target for ``url`` (relative to the base path) and query ``params``."""
         path, _, query = url.partition("?")
         # as httpx merges a relative URL with base_url: "x", "/x" both land under the base path
-        target = quote(self._prefix + path.lstrip("/"), safe=_PATH_SAFE)
+        target = self._prefix + path.lstrip("/")
+        if not _PLAIN_PATH.fullmatch(target):
+            target = quote(target, safe=_PATH_SAFE)
         # as httpx does, ``params`` replace a query written into ``url``
-        query = _encode_query(params) if params else quote(query, safe=_QUERY_SAFE)
+        if params:
+            query = _encode_query(params)
+        elif query:
+            query = quote(query, safe=_QUERY_SAFE)
         return f"{target}?{query}" if query else target
 
     async def request(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -86,9 +87,36 @@ M = TypeVar("M", bound=wire.WireModel)
 _Answer = http11.Response | httpx.Response
 
 
+#: An id that ``quote(id, safe="")`` returns unchanged (a UUID, a handle); not ``.`` or ``..``.
+_PLAIN_ID = re.compile(r"[A-Za-z0-9_~-][A-Za-z0-9_.~-]*")
+
+
+def _segment(value: str) -> str:
+    """``value`` percent-encoded as one path segment (no ``/`` or ``..`` escape)."""
+    return value if _PLAIN_ID.fullmatch(value) else quote(value, safe="")
+
+
 def path(template: str, *ids: str) -> str:
     """Fill ``{}`` slots of a path template with percent-encoded IDs (no ``/`` or ``..`` escape)."""
-    return template.format(*(quote(str(i), safe="") for i in ids))
+    return template.format(*[_segment(str(i)) for i in ids])
+
+
+def next_cursor(meta: Mapping[str, object], seen: set[str]) -> str | None:
+    """The cursor to ask for after a page with pagination ``meta``; None when there is none.
+
+    The cursor rule of every paged listing (``RestClient.pages``, band.testing's person
+    client): ``has_more: false`` ends it, a ``next_cursor`` is followed, and a cursor already
+    followed (``seen``, updated here) ends it: a server repeating itself would loop forever.
+    """
+    cursor = meta.get("next_cursor")
+    if meta.get("has_more") is False or not cursor:
+        return None
+    cursor = str(cursor)
+    if cursor in seen:
+        log.warning("a listing repeated its cursor %r; stopping there", cursor)
+        return None
+    seen.add(cursor)
+    return cursor
 
 
 @dataclass(slots=True)
@@ -284,30 +312,33 @@ class RestClient:
             await asyncio.sleep(delay)
 
     async def pages(
-        self, url: str, params: QueryParams | None = None
+        self, url: str, params: QueryParams | None = None, *, max_pages: int | None = None
     ) -> AsyncIterator[RestResponse]:
         """Every page of a listing, first to last (GET ``url`` with ``params`` on each).
 
         One stop rule for both kinds of paging: ``has_more: false`` ends it; a ``next_cursor``
-        is asked for next (cursor paging); else, on an offset page (its metadata names its
-        ``page``), the next page is asked for while ``has_more`` is true or, without it, until
-        ``total_count`` rows were read. An empty page ends it too.
+        is asked for next (cursor paging; one seen before ends it, see ``next_cursor``); else,
+        on an offset page (its metadata names its ``page``), the next page is asked for while
+        ``has_more`` is true or, without it, until ``total_count`` rows were read. An empty
+        page ends it too, and so does ``max_pages`` pages read.
         """
         query: dict[str, Primitive | Sequence[Primitive]] = dict(params or {})
-        page, read = 1, 0
+        page, read, fetched, seen = 1, 0, 0, set[str]()
         while True:
             resp = await self.request("GET", url, params=query)
             yield resp
+            fetched += 1
+            if max_pages is not None and fetched >= max_pages:
+                return
             meta, rows = resp.metadata, resp.data
-            more, cursor, total = (
-                meta.get("has_more"),
-                meta.get("next_cursor"),
-                meta.get("total_count"),
-            )
+            more, total = meta.get("has_more"), meta.get("total_count")
             if more is False or not isinstance(rows, list) or not rows:
                 return
-            if cursor:
-                query["cursor"] = str(cursor)
+            if meta.get("next_cursor"):
+                cursor = next_cursor(meta, seen)
+                if cursor is None:  # followed before: the server repeats itself
+                    return
+                query["cursor"] = cursor
                 continue
             read += len(rows)
             if "page" not in meta or (

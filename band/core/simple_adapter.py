@@ -125,6 +125,10 @@ class SimpleAdapter(ABC, Generic[H]):
             self.features = features
         await self.on_started(agent_name, agent_description)
 
+    async def preflight(self) -> None:
+        """Check what the adapter needs before the agent connects (a model key, say); raise
+        ``StartupError`` with the cause and the next step. Nothing to check by default."""
+
     async def on_started(self, agent_name: str, agent_description: str) -> None:
         """Override for setup after the agent connected; keep calling ``super()``."""
         self.agent_name = agent_name

@@ -6,12 +6,11 @@ import enum
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Generic, Protocol, TypedDict, TypeVar
+from typing import Generic, Protocol, TypedDict, TypeVar
 
+from .agent_tools import AgentToolsProtocol
+from .tooltypes import Capability, ToolCallOutcome, ToolParam
 from .wire import JsonObject, JsonValue
-
-if TYPE_CHECKING:
-    from .protocols import AgentToolsProtocol
 
 __all__ = [
     "AdapterFeatures",
@@ -33,15 +32,6 @@ __all__ = [
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
-
-
-class Capability(enum.StrEnum):
-    """A platform feature whose tools join the model's tool list when requested."""
-
-    MEMORY = "memory"
-    CONTACTS = "contacts"
-    FILES = "files"
-    TASKS = "tasks"
 
 
 class ConflictPolicy(enum.StrEnum):
@@ -181,20 +171,3 @@ class FeatureKwargs(TypedDict, total=False):
     include_tools: Iterable[str]
     exclude_tools: Iterable[str]
     include_categories: Iterable[str]
-
-
-@dataclass(slots=True)
-class ToolCallOutcome:
-    """The result of one tool call: ``value`` for the model, ``ok`` as the success flag."""
-
-    value: JsonValue
-    ok: bool
-    error_message: str | None = None
-
-
-class ToolParam(TypedDict):
-    """An Anthropic tool definition (``anthropic.types.ToolParam``'s required keys)."""
-
-    name: str
-    description: str
-    input_schema: JsonObject

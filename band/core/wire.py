@@ -99,6 +99,7 @@ __all__ = [
     "decode_json",
     "decode_frame",
     "decode_rows",
+    "parse_instant",
     "encode_frame",
     "to_dict",
 ]
@@ -166,6 +167,16 @@ def decode_as(model: type[M], body: JsonValue) -> M:
 def decode_rows(model: type[M], rows: JsonValue) -> list[M]:
     """``rows`` (a decoded JSON list of objects) as a list of ``model``."""
     return msgspec.convert(rows, type=list[model], strict=False)  # type: ignore[valid-type]
+
+
+def parse_instant(value: object) -> datetime | None:
+    """A wire timestamp (ISO 8601, ``Z`` accepted); None when missing or unreadable."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
 
 
 def to_dict(model: msgspec.Struct) -> JsonObject:

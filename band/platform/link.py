@@ -320,15 +320,13 @@ class BandLink:
 
     async def get_actionable_message(self, room_id: str, message_id: str) -> PlatformMessage | None:
         """Message ``message_id`` if the room still owes it to the agent."""
-        cursor: str | None = None
-        while True:
-            page = await self.get_actionable_page(room_id, cursor=cursor)
-            for message in page.messages:
-                if message.id == message_id:
-                    return message
-            if page.next_cursor is None:
-                return None
-            cursor = page.next_cursor
+        params: dict[str, str | int] = {"sort_order": "asc", "limit": ACTIONABLE_PAGE_SIZE}
+        url = path("/agent/chats/{}/messages", room_id)
+        async for resp in self.rest.pages(url, params):  # the REST client's one paging rule
+            for row in resp.data if isinstance(resp.data, list) else []:
+                if isinstance(row, dict) and row.get("id") == message_id:
+                    return platform_message(row, room_id)
+        return None
 
     async def get_stale_processing_messages(self, room_id: str) -> list[PlatformMessage]:
         """The room's messages left in ``processing`` (a listing for diagnostics)."""

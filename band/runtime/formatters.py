@@ -20,6 +20,7 @@ __all__ = [
     "messages_before",
     "replace_uuid_mentions",
     "strip_leading_mentions",
+    "strip_mentions",
 ]
 
 #: A roster description longer than this is cut (with an ellipsis): one participant's
@@ -35,6 +36,16 @@ def strip_leading_mentions(content: str, *, only_first: bool = False) -> str:
     """``content`` without the ``@handle`` mention(s) it starts with (and their spacing)."""
     pattern = _LEADING_MENTION if only_first else _LEADING_MENTIONS
     return pattern.sub("", content, count=1)
+
+
+_MENTION_TOKEN = re.compile(r"@\[\[[^\]]*\]\]\s*")
+
+
+def strip_mentions(content: str) -> str:
+    """``content`` as the person wrote it to the agent: without the ``@[[participant id]]``
+    tokens the platform writes for mentions (anywhere) and the ``@handle`` mentions it
+    starts with; ``strip_mentions(msg.content)`` in ``on_message``."""
+    return strip_leading_mentions(_MENTION_TOKEN.sub("", content)).strip()
 
 
 def format_tokens(tokens: Iterable[str]) -> str:

@@ -43,7 +43,9 @@ class SingleInstanceLock:
             except BlockingIOError:
                 os.close(fd)
                 raise AgentAlreadyRunningError(
-                    f"Agent {self.agent_id} is already running on this host (lock {self.path})"
+                    f"Agent {self.agent_id} is already running on this host (lock {self.path}).\n"
+                    "Stop the other process first, or run this one on another host (it then "
+                    "takes the agent over)."
                 ) from None
             # the holder before us may have unlinked the file between our open and our flock:
             # a lock on an unlinked inode guards nothing, so open the path afresh

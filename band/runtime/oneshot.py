@@ -181,7 +181,7 @@ class OneShotInvoker:
                 break
             ran.append(str(item.row.id))
             # the room's own turn path: claim, processing mark, turn, settlement
-            await room._process(item)
+            await room.pipeline.deliver(item)
             if room.stopped:
                 truncated = False
                 break

@@ -41,6 +41,7 @@ from band.runtime.rooms.settlement import Delivery
 from band.runtime.sessionconfig import SessionConfig
 from band.runtime.topics import Subscriptions
 from band.runtime.trace import TurnRecorder
+from band.runtime.trace_otel import otel_sink
 from band_sdk_core import (
     AgentTopicKind,
     ClaimRegistry,
@@ -89,7 +90,8 @@ class AgentRuntime:
         self.agent_description = ""
         self.rest = RestClient(api_key, rest_url)
         #: each turn's timeline: one INFO line per turn on ``band.turns``, ``recent()`` traces
-        self.turn_recorder = TurnRecorder(agent_id)
+        otel = otel_sink()  # None unless opentelemetry-api is installed
+        self.turn_recorder = TurnRecorder(agent_id, sinks=[otel] if otel is not None else [])
         params = {"agent_id": agent_id}
         initial = (
             {"on_conflict": "reject"} if config.conflict_policy == ConflictPolicy.REJECT else {}

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from band.client.errors import BandAPIError, BandConnectionError
 from band.client.phoenix import SessionEndedError
 from band.config.env import DEFAULT_REST_URL, DEFAULT_WS_URL, env_value
-from band.core.exceptions import StartupError
+from band.core.exceptions import BandConfigError, StartupError
 
 __all__ = [
     "DEV_REST_URL",
@@ -125,13 +125,14 @@ def ensure_logging() -> None:
 
 
 def install_quiet_excepthook() -> None:
-    """An uncaught :class:`StartupError` prints ``error: <message>`` alone (not when debugging)."""
+    """An uncaught :class:`StartupError` or ``BandConfigError`` (an agent already running, an
+    adapter that cannot work) prints ``error: <message>`` alone (not when debugging)."""
     previous = sys.excepthook
     if getattr(previous, "_band_quiet", False):
         return
 
     def hook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
-        if isinstance(exc, StartupError) and not debug_enabled():
+        if isinstance(exc, StartupError | BandConfigError) and not debug_enabled():
             print(f"error: {exc}", file=sys.stderr)
             return
         previous(kind, exc, tb)

@@ -3,9 +3,10 @@
 The runtime calls a :class:`TurnRecorder` where a turn passes a point (message received, claim,
 processing mark, adapter start and end, each tool call, retries, the settlement); the recorder
 keeps the last turns (``recent()``), logs one INFO line per finished turn on ``band.turns``,
-and hands the same :class:`TurnTrace` to its sinks: OpenTelemetry spans when
-``opentelemetry-api`` is installed (``band.runtime.trace_otel``). Times are seconds since the
-trace began (monotonic), plus the wall-clock start, so a trace maps onto spans exactly.
+and hands the same :class:`TurnTrace` to its sinks: the runtime adds OpenTelemetry spans when
+``opentelemetry-api`` is installed (``band.runtime.trace_otel``, which builds on this module).
+Times are seconds since the trace began (monotonic), plus the wall-clock start, so a trace maps
+onto spans exactly.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,22 +64,56 @@ class ToolCall:
         return self.end - self.start
 
 
-@dataclass(slots=True)
 class TurnTrace:
-    """The timeline of one turn of one message in one room."""
+    """The timeline of one turn of one message in one room.
 
-    agent_id: str
-    room_id: str
-    message_id: str
-    attempt: int
-    #: wall-clock start (seconds since the epoch) and the monotonic origin of every ``at``
-    started_at: float
-    t0: float
-    events: list[TraceEvent] = field(default_factory=list)
-    tools: list[ToolCall] = field(default_factory=list)
-    outcome: str | None = None
-    error: str | None = None
-    duration: float = 0.0
+    Recording a point or a tool call appends one tuple (its name, the monotonic time and
+    what it found, as passed): nothing is formatted, rounded or measured while the turn runs.
+    ``events``, ``tools``, ``line()`` and ``as_dict()`` build their views when they are read,
+    by a sink, the log line or ``recent()``'s reader.
+    """
+
+    __slots__ = (
+        "_calls",
+        "_points",
+        "agent_id",
+        "attempt",
+        "duration",
+        "error",
+        "message_id",
+        "outcome",
+        "room_id",
+        "started_at",
+        "t0",
+    )
+
+    def __init__(
+        self,
+        agent_id: str,
+        room_id: str,
+        message_id: str,
+        attempt: int,
+        started_at: float,
+        t0: float,
+    ) -> None:
+        self.agent_id = agent_id
+        self.room_id = room_id
+        self.message_id = message_id
+        self.attempt = attempt
+        #: wall-clock start (seconds since the epoch) and the monotonic origin of every ``at``
+        self.started_at = started_at
+        self.t0 = t0
+        self.outcome: str | None = None
+        self.error: str | None = None
+        self.duration = 0.0
+        self._points: list[tuple[str, float, dict[str, Any]]] = []
+        self._calls: list[tuple[str, Mapping[str, Any], float, float, str | None]] = []
+
+    def __repr__(self) -> str:
+        return (
+            f"TurnTrace(room_id={self.room_id!r}, message_id={self.message_id!r}, "
+            f"attempt={self.attempt}, outcome={self.outcome!r})"
+        )
 
     def now(self) -> float:
         """Seconds since the trace began."""
@@ -86,26 +121,41 @@ class TurnTrace:
 
     def mark(self, name: str, **detail: Any) -> None:
         """Record that the turn passed ``name`` now."""
-        self.events.append(TraceEvent(name, round(self.now(), 6), detail))
+        self._points.append((name, time.monotonic(), detail))
 
     def tool(
         self, name: str, arguments: Mapping[str, Any], start: float, *, error: str | None = None
     ) -> None:
-        """Record a tool call that began at monotonic ``start`` and ends now."""
-        self.tools.append(
+        """Record a tool call that began at monotonic ``start`` and ends now (its arguments'
+        size is measured when the call is read)."""
+        self._calls.append((name, arguments, start, time.monotonic(), error))
+
+    @property
+    def events(self) -> list[TraceEvent]:
+        """The points the turn passed, in order (seconds since the trace began)."""
+        t0 = self.t0
+        return [TraceEvent(name, round(at - t0, 6), detail) for name, at, detail in self._points]
+
+    @property
+    def tools(self) -> list[ToolCall]:
+        """The turn's tool calls, in order."""
+        t0 = self.t0
+        return [
             ToolCall(
                 name,
                 argument_size(arguments),
                 error is None,
-                round(start - self.t0, 6),
-                round(self.now(), 6),
+                round(start - t0, 6),
+                round(end - t0, 6),
                 error,
             )
-        )
+            for name, arguments, start, end, error in self._calls
+        ]
 
     def at(self, name: str) -> float | None:
         """When the turn (last) passed ``name``, or None."""
-        return next((e.at for e in reversed(self.events) if e.name == name), None)
+        found = next((at for n, at, _ in reversed(self._points) if n == name), None)
+        return None if found is None else round(found - self.t0, 6)
 
     def line(self) -> str:
         """The one-line summary logged for the turn."""
@@ -122,7 +172,20 @@ class TurnTrace:
 
     def as_dict(self) -> dict[str, Any]:
         """The trace as plain JSON-able data."""
-        return msgspec.to_builtins(self)  # type: ignore[no-any-return]
+        data = {
+            "agent_id": self.agent_id,
+            "room_id": self.room_id,
+            "message_id": self.message_id,
+            "attempt": self.attempt,
+            "started_at": self.started_at,
+            "t0": self.t0,
+            "events": self.events,
+            "tools": self.tools,
+            "outcome": self.outcome,
+            "error": self.error,
+            "duration": self.duration,
+        }
+        return msgspec.to_builtins(data)  # type: ignore[no-any-return]
 
 
 Sink = Callable[[TurnTrace], None]
@@ -131,16 +194,14 @@ Sink = Callable[[TurnTrace], None]
 class TurnRecorder:
     """Records the turns of one agent: keeps the last ones, logs each, feeds the sinks."""
 
-    def __init__(self, agent_id: str, *, keep: int = KEEP_TURNS) -> None:
+    def __init__(
+        self, agent_id: str, *, keep: int = KEEP_TURNS, sinks: Iterable[Sink] = ()
+    ) -> None:
         self.agent_id = agent_id
         self._recent: deque[TurnTrace] = deque(maxlen=keep)
         self._received: OrderedDict[str, float] = OrderedDict()
-        self.sinks: list[Sink] = []
-        from .trace_otel import otel_sink  # None unless opentelemetry-api is installed
-
-        sink = otel_sink()
-        if sink is not None:
-            self.sinks.append(sink)
+        #: called with each finished trace (the runtime adds ``trace_otel.otel_sink``)
+        self.sinks: list[Sink] = list(sinks)
 
     def received(self, message_id: str) -> None:
         """The message reached the agent (a push or a listing); its turn may come later."""
@@ -156,7 +217,7 @@ class TurnRecorder:
         t0 = received if received is not None and received <= now else now
         trace = TurnTrace(self.agent_id, room_id, message_id, attempt, time.time() - (now - t0), t0)
         if received is not None:
-            trace.events.append(TraceEvent("received", 0.0))
+            trace._points.append(("received", t0, {}))  # at the receipt, not now
         trace.mark("claimed")
         return trace
 

@@ -9,6 +9,8 @@ is one, no span is built.
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -21,13 +23,19 @@ _NS = 1_000_000_000
 
 
 def otel_sink() -> Callable[[TurnTrace], None] | None:
-    """A sink emitting spans, or None when ``opentelemetry`` is not importable."""
-    try:
-        from opentelemetry import trace as otel_trace
-    except ImportError:
+    """A sink emitting spans, or None when ``opentelemetry`` is not installed.
+
+    Nothing of opentelemetry is imported here or per turn until the application imported it:
+    a tracer provider can only have been configured through ``opentelemetry.trace``, so
+    until that module is loaded a finished turn costs one dict lookup (and no import's memory).
+    """
+    if importlib.util.find_spec("opentelemetry") is None:
         return None
 
     def sink(turn: TurnTrace) -> None:
+        otel_trace = sys.modules.get("opentelemetry.trace")
+        if otel_trace is None:  # never imported: no provider was configured
+            return
         provider = otel_trace.get_tracer_provider()
         # no provider configured (yet): the spans would be dropped, so none are built
         if isinstance(provider, otel_trace.ProxyTracerProvider | otel_trace.NoOpTracerProvider):

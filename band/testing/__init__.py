@@ -29,6 +29,7 @@ _EXPORTS = {
     "failure_reports": "band.testing.fake_tools",
     "reported_failures": "band.testing.fake_tools",
     "feature_kwargs": "band.testing.features",
+    "message": "band.testing.messages",
     "FakePhoenixServer": "band.testing.phoenix_server",
     "JoinOutcome": "band.testing.phoenix_server",
     "fake_phoenix_server": "band.testing.phoenix_server",
@@ -77,6 +78,7 @@ __all__ = [
     "force_transport_disconnect",
     "live_connection",
     "local_band",
+    "message",
     "platform_connection_stub",
     "reported_failures",
 ]
@@ -92,6 +94,7 @@ if TYPE_CHECKING:
     )
     from .features import feature_kwargs
     from .live import AgentHandle, LocalBand, Message, Person, Room, RunningAgent, local_band
+    from .messages import message
     from .phoenix_server import FakePhoenixServer, JoinOutcome, fake_phoenix_server
     from .platform import platform_connection_stub
     from .scripted_model import (

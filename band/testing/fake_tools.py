@@ -16,7 +16,7 @@ import hashlib
 import unicodedata
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from band.core.exceptions import BandToolError
 from band.core.turn import (
@@ -28,7 +28,8 @@ from band.core.turn import (
     failure_event,
 )
 from band.core.turn import TurnEffect as _Effect
-from band.core.types import ToolCallOutcome
+from band.core.types import ToolCallOutcome, ToolParam
+from band.core.wire import ChatParticipant
 from band.runtime.capabilities import Capability
 from band.runtime.tools.registry import select_tools
 
@@ -391,9 +392,10 @@ class FakeAgentTools:
         self.participants_removed.append(result)
         return _record(result)
 
-    async def get_participants(self) -> list[Record]:
-        """The room's participants."""
-        return [_record(p) for p in self._participants]
+    async def get_participants(self) -> list[ChatParticipant]:
+        """The room's participants (``Record`` rows: read as ``p.name`` or ``p["name"]``)."""
+        # typed as the protocol's result: a Record reads by attribute as ChatParticipant does
+        return cast("list[ChatParticipant]", [_record(p) for p in self._participants])
 
     async def lookup_peers(self, page: int = 1, page_size: int = 50) -> Record:
         """Seeded peers, one page: ``{"data": [...], "metadata": {...}}``."""
@@ -832,9 +834,11 @@ class FakeAgentTools:
 
     def get_anthropic_tool_schemas(
         self, *, capabilities: frozenset[Capability] | None = None
-    ) -> list[dict[str, Any]]:
+    ) -> list[ToolParam]:
         """The tool schemas in Anthropic format."""
-        return self.get_tool_schemas("anthropic", capabilities=capabilities)
+        return cast(
+            "list[ToolParam]", self.get_tool_schemas("anthropic", capabilities=capabilities)
+        )
 
     def get_openai_tool_schemas(
         self, *, capabilities: frozenset[Capability] | None = None
@@ -890,12 +894,13 @@ class FakeAgentTools:
 
     def assert_message_sent(
         self,
-        *,
         content: str | None = None,
+        *,
         mentions: list[str] | None = None,
         count: int | None = None,
     ) -> None:
-        """Assert a message was sent (matching ``content`` / ``mentions``; ``count`` in all)."""
+        """Assert a message was sent (matching ``content`` / ``mentions``; ``count`` in all):
+        ``assert_message_sent("echo: hi")``, or ``content=`` as band-sdk spells it."""
         if count is not None:
             assert len(self.messages_sent) == count, (
                 f"Expected {count} messages, got {len(self.messages_sent)}"
@@ -911,7 +916,7 @@ class FakeAgentTools:
             )
 
     def assert_event_sent(
-        self, *, message_type: str | None = None, count: int | None = None
+        self, message_type: str | None = None, *, count: int | None = None
     ) -> None:
         """Assert an event was sent (of ``message_type``; ``count`` of them)."""
         matching = [

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 import httpx
 
 from band._signature import parameters_of
+from band.client.rest import next_cursor
 from band.core.wire import JsonObject, JsonValue
 
 if TYPE_CHECKING:
@@ -225,21 +226,19 @@ class Room:
     def messages(self) -> list[Message]:
         """Every message of the room (events included), oldest first."""
         rows: list[JsonObject] = []
-        cursor: JsonValue = None
+        params: JsonObject = {"limit": 100}
+        seen: set[str] = set()
         while True:
-            params: JsonObject = {"limit": 100}
-            if cursor is not None:
-                params["cursor"] = cursor
             r = self.person.request("GET", f"/me/chats/{self.id}/messages", params=params)
             if r.status_code != 200:
                 raise AssertionError(f"listing room {self.id} -> {r.status_code}: {r.text}")
             body = r.json()
             rows.extend(body["data"])
-            meta = body.get("metadata") or {}
-            cursor = meta.get("next_cursor")
-            if not meta.get("has_more") or cursor is None:
+            cursor = next_cursor(body.get("metadata") or {}, seen)
+            if cursor is None:  # the REST client's stop rule
                 # the platform pages newest first
                 return [Message.from_row(row) for row in reversed(rows)]
+            params["cursor"] = cursor
 
     def messages_from(self, member: Member, message_type: str | None = "text") -> list[Message]:
         """What ``member`` posted, of ``message_type`` (None: any type), oldest first."""

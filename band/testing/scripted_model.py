@@ -472,10 +472,18 @@ class ScriptedModel:
 
     async def _anthropic_count(self, request: Request) -> Response:
         body = await self._other_body(request, "anthropic", None)
+        if _key_of(request) != self.api_key:  # as the API does: an agent's key check uses it
+            return anthropic.error(
+                401, "Invalid API key (the scripted model accepts its own key only)"
+            )
         return anthropic.count_tokens(body)
 
     async def _openai_models(self, request: Request) -> Response:
         self._record(_other_request(request, "openai-chat", {}, ""), self.other_requests)
+        if _key_of(request) != self.api_key:  # as the API does: an agent's key check uses it
+            return openai.error(
+                401, "Invalid API key (the scripted model accepts its own key only)"
+            )
         models = [{"id": "scripted", "object": "model", "created": 0, "owned_by": "band"}]
         return JSONResponse({"object": "list", "data": models})
 

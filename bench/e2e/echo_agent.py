@@ -1,11 +1,14 @@
 """The e2e bench's agent: one echo agent, the same script under our SDK and the official one.
 
 Both SDKs expose ``band.Agent`` and ``band.core.SimpleAdapter``; the harness starts this file
-with the interpreter under test and passes the credentials in the environment.
+with the interpreter under test and passes the credentials in the environment. With
+``BAND_E2E_PROFILE=<path>`` (``run.py --profile``), SIGUSR1 starts a cProfile of the process
+(CPU time) and SIGUSR2 stops it; the stats are written to ``<path>`` when the agent exits.
 """
 
 import asyncio
 import os
+import signal
 
 from band import Agent
 from band.core import SimpleAdapter
@@ -20,10 +23,30 @@ class Echo(SimpleAdapter):  # type: ignore[type-arg]
         await tools.send_message(f"echo: {msg.content}", mentions=[msg.sender_id])
 
 
+async def main(agent: Agent, profile: str) -> None:
+    """Run the agent; under ``profile``, SIGUSR1/SIGUSR2 start and stop cProfile."""
+    if not profile:
+        await agent.run()
+        return
+    import cProfile
+    import time
+
+    # CPU time, not wall-clock: on a shared machine a preempted call would count the wait
+    profiler = cProfile.Profile(time.process_time)
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGUSR1, profiler.enable)
+    loop.add_signal_handler(signal.SIGUSR2, profiler.disable)
+    try:
+        await agent.run()
+    finally:
+        profiler.disable()
+        profiler.dump_stats(profile)
+
+
 if __name__ == "__main__":
     agent = Agent.create(
         adapter=Echo(),
         agent_id=os.environ["BAND_E2E_AGENT_ID"],
         api_key=os.environ["BAND_E2E_AGENT_KEY"],
     )
-    asyncio.run(agent.run())
+    asyncio.run(main(agent, os.environ.get("BAND_E2E_PROFILE", "")))

@@ -126,8 +126,12 @@ def start_agent(
     workdir: Path,
     pure: bool,
     script: Path = AGENT_SCRIPT,
+    profile: Path | None = None,
 ) -> None:
-    """Start ``agent`` under ``python`` (ours or another SDK's interpreter)."""
+    """Start ``agent`` under ``python`` (ours or another SDK's interpreter).
+
+    ``profile``: where the agent writes its cProfile stats (SIGUSR1 starts it, SIGUSR2 stops).
+    """
     env = {k: v for k, v in os.environ.items() if not k.startswith(("BAND_", "PYTHON"))}
     env.update(
         BAND_REST_URL=platform.rest,
@@ -140,6 +144,8 @@ def start_agent(
     )
     if pure:
         env["BAND_SDK_CORE_NO_EXTENSIONS"] = "1"
+    if profile is not None:
+        env["BAND_E2E_PROFILE"] = str(profile)
     log = (workdir / f"agent-{agent.agent_id}.log").open("ab")
     # run from the work dir: a checkout on sys.path must not shadow the interpreter's own band
     agent.proc = subprocess.Popen(

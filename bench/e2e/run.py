@@ -15,10 +15,14 @@ to them through the human API:
 
 Afterwards every room must hold exactly one answer per message (read back through the human
 API): ``lost`` and ``dup`` count the misses. Variants ``c`` (our SDK, compiled core), ``py``
-(our SDK, BAND_SDK_CORE_NO_EXTENSIONS=1) and ``ref`` (``--against PYTHON``: the same script under
-another interpreter's band-sdk) alternate round by round in one run; medians over rounds.
+(our SDK, BAND_SDK_CORE_NO_EXTENSIONS=1), ``ref`` (``--against PYTHON``: the same script under
+another interpreter's band-sdk) and ``base`` (``--against-commit REV``: our SDK as it was at REV,
+compiled core, in a venv built once by commits.py) alternate round by round in one run; medians
+over rounds. ``--guard`` fails the run (exit 1) when ``c`` is worse than ``base`` beyond the
+noise band of bench/thresholds.py (``E2E_NOISE``).
 
     python bench/e2e/run.py --against "$BAND_REFSDK_PYTHON" --json e2e.json
+    python bench/e2e/run.py --only c,base --against-commit main --guard
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import os
 import platform as pyplatform
 import secrets
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -43,6 +48,8 @@ from harness import AgentProc, DevPlatform, Person, cpu_seconds, rss_kib, start_
 
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 import runinfo  # bench/runinfo.py: commit, time and machine, as every result carries
+import thresholds  # bench/thresholds.py: the e2e noise band of --guard
+from commits import python_at
 
 
 @dataclass
@@ -97,8 +104,10 @@ async def one_run(
             await person.room_with(agent)
             agents.append(agent)
         t0 = time.perf_counter()
+        profiled = agents[0] if args.profile else None  # one agent process is profiled
         for agent in agents:
-            start_agent(python, agent, plat, workdir, pure)
+            prof = Path(args.profile).resolve() if agent is profiled else None
+            start_agent(python, agent, plat, workdir, pure, profile=prof)
         warm = [(a.rooms[0], a, token()) for a in agents]
         await _answered(person, warm, args.timeout)
         ready = time.perf_counter() - t0
@@ -123,11 +132,15 @@ async def one_run(
         pids = [a.proc.pid for a in agents if a.proc]
         assert plat.proc is not None
         cpu0 = sum(cpu_seconds(pid) for pid in pids), cpu_seconds(plat.proc.pid)
+        if profiled is not None and profiled.proc is not None:
+            profiled.proc.send_signal(signal.SIGUSR1)  # the load phase only
         start = time.perf_counter()
         per_room_lat = await asyncio.gather(
             *(room_loop(rid, a) for a in agents for rid in a.rooms[1:])
         )
         elapsed = time.perf_counter() - start
+        if profiled is not None and profiled.proc is not None:
+            profiled.proc.send_signal(signal.SIGUSR2)
         cpu1 = sum(cpu_seconds(pid) for pid in pids), cpu_seconds(plat.proc.pid)
         latencies = [x for room in per_room_lat for x in room]
         await asyncio.sleep(args.settle)  # a duplicate answer would land here
@@ -194,12 +207,12 @@ def summarize(runs: dict[str, list[Result]], lat: dict[str, list[float]]) -> lis
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    """A markdown table, with ratios against ``ref`` when it ran."""
-    ref = next((r for r in rows if r["variant"] == "ref"), None)
+    """A markdown table, with ratios against ``ref`` and ``base`` when they ran."""
+    baselines = [b for b in ("base", "ref") if any(r["variant"] == b for r in rows)]
     head = "| SDK | msgs/s | p50 ms | p99 ms | agent CPU ms/msg | platform CPU ms/msg"
     head += " | idle agent RSS MiB | RSS per room KiB | ready s | lost | dup |"
-    if ref:
-        head += " msgs/s vs ref | p99 vs ref | agent CPU vs ref |"
+    for b in baselines:
+        head += f" msgs/s vs {b} | p99 vs {b} | agent CPU vs {b} | RSS per room vs {b} |"
     lines = [head, "|" + " --- |" * (head.count("|") - 1)]
     for r in rows:
         line = (
@@ -208,14 +221,37 @@ def table(rows: list[dict[str, Any]]) -> str:
             f"| {r['platform_cpu_ms']:.2f} | {r['idle_agent_kib'] / 1024:.1f} "
             f"| {r['per_room_kib']:.0f} | {r['ready_s']:.2f} | {r['lost']} | {r['dup']} |"
         )
-        if ref:
-            line += (
-                f" {r['msgs_per_s'] / ref['msgs_per_s']:.2f}x "
-                f"| {r['p99_ms'] / ref['p99_ms']:.2f}x "
-                f"| {r['agent_cpu_ms'] / ref['agent_cpu_ms']:.2f}x |"
-            )
+        for b in baselines:
+            ratios = _ratios(r, next(x for x in rows if x["variant"] == b))
+            line += "".join(f" {ratios[k]:.2f}x |" for k in RATIOS)
         lines.append(line)
     return "\n".join(lines)
+
+
+#: The figures compared against a baseline, as ``ours / baseline``.
+RATIOS = ("msgs_per_s", "p99_ms", "agent_cpu_ms", "per_room_kib")
+
+
+def _ratios(row: dict[str, Any], base: dict[str, Any]) -> dict[str, float]:
+    """``row`` over ``base`` for each of RATIOS (inf where the baseline's figure is 0)."""
+    return {k: row[k] / base[k] if base[k] else float("inf") for k in RATIOS}
+
+
+def guard(rows: list[dict[str, Any]]) -> list[str]:
+    """Where ``c`` is worse than ``base`` beyond the noise band: one line each (none: passed)."""
+    ours = next((r for r in rows if r["variant"] == "c"), None)
+    base = next((r for r in rows if r["variant"] == "base"), None)
+    if ours is None or base is None:
+        return ["--guard needs the c and base variants (--only c,base --against-commit REV)"]
+    ratios = _ratios(ours, base)
+    failures = []
+    for key, (low, high) in thresholds.E2E_NOISE.items():
+        if not low <= ratios[key] <= high:
+            failures.append(
+                f"e2e regression: {key} {ratios[key]:.2f}x the base commit's "
+                f"({ours[key]:.2f} vs {base[key]:.2f}; the noise band is {low}x..{high}x)"
+            )
+    return failures
 
 
 DEFAULT_TMP = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
@@ -240,7 +276,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--messages", "-k", type=int, default=10, help="messages per room (K)")
     p.add_argument("--rounds", type=int, default=2, help="rounds; variants alternate per round")
     p.add_argument("--against", metavar="PYTHON", help="interpreter with another Band SDK")
-    p.add_argument("--only", default="c,py,ref", help="variants to run (c, py, ref)")
+    p.add_argument(
+        "--against-commit",
+        metavar="REV",
+        help="our SDK at another commit (variant base; its venv is built once, compiled core)",
+    )
+    p.add_argument("--only", default="c,py,ref,base", help="variants to run (c, py, ref, base)")
+    p.add_argument(
+        "--guard",
+        action="store_true",
+        help="exit 1 when c is worse than base beyond bench/thresholds.py's E2E_NOISE",
+    )
     p.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for one answer")
     p.add_argument("--settle", type=float, default=1.0, help="seconds of quiet before RSS reads")
     p.add_argument(
@@ -251,11 +297,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--keep-logs", metavar="DIR", help="copy each run's platform and agent logs")
     p.add_argument("--json", metavar="PATH", help="write the results here")
+    p.add_argument(
+        "--profile",
+        metavar="PATH",
+        help="cProfile one agent process over the load phase, stats to PATH (one variant,\n"
+        "one round; read them with bench/e2e/layers.py); its CPU figures include the profiler",
+    )
     args = p.parse_args(argv)
     wanted = args.only.split(",")
     variants = [(v, sys.executable, v == "py") for v in ("c", "py") if v in wanted]
     if args.against and "ref" in wanted:
         variants.append(("ref", args.against, False))
+    base_sha = None
+    if args.against_commit and "base" in wanted:
+        base_python, base_sha = python_at(args.against_commit)
+        LABELS["base"] = f"ours at {base_sha[:12]} (compiled core)"
+        variants.append(("base", base_python, False))
     runs: dict[str, list[Result]] = {v: [] for v, _, _ in variants}
     lat: dict[str, list[float]] = {v: [] for v, _, _ in variants}
     for rnd in range(args.rounds):
@@ -292,11 +349,17 @@ def main(argv: list[str] | None = None) -> int:
             "python": pyplatform.python_version(),
             "machine": runinfo.machine(),
             "against_sdk": _interpreter_sdk(args.against) if args.against else None,
+            "against_commit": base_sha,
             "rows": rows,
             "rounds": {v: [asdict(r) for r in rs] for v, rs in runs.items()},
         }
         Path(args.json).write_text(json.dumps(record, indent=2))
     failed = any(r["lost"] or r["dup"] for r in rows)
+    if args.guard:
+        problems = guard(rows)
+        for line in problems:
+            print(line, file=sys.stderr)
+        failed = failed or bool(problems)
     return 1 if failed else 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import socket
 import subprocess
@@ -186,6 +187,8 @@ def test_agent_create_says_what_it_wrote(live: Live, tmp_path: Path) -> None:
     lines = proc.stdout.strip().splitlines()
     assert lines[0].startswith('registered agent "Echo" (@') and "band_a_" not in proc.stdout
     assert lines[1] == f'wrote its agent_id and api_key to {config} under "my_agent"'
+    ws = live.rest.replace("http://", "ws://") + "/api/v1/socket/websocket"
+    assert lines[-1] == f"  export BAND_REST_URL={live.rest} BAND_WS_URL={ws}"  # both URLs
     entry = __import__("yaml").safe_load(config.read_text())["my_agent"]
     me = live.agent(entry["api_key"], "GET", "/api/v1/agent/me").json()["data"]
     assert me["id"] == entry["agent_id"] and me["description"] == "Echo, a local agent"
@@ -238,9 +241,16 @@ def test_room_create_send_rooms_and_tail(live: Live, tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
+    started = ""
     try:
+        assert agent.stderr is not None
+        for line in agent.stderr:  # connected before the message: no "offline" warning
+            started += line
+            if "Agent started" in line:
+                break
         sent = band_cli("send", "Planning", "what's up?", "--mention", "@Helper", *auth)
         assert sent.returncode == 0, sent.stderr
+        assert "warning" not in sent.stderr and "INFO" not in sent.stderr  # quiet by default
         lines = sent.stdout.strip().splitlines()
         assert "Local Person: @Helper what's up?" in lines[0]
         assert any("Helper: @Local Person Hello Local Person! You said: what's up?" in line
@@ -248,7 +258,8 @@ def test_room_create_send_rooms_and_tail(live: Live, tmp_path: Path) -> None:
         assert any("Helper (tool call): band_send_message" in line for line in lines)
     finally:
         agent.terminate()
-        _, err = agent.communicate(timeout=30)
+        _, rest = agent.communicate(timeout=30)
+        err = started + rest
     # the agent said what it did: start and one line for the turn
     assert "Agent started" in err and "band.turns: turn room=" in err, err
     tail = subprocess.Popen(
@@ -274,3 +285,127 @@ def test_room_create_send_rooms_and_tail(live: Live, tmp_path: Path) -> None:
     assert missing.returncode == 1 and '"Planning"' in missing.stderr
     nobody = band_cli("send", "Planning", "hi", "--mention", "Ghost", *auth)
     assert nobody.returncode == 1 and '"Helper"' in nobody.stderr
+
+
+def test_send_warns_of_an_offline_agent_and_a_mention_not_made(live: Live) -> None:
+    """An offline agent is named at once (then --wait runs out: 1); ``@Name`` is no mention."""
+    live.register("Helper")
+    auth = ("--url", live.rest, "--user-key", live.user_key)
+    assert band_cli("room", "create", "Desk", "--agent", "Helper", *auth).returncode == 0
+    plain = band_cli("send", "Desk", "@helper are you there?", *auth)
+    assert plain.returncode == 0, plain.stderr
+    assert plain.stderr.startswith('warning: "@helper" in the text is not a mention, so Helper ')
+    assert "--mention" in plain.stderr and "Local Person: @helper are you there?" in plain.stdout
+    # the warning comes before any wait: read while the command still waits
+    waiting = subprocess.Popen(
+        [sys.executable, "-I", "-m", "band.cli", "send", "Desk", "hi", "-m", "Helper", *auth],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert waiting.stderr is not None
+        first = waiting.stderr.readline()
+        assert first.startswith("warning: Helper is offline (not connected to the platform)")
+        assert waiting.poll() is None  # still waiting for the answer
+    finally:
+        waiting.terminate()
+        waiting.wait(30)
+    gave_up = band_cli("send", "Desk", "hi", "--mention", "Helper", "--wait", "1", *auth)
+    assert gave_up.returncode == 1 and "Traceback" not in gave_up.stderr
+    assert (
+        "Helper is offline" in gave_up.stderr and "error: no answer from Helper" in gave_up.stderr
+    )
+
+
+def test_doctor_checks_the_users_setup(live: Live, tmp_path: Path) -> None:
+    """Variables, agent_config.yaml, the platform and each key; model keys never printed."""
+    aid, _, key = live.register("Echo")
+    config = tmp_path / "agent_config.yaml"
+    config.write_text(f"good:\n  agent_id: {aid}\n  api_key: {key}\n")
+    config.chmod(0o600)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("BAND_", "ANTHROPIC_"))}
+    env.update(BAND_REST_URL=live.rest, BAND_WS_URL=live.ws, ANTHROPIC_API_KEY="sk-secret-1")
+
+    def doctor() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-I", "-m", "band.cli", "doctor"],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+
+    sound = doctor()
+    lines = sound.stdout.splitlines()
+    assert sound.returncode == 0, sound.stdout
+    for line in (f"  BAND_REST_URL: {live.rest}", f"  platform: {live.rest} answers",
+                 f"  good: key accepted (agent {aid})", "  ANTHROPIC_API_KEY: set",
+                 "  OPENAI_API_KEY: not set"):  # fmt: skip
+        assert line in lines, sound.stdout
+    assert "sk-secret-1" not in sound.stdout + sound.stderr and key not in sound.stdout
+    config.write_text(config.read_text() + "bad:\n  agent_id: x\n  api_key: band_a_wrong\n")
+    refused = doctor()
+    assert refused.returncode == 1
+    assert "  problem: bad: key refused (HTTP 401) for x" in refused.stdout.splitlines()
+    env["BAND_REST_URL"] = f"http://127.0.0.1:{_free_port()}"
+    gone = doctor()
+    assert (
+        gone.returncode == 1 and "does not answer" in gone.stdout and "Traceback" not in gone.stderr
+    )
+
+
+RELOADED = """\
+import asyncio, sys
+from band import Agent, PlatformMessage, strip_mentions
+from band.core import AgentToolsProtocol, HistoryProvider, SimpleAdapter
+
+VERSION = "{version}"
+
+
+class Versioned(SimpleAdapter[HistoryProvider]):
+    async def on_message(self, msg: PlatformMessage, tools: AgentToolsProtocol,
+                         history: HistoryProvider, participants_msg: str | None,
+                         contacts_msg: str | None, *, is_session_bootstrap: bool,
+                         room_id: str) -> None:
+        text = strip_mentions(msg.content)
+        await tools.send_message(f"{{VERSION}}: {{text}}", mentions=[msg.sender_id])
+
+
+agent = Agent.create(adapter=Versioned(), agent_id=sys.argv[1], api_key=sys.argv[2],
+                     rest_url=sys.argv[3], ws_url=sys.argv[4])
+asyncio.run(agent.run())
+"""
+
+
+def test_run_reload_restarts_the_agent_when_its_file_changes(live: Live, tmp_path: Path) -> None:
+    aid, _, key = live.register("Reloader")
+    auth = ("--url", live.rest, "--user-key", live.user_key)
+    assert band_cli("room", "create", "Lab", "--agent", "Reloader", *auth).returncode == 0
+    script = tmp_path / "agent.py"
+    script.write_text(RELOADED.format(version="v1"))
+    run = subprocess.Popen(
+        [sys.executable, "-I", "-m", "band.cli", "run", "agent.py", "--reload",
+         aid, key, live.rest, live.ws],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    seen: list[str] = []
+
+    def until(text: str) -> None:
+        assert run.stdout is not None
+        for line in run.stdout:
+            seen.append(line)
+            if text in line:
+                return
+        raise AssertionError(f"band run ended ({run.wait()}) before {text!r}:\n{''.join(seen)}")
+
+    try:
+        until("Agent started")
+        first = band_cli("send", "Lab", "hi", "--mention", "Reloader", *auth)
+        assert first.returncode == 0 and "Reloader: @Local Person v1: hi" in first.stdout
+        script.write_text(RELOADED.format(version="v2"))
+        until("agent.py changed; restarting the agent")
+        until("Agent started")
+        second = band_cli("send", "Lab", "again", "--mention", "Reloader", *auth)
+        assert second.returncode == 0 and "Reloader: @Local Person v2: again" in second.stdout
+    finally:
+        run.terminate()
+        run.wait(30)
+    assert "Agent stopped" in "".join(seen) and "Traceback" not in "".join(seen)

@@ -137,3 +137,35 @@ def test_a_forgotten_band_ws_url_is_named_before_connecting(live: Live, tmp_path
         f"For band dev, export BAND_WS_URL=ws://127.0.0.1:{port}/api/v1/socket/websocket "
         "(or pass ws_url=)."
     )
+
+
+def test_the_same_agent_twice_is_two_lines(live: Live, tmp_path: Path) -> None:
+    """A second process of a running agent (same host) ends in two lines, no traceback."""
+    aid, _, key = live.register("Echo")
+    config = {"my_agent": {"agent_id": aid, "api_key": key}}
+    env = {"BAND_REST_URL": live.rest, "BAND_WS_URL": live.ws}
+    first_dir, second_dir = tmp_path / "first", tmp_path / "second"
+    first_dir.mkdir()
+    second_dir.mkdir()
+    (first_dir / "echo.py").write_text(ECHO)
+    (first_dir / "agent_config.yaml").write_text(yaml.safe_dump(config))
+    running = subprocess.Popen(
+        [sys.executable, "-I", "echo.py"],
+        cwd=first_dir,
+        env={**os.environ, **env},
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert running.stderr is not None
+        for line in running.stderr:  # waits on the first agent's own start line
+            if "Agent started" in line:
+                break
+        else:
+            raise AssertionError(f"the first agent ended: {running.wait()}")
+        first, second = told(run_echo(second_dir, env, config))
+    finally:
+        running.terminate()
+        running.wait(30)
+    assert first.startswith(f"error: Agent {aid} is already running on this host (lock ")
+    assert second.startswith("Stop the other process first")

@@ -544,8 +544,11 @@ def test_env_points_the_sdks_here(model: ScriptedModel) -> None:
     env = model.env()
     assert env["OPENAI_BASE_URL"] == model.openai_base_url.rstrip("/")
     assert env["ANTHROPIC_API_KEY"] == env["GEMINI_API_KEY"] == model.api_key
-    response = httpx.get(f"{model.openai_base_url}/models")
+    auth = {"Authorization": f"Bearer {model.api_key}"}
+    response = httpx.get(f"{model.openai_base_url}/models", headers=auth)
     assert response.json()["data"][0]["id"] == "scripted"
+    # as the API: the models list (a key check) refuses another key
+    assert httpx.get(f"{model.openai_base_url}/models").status_code == 401
 
 
 def test_async_clients_and_context() -> None:

@@ -630,3 +630,38 @@ def test_agents_page_manages_delegation_consents(
     section.get_by_role("button", name=f"Revoke the consent of @{handle}").click()
     expect(section.locator("#consent-list li")).to_have_count(0)
     assert live.human("GET", "/api/v1/me/delegation/consents").json()["data"] == []
+
+
+def test_an_at_name_not_picked_asks_before_sending(page: Any, live: Live) -> None:
+    """``@Echo`` typed by hand (not picked from the list) asks whether to mention Echo."""
+    aid, _, _ = live.register("Echo")
+    rid = room_with(live, aid, title="Ask first")
+    open_room(page, live, rid)
+    box = page.locator("#compose-input")
+    asked: list[str] = []
+
+    def answer(accept: bool) -> None:
+        def on_dialog(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.accept() if accept else dialog.dismiss()
+
+        page.once("dialog", on_dialog)
+
+    def sent() -> list[dict[str, Any]]:
+        rows = live.human("GET", f"/api/v1/me/chats/{rid}/messages").json()["data"]
+        return [r for r in rows if r["message_type"] == "text"]
+
+    answer(accept=True)
+    box.fill("@Echo are you there?")  # typed whole: the completion list was never used
+    box.press("Enter")
+    expect(page.locator("#timeline li.message.mine")).to_have_count(1)
+    assert asked == ['"@Echo" is not a mention: Echo will not be asked to answer.\nMention Echo?']
+    [first] = sent()
+    assert first["content"] == f"@[[{aid}]] are you there?"
+    answer(accept=False)
+    box.fill("@echo, thanks")  # the caret after the last word: the list stays closed
+    box.press("Enter")
+    expect(page.locator("#timeline li.message.mine")).to_have_count(2)
+    assert len(asked) == 2
+    newest = sent()[0]  # newest first
+    assert newest["content"] == "@echo, thanks" and newest["metadata"].get("mentions") in (None, [])

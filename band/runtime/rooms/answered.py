@@ -12,13 +12,19 @@ at a time, oldest first, and a turn runs only once its processing mark was accep
 
 from __future__ import annotations
 
-import re
-from collections.abc import AsyncIterator, Collection, Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
-from band.client.rest import RestClient, path
-from band.core.wire import MessageRow
+from band.client.rest import RestClient
+from band.core.wire import MessageRow, parse_instant
+from band.runtime.posts import (
+    MAX_CONTEXT_PAGES,
+    count_posts,
+    is_post_of,
+    rows_after,
+    sent_text,
+)
 
 __all__ = [
     "MAX_CONTEXT_PAGES",
@@ -26,17 +32,12 @@ __all__ = [
     "answered_in_attempt",
     "attempt_started",
     "count_posts",
+    "failure_reported",
     "is_post_of",
     "posted_by",
     "reply_landed",
     "sent_text",
 ]
-
-#: Pages of ``/context`` (100 rows each) read past the message before giving up.
-MAX_CONTEXT_PAGES = 20
-
-#: The ``@[[<id>]] `` tokens the platform prepends to a message's content, one per mention.
-_MENTION_TOKENS = re.compile(r"^(?:@\[\[[^\]]*\]\]\s*)+")
 
 
 @runtime_checkable
@@ -51,90 +52,25 @@ class PostRecord(Protocol):
 
 def posted_by(tools: object) -> list[str]:
     """What ``tools`` posted (nothing known for tools that keep no record)."""
-    return list(tools.posted) if isinstance(tools, PostRecord) else []
+    # getattr, not isinstance(tools, PostRecord): a runtime Protocol check walks the protocol's
+    # members on every call, and this runs once per turn
+    posted = getattr(tools, "posted", None)
+    return [] if posted is None else list(posted)
 
 
-def sent_text(stored: str) -> str:
-    """The text an agent sent, from the content the platform stored (its mention tokens off)."""
-    return _MENTION_TOKENS.sub("", stored).strip()
-
-
-def is_post_of(row: MessageRow, agent_id: str, wanted: Collection[str]) -> bool:
-    """Whether ``row`` is the agent's text message whose text is exactly one of ``wanted``."""
-    if row.sender_id != agent_id or (row.message_type or "text") != "text":
-        return False
-    stored = row.content or ""
-    # exact text, not containment: a later "ok, done" must not count as an earlier "ok"
-    return stored.strip() in wanted or sent_text(stored) in wanted
-
-
-async def rows_after(rest: RestClient, room_id: str, message_id: str) -> AsyncIterator[MessageRow]:
-    """The room's ``/context`` rows after ``message_id``, oldest first (none if it is not there)."""
-    cursor: str | None = None
-    after = False
-    for _ in range(MAX_CONTEXT_PAGES):
-        params: dict[str, int | str] = {"limit": 100}
-        if cursor:
-            params["cursor"] = cursor
-        resp = await rest.request("GET", path("/agent/chats/{}/context", room_id), params=params)
-        for row in resp.rows_as(MessageRow):
-            if after:
-                yield row
-            elif row.id == message_id:
-                after = True
-        paging = resp.paging
-        cursor = paging.next_cursor if paging.has_more else None
-        if not cursor:
-            return
-
-
-def _same_content(row: MessageRow, content: str) -> bool:
-    stored = row.content or ""
-    return stored.strip() == content.strip() or sent_text(stored) == content.strip()
-
-
-async def count_posts(
-    rest: RestClient,
-    room_id: str,
-    agent_id: str,
-    message_id: str,
-    content: str,
-    message_type: str = "text",
-) -> tuple[int, str | None]:
-    """How many of the agent's ``message_type`` rows with exactly ``content`` follow
-    ``message_id``, and the id of the last one."""
-    count, last = 0, None
-    async for row in rows_after(rest, room_id, message_id):
-        if (
-            row.sender_id == agent_id
-            and (row.message_type or "text") == message_type
-            and _same_content(row, content)
-        ):
-            count, last = count + 1, row.id
-    return count, last
-
-
-def attempt_started(row: MessageRow, agent_id: str) -> datetime | None:
-    """When the agent's open ``processing`` attempt on ``row`` started (None: none known)."""
+def attempt_started(row: MessageRow, agent_id: str, status: str = "processing") -> datetime | None:
+    """When the agent's last attempt on ``row``, ended in ``status`` (default: still open,
+    ``processing``), started (None: none known)."""
     statuses = row.metadata.get("delivery_status") if row.metadata is not None else None
     mine = statuses.get(agent_id) if isinstance(statuses, dict) else None
-    if not isinstance(mine, dict) or mine.get("status") != "processing":
+    if not isinstance(mine, dict) or mine.get("status") != status:
         return None
     attempts = mine.get("attempts")
     current = mine.get("current_attempt")
     for attempt in attempts if isinstance(attempts, list) else []:
         if isinstance(attempt, dict) and attempt.get("number") == current:
-            return _instant(attempt.get("started_at"))
+            return parse_instant(attempt.get("started_at"))
     return None
-
-
-def _instant(value: object) -> datetime | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
 
 
 async def answered_in_attempt(
@@ -151,8 +87,22 @@ async def answered_in_attempt(
             if (row.message_type or "text") == "text":
                 return mine  # the agent spoke first, or the room's next message came first
             continue
-        stamp = _instant(row.inserted_at)
+        stamp = parse_instant(row.inserted_at)
         if mine and (row.message_type or "text") == "text" and stamp is not None and stamp > since:
+            return True
+    return False
+
+
+async def failure_reported(
+    rest: RestClient, room_id: str, agent_id: str, message_id: str, since: datetime | None
+) -> bool:
+    """Whether the agent posted an ``error`` card after ``message_id`` in the attempt that
+    started ``since`` (its failure was told to the room: the card is the message's answer)."""
+    if since is None:
+        return False
+    async for row in rows_after(rest, room_id, message_id):
+        stamp = parse_instant(row.inserted_at)
+        if row.sender_id == agent_id and row.message_type == "error" and stamp and stamp > since:
             return True
     return False
 
@@ -164,20 +114,7 @@ async def reply_landed(
     wanted = {sent.strip() for sent in contents if sent.strip()}
     if not wanted:
         return False
-    cursor: str | None = None
-    after = False  # past ``message_id`` in the listing (oldest first)
-    for _ in range(MAX_CONTEXT_PAGES):
-        params: dict[str, int | str] = {"limit": 100}
-        if cursor:
-            params["cursor"] = cursor
-        resp = await rest.request("GET", path("/agent/chats/{}/context", room_id), params=params)
-        for row in resp.rows_as(MessageRow):
-            if row.id == message_id:
-                after = True
-            elif after and is_post_of(row, agent_id, wanted):
-                return True
-        paging = resp.paging
-        cursor = paging.next_cursor if paging.has_more else None
-        if not cursor:
-            return False
+    async for row in rows_after(rest, room_id, message_id):
+        if is_post_of(row, agent_id, wanted):
+            return True
     return False

@@ -9,7 +9,7 @@ from typing import NamedTuple
 import msgspec
 
 from band.core.types import PlatformMessage
-from band.core.wire import JsonObject, JsonValue, MessageRow, decode_as
+from band.core.wire import JsonObject, JsonValue, MessageRow, decode_as, parse_instant
 
 __all__ = ["Inbound", "delivery_status", "inbound", "parse_time", "platform_message"]
 
@@ -37,12 +37,7 @@ def inbound(raw: JsonValue) -> Inbound | None:
 
 def parse_time(value: object) -> datetime:
     """An ISO 8601 timestamp (``Z`` accepted); now when missing or unreadable."""
-    if isinstance(value, str):
-        try:
-            return datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
-            pass
-    return datetime.now(UTC)
+    return parse_instant(value) or datetime.now(UTC)
 
 
 def platform_message(row: JsonObject, room_id: str) -> PlatformMessage:

@@ -46,21 +46,36 @@ class WorkingState:
         self.config = config
         self.on_stopped = on_stopped
         self._keepalive: asyncio.Task[None] | None = None
+        self._delay: asyncio.TimerHandle | None = None  # until the indicator is due
+        self._started = 0.0
         self._opening: asyncio.Task[None] | None = None
         self._closing: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> WorkingState:
         if self.config.enable_working_state:
-            if self.config.working_indicator_delay_s <= 0:
-                self._open()
-            self._keepalive = asyncio.create_task(self._keep_alive())
+            self._started = time.monotonic()
+            delay = self.config.working_indicator_delay_s
+            if delay <= 0:
+                self._show()
+            else:  # a timer, not a task: a fast turn (most) then costs one cancelled handle
+                self._delay = asyncio.get_running_loop().call_later(delay, self._show)
         return self
+
+    def _show(self) -> None:
+        """The turn has run the delay: report ``working: true`` and keep it alive."""
+        self._delay = None
+        self._open()
+        self._keepalive = asyncio.create_task(self._keep_alive())
 
     def _open(self) -> None:
         # reported alongside the turn, not before it: the reply does not wait on the indicator
         self._opening = _track(asyncio.create_task(self._report(True)))
 
     async def __aexit__(self, *exc_info: object) -> None:
+        if self._delay is not None:  # a fast turn: nothing was shown, nothing to clear
+            self._delay.cancel()
+            self._delay = None
+            return
         if self._keepalive is not None:
             self._keepalive.cancel()
             # wait() never raises the task's own CancelledError, only ours (if we are cancelled)
@@ -83,12 +98,8 @@ class WorkingState:
             await asyncio.wait({self._closing})
 
     async def _keep_alive(self) -> None:
-        started = time.monotonic()
-        if self._opening is None:
-            await asyncio.sleep(self.config.working_indicator_delay_s)
-            self._open()
         limit = self.config.max_working_state_seconds
-        while limit is None or time.monotonic() - started < limit:
+        while limit is None or time.monotonic() - self._started < limit:
             await asyncio.sleep(self.config.working_keep_alive_seconds)
             await self._report(True)
 

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Mapping
 from datetime import UTC, datetime
 
 from band.client.errors import NotFoundError
-from band.client.rest import RestClient
+from band.client.rest import RestClient, RestResponse
 from band.config.env import env_value
 from band.core.exceptions import BandToolError
 from band.core.wire import (
@@ -29,6 +29,7 @@ from band.core.wire import (
     Paging,
     decode_as,
     decode_rows,
+    parse_instant,
 )
 
 from . import ops
@@ -108,32 +109,27 @@ def attachment_view(att: Attachment) -> JsonObject:
 # --- listing ----------------------------------------------------------------------------------
 
 
+def _page_attachments(resp: RestResponse) -> list[Attachment]:
+    """One context page's attachments."""
+    found: list[Attachment] = []
+    for row in resp.rows_as(MessageRow):
+        found += decode_rows(Attachment, [a for a in row.attachments or [] if isinstance(a, dict)])
+    return found
+
+
 async def _context_page(
     ctx: ops.ToolContext, cursor: str | None
 ) -> tuple[list[Attachment], Paging]:
     """One context page's attachments, and its paging."""
     resp = await ctx.rest.request("GET", ctx.chat_path("/context"), params={"cursor": cursor})
-    found: list[Attachment] = []
-    for row in resp.rows_as(MessageRow):
-        found += decode_rows(Attachment, [a for a in row.attachments or [] if isinstance(a, dict)])
-    return found, resp.paging
+    return _page_attachments(resp), resp.paging
 
 
 async def _all_attachments(ctx: ops.ToolContext) -> AsyncIterator[Attachment]:
     """Every attachment of the room's context, oldest page first, until the pages run out."""
-    cursor: str | None = None
-    seen: set[str] = set()
-    while True:
-        found, paging = await _context_page(ctx, cursor)
-        for att in found:
+    async for resp in ctx.rest.pages(ctx.chat_path("/context")):
+        for att in _page_attachments(resp):
             yield att
-        if not paging.has_more or not paging.next_cursor:
-            return
-        cursor = paging.next_cursor
-        if cursor in seen:  # a server repeating itself would loop forever
-            log.warning("room %s: the context repeated cursor %r", ctx.room_id, cursor)
-            return
-        seen.add(cursor)
 
 
 async def list_room_files(ctx: ops.ToolContext, args: ListRoomFilesInput) -> JsonObject:
@@ -152,12 +148,8 @@ async def list_room_files(ctx: ops.ToolContext, args: ListRoomFilesInput) -> Jso
 
 
 def _expired(att: Attachment) -> bool:
-    raw = att.expires_at
-    if not raw:
-        return False
-    try:
-        when = datetime.fromisoformat(raw.replace("Z", "+00:00"))
-    except ValueError:
+    when = parse_instant(att.expires_at)
+    if when is None:
         return False
     if when.tzinfo is None:  # the platform speaks UTC
         when = when.replace(tzinfo=UTC)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from band.client.errors import BandAPIError, BandConnectionError
 from band.client.rest import RETRYABLE_STATUS, RestClient
 from band.core.wire import JsonObject, JsonValue
-from band.runtime.rooms.answered import count_posts
+from band.runtime.posts import count_posts
 
 __all__ = ["WRITE_ATTEMPTS", "Landed", "post_write"]
 

@@ -4,7 +4,7 @@
 
 import { renderMarkdown } from "./markdown.js";
 import { mountConsents } from "./consents.js";
-import { MentionBox } from "./mentions.js";
+import { MentionBox, mentionNames, unpicked } from "./mentions.js";
 import { PhoenixSocket } from "./phoenix.js";
 
 const KEY_STORAGE = "band.userKey";
@@ -405,7 +405,14 @@ class RoomView {
     const text = this.input.value.trim();
     $("#compose-error").textContent = "";
     if (!text) return;
-    const { content, mentions } = this.mentions.encode(text, this.participants);
+    let { content, mentions } = this.mentions.encode(text, this.participants);
+    // an @Name typed without picking it from the list is plain text: ask before nobody is asked
+    const missed = unpicked(content, this.participants, mentions, state.me.id);
+    if (missed.length) {
+      const names = missed.map((p) => p.name).join(", ");
+      const ask = `"@${missed[0].name}" is not a mention: ${names} will not be asked to answer.\nMention ${names}?`;
+      if (window.confirm(ask)) ({ content, mentions } = mentionNames(content, mentions, missed));
+    }
     // the box empties at once, so what is typed while the message is on its way is kept
     this.input.value = "";
     try {

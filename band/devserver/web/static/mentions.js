@@ -135,3 +135,23 @@ export class MentionBox {
     return { content, mentions: list };
   }
 }
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const named = (p) => new RegExp(`(^|\\s)@${escape(p.name)}(?![\\p{L}\\p{N}_])`, "giu");
+
+/** Participants (other than ``meId``) whose ``@Name`` is in ``content`` as plain text, not picked. */
+export function unpicked(content, participants, mentions, meId) {
+  const chosen = new Set(mentions.map((m) => m.id));
+  return participants.filter(
+    (p) => p.name && p.id !== meId && !chosen.has(p.id) && named(p).test(content),
+  );
+}
+
+/** ``content`` with each of ``people``'s ``@Name`` made a mention token, and the mentions. */
+export function mentionNames(content, mentions, people) {
+  for (const p of people) {
+    content = content.replace(named(p), (whole, lead) => `${lead}@[[${p.id}]]`);
+    mentions = [...mentions, { id: p.id, name: p.name, handle: p.handle }];
+  }
+  return { content, mentions };
+}

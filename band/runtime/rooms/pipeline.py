@@ -1,0 +1,327 @@
+"""The delivery pipeline: one message, in one form (``Inbound``), from the wire to its settlement.
+
+Every message of a room, pushed or served by ``/next``, takes the same steps, in this order:
+
+1. **gate**: text messages with an id only; the one self-echo check; the claim registry's
+   guarded claim (completed, in flight, settlement pending, retries exhausted);
+2. **claim**: the attempt is counted and the turn's trace begins;
+3. **processing mark**: the platform opens (or rejoins) the attempt, or refuses it;
+4. **already answered**: a replay whose earlier turn's reply landed is settled, not run;
+5. **turn**: the preprocessor and the adapter (``TurnRunner``);
+6. **settlement**: the processed or failed intent is recorded, then posted (fenced);
+7. **trace**: the turn's timeline is finished with its outcome.
+
+A contact event of the hub room (``submit_synthetic``) is a turn only: no claim, mark or verdict.
+The room's worker (``RoomExecution``) feeds messages in one at a time; the pipeline tells it,
+through ``RoomLink``, when the room owes an answer, should drain again or was stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Protocol
+
+from band.client.errors import BandError
+from band.client.rest import path
+from band.runtime.contacts.hub import is_contact_hub_turn
+from band.runtime.rooms.answered import (
+    answered_in_attempt,
+    attempt_started,
+    failure_reported,
+    reply_landed,
+)
+from band.runtime.rooms.messages import Inbound, delivery_status
+from band.runtime.rooms.settlement import Delivery, RoomStopped
+from band.runtime.rooms.turn import TurnRunner
+from band.runtime.trace import TurnRecorder, TurnTrace
+from band_sdk_core import is_self_echo
+
+__all__ = ["DeliveryPipeline", "RoomLink", "is_synthetic"]
+
+log = logging.getLogger("band.runtime.rooms.execution")
+
+#: Messages per room whose cut-off turn's posts are remembered (oldest forgotten first).
+MAX_UNSURE = 64
+#: The failed mark's error of a message whose earlier failure the room was told (not rerun).
+REPORTED_EARLIER = "failed earlier; its error card is in the room (not run again)"
+
+
+class RoomLink(Protocol):
+    """What the pipeline tells the room's worker (``RoomExecution``)."""
+
+    stopped: bool
+
+    def owe(self) -> None:
+        """A platform call failed for now: the room owes an answer and re-checks ``/next``."""
+
+    def request_drain(self) -> None:
+        """Queue a ``/next`` drain (a failed message is served again)."""
+
+
+def is_synthetic(item: Inbound) -> bool:
+    """Whether ``item`` is a contact event of the hub room (it exists only in this process)."""
+    row = item.row
+    return is_contact_hub_turn(sender_type=row.sender_type, sender_id=row.sender_id)
+
+
+class DeliveryPipeline:
+    """The steps one message of one room goes through; ``deliver`` runs them."""
+
+    def __init__(
+        self,
+        room: RoomLink,
+        delivery: Delivery,
+        runner: TurnRunner,
+        recorder: TurnRecorder | None = None,
+    ) -> None:
+        self.room = room
+        self.room_id = runner.room_id
+        self.agent_id = runner.agent_id
+        self.rest = runner.context.rest
+        self.delivery = delivery
+        self.runner = runner
+        self.recorder = recorder
+        # message id -> texts its cut-off or failed turn posted: a rerun first looks for them
+        self._unsure: dict[str, list[str]] = {}
+        self._ran: set[str] = set()  # messages whose turn ran in this process (bounded below)
+        self._trace: TurnTrace | None = None  # the claimed message's trace
+        #: clear while a claimed message (or a contact event) is being handled
+        self.idle = asyncio.Event()
+        self.idle.set()
+
+    async def deliver(self, item: Inbound) -> bool | None:
+        """Take ``item`` through the pipeline.
+
+        Returns whether a synthetic turn finished (False: stopped mid-turn, hold it for
+        ``play``); None for a platform message.
+        """
+        if is_synthetic(item):
+            self.idle.clear()
+            try:
+                result = await self.runner.run(item, final=False, synthetic=True)
+            finally:
+                self.idle.set()
+            return result.ok is not None
+        row = item.row
+        mid = row.id or ""
+        if not mid or (row.message_type or "text") != "text":
+            return None
+        if not await self._gate(item, mid):
+            return None
+        self.idle.clear()
+        if self.recorder is not None:
+            self.recorder.received(mid)  # served by /next: it reached us now
+        self._trace = None
+        try:
+            await self._claimed(item, mid)
+        finally:
+            self._finish(self._trace, "unfinished")  # left by an exception: it runs again later
+            self.delivery.claims.release(self.room_id, mid)
+            self.idle.set()
+        return None
+
+    # --- the steps ----------------------------------------------------------------------------
+
+    async def _gate(self, item: Inbound, mid: str) -> bool:
+        """Whether the message may run here now (the claim is taken when it may)."""
+        row = item.row
+        status = delivery_status(row, self.agent_id)
+        verdict = self.delivery.claims.guarded_claim(
+            self.room_id,
+            mid,
+            self.delivery.retries,
+            self_echo=is_self_echo(row.sender_id or "", row.sender_type or "", self.agent_id),
+            durably_processed=status == "processed",
+        )
+        if verdict == "pending":
+            await self._flush(mid)
+        elif verdict == "completed" and status == "processing":
+            await self._close_reopened(mid)
+        elif verdict != "runnable":
+            log.debug("room %s: message %s not run (%s)", self.room_id, mid, verdict)
+        return verdict == "runnable"
+
+    async def _claimed(self, item: Inbound, mid: str) -> None:
+        """Mark, check, run and settle a claimed message (its trace is ``_trace``)."""
+        retries = self.delivery.retries
+        attempt, exhausted = retries.record_attempt(mid)
+        trace = None
+        if self.recorder is not None:
+            trace = self._trace = self.recorder.begin(self.room_id, mid, attempt)
+        if exhausted:
+            log.warning("room %s: message %s exhausted its retries", self.room_id, mid)
+            self._finish(trace, "exhausted")
+            return
+        if not await self._mark_processing(mid, trace):
+            return
+        if await self._answered_already(mid) or await self._answered_earlier(item, mid):
+            retries.discard_attempt(mid)
+            self.delivery.record_processed(self.room_id, mid)
+            await self._flush(mid)
+            self._finish(trace, "processed", "answered by an earlier attempt")
+            return
+        if await self._reported_earlier(item, mid):
+            retries.discard_attempt(mid)
+            self.delivery.record_failed(self.room_id, mid, REPORTED_EARLIER, retry=False)
+            await self._flush(mid)
+            self._finish(trace, "failed", REPORTED_EARLIER)
+            return
+        runner = self.runner
+        runner.posted = []
+        self._note_ran(mid)
+        try:
+            ok, error, retry = await runner.run(
+                item, final=attempt >= retries.max_retries, trace=trace
+            )
+        except BaseException:
+            # hydration failed or the room is closing: the adapter's answer is still owed
+            retries.discard_attempt(mid)
+            self._remember_posts(mid)
+            raise
+        if ok is None or (not ok and retry):
+            self._remember_posts(mid)  # the message runs again: what it said is looked for
+        if ok is None:  # stopped or cut off mid-turn: the message stays processing for replay
+            retries.discard_attempt(mid)
+            self._finish(trace, "unfinished")
+            return
+        await self._settle(mid, ok, error, retry, trace)
+
+    async def _mark_processing(self, mid: str, trace: TurnTrace | None) -> bool:
+        """Open the processing attempt; False (attempt discarded, trace finished) if refused."""
+        retries = self.delivery.retries
+        try:
+            accepted = await self.delivery.mark_processing(self.room_id, mid)
+        except RoomStopped:
+            self.room.stopped = True
+            accepted = False
+        except BaseException:
+            retries.discard_attempt(mid)
+            raise
+        if trace is not None:
+            trace.mark("processing_mark", accepted=accepted)
+        if not accepted:
+            retries.discard_attempt(mid)
+            stopped = self.room.stopped
+            self._finish(trace, "not_run", "stopped" if stopped else "processing mark refused")
+        return accepted
+
+    async def _settle(
+        self, mid: str, ok: bool, error: str, retry: bool, trace: TurnTrace | None
+    ) -> None:
+        """Record the turn's outcome and post it; a failed message that may rerun is drained."""
+        self.runner.settled(mid)
+        if ok:
+            self.delivery.record_processed(self.room_id, mid)
+        else:
+            self.delivery.record_failed(self.room_id, mid, error, retry=retry)
+        await self._flush(mid)
+        await self.runner.close_working()  # its end report went out alongside the mark
+        pending = self.delivery.claims.pending_settlement(self.room_id, mid)
+        if trace is not None:
+            status = "processed" if ok else "failed"
+            trace.mark("settled", status=status, confirmed=pending is None)
+        self._finish(trace, "processed" if ok else "failed", None if ok else error)
+        retries = self.delivery.retries
+        if not ok and retry and pending is None and not retries.is_permanently_failed(mid):
+            self.room.request_drain()  # the failed message is served again by /next
+
+    def _finish(self, trace: TurnTrace | None, outcome: str, error: str | None = None) -> None:
+        """The turn is over: its trace is told (once)."""
+        if trace is not None and trace.outcome is None and self.recorder is not None:
+            self.recorder.finish(trace, outcome, error)
+
+    async def _flush(self, mid: str) -> None:
+        """Post the message's recorded mark; one the platform could not take is owed."""
+        if not await self.delivery.flush(self.room_id, mid) and self.delivery.unavailable:
+            self.room.owe()
+
+    async def _close_reopened(self, mid: str) -> None:
+        """Mark processed again a message we answered that a stray processing mark re-opened.
+
+        A processing mark that timed out on our side may reach the platform after the turn was
+        answered and marked processed; re-marking re-opens the message, which would then stay
+        ``processing`` forever (its turn is never run twice).
+        """
+        log.info(
+            "room %s: answered message %s was re-opened; marking it processed", self.room_id, mid
+        )
+        with contextlib.suppress(BandError):
+            await self.rest.request(
+                "POST", path("/agent/chats/{}/messages/{}/processed", self.room_id, mid), retries=0
+            )
+
+    # --- already answered ---------------------------------------------------------------------
+
+    def _remember_posts(self, mid: str) -> None:
+        """Keep what the unfinished turn of ``mid`` posted, for its rerun to look for."""
+        posted = self.runner.posted
+        if posted:
+            self._unsure[mid] = self._unsure.get(mid, []) + posted
+            while len(self._unsure) > MAX_UNSURE:
+                del self._unsure[next(iter(self._unsure))]
+        self.runner.posted = []
+
+    async def _answered_already(self, mid: str) -> bool:
+        """Whether an earlier, unfinished turn of ``mid`` already got its reply into the room.
+
+        Its post may have been written while its answer was lost (the platform went away
+        after the write); running the message again would answer it twice.
+        """
+        posted = self._unsure.pop(mid, None)
+        if not posted:
+            return False
+        try:
+            landed = await reply_landed(self.rest, self.room_id, self.agent_id, mid, posted)
+        except BaseException:
+            self._unsure[mid] = posted  # still unsure: look again on the next replay
+            raise
+        if landed:
+            log.info(
+                "room %s: message %s was answered already; not running it again", self.room_id, mid
+            )
+        return landed
+
+    def _note_ran(self, mid: str) -> None:
+        """Remember that this process ran ``mid`` (it knows what that turn posted)."""
+        self._ran.add(mid)
+        if len(self._ran) > 4 * MAX_UNSURE:
+            self._ran.clear()  # old turns are settled; a forgotten one is checked by its row
+
+    async def _reported_earlier(self, item: Inbound, mid: str) -> bool:
+        """Whether an earlier attempt of ``mid`` (before a restart) failed and told the room
+        with an error card: the message is not run again (no second card), it stays failed.
+        To try again, a person sends it again."""
+        row = item.row
+        if mid in self._ran or delivery_status(row, self.agent_id) != "failed":
+            return False
+        since = attempt_started(row, self.agent_id, "failed")
+        if not await failure_reported(self.rest, self.room_id, self.agent_id, mid, since):
+            return False
+        log.info(
+            "room %s: message %s failed earlier and said so; not running it again",
+            self.room_id,
+            mid,
+        )
+        return True
+
+    async def _answered_earlier(self, item: Inbound, mid: str) -> bool:
+        """Whether a turn of ``mid`` that another process (or this one before a restart) ran
+        in the open ``processing`` attempt already posted its answer.
+
+        Only for a message served with such an attempt and never run here: a turn run here is
+        looked for by what it posted (``_answered_already``).
+        """
+        row = item.row
+        if mid in self._ran or delivery_status(row, self.agent_id) != "processing":
+            return False
+        since = attempt_started(row, self.agent_id)
+        if not await answered_in_attempt(self.rest, self.room_id, self.agent_id, mid, since):
+            return False
+        log.info(
+            "room %s: message %s was answered in its earlier attempt; settling it",
+            self.room_id,
+            mid,
+        )
+        return True

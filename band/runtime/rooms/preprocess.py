@@ -1,0 +1,69 @@
+"""``DefaultPreprocessor``: the runtime's own way of building a turn's ``AgentInput``.
+
+It runs in the turn step of the delivery pipeline (``band.runtime.rooms.pipeline``), after the
+gate: a message that reaches it is for this agent (the gate stopped its self-echoes).
+Users import it from ``band.preprocessing``.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from band.core.types import AgentInput, HistoryProvider, PlatformMessage
+from band.runtime.rooms.context import RoomContext
+from band.runtime.rooms.events import MessageEvent
+from band.runtime.rooms.messages import platform_message
+
+__all__ = ["DefaultPreprocessor"]
+
+log = logging.getLogger("band.preprocessing")
+
+
+class DefaultPreprocessor:
+    """A message becomes ``AgentInput``: tools, history, participant and contact updates.
+
+    Subclass it to filter messages (return None) or to adjust the input it builds.
+    """
+
+    async def process(
+        self, ctx: RoomContext, event: MessageEvent, agent_id: str
+    ) -> AgentInput | None:
+        """The input for ``event``; None for anything that is not a message for this agent."""
+        msg = self.message(ctx, event, agent_id)
+        if msg is None:
+            return None
+        if not ctx.participants_loaded:
+            await ctx.load_participants()
+        bootstrap = not ctx.is_llm_initialized
+        history = await ctx.history_for(msg.id, refresh=bootstrap)
+        participants = ctx.participants
+        participants_msg = ctx.build_participants_message() if ctx.participants_changed() else None
+        updates = ctx.peek_pending_system_messages()
+
+        def commit_context() -> None:
+            # the adapter has this context now: do not hand it over again
+            ctx.mark_llm_initialized()
+            if participants_msg is not None:
+                ctx.mark_participants_sent(participants)
+            ctx.commit_system_messages(updates)
+
+        return AgentInput(
+            msg=msg,
+            tools=ctx.new_tools(),
+            history=HistoryProvider(history),
+            participants_msg=participants_msg,
+            contacts_msg="\n".join(updates) if updates else None,
+            is_session_bootstrap=bootstrap,
+            room_id=ctx.room_id,
+            commit_context=commit_context,
+        )
+
+    @staticmethod
+    def message(ctx: RoomContext, event: MessageEvent, agent_id: str) -> PlatformMessage | None:
+        """The adapter's view of ``event``'s message (None when it is no message).
+
+        Our own messages never get here: the pipeline's gate is the one self-echo check.
+        """
+        if not isinstance(event, MessageEvent) or event.payload is None or event.raw is None:
+            return None
+        return platform_message(event.raw, event.room_id or ctx.room_id)

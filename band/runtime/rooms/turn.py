@@ -1,0 +1,233 @@
+"""The turn step of the delivery pipeline: the preprocessor builds the input, the adapter runs.
+
+One ``TurnRunner`` per room runs its turns one at a time and judges how each ended
+(``TurnResult``): answered, failed (and whether it may run again), or unfinished (stopped or
+cut off by an unavailable platform: the message stays ``processing`` and is replayed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from band.core.exceptions import ProviderRunError
+from band.core.preprocessor import Preprocessor
+from band.core.protocols import AgentToolsProtocol
+from band.core.simple_adapter import SimpleAdapter
+from band.core.turn import MISSING_REPLY, TURN_FAILURE_PROVIDER, AgentFailure
+from band.core.types import AgentInput
+from band.runtime.rooms.answered import posted_by
+from band.runtime.rooms.context import RoomContext
+from band.runtime.rooms.events import MessageEvent
+from band.runtime.rooms.messages import Inbound
+from band.runtime.rooms.settlement import transient
+from band.runtime.rooms.working import WorkingState
+from band.runtime.sessionconfig import SessionConfig
+from band.runtime.tools.ops import ToolContext
+from band.runtime.trace import TurnTrace
+
+__all__ = ["ADAPTER_FAILED", "MAX_CUT_OFF", "SUCCEEDED", "UNFINISHED", "TurnResult", "TurnRunner"]
+
+log = logging.getLogger("band.runtime.rooms.execution")
+
+#: Messages per room whose cut-off count is remembered (oldest forgotten first).
+MAX_CUT_OFF_KEPT = 64
+#: Times in a row a message's turn may be cut off by an unavailable platform (each after its
+#: calls' own retries ran out) before the turn counts as failed.
+MAX_CUT_OFF = 5
+#: Generic room text for a turn that raised; the exception itself stays in the logs.
+ADAPTER_FAILED = "The agent hit an error while handling this message and could not answer it."
+
+
+class TurnResult(NamedTuple):
+    """How a turn ended: ``ok`` (None: stopped or cut off, replay it), the failure label, and
+    whether a failed message may run again."""
+
+    ok: bool | None
+    error: str = ""
+    retry: bool = False
+
+
+#: The turn succeeded (or owed the room nothing).
+SUCCEEDED = TurnResult(True)
+#: Stopped or cut off mid-turn: the message stays ``processing`` for replay.
+UNFINISHED = TurnResult(None)
+
+
+def _platform_unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what caused it) is a failure to reach the platform, or a transient
+    refusal (429, 5xx) that outlasted the call's retries."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if transient(seen):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def _commit(inp: AgentInput) -> None:
+    """The adapter had the input: the context it carried is no longer owed."""
+    if inp.commit_context is not None:
+        inp.commit_context()
+
+
+class TurnRunner:
+    """Runs one room's turns: input, adapter, working indicator, and the verdict on the turn."""
+
+    def __init__(
+        self,
+        context: RoomContext,
+        adapter: SimpleAdapter[Any],  # any history type: the runtime only hands it over
+        preprocessor: Preprocessor,
+        config: SessionConfig,
+        *,
+        owe: Callable[[], None],
+        platform_stopped: Callable[[], None],
+    ) -> None:
+        self.context = context
+        self.room_id = context.room_id
+        self.agent_id = context.agent_id
+        self.adapter = adapter
+        self.preprocessor = preprocessor
+        self.config = config
+        self._owe = owe
+        self._platform_stopped = platform_stopped
+        self.turns = 0
+        self._turn: asyncio.Task[None] | None = None
+        self._tools: AgentToolsProtocol | None = None  # the running turn's tools
+        self._interrupt_mode: str | None = None
+        #: texts the last turn posted, answered or not
+        self.posted: list[str] = []
+        #: the last turn's indicator: its end report goes out alongside the processed mark
+        self.working: WorkingState | None = None
+        self._cut_off: dict[str, int] = {}  # message id -> turns cut off in a row
+
+    @property
+    def running(self) -> asyncio.Task[None] | None:
+        """The adapter's task of the turn running now (None between turns)."""
+        return self._turn
+
+    def interrupt(self, mode: str) -> None:
+        """Cancel the running turn (``mode``: interrupt or stop), if there is one."""
+        if self._turn is not None and not self._turn.done():
+            self._interrupt_mode = mode
+            self._turn.cancel()
+
+    def participants_changed(self) -> None:
+        """Hand the running turn's tools the new participant list (for mentions)."""
+        set_participants = getattr(self._tools, "set_participants", None)
+        if callable(set_participants):
+            set_participants(self.context.room_participants.snapshot())
+
+    def settled(self, mid: str) -> None:
+        """The message's turn was settled: its cut-offs are forgotten."""
+        self._cut_off.pop(mid, None)
+
+    async def close_working(self) -> None:
+        """The last turn's working indicator has reported its end (with the mark)."""
+        if self.working is not None:
+            await self.working.closed()
+            self.working = None
+
+    async def run(
+        self,
+        item: Inbound,
+        *,
+        final: bool,
+        synthetic: bool = False,
+        trace: TurnTrace | None = None,
+    ) -> TurnResult:
+        """Run the adapter on the message (adapters get its dict, as band-sdk gives it).
+
+        ``final``: a failure now uses up the message's last attempt (reported to the room).
+        ``synthetic``: an injected hub-room contact event (not judged, no working state).
+        ``trace``: the running turn's trace (adapter start and end, each tool call).
+        """
+        event = MessageEvent.from_row(item.row, item.raw, self.room_id)
+        inp = await self.preprocessor.process(ctx=self.context, event=event, agent_id=self.agent_id)
+        if inp is None:
+            log.debug("room %s: message %s skipped by the preprocessor", self.room_id, item.row.id)
+            return SUCCEEDED
+        msg, tools = inp.msg, inp.tools
+        binding = getattr(tools, "context", None)
+        if isinstance(binding, ToolContext) and not synthetic:
+            binding.trigger_id = item.row.id  # a post whose answer is lost is looked for after it
+        self.turns += 1
+        self._interrupt_mode = None
+        self._tools = tools
+        if trace is not None:
+            if hasattr(tools, "trace"):
+                tools.trace = trace  # AgentTools records each tool call in it
+            trace.mark("adapter_start")
+        self._turn = asyncio.create_task(self.adapter.on_event(inp), name=f"band-turn-{msg.id}")
+        working = (
+            contextlib.nullcontext()
+            if synthetic or self.context.is_hub_room
+            else WorkingState(self.context.rest, self.room_id, self.config, self._platform_stopped)
+        )
+        if isinstance(working, WorkingState):
+            self.working = working
+        try:
+            limit = self.config.max_cycle_seconds
+            async with working:
+                await (asyncio.wait_for(self._turn, limit) if limit else self._turn)
+        except asyncio.CancelledError:
+            mode, self._interrupt_mode = self._interrupt_mode, None
+            if mode is None:
+                raise  # the worker itself is being cancelled
+            log.info("room %s: turn %s ended by %s", self.room_id, msg.id, mode)
+            return UNFINISHED if mode == "stop" else TurnResult(False, "interrupted")
+        except Exception as exc:
+            if _platform_unreachable(exc) and self._may_cut_off(msg.id, synthetic):
+                # the platform went away mid-turn: not the message's fault; replay it later
+                log.warning("room %s: platform unreachable during turn %s", self.room_id, msg.id)
+                if not synthetic:
+                    self._owe()
+                return UNFINISHED
+            _commit(inp)
+            log.exception("room %s: adapter failed on message %s", self.room_id, msg.id)
+            # an adapter that reported its own failure (send_failure landed) told the room
+            reported = bool(getattr(getattr(tools, "turn", None), "reported", False))
+            if final and self.config.report_turn_failures_to_room and not reported:
+                failure = AgentFailure(TURN_FAILURE_PROVIDER, ADAPTER_FAILED, "adapter_error")
+                await tools.send_failure(failure)
+            label = f"{type(exc).__name__}: {exc}"
+            if isinstance(exc, ProviderRunError):  # its detail may echo the prompt: logs only
+                label = f"{type(exc).__name__}: {exc.code}"
+            if isinstance(exc, TimeoutError) and self._turn.done() and self._turn.cancelled():
+                label = f"turn exceeded max_cycle_seconds ({self.config.max_cycle_seconds}s)"
+            return TurnResult(False, label[:500], retry=True)
+        finally:
+            if trace is not None:
+                trace.mark("adapter_end")
+            self._turn = None
+            self._tools = None
+            self.posted = posted_by(tools)
+        _commit(inp)
+        if synthetic:
+            return SUCCEEDED  # a contact event owes the room nothing
+        self.context.history.remember(item.raw)
+        turn = getattr(tools, "turn", None)
+        reason: str | None = getattr(turn, "failure", None)
+        if reason:  # the adapter reported the failure itself: failed, and not run again
+            log.warning("room %s: turn %s failed: %s", self.room_id, msg.id, reason)
+            return TurnResult(False, reason[:500])
+        if turn is None or not self.adapter.judges_turns or turn.detached or turn.complete:
+            return SUCCEEDED
+        log.warning("room %s: turn %s ended without a reply", self.room_id, msg.id)
+        if self.config.report_turn_failures_to_room:
+            failure = AgentFailure(TURN_FAILURE_PROVIDER, MISSING_REPLY, "missing_reply")
+            await tools.send_failure(failure)
+        return TurnResult(False, "missing reply")
+
+    def _may_cut_off(self, mid: str, synthetic: bool) -> bool:
+        """Count a cut-off turn of ``mid``; False once ``MAX_CUT_OFF`` in a row ran out."""
+        if synthetic:
+            return True
+        cuts = self._cut_off[mid] = self._cut_off.get(mid, 0) + 1
+        if len(self._cut_off) > MAX_CUT_OFF_KEPT:
+            del self._cut_off[next(iter(self._cut_off))]
+        return cuts <= MAX_CUT_OFF
