@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: docs docs-serve venv install refsdk refcore acp-agents dashboard test test-pure test-wheel test-dist lint types format bench bench-e2e bench-scale bench-wire bench-faults demo clean
+.PHONY: docs docs-serve venv install refsdk refcore acp-agents dashboard test test-pure test-wheel test-dist test-cross lint types format bench bench-e2e bench-scale bench-wire bench-faults demo clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -72,6 +72,14 @@ test: $(STAMP) $(REFSDK_STAMP) $(REFCORE_STAMP) $(ACP_AGENTS_STAMP)
 # build, a failed compile then a compiled reinstall, the abi3 wheel on 3.13, the base install, the guard
 test-dist: $(STAMP)
 	PY=$(PY) bash tests/packaging/run.sh
+
+# the compiled core cross-built for s390x, aarch64, armv7l, i386, ppc64le and riscv64 (Debian
+# sysroots, Debian's cross gcc, qemu-user) and tests/core run on each, both twins, then the
+# py3-none-any wheel alone (tests/cross/run.sh; root on Debian or Ubuntu; TARGETS=i386 for one)
+CROSS_TARGETS ?= s390x aarch64 armv7l i386 ppc64le riscv64
+TARGETS ?= $(CROSS_TARGETS)
+test-cross: $(STAMP)
+	PY=$(PY) TARGETS="$(TARGETS)" bash tests/cross/run.sh
 
 test-pure: $(STAMP)
 	BAND_SDK_CORE_NO_EXTENSIONS=1 $(PY) -Im pytest tests -q -p no:cacheprovider -m "not compiled"

@@ -11,6 +11,7 @@ BAND_SDK_CORE_NO_LIMITED_API=1 builds against the full API on 3.12+.
 import os
 import sys
 import sysconfig
+import tempfile
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -64,10 +65,40 @@ HOW = (
 UNIX = os.name != "nt"
 COMPILE_ARGS = ["-g0"] if UNIX and not TRACE else []
 LINK_ARGS = ["-s"] if sys.platform.startswith("linux") and not TRACE else []
+# x87 (i386) keeps doubles in 80-bit registers; this rounds every assignment and cast to double,
+# so the compiled core computes what the pure one (and the reference) does. Added when the
+# compiler takes it (gcc does; old clang does not).
+EXCESS_PRECISION = "-fexcess-precision=standard"
+DIRECTIVES = {
+    "language_level": 3,
+    "embedsignature": True,
+    "boundscheck": False,
+    "wraparound": False,
+    "linetrace": TRACE,
+}
+
+
+def accepts(compiler, option):
+    """True when ``compiler`` compiles a trivial C file with ``option`` and no warning."""
+    with tempfile.TemporaryDirectory() as tmp:
+        source = os.path.join(tmp, "probe.c")
+        with open(source, "w") as f:
+            f.write("int main(void) { return 0; }\n")
+        try:
+            compiler.compile([source], output_dir=tmp, extra_postargs=[option, "-Werror"])
+        except CompileError:
+            return False
+    return True
 
 
 class strict_build_ext(build_ext):
     """Build every accelerator; on any failure stop with one line saying what to do."""
+
+    def build_extensions(self):
+        if UNIX and accepts(self.compiler, EXCESS_PRECISION):
+            for ext in self.extensions:
+                ext.extra_compile_args = [*ext.extra_compile_args, EXCESS_PRECISION]
+        super().build_extensions()
 
     def run(self):
         try:
@@ -107,16 +138,12 @@ def extensions():
     ]
     return cythonize(
         modules,
-        compiler_directives={
-            "language_level": 3,
-            "embedsignature": True,
-            "boundscheck": False,
-            "wraparound": False,
-            "linetrace": TRACE,
-        },
+        compiler_directives=DIRECTIVES,
         quiet=True,
     )
 
 
-options = {"bdist_wheel": {"py_limited_api": "cp312"}} if LIMITED and not PURE else {}
-setup(ext_modules=extensions(), options=options, cmdclass={"build_ext": strict_build_ext})
+# tests/cross/cythonize.py reads ACCELERATED and DIRECTIVES from here without building
+if __name__ == "__main__":
+    options = {"bdist_wheel": {"py_limited_api": "cp312"}} if LIMITED and not PURE else {}
+    setup(ext_modules=extensions(), options=options, cmdclass={"build_ext": strict_build_ext})

@@ -20,10 +20,10 @@ cdef class _Entry:
     cdef bint failed
     cdef object error
     cdef object parked
-    cdef Py_ssize_t serial
+    cdef long long serial
     cdef str text
-    cdef Py_ssize_t attempts
-    cdef Py_ssize_t max_retries
+    cdef long long attempts  # u32 counts and limits: long long on every target
+    cdef long long max_retries
 
     @cython.locals(text=str)
     cdef str token(self)
@@ -46,12 +46,12 @@ cdef _Entry _pending_entry(_Room room, object message_id)
 
 @cython.final
 cdef class ClaimRegistry:
-    cdef Py_ssize_t _max_completed
+    cdef long long _max_completed  # up to u32::MAX: wider than a 32-bit Py_ssize_t
     cdef dict _rooms
     cdef object _last_id
     cdef _Room _last_room
     cdef dict _retries
-    cdef Py_ssize_t _next_token
+    cdef long long _next_token
 
     @cython.locals(room=_Room)
     cdef inline _Room _room(self, object room_id)
@@ -68,8 +68,8 @@ cdef class ClaimRegistry:
         object message_id,
         bint failed,
         object error,
-        Py_ssize_t attempts,
-        Py_ssize_t max_retries,
+        long long attempts,
+        long long max_retries,
     )
 
     @cython.locals(completed=OrderedMap)

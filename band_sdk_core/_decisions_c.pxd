@@ -5,6 +5,7 @@ from band_sdk_core cimport _linked_c as _linked  # the .py's "_linked" (its base
 
 
 cdef unsigned long long _U32_MAX, _U64_MAX, _GOLDEN, _MIX1, _MIX2
+cdef long long _ENTRIES_MAX
 cdef bint _COMPILED
 cdef object _TICKET_MAX
 cdef object _CLAIMED, _ALREADY, _STALE
@@ -47,7 +48,7 @@ cdef class _Book(_linked.Chain):
 @cython.final
 cdef class DecisionRegistry:
     cdef public object _max_pending
-    cdef public Py_ssize_t _limit
+    cdef public long long _limit  # -1 or up to u32::MAX (a 32-bit Py_ssize_t is too narrow)
     cdef public dict _entries
     cdef public _Book _book
     cdef public dict _rooms

@@ -54,6 +54,8 @@ else:  # the compiled base's C constructor, without a Python-level __new__ call
 __all__ = ["CancelledDecisions", "DecisionRegistry", "is_authorized_sender"]
 
 _U32_MAX = 0xFFFFFFFF
+#: the most entries a registry holds (u32::MAX; signed in C, compared with a signed len())
+_ENTRIES_MAX = 0xFFFFFFFF
 _U64_MAX = 0xFFFFFFFFFFFFFFFF
 _TICKET_MAX = _U64_MAX  # a Python int in both twins: the compiled one compares without converting
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -251,7 +253,7 @@ class DecisionRegistry:
     def _mint(self) -> str | None:
         """Draw tokens until one is not currently registered."""
         entries = self._entries
-        if len(entries) > _U32_MAX:
+        if len(entries) > _ENTRIES_MAX:
             return None
         book = self._book
         state = book.state

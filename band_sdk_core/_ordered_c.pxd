@@ -24,7 +24,7 @@ cdef class OrderedMap(Chain):
     cpdef object pop(self, object key, object default)
     cpdef tuple popitem(self, bint last=*)
     cpdef move_to_end(self, object key)
-    cpdef push(self, object key, Py_ssize_t bound)
+    cpdef push(self, object key, long long bound)
     cpdef bint refresh(self, object key) except -1
     cpdef clear(self)
     cpdef list keys_list(self)

@@ -115,7 +115,7 @@ cdef class OrderedMap(Chain):
         if not self.refresh(key):
             raise KeyError(key)
 
-    cpdef push(self, object key, Py_ssize_t bound):
+    cpdef push(self, object key, long long bound):
         """Move ``key`` to the back, or add it there and drop the oldest beyond ``bound``."""
         cdef str text = _exact(key)
         cdef _Node node

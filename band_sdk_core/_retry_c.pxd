@@ -1,5 +1,6 @@
 # Types for _retry_py.py compiled as _retry_c (setup.py ACCELERATED): the logic is the .py's.
 import cython
+from libc.stdint cimport int64_t
 
 from band_sdk_core cimport _linked_c as _linked  # the .py's "_linked" (its base classes)
 from band_sdk_core._strmap_c cimport StrMap
@@ -13,7 +14,9 @@ cdef tuple _SPENT
 
 cpdef str _message_id(object message_id)
 
-cdef Py_ssize_t _check_range(object number, str name, Py_ssize_t low) except? -1
+# limits are u32 in the reference: long long holds them on every target (Py_ssize_t is 32-bit on
+# i386 and armv7l) and compares with a Py_ssize_t size without a sign-compare
+cdef long long _check_range(object number, str name, long long low) except? -1
 
 
 # Packed small: at 100,000 ids the queues are bound by memory.
@@ -29,8 +32,8 @@ cdef class _Slot(_linked.Link):
 
 @cython.final
 cdef class RetryTracker:
-    cdef Py_ssize_t _max_retries
-    cdef Py_ssize_t _max_tracked
+    cdef long long _max_retries
+    cdef long long _max_tracked
     cdef StrMap _index
     cdef _linked.Chain _queue
     cdef list _failed
@@ -53,9 +56,9 @@ cdef class RetryTracker:
     cdef int _add_failed(self, _Slot slot) except -1
 
     @cython.locals(ceiling=cython.longlong)
-    cdef inline Py_ssize_t _limit(self, _Slot slot) noexcept
+    cdef inline long long _limit(self, _Slot slot) noexcept
 
-    @cython.locals(slot=_Slot, count=Py_ssize_t, exhausted=bint)
+    @cython.locals(slot=_Slot, count=cython.longlong, exhausted=bint)
     cpdef tuple record_attempt(self, object message_id)
 
     @cython.locals(slot=_Slot)
@@ -69,11 +72,12 @@ cdef class RetryTracker:
     @cython.locals(slot=_Slot)
     cpdef discard_attempt(self, object message_id)
 
+    # int64_t: with "long long", Cython 3.3 writes a cpdef's error value as the C constant -1LLLL
     @cython.locals(slot=_Slot)
-    cpdef Py_ssize_t _attempt_count(self, object message_id) except -1
+    cpdef int64_t _attempt_count(self, object message_id) except -1
 
     @cython.locals(slot=_Slot)
-    cpdef Py_ssize_t _ceiling(self, object message_id) except -1
+    cpdef int64_t _ceiling(self, object message_id) except -1
 
     @cython.locals(slot=_Slot)
-    cpdef _restore_attempts(self, object message_id, Py_ssize_t attempts, Py_ssize_t ceiling)
+    cpdef _restore_attempts(self, object message_id, long long attempts, long long ceiling)

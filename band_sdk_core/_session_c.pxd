@@ -2,7 +2,7 @@ import cython
 
 
 cdef bint _COMPILED
-cdef double _INF
+cdef double _INF, _DBL_MAX, _TWO_64
 cdef object _I64_MIN, _I64_MAX
 
 cdef object _DEAD, _UP, _CONNECTING, _RECONNECTING
@@ -70,7 +70,7 @@ cdef class _SessionCore:
     cdef double cooldown_base
     cdef double cooldown_step
     cdef double cooldown_max
-    cdef Py_ssize_t threshold
+    cdef long long threshold  # rapid_threshold, up to u32::MAX
     cdef object state
     cdef long long next_epoch
     cdef bint has_epoch

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import operator
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,6 +25,7 @@ __all__ = ["Session", "SessionOutcome", "SessionPolicy", "classify_close", "clas
 _COMPILED = __name__ != "band_sdk_core._session_py"
 
 _INF = float("inf")
+_DBL_MAX = sys.float_info.max
 _I64_MIN = -(2**63)
 _I64_MAX = 2**63 - 1
 _U32_MAX = 4294967295
@@ -131,11 +133,17 @@ def _check_jitter(jitter_sample: float) -> None:
 
 
 def _powi(base: float, exponent: int) -> float:
-    """Raise ``base`` to a non-negative integer power by squaring (like Rust's ``powi``)."""
+    """Raise ``base`` (>= 1.0) to a non-negative integer power by squaring, like Rust's ``powi``.
+
+    A product past the largest double is returned as infinity by a test, not left to the
+    multiply: i386's x87 FPU keeps an overflowed product finite in its 80-bit registers.
+    """
     result = 1.0
     while True:
         if exponent & 1:
             result *= base
+            if result > _DBL_MAX:
+                return _INF
         exponent >>= 1
         if exponent == 0:
             return result
@@ -155,7 +163,7 @@ def _to_nanos(seconds: float) -> int:
     num, den = seconds.as_integer_ratio()
     q, r = divmod(num * _NANOS, den)
     twice = 2 * r
-    if twice > den or (twice == den and q & 1):
+    if twice > den or (twice == den and q % 2):  # not q & 1: its Cython helper sign-compares
         q += 1
     if q > _MAX_NS:
         return -1
@@ -236,7 +244,10 @@ class SessionPolicy:
             except Exception:
                 raise TypeError(f"SessionPolicy config `{key}` must be a number") from None
             if key == "rapid_threshold":
-                if x != x or x == _INF or x < 0.0 or x > _U32_MAX or x != int(x):
+                # float with float only: compiled, ``x > _U32_MAX`` and ``x != int(x)`` compare a
+                # float with an int, which Cython's limited-API helper gets wrong on 32-bit
+                # targets between 2**31 and 2**53 (tests/cross/README.md)
+                if x != x or x == _INF or x < 0.0 or x > 4294967295.0 or x % 1.0 != 0.0:
                     raise ValueError(
                         "SessionPolicy config `rapid_threshold` must be a whole number "
                         f"between 0 and 4294967295, got {format_number(x)}"

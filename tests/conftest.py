@@ -86,6 +86,14 @@ for _topic in TOPICS:
 
 os.environ.setdefault("HYPOTHESIS_PROFILE", "default")
 
+if os.environ.get("BAND_CROSS_EMULATED"):
+    # make test-cross runs tests/core under qemu-user (tests/cross/run.sh): an emulated example
+    # can take seconds, so Hypothesis' per-example deadline would fail a correct run
+    from hypothesis import settings
+
+    settings.register_profile("emulated", deadline=None)
+    settings.load_profile("emulated")
+
 
 @pytest.fixture
 def live() -> Iterator[Live]:
