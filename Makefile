@@ -79,7 +79,7 @@ test-dist: $(STAMP)
 CROSS_TARGETS ?= s390x aarch64 armv7l i386 ppc64le riscv64
 TARGETS ?= $(CROSS_TARGETS)
 test-cross: $(STAMP)
-	PY=$(PY) TARGETS="$(TARGETS)" bash tests/cross/run.sh
+	PY=$(PY) TARGETS="$(TARGETS)" CROSS_SUITES="$(CROSS_SUITES)" bash tests/cross/run.sh
 
 test-pure: $(STAMP)
 	BAND_SDK_CORE_NO_EXTENSIONS=1 $(PY) -Im pytest tests -q -p no:cacheprovider -m "not compiled"
