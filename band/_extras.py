@@ -12,6 +12,8 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "acp": ("acp", "mcp"),
     "anthropic": ("anthropic",),
     "openai": ("openai",),
+    "strands": ("strands",),
+    "agno": ("agno",),
 }
 
 

@@ -5,7 +5,8 @@ from typing import TYPE_CHECKING
 from band._lazy import lazy_exports
 
 # every adapter loads on first use: the ACP adapter needs the [acp] extra, the model adapters
-# their provider's SDK ([anthropic], [openai])
+# their provider's SDK ([anthropic], [openai]), the framework adapters their framework ([strands],
+# [agno], ...): a missing one is one ImportError line naming the extra
 _ACP = (
     "ACPClientAdapter",
     "ACPClientAdapterConfig",
@@ -19,6 +20,10 @@ _ADAPTERS = {
     "AnthropicAdapterConfig": "band.adapters.anthropic",
     "OpenAIAdapter": "band.adapters.openai",
     "OpenAIAdapterConfig": "band.adapters.openai",
+    "AgnoAdapter": "band.adapters.agno",
+    "AgnoAdapterConfig": "band.adapters.agno",
+    "StrandsAdapter": "band.adapters.strands",
+    "StrandsAdapterConfig": "band.adapters.strands",
 }
 
 __all__ = [
@@ -26,11 +31,15 @@ __all__ = [
     "ACPClientAdapterConfig",
     "ACPConfigRequest",
     "ACPPermissionRequest",
+    "AgnoAdapter",
+    "AgnoAdapterConfig",
     "AnthropicAdapter",
     "AnthropicAdapterConfig",
     "OpenAIAdapter",
     "OpenAIAdapterConfig",
     "PermissionResolver",
+    "StrandsAdapter",
+    "StrandsAdapterConfig",
 ]
 
 if TYPE_CHECKING:
@@ -41,8 +50,10 @@ if TYPE_CHECKING:
         ACPPermissionRequest,
         PermissionResolver,
     )
+    from band.adapters.agno import AgnoAdapter, AgnoAdapterConfig
     from band.adapters.anthropic import AnthropicAdapter, AnthropicAdapterConfig
     from band.adapters.openai import OpenAIAdapter, OpenAIAdapterConfig
+    from band.adapters.strands import StrandsAdapter, StrandsAdapterConfig
 
 
 __getattr__ = lazy_exports(globals(), _ADAPTERS)

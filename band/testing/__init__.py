@@ -40,6 +40,7 @@ _EXPORTS = {
     "Room": "band.testing.live",
     "RunningAgent": "band.testing.live",
     "local_band": "band.testing.live",
+    "ScriptedStrandsModel": "band.testing.strands",
 }
 
 __all__ = [
@@ -54,6 +55,7 @@ __all__ = [
     "Person",
     "Room",
     "RunningAgent",
+    "ScriptedStrandsModel",
     "close_transport",
     "events_of_type",
     "failure_reports",
@@ -79,6 +81,7 @@ if TYPE_CHECKING:
     from .live import AgentHandle, LocalBand, Message, Person, Room, RunningAgent, local_band
     from .phoenix_server import FakePhoenixServer, JoinOutcome, fake_phoenix_server
     from .platform import platform_connection_stub
+    from .strands import ScriptedStrandsModel
     from .transport import close_transport, force_transport_disconnect, live_connection
 
 
