@@ -12,6 +12,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "acp": ("acp", "mcp"),
     "anthropic": ("anthropic",),
     "openai": ("openai",),
+    "gemini": ("google.genai",),
     "strands": ("strands",),
     "agno": ("agno",),
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 from urllib.parse import quote
@@ -64,7 +64,7 @@ from .errors import (  # noqa: F401 -- band-sdk re-exports these here; ours are 
     UnprocessableEntityError,
     api_error,
 )
-from .http11 import QueryParams
+from .http11 import Primitive, QueryParams
 
 log = logging.getLogger("band.client.rest")
 
@@ -282,6 +282,40 @@ class RestClient:
             attempt += 1
             log.debug("retrying %s %s in %.2fs (attempt %d)", method, url, delay, attempt + 1)
             await asyncio.sleep(delay)
+
+    async def pages(
+        self, url: str, params: QueryParams | None = None
+    ) -> AsyncIterator[RestResponse]:
+        """Every page of a listing, first to last (GET ``url`` with ``params`` on each).
+
+        One stop rule for both kinds of paging: ``has_more: false`` ends it; a ``next_cursor``
+        is asked for next (cursor paging); else, on an offset page (its metadata names its
+        ``page``), the next page is asked for while ``has_more`` is true or, without it, until
+        ``total_count`` rows were read. An empty page ends it too.
+        """
+        query: dict[str, Primitive | Sequence[Primitive]] = dict(params or {})
+        page, read = 1, 0
+        while True:
+            resp = await self.request("GET", url, params=query)
+            yield resp
+            meta, rows = resp.metadata, resp.data
+            more, cursor, total = (
+                meta.get("has_more"),
+                meta.get("next_cursor"),
+                meta.get("total_count"),
+            )
+            if more is False or not isinstance(rows, list) or not rows:
+                return
+            if cursor:
+                query["cursor"] = str(cursor)
+                continue
+            read += len(rows)
+            if "page" not in meta or (
+                more is None and (not isinstance(total, int) or read >= total)
+            ):
+                return
+            page += 1
+            query["page"] = page
 
     async def _send_lean(
         self,

@@ -2,6 +2,9 @@
 
 * ``FakeAgentTools``: an in-memory ``AgentToolsProtocol`` for unit tests of ``on_message``.
 * ``FakePhoenixServer`` / ``fake_phoenix_server``: a loopback Phoenix Channels V2 socket.
+* ``ScriptedModel``: a model API on 127.0.0.1 (OpenAI, Anthropic, Gemini wire APIs) that
+  answers scripted turns (``TextTurn``, ``ToolTurn``, ``ErrorTurn``) and records every call
+  (``ModelRequest``); the ``scripted_model`` fixture hands out a started one.
 * ``LocalBand``: ``band dev`` in-process on a free 127.0.0.1 port, with people, agents and
   rooms to drive; ``pytest -p band.testing`` (or the installed plugin) gives the fixtures
   ``band_platform`` and ``band_fake_tools``.
@@ -40,11 +43,18 @@ _EXPORTS = {
     "Room": "band.testing.live",
     "RunningAgent": "band.testing.live",
     "local_band": "band.testing.live",
+    "ErrorTurn": "band.testing.scripted_model",
+    "ModelRequest": "band.testing.scripted_model",
+    "ScriptedModel": "band.testing.scripted_model",
+    "ScriptedTurn": "band.testing.scripted_model",
+    "TextTurn": "band.testing.scripted_model",
+    "ToolTurn": "band.testing.scripted_model",
     "ScriptedStrandsModel": "band.testing.strands",
 }
 
 __all__ = [
     "AgentHandle",
+    "ErrorTurn",
     "FakeAgentTools",
     "FakePhoenixServer",
     "HeldMessage",
@@ -52,9 +62,14 @@ __all__ = [
     "LocalBand",
     "MISSING_REPLY_FAILURE",
     "Message",
+    "ModelRequest",
     "Person",
     "Room",
     "RunningAgent",
+    "ScriptedModel",
+    "ScriptedTurn",
+    "TextTurn",
+    "ToolTurn",
     "ScriptedStrandsModel",
     "close_transport",
     "events_of_type",
@@ -81,6 +96,14 @@ if TYPE_CHECKING:
     from .live import AgentHandle, LocalBand, Message, Person, Room, RunningAgent, local_band
     from .phoenix_server import FakePhoenixServer, JoinOutcome, fake_phoenix_server
     from .platform import platform_connection_stub
+    from .scripted_model import (
+        ErrorTurn,
+        ModelRequest,
+        ScriptedModel,
+        ScriptedTurn,
+        TextTurn,
+        ToolTurn,
+    )
     from .strands import ScriptedStrandsModel
     from .transport import close_transport, force_transport_disconnect, live_connection
 

@@ -22,8 +22,9 @@ import pytest
 if TYPE_CHECKING:
     from .fake_tools import FakeAgentTools
     from .live import LocalBand
+    from .scripted_model import ScriptedModel
 
-__all__ = ["band_fake_tools", "band_platform"]
+__all__ = ["band_fake_tools", "band_platform", "scripted_model"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -56,3 +57,13 @@ def band_fake_tools() -> FakeAgentTools:
     from .fake_tools import FakeAgentTools
 
     return FakeAgentTools()
+
+
+@pytest.fixture
+def scripted_model() -> Iterator[ScriptedModel]:
+    """A started ``ScriptedModel`` with an empty script (``scripted_model.script(...)`` adds
+    turns), stopped when the test ends."""
+    from .scripted_model import ScriptedModel
+
+    with ScriptedModel() as model:
+        yield model

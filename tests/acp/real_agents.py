@@ -1,5 +1,5 @@
 """The real ACP coding agents installed by ``make acp-agents``: where they are, how to run them
-against the scripted model server, and why they cannot run here when they cannot."""
+against ScriptedModel, and why they cannot run here when they cannot."""
 
 from __future__ import annotations
 
@@ -60,14 +60,14 @@ def unavailable() -> str | None:
     return None
 
 
-def claude_code(model_url: str, home: Path) -> RealAgent:
+def claude_code(model_url: str, home: Path, key: str) -> RealAgent:
     """Claude Code through ``claude-code-acp``: ``ANTHROPIC_BASE_URL`` names the model API."""
     home.mkdir(parents=True, exist_ok=True)
     env = {
         "HOME": str(home),
         "PATH": _path(),
         "ANTHROPIC_BASE_URL": model_url,
-        "ANTHROPIC_API_KEY": "sk-ant-scripted",
+        "ANTHROPIC_API_KEY": key,
         # nothing but the model API: no telemetry, error reports or update checks
         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
         "DISABLE_AUTOUPDATER": "1",
@@ -77,7 +77,7 @@ def claude_code(model_url: str, home: Path) -> RealAgent:
     return RealAgent("claude", [str(BIN / "claude-code-acp")], env, "Bash")
 
 
-def gemini_cli(model_url: str, home: Path) -> RealAgent:
+def gemini_cli(model_url: str, home: Path, key: str) -> RealAgent:
     """Gemini CLI (``gemini --experimental-acp``): ``GOOGLE_GEMINI_BASE_URL`` names the model
     API; MCP servers load only in a trusted workspace."""
     settings = home / ".gemini" / "settings.json"
@@ -95,7 +95,7 @@ def gemini_cli(model_url: str, home: Path) -> RealAgent:
     env = {
         "HOME": str(home),
         "PATH": _path(),
-        "GEMINI_API_KEY": "gemini-scripted",
+        "GEMINI_API_KEY": key,
         "GOOGLE_GEMINI_BASE_URL": model_url,
         "GEMINI_CLI_TRUST_WORKSPACE": "true",
         # one process, not a launcher that re-spawns itself (and outlives a stop)

@@ -1,7 +1,7 @@
 """The real coding agents in a room: Claude Code (``claude-code-acp``) and Gemini CLI
 (``gemini --experimental-acp``), npm-installed by ``make acp-agents``, each run through
-``ACPClientAdapter`` inside a real ``Agent`` against band dev, with the scripted model API of
-model_server.py driving them to call the Band MCP tools.
+``ACPClientAdapter`` inside a real ``Agent`` against band dev, with ``band.testing.ScriptedModel``
+following the script in each message (agent_script.py) to drive them to call the Band MCP tools.
 
 One room per agent goes through every scenario in order (each agent process takes seconds to
 start): a reply, a second turn in the same session, a tool that needs permission, a text-only
@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 from acp_helpers import run
+from agent_script import AgentScript
 from bandtest.agents import Human, fast_agent, plain, wait_for
 from bandtest.platform import Live, live_platform, room_with
-from model_server import ModelServer, model_server
 from real_agents import RealAgent, claude_code, gemini_cli, unavailable
 
 from band import Agent
@@ -30,6 +30,7 @@ from band.adapters import ACPClientAdapter, ACPClientAdapterConfig
 from band.core.turn import MISSING_REPLY, TURN_FAILURE_PROVIDER
 from band.integrations.acp.config import ACPRetentionConfig
 from band.integrations.acp.narration import INTERRUPTED_NOTE, SESSION_EVENT
+from band.testing import ScriptedModel
 from band.workspaces import create_room_workspace_resolver
 
 WHY_NOT = unavailable()
@@ -46,9 +47,10 @@ def plat() -> Iterator[Live]:
 
 
 @pytest.fixture(scope="module")
-def model() -> Iterator[ModelServer]:
+def model() -> Iterator[ScriptedModel]:
     """One scripted model API for the module (both agents)."""
-    yield from model_server()
+    with ScriptedModel(respond=AgentScript()) as served:
+        yield served
 
 
 class Room:
@@ -148,21 +150,18 @@ def tool_calls(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [json.loads(r["content"]) for r in rows if r["message_type"] == "tool_call"]
 
 
-def prompts_seen(model: ModelServer, room: Room, marker: str) -> list[Any]:
+def prompts_seen(model: ScriptedModel, room: Room, marker: str) -> list[Any]:
     """The room's model requests (its workspace path is in the agent's context) with ``marker``."""
-    return [
-        body
-        for _, body in model.requests
-        if body and room.id in json.dumps(body) and marker in json.dumps(body)
-    ]
+    bodies = [json.dumps(r.body) for r in model.requests]
+    return [body for body in bodies if room.id in body and marker in body]
 
 
-def real_agent(name: str, model: ModelServer, home: Path) -> RealAgent:
-    return (claude_code if name == "claude" else gemini_cli)(model.url, home)
+def real_agent(name: str, model: ScriptedModel, home: Path) -> RealAgent:
+    return (claude_code if name == "claude" else gemini_cli)(model.base_url, home, model.api_key)
 
 
 @pytest.mark.parametrize("name", ["claude", "gemini"])
-def test_real_agent_in_a_room(plat: Live, model: ModelServer, tmp_path: Path, name: str) -> None:
+def test_real_agent_in_a_room(plat: Live, model: ScriptedModel, tmp_path: Path, name: str) -> None:
     real = real_agent(name, model, tmp_path / "home")
     room = Room(plat, real, tmp_path / "ws")
 
@@ -177,7 +176,7 @@ def test_real_agent_in_a_room(plat: Live, model: ModelServer, tmp_path: Path, na
     run(main(), timeout=900)
 
 
-async def scenarios(room: Room, adapter: ACPClientAdapter, model: ModelServer) -> None:
+async def scenarios(room: Room, adapter: ACPClientAdapter, model: ScriptedModel) -> None:
     name = room.real.name
     # -- a reply: one tool_call per call, canonical name and full args, the message, its result
     rows = await room.turn(f"say Looking; reply Hello from {name}")
@@ -196,8 +195,7 @@ async def scenarios(room: Room, adapter: ACPClientAdapter, model: ModelServer) -
     assert [plain(r["content"]) for r in rows if r["message_type"] == "text"] == ["Second answer"]
     assert room.session_ids(rows) == [session]
     assert prompts_seen(model, room, "Second answer") and all(
-        f"Hello from {name}" in json.dumps(b)
-        for b in prompts_seen(model, room, "reply Second answer")
+        f"Hello from {name}" in b for b in prompts_seen(model, room, "reply Second answer")
     )
 
     # -- the agent's own shell tool asks permission; the adapter allows it once; it runs
@@ -272,7 +270,7 @@ async def scenarios(room: Room, adapter: ACPClientAdapter, model: ModelServer) -
         # Gemini CLI lost the session on load (see turn_or_load_refused); after a restart the
         # adapter opens a new one and gives it the room's messages as background instead
         assert name == "gemini"
-        assert all("[Conversation History]" in json.dumps(b) for b in seen)
+        assert all("[Conversation History]" in b for b in seen)
     # the session's earlier turns reached the model, and none of a load's replay the room
-    assert all(f"Hello from {name}" in json.dumps(b) for b in seen)
+    assert all(f"Hello from {name}" in b for b in seen)
     assert [c["args"].get("content") for c in tool_calls(rows)] == texts  # one call each

@@ -44,8 +44,6 @@ LAYERS: dict[str, int] = {
     "band.testing": 4,
     "band.demo": 4,
     "band.cli": 4,
-    "band.doctor": 4,
-    "band.commands": 4,
     "band": 5,  # the package facade: imported by users, never by the SDK itself
 }
 

@@ -72,6 +72,30 @@ def test_key_never_in_repr_or_errors(live: Live) -> None:
     run(go())
 
 
+def test_pages_reads_offset_and_cursor_listings_to_the_end(live: Live) -> None:
+    """One paging helper: offset pages until ``total_count``, cursor pages until ``has_more``."""
+    made = [
+        live.human("POST", "/api/v1/me/chats", json={"chat": {"title": f"r{i}"}}) for i in range(5)
+    ]
+    rid = made[0].json()["data"]["id"]
+    for i in range(7):
+        body = {"message": {"content": f"m{i}", "mentions": []}}
+        assert live.human("POST", f"/api/v1/me/chats/{rid}/messages", json=body).status_code == 201
+
+    async def go() -> None:
+        async with RestClient(live.user_key, live.rest) as rest:
+            rooms = [p async for p in rest.pages("/me/chats", {"page_size": 2})]
+            assert [len(p.data) for p in rooms] == [2, 2, 1]  # type: ignore[arg-type]
+            assert [p.metadata["page"] for p in rooms] == [1, 2, 3]
+            url = path("/me/chats/{}/messages", rid)
+            pages = [p async for p in rest.pages(url, {"limit": 3})]
+            contents = [m["content"] for p in pages for m in p.data]  # type: ignore[union-attr]
+            assert [len(p.data) for p in pages] == [3, 3, 1]  # type: ignore[arg-type]
+            assert contents == [f"m{i}" for i in reversed(range(7))]  # newest first, each once
+
+    run(go())
+
+
 def test_path_encodes_ids() -> None:
     assert path("/agent/chats/{}/messages", "../../me") == "/agent/chats/..%2F..%2Fme/messages"
     assert path("/a/{}/b/{}", "x y", "z?") == "/a/x%20y/b/z%3F"

@@ -16,7 +16,7 @@
 #   4. the same wheel passes tests/core on 3.13 with the compiled core required;
 #   5. the official band-sdk 6.0.1 and then ours: importing band or band_sdk_core raises the
 #      guard's one line; its fix leaves a working install that `band doctor` finds clean, and
-#      `python -m band.doctor` names a file another distribution left in band/;
+#      `python -m band.cli.doctor` names a file another distribution left in band/;
 #   6. twine check --strict, check-wheel-contents and abi3audit --strict (the wheels workflow's).
 # Interpreters: PYTHON312 / PYTHON313, else pyenv's 3.12 / 3.13; a missing one fails loudly.
 set -euo pipefail
@@ -229,13 +229,13 @@ nocc "$WORK/official" pip install --quiet --only-binary :all: "$PURE"
     || { cat "$WORK/doctor.log"; fail "band doctor found a conflict after the fix"; }
 grep -q "conflicts: none" "$WORK/doctor.log" || { cat "$WORK/doctor.log"; fail "doctor: conflicts"; }
 grep "^core:" "$WORK/doctor.log"
-# a file another distribution left in band/ (band-sdk's band/cli/ package): doctor names it
+# a file another distribution left in band/ (band-sdk's band/cli/trigger.py): doctor names it
 SITE="$(nocc "$WORK/official" python -Ic 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
-mkdir -p "$SITE/band/cli" && : >"$SITE/band/cli/__init__.py"
-# (`band` itself now imports the empty band/cli/ package: python -m band.doctor still runs)
-(cd "$WORK" && nocc "$WORK/official" python -Im band.doctor >"$WORK/doctor-stray.log") \
+mkdir -p "$SITE/band/cli" && : >"$SITE/band/cli/trigger.py"
+# (python -m band.cli.doctor loads no other command: it runs even when the band command does not)
+(cd "$WORK" && nocc "$WORK/official" python -Im band.cli.doctor >"$WORK/doctor-stray.log") \
     && { cat "$WORK/doctor-stray.log"; fail "band doctor exited 0 with a stray file in band/"; }
-grep -qxF "  not ours: band/cli/__init__.py" "$WORK/doctor-stray.log" \
+grep -qxF "  not ours: band/cli/trigger.py" "$WORK/doctor-stray.log" \
     || { cat "$WORK/doctor-stray.log"; fail "band doctor did not name the stray file"; }
 echo "doctor: $(grep -F 'not ours' "$WORK/doctor-stray.log")"
 step "6. the checks of the wheels workflow's check job, on the sdist and both wheels"

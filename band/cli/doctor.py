@@ -1,4 +1,8 @@
-"""``band doctor``: what is installed, which core is active and why, and what conflicts."""
+"""``band doctor``: what is installed, which core is active and why, and what conflicts.
+
+It imports nothing of ``band.cli`` but this module, so ``python -m band.cli.doctor`` still runs
+when a stray file (another distribution's ``band/cli/__init__.py``) breaks the ``band`` command.
+"""
 
 from __future__ import annotations
 
@@ -140,7 +144,7 @@ def _run(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-def add_doctor(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``band doctor``."""
     doctor = sub.add_parser(
         "doctor", help="show what is installed, which core is active and why, and conflicts"

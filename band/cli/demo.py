@@ -1,19 +1,14 @@
-"""The ``band demo`` subcommand's arguments."""
+"""``band demo``: a local platform, an example agent and a room, end to end (``band.demo``)."""
 
 from __future__ import annotations
 
 import argparse
 
-__all__ = ["DEFAULT_TIMEOUT", "add_demo"]
+from .options import seconds
+
+__all__ = ["DEFAULT_TIMEOUT", "add"]
 
 DEFAULT_TIMEOUT = 60.0
-
-
-def _positive(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
-    return value
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -22,7 +17,7 @@ def _run(args: argparse.Namespace) -> int:
     return main(args)
 
 
-def add_demo(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``band demo``."""
     demo = sub.add_parser(
         "demo",
@@ -48,7 +43,7 @@ def add_demo(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     demo.add_argument(
         "--timeout",
-        type=_positive,
+        type=seconds(zero=False),
         default=DEFAULT_TIMEOUT,
         help=f"seconds until the reply must have arrived (default {DEFAULT_TIMEOUT:g})",
     )

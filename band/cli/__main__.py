@@ -1,0 +1,7 @@
+"""``python -m band.cli``: the ``band`` command."""
+
+import sys
+
+from band.cli import main
+
+sys.exit(main())

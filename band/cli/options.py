@@ -1,0 +1,82 @@
+"""What the ``band`` commands share: options (declared once, here), defaults, the failure type."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable
+
+__all__ = [
+    "DEFAULT_DB",
+    "DEFAULT_URL",
+    "DEV_HOST",
+    "DEV_PORT",
+    "CommandError",
+    "add_db",
+    "add_platform",
+    "seconds",
+    "user_key",
+]
+
+DEFAULT_DB = ".band/dev.sqlite3"
+#: Where ``band dev`` listens by default, and so where the other commands find it.
+DEV_HOST, DEV_PORT = "127.0.0.1", 8080
+DEFAULT_URL = f"http://{DEV_HOST}:{DEV_PORT}"
+
+
+class CommandError(Exception):
+    """A command cannot go on: printed as ``error: <message>``, exiting with ``code``.
+
+    The message says why and what to do. ``code`` is 2 for an argument the command refuses
+    (argparse's status for a usage error), 1 for everything else.
+    """
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def add_db(parser: argparse.ArgumentParser, role: str) -> None:
+    """``--db``: band dev's SQLite file; ``role`` says what this command does with it."""
+    parser.add_argument("--db", default=DEFAULT_DB, help=f"{role} (default: %(default)s)")
+
+
+def add_platform(parser: argparse.ArgumentParser) -> None:
+    """``--url``, ``--user-key`` and ``--db``: which platform, and whose key."""
+    parser.add_argument(
+        "--url",
+        default=os.environ.get("BAND_REST_URL") or DEFAULT_URL,
+        help="REST URL of the platform (default: $BAND_REST_URL, else %(default)s)",
+    )
+    parser.add_argument(
+        "--user-key",
+        default=None,
+        help="the person's API key (default: $BAND_USER_KEY, else the key stored in --db)",
+    )
+    add_db(parser, "band dev's SQLite file to read the local person's key from")
+
+
+def user_key(args: argparse.Namespace) -> str:
+    """The person's key from ``--user-key``, ``BAND_USER_KEY`` or ``--db``, or a CommandError."""
+    from .local import stored_user_key
+
+    key = args.user_key or os.environ.get("BAND_USER_KEY") or stored_user_key(args.db)
+    if not key:
+        raise CommandError(
+            f"no user key: pass --user-key, set BAND_USER_KEY (band dev prints it), or run from "
+            f"the directory whose {args.db} band dev uses (--db)"
+        )
+    return key
+
+
+def seconds(*, zero: bool) -> Callable[[str], float]:
+    """An argparse type for a number of seconds: 0 or more (``zero``), else more than 0."""
+
+    def parse(text: str) -> float:
+        value = float(text)
+        if value < 0 or (value == 0 and not zero):
+            want = "0 or more" if zero else "a positive number of"
+            raise argparse.ArgumentTypeError(f"must be {want} seconds, not {text}")
+        return value
+
+    return parse

@@ -1,1 +1,0 @@
-"""The ``band`` command's subcommand groups, one module each (``band.cli`` registers them)."""

@@ -1,0 +1,1 @@
+"""The wire shapes ScriptedModel speaks, one module per provider API (internal)."""
