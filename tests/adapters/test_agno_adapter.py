@@ -14,7 +14,6 @@ pytest.importorskip("agno", reason="the [agno] extra is not installed")
 
 from agno.agent import Agent as AgnoAgent
 from agno.models.openai import OpenAIChat
-from band.testing.scripted_model import ErrorTurn, ScriptedModel, TextTurn, ToolTurn
 
 from band.adapters import AgnoAdapter, AgnoAdapterConfig
 from band.adapters._model import GENERIC_PROVIDER_FAILURE_MESSAGE
@@ -24,6 +23,7 @@ from band.runtime.capabilities import Capability
 from band.runtime.tools import TurnEffect
 from band.runtime.tools.custom import declares_turn_effect
 from band.testing import LocalBand
+from band.testing.scripted_model import ErrorTurn, ScriptedModel, TextTurn, ToolTurn
 
 from .frameworks import (
     events,

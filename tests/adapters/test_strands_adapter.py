@@ -12,7 +12,6 @@ from pydantic import BaseModel
 
 pytest.importorskip("strands", reason="the [strands] extra is not installed")
 
-from band.testing.scripted_model import ErrorTurn, ScriptedModel, TextTurn, ToolTurn
 from strands import tool
 from strands.models.openai import OpenAIModel
 
@@ -24,6 +23,7 @@ from band.runtime.capabilities import Capability
 from band.runtime.tools import TurnEffect
 from band.runtime.tools.custom import declares_turn_effect
 from band.testing import LocalBand
+from band.testing.scripted_model import ErrorTurn, ScriptedModel, TextTurn, ToolTurn
 
 from .frameworks import (
     events,
