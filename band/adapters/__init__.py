@@ -16,6 +16,11 @@ _ACP = (
 )
 _ADAPTERS = {
     **dict.fromkeys(_ACP, "band.adapters.acp"),
+    "ClaudeApprovalOptions": "band.adapters.claude_sdk",
+    "ClaudeCLIOptions": "band.adapters.claude_sdk",
+    "ClaudePermissionMode": "band.adapters.claude_sdk",
+    "ClaudeSDKAdapter": "band.adapters.claude_sdk",
+    "ClaudeSDKAdapterConfig": "band.adapters.claude_sdk",
     "AnthropicAdapter": "band.adapters.anthropic",
     "AnthropicAdapterConfig": "band.adapters.anthropic",
     "OpenAIAdapter": "band.adapters.openai",
@@ -35,6 +40,11 @@ __all__ = [
     "AgnoAdapterConfig",
     "AnthropicAdapter",
     "AnthropicAdapterConfig",
+    "ClaudeApprovalOptions",
+    "ClaudeCLIOptions",
+    "ClaudePermissionMode",
+    "ClaudeSDKAdapter",
+    "ClaudeSDKAdapterConfig",
     "OpenAIAdapter",
     "OpenAIAdapterConfig",
     "PermissionResolver",
@@ -52,6 +62,13 @@ if TYPE_CHECKING:
     )
     from band.adapters.agno import AgnoAdapter, AgnoAdapterConfig
     from band.adapters.anthropic import AnthropicAdapter, AnthropicAdapterConfig
+    from band.adapters.claude_sdk import (
+        ClaudeApprovalOptions,
+        ClaudeCLIOptions,
+        ClaudePermissionMode,
+        ClaudeSDKAdapter,
+        ClaudeSDKAdapterConfig,
+    )
     from band.adapters.openai import OpenAIAdapter, OpenAIAdapterConfig
     from band.adapters.strands import StrandsAdapter, StrandsAdapterConfig
 
