@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv install refsdk refcore acp-agents dashboard test test-pure test-wheel test-dist lint types format bench bench-e2e bench-scale bench-wire bench-faults demo clean
+.PHONY: venv install refsdk refcore acp-agents dashboard test test-google-adk test-pure test-wheel test-dist lint types format bench bench-e2e bench-scale bench-wire bench-faults demo clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -63,12 +63,27 @@ $(ACP_AGENTS_STAMP):
 	else echo "npm not found: the real ACP agent tests will be skipped"; fi
 acp-agents: $(ACP_AGENTS_STAMP)
 
+# Agent frameworks whose pins clash with the dev venv's (google-adk: google-genai<3,
+# websockets<16) get a scratch venv each, outside the repository: our package (pure Python: no
+# compile), the framework's extra and pytest; tests/frameworks runs there (a venv without the
+# framework does not collect its module). Rebuilt when a source changes.
+ADK_VENV ?= $(or $(TMPDIR),/tmp)/band-adk-venv
+ADK_STAMP := $(ADK_VENV)/.installed
+$(ADK_STAMP): pyproject.toml $(shell find band -name '*.py' 2>/dev/null)
+	test -x $(ADK_VENV)/bin/python || $(PYTHON) -m venv $(ADK_VENV)
+	$(ADK_VENV)/bin/python -m pip install --quiet --config-settings=pure-python=true \
+		".[google-adk]" "pytest>=8"
+	@touch $@
+test-google-adk: $(ADK_STAMP)
+	$(ADK_VENV)/bin/python -Im pytest tests/frameworks -q -p no:cacheprovider
+
 # two pytest-xdist workers (TEST_WORKERS=0 runs in one process): most tests wait on sockets
 TEST_WORKERS ?= 2
 test: $(STAMP) $(REFSDK_STAMP) $(REFCORE_STAMP) $(ACP_AGENTS_STAMP)
 	BAND_REFSDK_PYTHON=$(REFSDK)/bin/python BAND_REFCORE_PYTHON=$(REFCORE)/bin/python \
 		BAND_ACP_AGENTS=$(ACP_AGENTS) BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 \
 		$(PY) -Im pytest tests -q -p no:cacheprovider -n $(TEST_WORKERS)
+	$(MAKE) test-google-adk
 	BAND_SDK_CORE_NO_EXTENSIONS=1 $(PY) -Im pytest tests/core -q -p no:cacheprovider -m "not compiled" -n $(TEST_WORKERS)
 
 # what each platform gets (tests/packaging/run.sh, fresh venvs without a compiler): the pure-python

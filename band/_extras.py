@@ -16,6 +16,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "strands": ("strands",),
     "agno": ("agno",),
     "claude-sdk": ("claude_agent_sdk",),
+    "google-adk": ("google.adk",),
 }
 
 

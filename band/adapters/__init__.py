@@ -23,6 +23,8 @@ _ADAPTERS = {
     "ClaudeSDKAdapterConfig": "band.adapters.claude_sdk",
     "AnthropicAdapter": "band.adapters.anthropic",
     "AnthropicAdapterConfig": "band.adapters.anthropic",
+    "GoogleADKAdapter": "band.adapters.google_adk",
+    "GoogleADKAdapterConfig": "band.adapters.google_adk",
     "OpenAIAdapter": "band.adapters.openai",
     "OpenAIAdapterConfig": "band.adapters.openai",
     "AgnoAdapter": "band.adapters.agno",
@@ -45,6 +47,8 @@ __all__ = [
     "ClaudePermissionMode",
     "ClaudeSDKAdapter",
     "ClaudeSDKAdapterConfig",
+    "GoogleADKAdapter",
+    "GoogleADKAdapterConfig",
     "OpenAIAdapter",
     "OpenAIAdapterConfig",
     "PermissionResolver",
@@ -69,6 +73,7 @@ if TYPE_CHECKING:
         ClaudeSDKAdapter,
         ClaudeSDKAdapterConfig,
     )
+    from band.adapters.google_adk import GoogleADKAdapter, GoogleADKAdapterConfig
     from band.adapters.openai import OpenAIAdapter, OpenAIAdapterConfig
     from band.adapters.strands import StrandsAdapter, StrandsAdapterConfig
 

@@ -1,0 +1,16 @@
+"""The frameworks tested in venvs of their own (tests/frameworks) import lazily here too: without
+the extra, ``from band.adapters import ...`` fails with one line naming it."""
+
+from __future__ import annotations
+
+from .frameworks import import_without
+
+
+def test_google_adk_without_the_extra_names_it() -> None:
+    assert (
+        import_without("google.adk", "GoogleADKAdapter GoogleADKAdapterConfig")
+        == [
+            "GoogleADKAdapter needs the [google-adk] extra: pip install 'band-open-sdk[google-adk]'"
+        ]
+        * 2
+    )
