@@ -17,6 +17,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "agno": ("agno",),
     "claude-sdk": ("claude_agent_sdk",),
     "google-adk": ("google.adk",),
+    "crewai": ("crewai",),
 }
 
 

@@ -23,6 +23,8 @@ _ADAPTERS = {
     "ClaudeSDKAdapterConfig": "band.adapters.claude_sdk",
     "AnthropicAdapter": "band.adapters.anthropic",
     "AnthropicAdapterConfig": "band.adapters.anthropic",
+    "CrewAIAdapter": "band.adapters.crewai",
+    "CrewAIAdapterConfig": "band.adapters.crewai",
     "GoogleADKAdapter": "band.adapters.google_adk",
     "GoogleADKAdapterConfig": "band.adapters.google_adk",
     "OpenAIAdapter": "band.adapters.openai",
@@ -47,6 +49,8 @@ __all__ = [
     "ClaudePermissionMode",
     "ClaudeSDKAdapter",
     "ClaudeSDKAdapterConfig",
+    "CrewAIAdapter",
+    "CrewAIAdapterConfig",
     "GoogleADKAdapter",
     "GoogleADKAdapterConfig",
     "OpenAIAdapter",
@@ -73,6 +77,7 @@ if TYPE_CHECKING:
         ClaudeSDKAdapter,
         ClaudeSDKAdapterConfig,
     )
+    from band.adapters.crewai import CrewAIAdapter, CrewAIAdapterConfig
     from band.adapters.google_adk import GoogleADKAdapter, GoogleADKAdapterConfig
     from band.adapters.openai import OpenAIAdapter, OpenAIAdapterConfig
     from band.adapters.strands import StrandsAdapter, StrandsAdapterConfig

@@ -22,9 +22,11 @@ def start(band: LocalBand, adapter: Any, name: str = "Framework") -> tuple[Runni
     return bot, band.room(bot)
 
 
-def settled(room: Room, mid: str, bot: RunningAgent, status: str) -> None:
+def settled(
+    room: Room, mid: str, bot: RunningAgent, status: str, timeout: float | None = None
+) -> None:
     """Wait until the agent's delivery of ``mid`` is ``status``."""
-    room.wait_for(lambda _: room.delivery_status(mid, bot) == status)
+    room.wait_for(lambda _: room.delivery_status(mid, bot) == status, timeout=timeout)
 
 
 def interrupt(room: Room, bot: RunningAgent) -> None:

@@ -14,3 +14,10 @@ def test_google_adk_without_the_extra_names_it() -> None:
         ]
         * 2
     )
+
+
+def test_crewai_without_the_extra_names_it() -> None:
+    assert (
+        import_without("crewai", "CrewAIAdapter CrewAIAdapterConfig")
+        == ["CrewAIAdapter needs the [crewai] extra: pip install 'band-open-sdk[crewai]'"] * 2
+    )
