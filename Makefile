@@ -11,7 +11,7 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 # non-editable install: the tests import the built package (with its compiled modules)
-$(STAMP): $(PY) pyproject.toml setup.py $(shell find band_sdk_core band -name '*.py' -o -name '*.pxd' -o -name '*.pyx' 2>/dev/null) $(wildcard band/devserver/static/*)
+$(STAMP): $(PY) pyproject.toml setup.py $(shell find band_sdk_core band -name '*.py' -o -name '*.pxd' -o -name '*.pyx' 2>/dev/null) $(wildcard band/devserver/web/static/* band/devserver/web/vendor/*)
 	$(PY) -m pip install --quiet ".[dev]"
 	@touch $(STAMP)
 
@@ -130,6 +130,8 @@ format: $(STAMP)
 
 types: $(STAMP)
 	$(PY) -m mypy
+	$(PY) -m mypy --strict examples/anthropic_agent.py examples/openai_agent.py \
+		examples/openai_agents_agent.py examples/test_my_agent.py
 
 # pytest-benchmark JSON, then compare.py's side-by-side ratios, both under bench/results/ with one
 # <commit>-<time> stem (read by bench/dashboard.py); BENCH_ARGS go to compare.py (e.g. --against PY);
@@ -199,7 +201,7 @@ DEMO_STAMP := $(DEMO_VENV)/.installed$(if $(DEMO_EXTRA),-acp)
 $(DEMO_VENV)/bin/python:
 	@echo "make demo: step 1/3: creating $(DEMO_VENV) (the first run only)"
 	$(PYTHON) -m venv $(DEMO_VENV)
-$(DEMO_STAMP): $(DEMO_VENV)/bin/python pyproject.toml setup.py $(shell find band_sdk_core band -name '*.py' -o -name '*.pxd' -o -name '*.pyx' 2>/dev/null) $(wildcard band/devserver/static/*)
+$(DEMO_STAMP): $(DEMO_VENV)/bin/python pyproject.toml setup.py $(shell find band_sdk_core band -name '*.py' -o -name '*.pxd' -o -name '*.pyx' 2>/dev/null) $(wildcard band/devserver/web/static/* band/devserver/web/vendor/*)
 	@echo "make demo: step 2/3: installing band-open-sdk$(DEMO_EXTRA) and its runtime dependencies into $(DEMO_VENV)"
 	@echo "           (no dev tools; building the compiled core takes a minute or two)"
 	$(DEMO_VENV)/bin/python -m pip install --progress-bar on --disable-pip-version-check ".$(DEMO_EXTRA)"

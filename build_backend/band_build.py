@@ -101,6 +101,32 @@ def prepare_metadata_for_build_editable(
         return _setuptools.prepare_metadata_for_build_editable(metadata_directory, config_settings)
 
 
+#: compiled extensions: kept in build/lib between builds (build_ext rebuilds them when stale)
+EXTENSION_SUFFIXES = (".so", ".pyd")
+
+
+def drop_stale_sources(build_dir: str = "build") -> int:
+    """Delete every file but compiled extensions from ``build_dir``'s lib folders; return the count.
+
+    pip builds in the source tree, and setuptools copies the sources into ``build/lib*`` without
+    removing what an earlier build left there: a module since moved or deleted would ride along
+    in the next wheel. build_py copies the current sources again, so only they are shipped.
+    """
+    dropped = 0
+    if not os.path.isdir(build_dir):
+        return dropped
+    for entry in os.listdir(build_dir):
+        lib = os.path.join(build_dir, entry)
+        if not (entry.startswith("lib") and os.path.isdir(lib)):
+            continue
+        for folder, _, files in os.walk(lib):
+            for name in files:
+                if not name.endswith(EXTENSION_SUFFIXES):
+                    os.remove(os.path.join(folder, name))
+                    dropped += 1
+    return dropped
+
+
 def build_wheel(
     wheel_directory: str,
     config_settings: ConfigSettings = None,
@@ -109,6 +135,7 @@ def build_wheel(
     """The compiled wheel, or the py3-none-any wheel when the build is pure."""
     pure = pure_python(config_settings)
     print(f"band-open-sdk: {'pure-Python' if pure else 'compiled'} build", file=sys.stderr)
+    drop_stale_sources()
     with _decided(pure):
         return _setuptools.build_wheel(wheel_directory, config_settings, metadata_directory)
 

@@ -5,13 +5,17 @@ from typing import TYPE_CHECKING
 from band._lazy import lazy_exports
 
 # every adapter loads on first use: the ACP adapter needs the [acp] extra, the model adapters
-# their provider's SDK ([anthropic], [openai]), the framework adapters their framework ([strands],
-# [agno], ...): a missing one is one ImportError line naming the extra
+# their provider's SDK ([anthropic], [openai]), the framework adapters their framework
+# ([langgraph], [pydantic-ai], [gemini], [openai-agents], [strands], [agno], [claude-sdk],
+# [google-adk], [crewai]): a missing one is one ImportError line naming the extra
 _ACP = (
     "ACPClientAdapter",
     "ACPClientAdapterConfig",
     "ACPConfigRequest",
     "ACPPermissionRequest",
+    "ACPServer",
+    "BandACPServerAdapter",
+    "BandACPServerAdapterConfig",
     "PermissionResolver",
 )
 _ADAPTERS = {
@@ -23,12 +27,20 @@ _ADAPTERS = {
     "ClaudeSDKAdapterConfig": "band.adapters.claude_sdk",
     "AnthropicAdapter": "band.adapters.anthropic",
     "AnthropicAdapterConfig": "band.adapters.anthropic",
+    "GeminiAdapter": "band.adapters.gemini",
+    "GeminiAdapterConfig": "band.adapters.gemini",
+    "OpenAIAdapter": "band.adapters.openai",
+    "OpenAIAdapterConfig": "band.adapters.openai",
+    "LangGraphAdapter": "band.adapters.langgraph",
+    "LangGraphAdapterConfig": "band.adapters.langgraph",
+    "PydanticAIAdapter": "band.adapters.pydantic_ai",
+    "PydanticAIAdapterConfig": "band.adapters.pydantic_ai",
+    "OpenAIAgentsAdapter": "band.adapters.openai_agents",
+    "OpenAIAgentsAdapterConfig": "band.adapters.openai_agents",
     "CrewAIAdapter": "band.adapters.crewai",
     "CrewAIAdapterConfig": "band.adapters.crewai",
     "GoogleADKAdapter": "band.adapters.google_adk",
     "GoogleADKAdapterConfig": "band.adapters.google_adk",
-    "OpenAIAdapter": "band.adapters.openai",
-    "OpenAIAdapterConfig": "band.adapters.openai",
     "AgnoAdapter": "band.adapters.agno",
     "AgnoAdapterConfig": "band.adapters.agno",
     "StrandsAdapter": "band.adapters.strands",
@@ -40,10 +52,17 @@ __all__ = [
     "ACPClientAdapterConfig",
     "ACPConfigRequest",
     "ACPPermissionRequest",
-    "AgnoAdapter",
-    "AgnoAdapterConfig",
+    "ACPServer",
     "AnthropicAdapter",
     "AnthropicAdapterConfig",
+    "BandACPServerAdapter",
+    "BandACPServerAdapterConfig",
+    "GeminiAdapter",
+    "GeminiAdapterConfig",
+    "LangGraphAdapter",
+    "LangGraphAdapterConfig",
+    "AgnoAdapter",
+    "AgnoAdapterConfig",
     "ClaudeApprovalOptions",
     "ClaudeCLIOptions",
     "ClaudePermissionMode",
@@ -55,7 +74,11 @@ __all__ = [
     "GoogleADKAdapterConfig",
     "OpenAIAdapter",
     "OpenAIAdapterConfig",
+    "OpenAIAgentsAdapter",
+    "OpenAIAgentsAdapterConfig",
     "PermissionResolver",
+    "PydanticAIAdapter",
+    "PydanticAIAdapterConfig",
     "StrandsAdapter",
     "StrandsAdapterConfig",
 ]
@@ -66,6 +89,9 @@ if TYPE_CHECKING:
         ACPClientAdapterConfig,
         ACPConfigRequest,
         ACPPermissionRequest,
+        ACPServer,
+        BandACPServerAdapter,
+        BandACPServerAdapterConfig,
         PermissionResolver,
     )
     from band.adapters.agno import AgnoAdapter, AgnoAdapterConfig
@@ -78,8 +104,12 @@ if TYPE_CHECKING:
         ClaudeSDKAdapterConfig,
     )
     from band.adapters.crewai import CrewAIAdapter, CrewAIAdapterConfig
+    from band.adapters.gemini import GeminiAdapter, GeminiAdapterConfig
     from band.adapters.google_adk import GoogleADKAdapter, GoogleADKAdapterConfig
+    from band.adapters.langgraph import LangGraphAdapter, LangGraphAdapterConfig
     from band.adapters.openai import OpenAIAdapter, OpenAIAdapterConfig
+    from band.adapters.openai_agents import OpenAIAgentsAdapter, OpenAIAgentsAdapterConfig
+    from band.adapters.pydantic_ai import PydanticAIAdapter, PydanticAIAdapterConfig
     from band.adapters.strands import StrandsAdapter, StrandsAdapterConfig
 
 

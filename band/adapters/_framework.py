@@ -1,190 +1,102 @@
-"""What the agent-framework adapters (Strands, Agno, ...) share: the Band tools each framework
-gets in its native form, the events and declared effects of the framework's own tools, and the
-failure a broken run reports.
+"""What the agent-framework adapters (LangGraph, Pydantic AI) share: their config base, the
+Band tools as (name, description, JSON schema) specs, the turn's failure report and the
+tool events of a framework's own tools.
 
-A framework adapter hands the framework one tool per Band tool (the platform tools the
-adapter's ``capabilities`` select, and the custom ``(InputModel, handler)`` tools); each runs
-through :func:`band.adapters._model.run_tool_call`, which posts the ``tool_call`` /
-``tool_result`` events and records a custom tool's declared effect. The framework's own
-(native) tools run inside the framework; :class:`NativeToolEvents` gives them the same events
-and, where the adapter observes them, their declared effect.
+A framework adapter hands the framework the platform tools (and the ``(InputModel, handler)``
+custom tools) in the framework's native tool form; each call runs through
+:func:`band.adapters._model.run_tool_call`, so the turn-outcome rule sees what it did, and
+the framework's loop does the rest. Tools the framework brings itself are observed: their
+calls are posted as events, and a native tool records no turn effect unless the adapter
+can see one.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from band.core.protocols import AgentToolsProtocol
-from band.core.turn import AgentFailure, TurnEffect
+from band.core.turn import AgentFailure
 from band.core.types import AdapterFeatures, Emit
-from band.core.wire import JsonObject, JsonValue
-from band.runtime.tools.custom import (
-    CustomToolDef,
-    custom_tools_to_schemas,
-    declared_effect,
-    is_failed_tool_output,
-)
-from band.runtime.tools.registry import TOOLS
+from band.core.wire import JsonObject
+from band.runtime.tools.custom import CustomToolDef, custom_tools_to_schemas
 
-from ._model import GENERIC_PROVIDER_FAILURE_MESSAGE, ToolRun, run_tool_call
+from ._model import GENERIC_PROVIDER_FAILURE_MESSAGE
 
 __all__ = [
-    "BandToolSpec",
     "FrameworkConfig",
-    "NativeToolEvents",
-    "band_tool_specs",
-    "framework_failure",
-    "native_effect",
-    "run_band_tool",
+    "ToolSpec",
+    "post_tool_event",
+    "report_failure",
+    "result_text",
+    "tool_specs",
 ]
 
 log = logging.getLogger("band.adapters.framework")
 
 
 class FrameworkConfig(BaseModel):
-    """Base of the framework adapters' configs: frozen, and an unknown field is an error."""
+    """The base of a framework adapter's config: frozen, and an unknown field is an error."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 @dataclass(frozen=True)
-class BandToolSpec:
-    """One Band tool as a framework declares it: name, description, JSON schema."""
+class ToolSpec:
+    """One Band tool as a framework sees it: its name, description and argument schema."""
 
     name: str
     description: str
     parameters: JsonObject
 
 
-def band_tool_specs(
-    tools: AgentToolsProtocol, features: AdapterFeatures, custom_tools: Sequence[CustomToolDef]
-) -> list[BandToolSpec]:
-    """The platform tools ``features`` selects (its capabilities, then its include/exclude
-    and category filters: a tool filtered out never reaches the model), then the custom
-    tools."""
-    schemas: list[Mapping[str, object]] = [
-        schema
-        for schema in tools.get_openai_tool_schemas(capabilities=features.capabilities)
-        if _selected(features, str(cast(Mapping[str, object], schema["function"])["name"]))
-    ]
-    schemas.extend(custom_tools_to_schemas(custom_tools, "openai"))
-    specs = []
+def tool_specs(
+    tools: AgentToolsProtocol, features: AdapterFeatures, custom: Sequence[CustomToolDef]
+) -> list[ToolSpec]:
+    """The platform tools the adapter's ``capabilities`` select, then the custom tools."""
+    schemas = list(tools.get_openai_tool_schemas(capabilities=features.capabilities))
+    schemas.extend(custom_tools_to_schemas(custom, "openai"))
+    out = []
     for schema in schemas:
-        function = schema["function"]
-        assert isinstance(function, Mapping)
-        parameters = function.get("parameters") or {"type": "object", "properties": {}}
-        specs.append(
-            BandToolSpec(
-                str(function["name"]), str(function.get("description") or ""), dict(parameters)
-            )
-        )
-    return specs
+        fn = schema["function"]
+        params = fn.get("parameters") or {"type": "object", "properties": {}}
+        out.append(ToolSpec(fn["name"], fn.get("description") or "", dict(params)))
+    return out
 
 
-def _selected(features: AdapterFeatures, name: str) -> bool:
-    """Whether the include/exclude/category filters keep the platform tool ``name``."""
-    if features.include_tools is not None and name not in features.include_tools:
-        return False
-    if features.exclude_tools is not None and name in features.exclude_tools:
-        return False
-    categories = features.include_categories
-    return categories is None or (name in TOOLS and TOOLS[name].category in categories)
+async def report_failure(tools: AgentToolsProtocol, provider: str) -> None:
+    """Report a broken turn as the framework's failure, with the generic text only: the
+    exception (paths, keys, bodies) stays in the agent log."""
+    await tools.send_failure(AgentFailure(provider, GENERIC_PROVIDER_FAILURE_MESSAGE))
 
 
-async def run_band_tool(
-    tools: AgentToolsProtocol,
-    custom_tools: Sequence[CustomToolDef],
-    features: AdapterFeatures,
-    name: str,
-    arguments: JsonValue,
-    call_id: str,
-) -> ToolRun:
-    """Run one Band tool call the framework made (events and effects as the model adapters)."""
-    return await run_tool_call(tools, custom_tools, features, name, arguments, call_id)
+def result_text(value: object) -> str:
+    """A tool's output as text for a ``tool_result`` event: a string as it is, content
+    blocks' text joined, anything else as JSON (never a framework object's repr)."""
+    content = getattr(value, "content", value)  # a framework's tool message: its content
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list) and all(isinstance(b, dict) for b in content):
+        texts = [str(b["text"]) for b in content if b.get("type") == "text" and "text" in b]
+        if texts:
+            return "\n".join(texts)
+    if isinstance(content, BaseModel):
+        return content.model_dump_json()
+    return json.dumps(content, default=str)
 
 
-def framework_failure(provider: str, code: str | None = None) -> AgentFailure:
-    """The room-safe failure of a broken framework run: the generic text (the provider's own
-    may echo the prompt; it goes to the logs), and a coarse code when there is one."""
-    return AgentFailure(provider, GENERIC_PROVIDER_FAILURE_MESSAGE, code)
-
-
-def native_effect(tool: object) -> TurnEffect | None:
-    """The effect a framework-native tool declares (on the tool, or on the function it
-    wraps, whichever way round the decorators were applied)."""
-    for candidate in (tool, *(getattr(tool, a, None) for a in _WRAPPED)):
-        if candidate is not None and (effect := declared_effect(candidate)) is not None:
-            return effect
-    return None
-
-
-#: where the frameworks keep the function a tool object wraps
-_WRAPPED = ("_tool_func", "original_func", "entrypoint", "func", "__wrapped__")
-
-
-def _text(value: object) -> str:
-    return value if isinstance(value, str) else json.dumps(value, default=str)
-
-
-class NativeToolEvents:
-    """The ``tool_call`` / ``tool_result`` events of the framework's own tools (with
-    ``Emit.TOOL_CALLS``), and the declared effect of a successful one when ``effects`` has it
-    (the adapter observes the tool)."""
-
-    def __init__(
-        self,
-        tools: AgentToolsProtocol,
-        features: AdapterFeatures,
-        effects: Mapping[str, TurnEffect] | None = None,
-    ) -> None:
-        self._tools = tools
-        self._emit = Emit.TOOL_CALLS in features.emit
-        self._effects = dict(effects or {})
-
-    async def called(self, name: str, args: JsonValue, call_id: str) -> None:
-        """The framework is about to run its tool ``name``."""
-        if self._emit:
-            await _event(
-                self._tools, "tool_call", {"name": name, "args": args, "tool_call_id": call_id}
-            )
-
-    async def finished(self, name: str, output: object, call_id: str, *, ok: bool) -> None:
-        """The tool ran: its output (text as the model reads it) and whether it succeeded."""
-        text = _text(output)
-        ok = ok and not is_failed_tool_output(_maybe_json(text))
-        effect = self._effects.get(name)
-        if ok and effect is not None:
-            self._tools.turn.record(effect)
-        if self._emit:
-            body: JsonObject = {
-                "name": name,
-                "output": text,
-                "tool_call_id": call_id,
-                "is_error": not ok,
-            }
-            await _event(self._tools, "tool_result", body)
-
-
-def native_effects(named: Iterable[tuple[str, object]]) -> dict[str, TurnEffect]:
-    """Tool name -> declared effect of each framework-native tool that declares one."""
-    return {name: effect for name, tool in named if (effect := native_effect(tool)) is not None}
-
-
-def _maybe_json(text: str) -> object:
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
-
-
-async def _event(tools: AgentToolsProtocol, kind: str, body: JsonObject) -> None:
-    """Post a tool event; telemetry never breaks the turn."""
+async def post_tool_event(
+    tools: AgentToolsProtocol, features: AdapterFeatures, kind: str, body: dict[str, Any]
+) -> None:
+    """With ``Emit.TOOL_CALLS``, post a ``tool_call`` / ``tool_result`` event for a tool the
+    framework ran itself; telemetry never breaks the turn."""
+    if Emit.TOOL_CALLS not in features.emit:
+        return
     try:
         await tools.send_event(json.dumps(body, default=str), kind, body)
     except Exception as exc:

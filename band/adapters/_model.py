@@ -44,6 +44,7 @@ __all__ = [
     "MAX_TOOL_ROUNDS",
     "USAGE_METADATA_KEY",
     "BaseAdapterConfig",
+    "PromptConfig",
     "ModelReply",
     "ToolRequest",
     "ToolRun",
@@ -66,10 +67,10 @@ MAX_TOOL_ROUNDS = 50
 BAD_ARGUMENTS = "Error: the tool arguments must be a JSON object"
 
 
-class BaseAdapterConfig(BaseModel):
-    """The settings both model adapter configs have, in the order of band-sdk 6.0.1's
-    ``AnthropicAdapterConfig`` (a subclass gives ``model`` its default, which keeps its
-    place); frozen, and an unknown field is an error."""
+class PromptConfig(BaseModel):
+    """The settings every model adapter config starts with, in the order of band-sdk
+    6.0.1's configs (a subclass gives ``model`` its default, which keeps its place);
+    frozen, and an unknown field is an error."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -78,13 +79,19 @@ class BaseAdapterConfig(BaseModel):
     system_prompt: str | None = None
     custom_section: str = ""
     include_base_instructions: bool = True
+
+
+class BaseAdapterConfig(PromptConfig):
+    """The settings of the Anthropic and OpenAI adapter configs (band-sdk 6.0.1's
+    ``AnthropicAdapterConfig``): the prompt settings and ``max_tokens``."""
+
     max_tokens: PositiveInt = 4096
 
 
 #: A model adapter's history type: the converter's output, the provider's message dicts.
 H = TypeVar("H", bound=list[JsonObject])
 #: A model adapter's config type.
-C = TypeVar("C", bound=BaseAdapterConfig)
+C = TypeVar("C", bound=PromptConfig)
 #: A provider SDK's response (duck-typed: ``adapter.client`` may be any compatible client).
 ProviderResponse = Any
 
@@ -141,12 +148,10 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
         self._custom_tools = check_custom_tools(additional_tools)
         self._history: dict[str, list[JsonObject]] = {}
         self._system_prompt = ""
-        package, client_class = self.CLIENT
-        require(package, f"{self.API_NAME}Adapter")  # an optional dependency: say how to get it
-        module = importlib.import_module(package)
+        require(self._extra(), f"{self.API_NAME}Adapter")  # optional: say how to get it
         #: the provider's async client the turns use (replace it to point elsewhere);
         #: Any: an optional dependency, and any compatible client may replace it
-        self.client: Any = getattr(module, client_class)(**self._client_options())
+        self.client: Any = self._make_client()
 
     async def on_started(self, agent_name: str, agent_description: str) -> None:
         """Render the system prompt once the agent's name and description are known."""
@@ -172,34 +177,33 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
     ) -> None:
         """One turn: the message (and any room changes) to the model, then its tool calls."""
         messages = self._room_history(room_id, history, is_session_bootstrap)
-        for note in (participants_msg, contacts_msg):
-            if note:
-                messages.append({"role": "user", "content": f"[System]: {note}"})
-        messages.append({"role": "user", "content": msg.format_for_llm()})
-        schemas = list(self._platform_schemas(tools))
-        schemas.extend(custom_tools_to_schemas(self._custom_tools, self.PROVIDER))
+        notes = [f"[System]: {note}" for note in (participants_msg, contacts_msg) if note]
+        messages.extend(self._user_messages([*notes, msg.format_for_llm()]))
+        schemas = self._tool_schemas(tools)
         usage = empty_usage()
         try:
-            for _ in range(MAX_TOOL_ROUNDS):
+            for _ in range(self._max_rounds()):
                 try:
                     response = await self._complete(messages, schemas)
                 except Exception as exc:
                     log.exception("room %s: the %s request failed", room_id, self.API_NAME)
-                    await tools.send_failure(provider_failure(self.PROVIDER, exc))
+                    await tools.send_failure(self._failure(exc))
                     raise
                 add_usage(usage, **self._usage(response))
                 reply = self._read(response)
                 if not reply.calls:
                     if reply.text:
-                        messages.append({"role": "assistant", "content": reply.text})
+                        messages.append(reply.message or self._assistant_message(reply.text))
                     await relay_closing_text(tools, msg, reply.text)
                     return
-                messages.append(reply.message)
                 runs, declined = await self._run_tools(tools, reply.calls)
+                # the calls join the history with their results only: a turn interrupted
+                # mid-call leaves none behind (a provider refuses a call without a result)
+                messages.append(reply.message)
                 messages.extend(self._tool_results(runs))
                 if declined:  # a successful band_no_reply settled the turn: no follow-up
                     return
-            log.warning("room %s: stopped after %d model calls", room_id, MAX_TOOL_ROUNDS)
+            log.warning("room %s: stopped after %d model calls", room_id, self._max_rounds())
         finally:
             await send_usage(tools, self.features, usage)
 
@@ -230,9 +234,40 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
             self._history[room_id] = list(history) if bootstrap else []
         return self._history[room_id]
 
+    def _user_messages(self, texts: list[str]) -> list[JsonObject]:
+        """The user-side messages of a turn (room notes, then the message), one per text."""
+        return [{"role": "user", "content": text} for text in texts]
+
+    def _assistant_message(self, text: str) -> JsonObject:
+        """The model's closing text as a history message."""
+        return {"role": "assistant", "content": text}
+
+    def _tool_schemas(self, tools: AgentToolsProtocol) -> list[Mapping[str, object]]:
+        """The platform tools' schemas, then the custom tools', in the provider's format."""
+        schemas = list(self._platform_schemas(tools))
+        schemas.extend(custom_tools_to_schemas(self._custom_tools, self.PROVIDER))
+        return schemas
+
+    def _failure(self, exc: Exception) -> AgentFailure:
+        """The failure reported when a model call raised ``exc``."""
+        return provider_failure(self.PROVIDER, exc)
+
+    def _max_rounds(self) -> int:
+        """Model calls one turn may make."""
+        return MAX_TOOL_ROUNDS
+
     @abstractmethod
     def _defaults(self) -> tuple[C, HistoryConverter[H]]:
         """The config and history converter an adapter built without them uses."""
+
+    def _extra(self) -> str:
+        """The extra that installs the provider's SDK (its package's name)."""
+        return self.CLIENT[0]
+
+    def _make_client(self) -> Any:
+        """The provider's async client, built from the config."""
+        package, client_class = self.CLIENT
+        return getattr(importlib.import_module(package), client_class)(**self._client_options())
 
     def _client_options(self) -> dict[str, object]:
         """The client's keyword arguments from the config (``provider_key`` None: the client

@@ -1,4 +1,4 @@
-"""band-sdk's import path for the ACP client adapter: an alias of band.integrations.acp names."""
+"""band-sdk's import path for the ACP adapters (client and server side): band.integrations.acp's."""
 
 from band.integrations.acp.adapter import ACPClientAdapter
 from band.integrations.acp.config import (
@@ -7,11 +7,19 @@ from band.integrations.acp.config import (
     ACPPermissionRequest,
     PermissionResolver,
 )
+from band.integrations.acp.server import (
+    ACPServer,
+    BandACPServerAdapter,
+    BandACPServerAdapterConfig,
+)
 
 __all__ = [
     "ACPClientAdapter",
     "ACPClientAdapterConfig",
     "ACPConfigRequest",
     "ACPPermissionRequest",
+    "ACPServer",
+    "BandACPServerAdapter",
+    "BandACPServerAdapterConfig",
     "PermissionResolver",
 ]

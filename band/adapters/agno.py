@@ -46,7 +46,7 @@ from band.runtime.capabilities import Capability  # noqa: E402
 from band.runtime.prompts import render_system_prompt  # noqa: E402
 from band.runtime.tools.custom import CustomToolDef  # noqa: E402
 
-from ._framework import (  # noqa: E402
+from ._bandtools import (  # noqa: E402
     FrameworkConfig,
     NativeToolEvents,
     band_tool_specs,

@@ -75,7 +75,7 @@ from band.runtime.prompts import render_system_prompt  # noqa: E402
 from band.runtime.tools.custom import CustomToolDef  # noqa: E402
 from band.workspaces import WorkspaceResolver  # noqa: E402
 
-from ._framework import (  # noqa: E402
+from ._bandtools import (  # noqa: E402
     BandToolSpec,
     FrameworkConfig,
     NativeToolEvents,

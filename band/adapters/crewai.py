@@ -36,7 +36,7 @@ from band.runtime.prompts import render_system_prompt  # noqa: E402
 from band.runtime.tools.custom import CustomToolDef, find_custom_tool  # noqa: E402
 from band.runtime.tools.registry import TOOLS  # noqa: E402
 
-from ._framework import (  # noqa: E402
+from ._bandtools import (  # noqa: E402
     BandToolSpec,
     FrameworkConfig,
     band_tool_specs,

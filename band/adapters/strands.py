@@ -50,7 +50,7 @@ from band.runtime.tools.custom import (  # noqa: E402
     reject_conflicting_tool_names,
 )
 
-from ._framework import (  # noqa: E402
+from ._bandtools import (  # noqa: E402
     BandToolSpec,
     FrameworkConfig,
     NativeToolEvents,

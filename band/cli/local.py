@@ -19,7 +19,7 @@ def stored_user_key(db: str) -> str | None:
     """The local person's key from an existing dev DB file."""
     if db == ":memory:" or not os.path.exists(db):
         return None
-    from band.devserver.store import Store
+    from band.devserver.store.db import Store
 
     store = Store(db)
     try:
@@ -30,7 +30,7 @@ def stored_user_key(db: str) -> str | None:
 
 def create_person(db: str, name: str, handle: str) -> tuple[dict[str, Any], str]:
     """Write another person into the dev DB ``db``: their row and their new key."""
-    from band.devserver.store import Store, new_key, slug
+    from band.devserver.store.db import Store, new_key, slug
 
     key = new_key("band_u_")
     store = Store(db)

@@ -38,9 +38,13 @@ class AgentNotConfiguredError(StartupError, ValueError):
     """The config file has no (complete) entry for the agent asked for."""
 
 
-def get_config_path(config_path: str | Path | None = None) -> Path:
-    """The file to read: ``config_path``, else ``agent_config.yaml`` in the working directory."""
-    return Path(config_path) if config_path is not None else Path.cwd() / CONFIG_FILE_NAME
+def get_config_path() -> Path:
+    """``agent_config.yaml`` in the working directory: the file read when no path is given.
+
+    It takes no argument, as in band-sdk, so code that patches it (``lambda: path``) keeps
+    working: ``load_agent_config`` calls it only when given no ``config_path``.
+    """
+    return Path.cwd() / CONFIG_FILE_NAME
 
 
 def load_agent_config(agent_key: str, *, config_path: str | Path | None = None) -> tuple[str, str]:
@@ -50,7 +54,7 @@ def load_agent_config(agent_key: str, *, config_path: str | Path | None = None) 
     ValueError (:class:`AgentNotConfiguredError`) when the agent or one of its fields is
     missing, and RuntimeError for anything else (e.g. invalid YAML).
     """
-    path = get_config_path(config_path)
+    path = Path(config_path) if config_path is not None else get_config_path()
     if not path.is_file():
         raise ConfigFileNotFoundError(
             f"Config file not found at {path}.\n" + _HOW_TO_CREATE.format(path=path.name)

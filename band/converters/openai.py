@@ -6,7 +6,7 @@ import json
 
 from band.core.wire import JsonObject
 
-from ._events import INTERRUPTED_TOOL_TEXT, BaseConverter, ToolCallEvent, parse
+from ._events import INTERRUPTED_TOOL_TEXT, BaseConverter, ToolCallEvent, is_own_text, parse
 
 __all__ = ["OpenAIHistoryConverter", "OpenAIMessages"]
 
@@ -63,6 +63,10 @@ class OpenAIHistoryConverter(BaseConverter):
                     )
                     answered.add(event.tool_call_id)
             elif row.get("message_type", "text") == "text":
+                if is_own_text(row, self._agent_name):
+                    # its band_send_message call holds it; in the room it comes between the
+                    # call and the result, which it must not part
+                    continue
                 close_calls()
                 self._add_text(out, row)
         close_calls()

@@ -2,7 +2,7 @@
 
 from .exceptions import AgentAlreadyRunningError, BandConfigError, BandError
 from .preprocessor import Preprocessor
-from .protocols import AgentToolsProtocol
+from .protocols import AgentToolsProtocol, FrameworkAdapter
 from .simple_adapter import FeatureKwargs, SimpleAdapter
 from .types import (
     AdapterFeatures,
@@ -22,6 +22,7 @@ __all__ = [
     "BandError",
     "Emit",
     "FeatureKwargs",
+    "FrameworkAdapter",
     "HistoryConverter",
     "HistoryProvider",
     "PlatformMessage",

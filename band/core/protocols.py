@@ -17,10 +17,10 @@ from band.core.wire import JsonObject, JsonValue
 
 if TYPE_CHECKING:
     from band.core.turn import AgentFailure, Turn
-    from band.core.types import Capability, ToolCallOutcome, ToolParam
+    from band.core.types import AgentInput, Capability, ToolCallOutcome, ToolParam
     from band.core.wire import ChatParticipant
 
-__all__ = ["AgentToolsProtocol", "HistoryConverter", "Preprocessor"]
+__all__ = ["AgentToolsProtocol", "FrameworkAdapter", "HistoryConverter", "Preprocessor"]
 
 
 @runtime_checkable
@@ -247,4 +247,25 @@ class AgentToolsProtocol(Protocol):
         self, goal_title: str | None = None, goal_summary: str | None = None
     ) -> Any:
         """Set the room's goal."""
+        ...
+
+
+@runtime_checkable
+class FrameworkAdapter(Protocol):
+    """What the runtime calls on an adapter: one turn per message, per-room cleanup, start.
+
+    ``SimpleAdapter`` implements it (and is what ``Agent`` and ``OneShotInvoker`` take); a turn
+    gets only messages addressed to the agent, never room or presence events.
+    """
+
+    async def on_event(self, inp: AgentInput) -> None:
+        """Run one turn for ``inp.msg``, answering through ``inp.tools``."""
+        ...
+
+    async def on_cleanup(self, room_id: str) -> None:
+        """Drop what the adapter keeps for ``room_id`` (the agent left it, or stops)."""
+        ...
+
+    async def on_started(self, agent_name: str, agent_description: str) -> None:
+        """The agent is connected: its name and description as the platform has them."""
         ...

@@ -12,34 +12,36 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import WebSocketRoute
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.types import Scope
 
 from band.serving import BodyLimit, Limits
 
-from . import (
-    agent_api,
-    authz,
-    bulk_api,
-    contacts_api,
+from .access import authz
+from .api import (
+    agent,
+    bulk,
+    contacts,
     control,
-    delegation_api,
-    files_api,
-    human_api,
-    memory_api,
-    openapi,
-    room_view_api,
-    store_files,
-    tasks_api,
-    turns_api,
+    delegation,
+    docs,
+    files,
+    human,
+    memories,
+    room_view,
+    tasks,
+    turns,
 )
-from .answers import ANSWERS
-from .fanout import AsyncStore, Fanout
-from .http import error_response, server_error
+from .api.operations import operation_of
+from .contract.answers import ANSWERS
+from .contract.errors import error_response, server_error
 from .logs import install_redaction
-from .socket import JoinLines, websocket_endpoint
-from .store import Store
-from .webui import webui_routes
+from .socket.channel import JoinLines, websocket_endpoint
+from .socket.fanout import Fanout
+from .store import files as store_files
+from .store.aio import AsyncStore
+from .store.db import Store
+from .web.view import webui_routes
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +59,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 def _body_limit(scope: Scope) -> int:
     """A file upload may carry a whole file; every other body is JSON of at most ``max_body``."""
-    if scope["method"] == "PUT" and files_api.is_upload(scope["path"]):
+    if scope["method"] == "PUT" and files.is_upload(scope["path"]):
         return store_files.MAX_FILE_BYTES
     return LIMITS.max_body
 
@@ -68,6 +70,37 @@ def _too_large(limit: int) -> Response:
 
 async def _server_error(request: Request, exc: Exception) -> Response:
     return server_error(request.url.path, exc)
+
+
+#: the REST operations, each built from its one declaration (``api.operations``)
+API: list[BaseRoute] = [
+    *agent.routes,
+    *human.routes,
+    *tasks.routes,
+    *files.routes,
+    *docs.routes,
+    *control.routes,
+    *bulk.routes,
+    *contacts.routes,
+    *memories.routes,
+    *turns.routes,
+    *room_view.routes,
+    *delegation.routes,
+]
+
+
+def check(routes: list[BaseRoute]) -> None:
+    """Refuse routes not built from a complete declaration, or whose rule or answer is gone."""
+    plain = [r for r in routes if isinstance(r, Route) and operation_of(r) is None]
+    if plain:  # a route made by hand would skip the declaration's checks
+        raise RuntimeError(f"routes not declared as operations: {[r.path for r in plain]}")
+    ops = [f"{m} {r.path}" for r in routes if isinstance(r, Route) for m in sorted(r.methods or ())]
+    missing = authz.undeclared(ops)
+    if missing:  # every operation has a rule in the authorization model, or none runs
+        raise RuntimeError(f"operations without an authorization rule: {missing}")
+    unanswered = sorted(op for op in ops if op not in ANSWERS and not op.startswith("HEAD "))
+    if unanswered:  # every operation declares what it answers (its OpenAPI response schemas)
+        raise RuntimeError(f"operations without a declared answer: {unanswered}")
 
 
 def create_app(
@@ -90,34 +123,12 @@ def create_app(
         yield
         directory.close()
 
-    api = [
-        *agent_api.routes,
-        *human_api.routes,
-        *tasks_api.routes,
-        *files_api.routes,
-        *openapi.routes,
-        *control.routes,
-        *bulk_api.routes,
-        *contacts_api.routes,
-        *memory_api.routes,
-        *turns_api.routes,
-        *room_view_api.routes,
-        *delegation_api.routes,
-    ]
-    missing = authz.undeclared(f"{m} {r.path}" for r in api for m in sorted(r.methods or ()))
-    if missing:  # every operation has a rule in the authorization model, or none runs
-        raise RuntimeError(f"operations without an authorization rule: {missing}")
-    unanswered = sorted(
-        op for op in (f"{m} {r.path}" for r in api for m in r.methods or ()) if op not in ANSWERS
-    )
-    unanswered = [op for op in unanswered if not op.startswith("HEAD ")]
-    if unanswered:  # every operation declares what it answers (its OpenAPI response schemas)
-        raise RuntimeError(f"operations without a declared answer: {unanswered}")
+    api = [*API, *webui_routes()]
+    check(api)
     app = Starlette(
         routes=[
             *api,
             WebSocketRoute("/api/v1/socket/websocket", websocket_endpoint),
-            *webui_routes(),
         ],
         exception_handlers={HTTPException: _http_error, Exception: _server_error},
         middleware=[

@@ -31,6 +31,16 @@ _EXPORTS = {
     "run_with_graceful_shutdown": "band.runtime.shutdown",
     "PlatformMessage": "band.core.types",
     "SessionConfig": "band.runtime.sessionconfig",
+    "ConversationContext": "band.runtime.conversation",
+    "Execution": "band.runtime.execution_api",
+    "ExecutionHandler": "band.runtime.execution_api",
+    "HumanTools": "band.runtime.tools",
+    "MessageHandler": "band.runtime.callbacks",
+    "MessageRetryTracker": "band.runtime.retry_tracker",
+    "OneShotEnvelopeError": "band.runtime.oneshot",
+    "OneShotInvoker": "band.runtime.oneshot",
+    "OneShotStatus": "band.runtime.oneshot",
+    "RoomPresence": "band.runtime.presence",
     "build_participants_message": "band.runtime.formatters",
     "format_history_for_llm": "band.runtime.formatters",
     "format_message_for_llm": "band.runtime.formatters",
@@ -45,12 +55,22 @@ __all__ = [
     "BASE_TOOL_NAMES",
     "CHAT_TOOL_NAMES",
     "CONTACT_TOOL_NAMES",
+    "ConversationContext",
+    "Execution",
     "ExecutionContext",
+    "ExecutionHandler",
     "GracefulShutdown",
+    "HumanTools",
     "MCP_TOOL_PREFIX",
     "MEMORY_TOOL_NAMES",
+    "MessageHandler",
+    "MessageRetryTracker",
+    "OneShotEnvelopeError",
+    "OneShotInvoker",
+    "OneShotStatus",
     "PlatformMessage",
     "READ_ONLY_TOOL_NAMES",
+    "RoomPresence",
     "SessionConfig",
     "TEMPLATES",
     "TOOL_MODELS",
@@ -65,12 +85,18 @@ __all__ = [
 if TYPE_CHECKING:
     from band.core.types import PlatformMessage
     from band.runtime.agentconfig import AgentConfig
+    from band.runtime.callbacks import MessageHandler
+    from band.runtime.conversation import ConversationContext
+    from band.runtime.execution_api import Execution, ExecutionHandler
     from band.runtime.formatters import (
         build_participants_message,
         format_history_for_llm,
         format_message_for_llm,
     )
+    from band.runtime.oneshot import OneShotEnvelopeError, OneShotInvoker, OneShotStatus
+    from band.runtime.presence import RoomPresence
     from band.runtime.prompts import BASE_INSTRUCTIONS, TEMPLATES, render_system_prompt
+    from band.runtime.retry_tracker import MessageRetryTracker
     from band.runtime.rooms.execution import ExecutionContext
     from band.runtime.runtime import AgentRuntime
     from band.runtime.sessionconfig import SessionConfig
@@ -85,6 +111,7 @@ if TYPE_CHECKING:
         READ_ONLY_TOOL_NAMES,
         TOOL_MODELS,
         AgentTools,
+        HumanTools,
         mcp_tool_names,
     )
 

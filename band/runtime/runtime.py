@@ -152,6 +152,10 @@ class AgentRuntime:
                 c.value for c in self.adapter.features.capabilities - features.capabilities
             )
             log.warning("the platform does not serve capability/-ies %s: not offered", dropped)
+        # an adapter acting outside turns (the ACP server side) gets the agent's client and id
+        attach = getattr(self.adapter, "attach_platform", None)
+        if callable(attach):
+            attach(self.rest, self.agent_id)
         # band-sdk passes the resolved features (an adapter may override startup(features=))
         await self.adapter.startup(self.agent_name, self.agent_description, features=features)
         await self.phoenix.connect()

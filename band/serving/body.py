@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .errors import error_response
 
 
 def payload_too_large(limit: int) -> Response:
     """The default 413: the error envelope of the Band API."""
-    message = f"request body larger than {limit} bytes"
-    return JSONResponse({"error": {"code": "payload_too_large", "message": message}}, 413)
+    return error_response(413, "payload_too_large", f"request body larger than {limit} bytes")
 
 
 class BodyLimit:

@@ -16,13 +16,13 @@ holds a descriptor and memory for as long as it likes. The guarded protocol:
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from http import HTTPStatus
 from typing import Any, ClassVar, cast
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from .errors import error_bytes
 from .limits import Limits
 
 log = logging.getLogger("band.serving")
@@ -76,7 +76,7 @@ class Shared:
 
 def reply(transport: asyncio.BaseTransport, status: int, code: str, message: str) -> None:
     """Write a complete JSON error response (the Band error envelope) and close."""
-    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    body = error_bytes(code, message)
     head = (
         f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n"
         "content-type: application/json\r\n"

@@ -497,7 +497,7 @@ class LocalBand:
 
     def person(self, name: str, handle: str | None = None) -> Person:
         """Create another person with their own key (a stranger until contacts connect them)."""
-        from band.devserver.store import Store
+        from band.devserver.store.db import Store
 
         key = "band_u_" + secrets.token_hex(16)
         base = handle or re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "person"

@@ -35,7 +35,7 @@ from band.testing import (
     ToolTurn,
 )
 
-from .frameworks import (
+from .framework_helpers import (
     events,
     import_without,
     interrupt,

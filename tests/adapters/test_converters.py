@@ -82,3 +82,16 @@ def test_openai_gives_each_call_a_tool_message() -> None:
 def test_without_a_name_nothing_is_taken_for_the_agents_own() -> None:
     out = AnthropicHistoryConverter().convert([text("Bot", "hi", kind="Agent")])
     assert out == [{"role": "user", "content": "[Bot]: hi"}]
+
+
+def test_openai_keeps_a_reply_between_its_call_and_result_together() -> None:
+    """In the room the reply's text lands between band_send_message's call and result."""
+    rows = [
+        text("Ann", "hi"),
+        call("c1", "band_send_message", content="hello Ann", mentions=["@ann"]),
+        text("Bot", "hello Ann", kind="Agent"),
+        result("c1", "band_send_message", '{"success": true}'),
+    ]
+    out = OpenAIHistoryConverter("Bot").convert(rows)
+    assert [m["role"] for m in out] == ["user", "assistant", "tool"]
+    assert out[2] == {"role": "tool", "tool_call_id": "c1", "content": '{"success": true}'}

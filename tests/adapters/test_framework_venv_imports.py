@@ -3,7 +3,7 @@ the extra, ``from band.adapters import ...`` fails with one line naming it."""
 
 from __future__ import annotations
 
-from .frameworks import import_without
+from .framework_helpers import import_without
 
 
 def test_google_adk_without_the_extra_names_it() -> None:

@@ -25,7 +25,7 @@ from band.runtime.tools.custom import declares_turn_effect
 from band.testing import LocalBand
 from band.testing.scripted_model import ErrorTurn, ScriptedModel, TextTurn, ToolTurn
 
-from .frameworks import (
+from .framework_helpers import (
     events,
     import_without,
     interrupt,

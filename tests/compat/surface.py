@@ -195,6 +195,58 @@ def surface(
     }
 
 
+def _static_all(path: str) -> list[str] | None:
+    """A module's literal ``__all__`` read from its source (for one whose extra is absent)."""
+    import ast
+
+    try:
+        tree = ast.parse(open(path, encoding="utf-8").read())
+    except (OSError, SyntaxError):
+        return None
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+            try:
+                return sorted(set(ast.literal_eval(node.value)) - {"__version__"})
+            except ValueError:
+                return None
+    return None
+
+
+def public_modules(package: str = "band") -> dict[str, Any]:
+    """Every module of ``package`` with no ``_``-prefixed path part that declares ``__all__``,
+    with the facts of each name (issue 55). A module whose optional dependency is absent is
+    read from its source: its names are recorded as ``unimportable`` (presence only)."""
+    import importlib.util
+    import pkgutil
+
+    root = importlib.import_module(package)
+    out: dict[str, Any] = {}
+    todo = [(package, root)]
+    while todo:
+        name, module = todo.pop()
+        if getattr(module, "__all__", None) is not None:
+            out[name] = describe_module(name)
+        for info in pkgutil.iter_modules(getattr(module, "__path__", None) or []):
+            if info.name.startswith("_"):
+                continue
+            child = f"{name}.{info.name}"
+            try:
+                todo.append((child, importlib.import_module(child)))
+            except Exception:  # an optional extra is missing: read __all__ from the source
+                spec = importlib.util.find_spec(child)
+                origin = spec.origin if spec else None
+                names = _static_all(origin) if origin else None
+                if names is not None:
+                    out[child] = {
+                        "names": {
+                            n: {"kind": "unimportable", "error": "ImportError"} for n in names
+                        }
+                    }
+    return out
+
+
 if __name__ == "__main__":
-    json.dump(surface(), sys.stdout, indent=1, sort_keys=True)
+    facts = public_modules() if sys.argv[1:] == ["--walk"] else surface()
+    json.dump(facts, sys.stdout, indent=1, sort_keys=True)
     sys.stdout.write("\n")

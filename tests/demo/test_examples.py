@@ -30,19 +30,25 @@ def test_example_compiles(script: Path, tmp_path: Path) -> None:
 
 
 def start_example(
-    live: Live, tmp_path: Path, script: Path, *args: str, name: str = "mine"
+    live: Live,
+    tmp_path: Path,
+    script: Path,
+    *args: str,
+    name: str = "mine",
+    env: dict[str, str] | None = None,
 ) -> subprocess.Popen[str]:
-    """Register an agent, write agent_config.yaml and run ``script`` against ``live``."""
+    """Register an agent, write agent_config.yaml and run ``script`` against ``live``
+    (``env``: variables added to the script's environment)."""
     aid, _, key = live.register(script.stem)
     (tmp_path / "agent_config.yaml").write_text(
         yaml.safe_dump({name: {"agent_id": aid, "api_key": key}})
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BAND_")}
-    env.update(BAND_REST_URL=live.rest, BAND_WS_URL=live.ws)
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("BAND_")}
+    environ.update(env or {}, BAND_REST_URL=live.rest, BAND_WS_URL=live.ws)
     proc = subprocess.Popen(
         [sys.executable, "-I", str(script), *args],
         cwd=tmp_path,
-        env=env,
+        env=environ,
         stdout=subprocess.DEVNULL,
         stderr=open(tmp_path / "stderr.log", "w"),  # closed with the process
         text=True,
@@ -75,6 +81,27 @@ def test_echo_example_answers_a_mention(live: Live, tmp_path: Path) -> None:
     finally:
         stop_process(proc)
     assert proc.returncode == 0  # SIGTERM stops it cleanly
+
+
+@pytest.mark.parametrize(
+    "script", ["langgraph_agent.py", "pydantic_ai_agent.py", "gemini_agent.py"]
+)
+def test_a_framework_example_answers_through_its_model(
+    live: Live, tmp_path: Path, script: str
+) -> None:
+    """Each framework example, its model played by the scripted model server."""
+    from band.testing import ScriptedModel, TextTurn
+
+    with ScriptedModel() as model:
+        model.script(TextTurn("hello from the model"))
+        proc = start_example(live, tmp_path, EXAMPLES / script, name="my_agent", env=model.env())
+        try:
+            assert reply_to(live, proc, tmp_path, "hi there") == "hello from the model"
+        finally:
+            stop_process(proc)
+        assert proc.returncode == 0  # SIGTERM stops it cleanly
+        assert "hi there" in model.requests[0].prompt
+        assert "concise, friendly" in (model.requests[0].system or "")
 
 
 def test_acp_example_answers_through_an_acp_agent(live: Live, tmp_path: Path) -> None:

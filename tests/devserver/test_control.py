@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from band.devserver.control import STOPPED_MESSAGE
+from band.devserver.api.control import STOPPED_MESSAGE
 
 from .conftest import Live
 from .payloads import check_payload

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from band.devserver.store_delegation import Limits
+from band.devserver.store.delegation import Limits
 from band.testing import AgentHandle, LocalBand, Person
 
 AUDIENCE = "6f1c1f64-9a54-4bd1-8c8e-2f0b1b7c0d11"

@@ -80,7 +80,7 @@ def test_file_errors_and_visibility(live: Live) -> None:
 
 
 def test_upload_too_large(live: Live, monkeypatch: Any) -> None:
-    from band.devserver import store_files
+    from band.devserver.store import files as store_files
 
     key, rid = _setup(live)
     monkeypatch.setattr(store_files, "MAX_FILE_BYTES", 8)

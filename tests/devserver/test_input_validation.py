@@ -13,9 +13,9 @@ from typing import Any, get_args
 import pytest
 
 import band_sdk_core as core
-from band.devserver import fields
 from band.devserver.app import create_app
-from band.devserver.openapi import build
+from band.devserver.contract import fields
+from band.devserver.contract.openapi import build
 
 from .conftest import Live, expect_error, room_with
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from bandtest.platform import Live, room_with
 
-from band.devserver.store import Store
+from band.devserver.store.db import Store
 
 
 def _store(live: Live) -> Store:

@@ -8,7 +8,7 @@ import pytest
 from starlette.routing import Mount, Route
 
 from band.devserver.app import create_app
-from band.devserver.openapi import build
+from band.devserver.contract.openapi import build
 
 from .conftest import Live
 
@@ -98,7 +98,7 @@ def test_every_operation_declares_its_answers() -> None:
 
 
 def test_a_route_without_a_declared_answer_is_refused() -> None:
-    from band.devserver import answers
+    from band.devserver.contract import answers
 
     saved = answers.ANSWERS.pop("GET /api/v1/agent/me")
     try:

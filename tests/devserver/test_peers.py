@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from band.devserver.store import Store
+from band.devserver.store.db import Store
 
 from .conftest import Live, expect_error, room_with
 

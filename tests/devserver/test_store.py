@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from band.devserver.store import SCHEMA_VERSION, Store, hash_key
+from band.devserver.store.db import SCHEMA_VERSION, Store, hash_key
 
 
 def test_schema_version_and_idempotent_migrate(tmp_path: Path) -> None:

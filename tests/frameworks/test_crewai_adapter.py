@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from adapters.frameworks import events, interrupt, run_script, settled, start, stop_script
+from adapters.framework_helpers import events, interrupt, run_script, settled, start, stop_script
 from pydantic import BaseModel
 
 from band.adapters import CrewAIAdapter, CrewAIAdapterConfig

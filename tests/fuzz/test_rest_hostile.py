@@ -30,10 +30,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.routing import Route
 
-from band.devserver import authz
+from band.devserver.access import authz
+from band.devserver.api.http import Ctx, endpoint
 from band.devserver.app import create_app
-from band.devserver.http import Ctx, endpoint
-from band.devserver.openapi import build
+from band.devserver.contract.openapi import build
 
 from .hostile import Target, assert_envelope, hostile_target
 

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis import GenerationMode
 
 from band.devserver.app import create_app
-from band.devserver.openapi import build
+from band.devserver.contract.openapi import build
 
 from .hostile import COUNTS, Target, hostile_target
 

@@ -19,7 +19,7 @@ from bandtest.platform import room_with
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from band.devserver.inputs import MAX_DEPTH
+from band.devserver.contract.inputs import MAX_DEPTH
 
 from .hostile import Target, hostile_target
 

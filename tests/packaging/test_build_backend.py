@@ -92,3 +92,26 @@ def test_cython_is_a_requirement_of_the_compiled_build_only(tmp_path: Path) -> N
     compiled, pure, sdist = json.loads(done.stdout.strip().splitlines()[-1])
     assert "Cython>=3.1,<4" in compiled
     assert not any("cython" in r.lower() for r in pure + sdist)
+
+
+def test_a_build_drops_sources_an_earlier_build_left(
+    backend: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a module moved since the last build must not ride along in the next wheel
+    lib = tmp_path / "build" / "lib.linux-x86_64-cpython-311"
+    (lib / "band" / "devserver").mkdir(parents=True)
+    (lib / "band" / "devserver" / "agent_api.py").write_text("stale = True\n")
+    (lib / "band" / "devserver" / "static.css").write_text("body {}\n")
+    (lib / "band_sdk_core").mkdir()
+    compiled = lib / "band_sdk_core" / "_json_c.cpython-311-x86_64-linux-gnu.so"
+    compiled.write_bytes(b"\x7fELF")
+    (tmp_path / "build" / "temp.linux").mkdir()
+    (tmp_path / "build" / "temp.linux" / "x.o").write_bytes(b"o")
+    monkeypatch.chdir(tmp_path)
+
+    assert backend.drop_stale_sources() == 2
+    assert not (lib / "band" / "devserver" / "agent_api.py").exists()
+    assert not (lib / "band" / "devserver" / "static.css").exists()
+    assert compiled.exists()  # build_ext decides whether an extension is stale
+    assert (tmp_path / "build" / "temp.linux" / "x.o").exists()  # objects are not sources
+    assert backend.drop_stale_sources() == 0

@@ -7,6 +7,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from band import _extras
 
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
@@ -51,6 +53,32 @@ def test_the_acp_adapter_without_acp_raises_the_hint() -> None:
         "MissingExtraError The ACP adapter (band.integrations.acp) needs the [acp] extra: "
         "pip install 'band-open-sdk[acp]' acp\n"
     )
+
+
+FRAMEWORK_ADAPTERS = [
+    ("langgraph", "LangGraphAdapter", "langgraph"),
+    ("pydantic_ai", "PydanticAIAdapter", "pydantic-ai"),
+    ("google.genai", "GeminiAdapter", "gemini"),
+]
+
+
+@pytest.mark.parametrize(("module", "name", "extra"), FRAMEWORK_ADAPTERS)
+def test_a_framework_adapter_without_its_extra_prints_one_line(
+    module: str, name: str, extra: str
+) -> None:
+    done = _run(f"import sys; sys.modules[{module!r}] = None\nfrom band.adapters import {name}\n")
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr == (
+        f"error: {name} needs the [{extra}] extra: pip install 'band-open-sdk[{extra}]'\n"
+    )
+
+
+@pytest.mark.parametrize(("module", "name", "extra"), FRAMEWORK_ADAPTERS)
+def test_a_framework_adapter_with_its_extra_imports(module: str, name: str, extra: str) -> None:
+    done = _run(f"from band.adapters import {name}, {name}Config\nprint({name}.__name__)\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"{name}\n"
 
 
 def test_band_demo_acp_without_acp_prints_the_hint() -> None:

@@ -54,6 +54,19 @@ def test_default_path_is_the_working_directory(
     assert load_agent_config("my_agent") == ("i", "k")
 
 
+def test_a_patched_get_config_path_is_what_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """band-sdk's get_config_path takes no argument; code patching it that way still works."""
+    import band.config.loader as loader
+
+    elsewhere = write(tmp_path, "my_agent:\n  agent_id: p\n  api_key: q\n")
+    monkeypatch.setattr(loader, "get_config_path", lambda: elsewhere)
+    assert load_agent_config("my_agent") == ("p", "q")
+    with pytest.raises(TypeError):
+        get_config_path(elsewhere)  # type: ignore[call-arg]
+
+
 def test_missing_file(tmp_path: Path) -> None:
     path = tmp_path / "nope.yaml"
     with pytest.raises(FileNotFoundError) as err:

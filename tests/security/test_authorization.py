@@ -14,9 +14,9 @@ import websockets
 from bandtest.platform import Live, live_platform, room_with
 from starlette.routing import Route
 
+from band.devserver.access.authz import POLICY
+from band.devserver.access.authz import undeclared as authz_undeclared
 from band.devserver.app import create_app
-from band.devserver.authz import POLICY
-from band.devserver.authz import undeclared as authz_undeclared
 
 from .authz_cast import (
     AGENT_SIDE,

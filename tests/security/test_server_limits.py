@@ -14,7 +14,7 @@ import httpx
 import pytest
 from bandtest.platform import stop_process
 
-from band.devserver.bodies import MAX_MESSAGE_CHARS
+from band.devserver.contract.bodies import MAX_MESSAGE_CHARS
 from band.serving import Limits
 
 from .conftest import VENV_BIN, clean_env, free_port, spawn, wait_http

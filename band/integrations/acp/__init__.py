@@ -1,4 +1,5 @@
-"""ACP client integration: one Agent Client Protocol agent process per Band room."""
+"""ACP integration: one Agent Client Protocol agent process per Band room (the client side),
+and a Band agent offered to ACP clients such as editors (the server side)."""
 
 from band._extras import require
 
@@ -14,6 +15,12 @@ from .config import (  # noqa: E402
     ConfigResolver,
     PermissionResolver,
 )
+from .server import (  # noqa: E402
+    ACPServer,
+    BandACPServerAdapter,
+    BandACPServerAdapterConfig,
+    run_acp_server,
+)
 
 __all__ = [
     "ACPClientAdapter",
@@ -21,6 +28,10 @@ __all__ = [
     "ACPClientProfile",
     "ACPConfigRequest",
     "ACPPermissionRequest",
+    "ACPServer",
+    "BandACPServerAdapter",
+    "BandACPServerAdapterConfig",
     "ConfigResolver",
     "PermissionResolver",
+    "run_acp_server",
 ]

@@ -24,6 +24,8 @@ from band.core.turn import TurnEffect
 from band.core.types import ToolParam
 
 from .agent_tools import AgentTools
+from .constants import *  # noqa: F403 -- band-sdk's tool constants under its names
+from .constants import __all__ as _constants_all
 from .files import (
     DEFAULT_FILE_CAPTION,
     FILE_UNAVAILABLE_MESSAGE,
@@ -35,6 +37,8 @@ from .files import (
     file_content_placeholder,
     redact_tool_call_args,
 )
+from .human import *  # noqa: F403 -- HumanTools and the human-scope input models
+from .human import __all__ as _human_all
 from .inputs import *  # noqa: F403 -- the input models are part of the public surface
 from .inputs import __all__ as _inputs_all
 from .ops import ToolContext
@@ -62,4 +66,6 @@ __all__ = [
     "redact_tool_call_args",
     *_registry_all,
     *_inputs_all,
+    *_constants_all,
+    *_human_all,
 ]

@@ -22,6 +22,36 @@ import band_sdk_core
 from band.core.wire import JsonObject
 
 from .files import ListRoomFilesInput, ReadRoomFileInput, SendRoomFileInput
+from .human import (
+    AddMyChatParticipantInput,
+    ApproveContactRequestInput,
+    ArchiveUserMemoryInput,
+    CancelContactRequestInput,
+    CreateContactRequestInput,
+    CreateMyChatRoomInput,
+    DeleteUserMemoryInput,
+    GetMyChatRoomInput,
+    GetMyProfileInput,
+    GetUserMemoryInput,
+    ListMyAgentsInput,
+    ListMyChatMessagesInput,
+    ListMyChatParticipantsInput,
+    ListMyChatsInput,
+    ListMyContactsInput,
+    ListMyPeersInput,
+    ListReceivedContactRequestsInput,
+    ListSentContactRequestsInput,
+    ListUserMemoriesInput,
+    RegisterMyAgentInput,
+    RejectContactRequestInput,
+    RemoveMyChatParticipantInput,
+    RemoveMyContactInput,
+    ResolveHandleInput,
+    RestoreUserMemoryInput,
+    SendMyChatMessageInput,
+    SupersedeUserMemoryInput,
+    UpdateMyProfileInput,
+)
 from .identifiers import ID_ERROR, ResourceId, check_id
 
 __all__ = [
@@ -56,6 +86,35 @@ __all__ = [
     "ListRoomFilesInput",
     "ReadRoomFileInput",
     "SendRoomFileInput",
+    # the human-scope tools' models (.human), under band-sdk's names
+    "AddMyChatParticipantInput",
+    "ApproveContactRequestInput",
+    "ArchiveUserMemoryInput",
+    "CancelContactRequestInput",
+    "CreateContactRequestInput",
+    "CreateMyChatRoomInput",
+    "DeleteUserMemoryInput",
+    "GetMyChatRoomInput",
+    "GetMyProfileInput",
+    "GetUserMemoryInput",
+    "ListMyAgentsInput",
+    "ListMyChatMessagesInput",
+    "ListMyChatParticipantsInput",
+    "ListMyChatsInput",
+    "ListMyContactsInput",
+    "ListMyPeersInput",
+    "ListReceivedContactRequestsInput",
+    "ListSentContactRequestsInput",
+    "ListUserMemoriesInput",
+    "RegisterMyAgentInput",
+    "RejectContactRequestInput",
+    "RemoveMyChatParticipantInput",
+    "RemoveMyContactInput",
+    "ResolveHandleInput",
+    "RestoreUserMemoryInput",
+    "SendMyChatMessageInput",
+    "SupersedeUserMemoryInput",
+    "UpdateMyProfileInput",
 ]
 
 INCLUDE_ERROR = "include must be 'history' or omitted"

@@ -1,0 +1,2 @@
+"""band dev's authorization model (``AUTHORIZATION.md``): the rules each operation names and the
+WebSocket join check."""

@@ -1,0 +1,332 @@
+"""Agent API routes (``/api/v1/agent/...``, agent keys)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from starlette.responses import Response
+
+from band.core import wire
+from band.core.wire import ActivityResponse, EventCreatedResponse, MessageStatusResponse
+
+from ..contract import shapes
+from ..contract.bodies import (
+    ActivityBody,
+    ChatBody,
+    EventBody,
+    FailedBody,
+    MessageBody,
+    ParticipantBody,
+    RenameBody,
+)
+from ..contract.queries import (
+    AgentChatsQuery,
+    AgentMessagesQuery,
+    PeersQuery,
+    RoomPageQuery,
+    includes,
+)
+from ..contract.views import AgentChatRoom
+from ..store.db import Store
+from ..store.rows import MessageRecord
+from . import control, room_views, writes
+from .http import Ctx, cursor_meta, data, offset_meta, offset_page, page_slice
+from .operations import NO_BODY, Operation, declare
+
+#: One line per settled turn (the agent named, not only its id): what band dev saw of it.
+turns_log = logging.getLogger("band.devserver.turns")
+
+
+async def me(ctx: Ctx) -> Response:
+    """GET /agent/me."""
+    row = await ctx.db.run(Store.agent, ctx.principal.id)
+    assert row is not None  # the principal was authenticated from this very row
+    return data(shapes.agent_me(row))
+
+
+async def list_chats(ctx: Ctx) -> Response:
+    """GET /agent/chats (``include=participants`` adds each room's roster)."""
+    q = ctx.query(AgentChatsQuery)
+    page, size, wanted = q.page, q.page_size, includes(q.include)
+    rooms, total = await ctx.db.run(Store.rooms_of, ctx.principal.id, page, size)
+    rows = [await room_views.agent_room(ctx, r, wanted) for r in rooms]
+    return data(rows, metadata=offset_meta(page, size, total))
+
+
+async def create_chat(ctx: Ctx) -> Response:
+    """POST /agent/chats."""
+    return data(shapes.chat_room(await writes.create_room(ctx)), 201)
+
+
+async def get_chat(ctx: Ctx) -> Response:
+    """GET /agent/chats/{id}."""
+    room = await ctx.db.run(Store.member_room, ctx.params["chat_id"], ctx.principal.id)
+    return data(shapes.chat_room(room))
+
+
+async def rename_chat(ctx: Ctx) -> Response:
+    """PATCH /agent/chats/{id}."""
+    title = ctx.body(RenameBody).chat.title
+    room = await ctx.db.run(Store.member_room, ctx.params["chat_id"], ctx.principal.id)
+    return data(shapes.chat_room(await ctx.db.run(Store.rename_room, room.id, title)))
+
+
+async def list_messages(ctx: Ctx) -> Response:
+    """GET /agent/chats/{chat_id}/messages (messages mentioning the agent)."""
+    rid = ctx.params["chat_id"]
+    q = ctx.query(AgentMessagesQuery)
+    status, order, limit, cursor = q.status, q.sort_order, q.size(20), q.cursor
+    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    if _offset_paged(q):  # the deprecated offset family the official SDK still sends
+        every, _ = await ctx.db.run(
+            Store.agent_messages, rid, ctx.principal.id, status, None, _ALL, order == "desc"
+        )
+        items, meta = _offset_window(q, every, 20)
+        meta["status_filter"] = status
+        return data([shapes.message(m) for m in items], metadata=meta)
+    items, more = await ctx.db.run(
+        Store.agent_messages, rid, ctx.principal.id, status, cursor, limit, order == "desc"
+    )
+    meta = {**cursor_meta(items, more, limit), "status_filter": status}
+    return data([shapes.message(m) for m in items], metadata=meta)
+
+
+async def post_message(ctx: Ctx) -> Response:
+    """POST /agent/chats/{chat_id}/messages."""
+    control.refuse_if_stopped(ctx, ctx.params["chat_id"])
+    return data(await writes.post_message(ctx, ctx.params["chat_id"], require_mention=True), 201)
+
+
+async def next_message(ctx: Ctx) -> Response:
+    """GET /agent/chats/{chat_id}/messages/next (204 when nothing is pending)."""
+    rid = ctx.params["chat_id"]
+    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    msg = await ctx.db.run(Store.next_message, rid, ctx.principal.id)
+    return Response(status_code=204) if msg is None else data(shapes.message(msg))
+
+
+async def _mark(ctx: Ctx, state: str) -> Response:
+    rid, mid = ctx.params["chat_id"], ctx.params["message_id"]
+    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    if state == "processing":
+        status, attempt = await ctx.db.run(Store.mark_processing, rid, mid, ctx.principal.id)
+    else:
+        error = None
+        if state == "failed":
+            error = ctx.body(FailedBody).error or "Unknown error"
+        status, attempt = await ctx.db.run(Store.mark_done, rid, mid, ctx.principal.id, error)
+        turns_log.info(
+            "turn: agent %s (%s) marked message %s %s in room %s (attempt %s)%s",
+            ctx.principal.name, ctx.principal.id, mid, state, rid, attempt,
+            f": {error}" if error else "",
+        )  # fmt: skip
+    await writes.push_update(ctx, mid, ctx.principal)
+    return data(MessageStatusResponse(id=mid, status=status, attempt_number=attempt, success=True))
+
+
+async def mark_processing(ctx: Ctx) -> Response:
+    """POST .../messages/{id}/processing (204 while the agent is stopped in the room)."""
+    if control.stopped(ctx, ctx.params["chat_id"]):
+        return Response(status_code=204)
+    return await _mark(ctx, "processing")
+
+
+async def mark_processed(ctx: Ctx) -> Response:
+    """POST .../messages/{id}/processed."""
+    return await _mark(ctx, "processed")
+
+
+async def mark_failed(ctx: Ctx) -> Response:
+    """POST .../messages/{id}/failed."""
+    return await _mark(ctx, "failed")
+
+
+async def create_event(ctx: Ctx) -> Response:
+    """POST /agent/chats/{chat_id}/events (stored as a non-text message, never a turn)."""
+    rid = ctx.params["chat_id"]
+    control.refuse_if_stopped(ctx, rid)
+    event = ctx.body(EventBody).event
+    content, mtype, meta = event.content, event.message_type, event.metadata or {}
+    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    msg = await ctx.db.run(Store.create_message, rid, ctx.principal, content, mtype, [], meta)
+    await writes.push(ctx, f"chat_room:{rid}", "event_created", shapes.message(msg))
+    return data(EventCreatedResponse(id=msg.id, success=True, message_type=mtype), 201)
+
+
+async def context(ctx: Ctx) -> Response:
+    """GET /agent/chats/{chat_id}/context."""
+    rid = ctx.params["chat_id"]
+    q = ctx.query(RoomPageQuery)
+    limit, cursor = q.size(50), q.cursor
+    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    if _offset_paged(q):
+        every, _ = await ctx.db.run(Store.context, rid, ctx.principal.id, None, _ALL)
+        items, meta = _offset_window(q, every, 50)
+    else:
+        items, more = await ctx.db.run(Store.context, rid, ctx.principal.id, cursor, limit)
+        meta = cursor_meta(items, more, limit)
+    return data([shapes.message(m) for m in items], metadata=meta, meta=meta)
+
+
+#: "no limit" for the offset family, which pages the whole listing
+_ALL = 1_000_000
+
+
+def _offset_paged(q: RoomPageQuery) -> bool:
+    """True when the request pages by ``page`` (and not by ``cursor``)."""
+    return q.page is not None and q.cursor is None
+
+
+def _offset_window(
+    q: RoomPageQuery, rows: list[MessageRecord], default_size: int
+) -> tuple[list[MessageRecord], dict[str, Any]]:
+    """Page ``page`` of ``rows`` and its metadata: offset fields plus the cursor ones."""
+    page = q.page or 1
+    size = q.page_size or q.limit or default_size
+    meta: dict[str, Any] = offset_meta(page, size, len(rows))
+    meta.update(has_more=page < meta["total_pages"], limit=size, next_cursor=None)
+    return page_slice(rows, page, size), meta
+
+
+async def list_participants(ctx: Ctx) -> Response:
+    """GET /agent/chats/{chat_id}/participants."""
+    rid = ctx.params["chat_id"]
+    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    parts = await ctx.db.run(Store.participants, rid)
+    return data([shapes.participant(p, ctx.fanout.online(p.id)) for p in parts])
+
+
+async def peers(ctx: Ctx) -> Response:
+    """GET /agent/peers."""
+    q = ctx.query(PeersQuery)
+    rows = await ctx.db.run(Store.peers, ctx.principal.id, q.not_in_chat)
+    return offset_page(ctx, rows, q.page, q.page_size, shapes.peer)
+
+
+async def activity(ctx: Ctx) -> Response:
+    """POST /agent/chats/{chat_id}/activity (echoes ``working``)."""
+    rid = ctx.params["chat_id"]
+    working = ctx.body(ActivityBody).working
+    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    return data(ActivityResponse(working=working))
+
+
+P = "/api/v1/agent"
+C = P + "/chats/{chat_id}"
+M = C + "/messages/{message_id}"
+routes = declare(
+    Operation("GET", P + "/me", me, rule="self", answer=(200, wire.AgentMe)),
+    Operation(
+        "GET",
+        P + "/chats",
+        list_chats,
+        rule="self",
+        answer=(200, list[AgentChatRoom]),
+        query=AgentChatsQuery,
+    ),
+    Operation(
+        "POST",
+        P + "/chats",
+        create_chat,
+        rule="self",
+        answer=(201, wire.RoomDetails),
+        body=ChatBody,
+    ),
+    Operation("GET", C, get_chat, rule="read", answer=(200, wire.RoomDetails)),
+    Operation(
+        "PATCH", C, rename_chat, rule="rename", answer=(200, wire.RoomDetails), body=RenameBody
+    ),
+    Operation(
+        "GET",
+        C + "/messages",
+        list_messages,
+        rule="read",
+        answer=(200, list[wire.MessageRow]),
+        query=AgentMessagesQuery,
+    ),
+    Operation(
+        "POST",
+        C + "/messages",
+        post_message,
+        rule="post",
+        answer=(201, wire.MessageSentResponse),
+        body=MessageBody,
+    ),
+    Operation(
+        "GET", C + "/messages/next", next_message, rule="read", answer=(200, wire.MessageRow)
+    ),
+    Operation(
+        "POST",
+        M + "/processing",
+        mark_processing,
+        rule="mark",
+        answer=(200, wire.MessageStatusResponse),
+        body=NO_BODY,
+    ),
+    Operation(
+        "POST",
+        M + "/processed",
+        mark_processed,
+        rule="mark",
+        answer=(200, wire.MessageStatusResponse),
+        body=NO_BODY,
+    ),
+    Operation(
+        "POST",
+        M + "/failed",
+        mark_failed,
+        rule="mark",
+        answer=(200, wire.MessageStatusResponse),
+        body=FailedBody,
+    ),
+    Operation(
+        "POST",
+        C + "/events",
+        create_event,
+        rule="post",
+        answer=(201, wire.EventCreatedResponse),
+        body=EventBody,
+    ),
+    Operation(
+        "GET",
+        C + "/context",
+        context,
+        rule="read",
+        answer=(200, list[wire.MessageRow]),
+        query=RoomPageQuery,
+    ),
+    Operation(
+        "POST",
+        C + "/activity",
+        activity,
+        rule="post",
+        answer=(200, wire.ActivityResponse),
+        body=ActivityBody,
+    ),
+    Operation(
+        "GET",
+        C + "/participants",
+        list_participants,
+        rule="read",
+        answer=(200, list[wire.Participant]),
+    ),
+    Operation(
+        "POST",
+        C + "/participants",
+        writes.add_participant,
+        rule="add",
+        answer=(201, wire.Participant),
+        body=ParticipantBody,
+    ),
+    Operation(
+        "DELETE",
+        C + "/participants/{pid}",
+        writes.remove_participant,
+        rule="remove",
+        answer=(200, wire.Participant),
+    ),
+    Operation(
+        "GET", P + "/peers", peers, rule="peers", answer=(200, list[wire.Peer]), query=PeersQuery
+    ),
+)

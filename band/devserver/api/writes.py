@@ -1,0 +1,139 @@
+"""Operations shared by the agent and human APIs: write to the store, then push (spec 4.5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from starlette.responses import Response
+
+from band.core.wire import (
+    JsonObject,
+    MessageSentResponse,
+    MessageSentResponseRecipientsItem,
+    Task,
+)
+
+from ..contract import shapes
+from ..contract.bodies import ChatBody, MessageBody, ParticipantBody
+from ..store import delegation as store_delegation
+from ..store import files as sf
+from ..store.db import Store, StoreError
+from ..store.principal import Principal
+from ..store.rows import RoomRow
+from .http import Ctx, data
+
+
+async def push(
+    ctx: Ctx, topic: str, event: str, payload: JsonObject | msgspec.Struct, **kw: Any
+) -> None:
+    """Log and push a server event."""
+    await ctx.db.run(Store.log_event, topic, event, payload)
+    await ctx.fanout.push(topic, event, payload, **kw)
+
+
+async def create_room(ctx: Ctx) -> RoomRow:
+    """Create a room owned by the caller; push room_added to the creator's rooms topic."""
+    chat = ctx.body(ChatBody).chat
+    room = await ctx.db.run(Store.create_room, ctx.principal, chat.title, chat.task_id)
+    topic = _rooms_topic("Agent" if ctx.principal.kind == "agent" else "User", ctx.principal.id)
+    await push(ctx, topic, "room_added", shapes.chat_room(room))
+    return room
+
+
+def _rooms_topic(kind: str, pid: str) -> str:
+    """The topic announcing a participant's room membership (agent_rooms or user_rooms)."""
+    return f"agent_rooms:{pid}" if kind == "Agent" else f"user_rooms:{pid}"
+
+
+async def add_participant(ctx: Ctx) -> Response:
+    """POST .../chats/{chat_id}/participants: add one, push participant_added / room_added."""
+    rid = ctx.params["chat_id"]
+    wanted = ctx.body(ParticipantBody).participant
+    pid, role = wanted.participant_id, wanted.role
+    room = await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    part, added = await ctx.db.run(Store.add_participant, rid, ctx.principal.id, pid, role)
+    payload = shapes.participant(part, ctx.fanout.online(pid))
+    if added:
+        await push(ctx, f"room_participants:{rid}", "participant_added", payload)
+        await push(ctx, _rooms_topic(part.type, pid), "room_added", shapes.chat_room(room))
+    return data(payload, 201)
+
+
+async def remove_participant(ctx: Ctx) -> Response:
+    """DELETE .../chats/{chat_id}/participants/{id}: remove one, push the removals.
+
+    Who may is ``authz``'s "remove" rule. The removed participant's sockets leave the room's
+    topics at once, server side; its last frame of the room is its own ``participant_removed``,
+    then ``room_removed`` on its own rooms topic.
+    """
+    rid, pid = ctx.params["chat_id"], ctx.params["pid"]
+    room = await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    part = await ctx.db.run(Store.remove_participant, rid, pid)
+    left = ctx.fanout.leave_room(rid, pid)  # before any await that could let a push through
+    payload = shapes.participant(part)
+    await push(ctx, f"room_participants:{rid}", "participant_removed", payload)
+    await ctx.fanout.send_to(left, f"room_participants:{rid}", "participant_removed", payload)
+    await push(ctx, _rooms_topic(part.type, pid), "room_removed", shapes.chat_room(room))
+    return data(payload)
+
+
+async def post_message(ctx: Ctx, rid: str, *, require_mention: bool) -> MessageSentResponse:
+    """Store a text message, then push message_created to mentioned agents and the sender."""
+    message = ctx.body(MessageBody).message
+    content = message.content
+    mentions = [m.model_dump(exclude_none=True) for m in message.mentions]
+    if require_mention and not mentions:
+        raise StoreError(
+            422, "validation_error", "at least one mention is required", {"mentions": ["empty"]}
+        )
+    attachment_ids = list(dict.fromkeys(message.attachment_ids))
+    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    resolved = await ctx.db.run(Store.resolve_mentions, rid, mentions)
+    known = await ctx.db.run(sf.room_file_ids, rid, attachment_ids)
+    missing = [i for i in attachment_ids if i not in known]
+    if missing:
+        raise StoreError(
+            422,
+            "unknown_attachment",
+            "attachment_ids names a file that is not in this chat room",
+            {"attachment_ids": [f"unknown file {i}" for i in missing]},
+        )
+    addressed = [m for m in resolved if m["kind"] == "mention"]
+    delegation = await ctx.db.run(
+        store_delegation.envelope_for, ctx.principal, rid, [m["id"] for m in addressed]
+    )
+    msg = await ctx.db.run(
+        Store.create_message, rid, ctx.principal, content, "text", resolved, None,
+        attachment_ids, delegation,
+    )  # fmt: skip
+    # a reference (kind "reference") is shown on the message but is neither pushed to nor
+    # counted as a recipient
+    targets = frozenset({ctx.principal.id, *(m["id"] for m in addressed)})
+    payload = shapes.message(msg)
+    await push(ctx, f"chat_room:{rid}", "message_created", payload, agent_ids=targets)
+    recipients = [
+        MessageSentResponseRecipientsItem(id=m["id"], handle=m["handle"], name=m["name"])
+        for m in addressed
+        if m["id"] != ctx.principal.id
+    ]
+    return MessageSentResponse(id=msg.id, success=True, recipients=recipients)
+
+
+async def push_task(ctx: Ctx, rid: str, event: str, task: Task) -> None:
+    """Push ``task_created`` / ``task_updated`` on ``tasks:{id}`` of every room participant."""
+    for part in await ctx.db.run(Store.participants, rid):
+        await push(ctx, f"tasks:{part.id}", event, task)
+
+
+async def push_update(ctx: Ctx, mid: str, agent: Principal) -> None:
+    """Push message_updated (delivery status change) to the agent concerned."""
+    msg = await ctx.db.run(Store.message, mid)
+    if msg is not None:
+        await push(
+            ctx,
+            f"chat_room:{msg.room_id}",
+            "message_updated",
+            shapes.message(msg),
+            agent_ids=frozenset({agent.id}),
+        )

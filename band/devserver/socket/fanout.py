@@ -1,0 +1,133 @@
+"""Connection registry and fan-out of server pushes."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import msgspec
+from starlette.websockets import WebSocket
+
+from band.core.wire import JsonObject, encode_frame
+
+from ..store.principal import Principal
+
+log = logging.getLogger(__name__)
+#: One outgoing V2 frame: (join_ref, ref, topic, event, payload); the payload a dict, a Struct
+#: or already encoded JSON (``msgspec.Raw``).
+Frame = tuple[str | None, str | None, str, str, Any]
+
+
+class Connection:
+    """One live WebSocket and the topics it joined (topic -> join_ref)."""
+
+    def __init__(self, principal: Principal, ws: WebSocket) -> None:
+        self.principal = principal
+        self.ws = ws
+        self.topics: dict[str, str | None] = {}
+        self.closed = False
+        self._lock = asyncio.Lock()
+
+    async def send(self, frame: Frame) -> None:
+        """Send one Phoenix V2 frame; drop silently when the socket is gone."""
+        if self.closed:
+            return
+        text = encode_frame(*frame).decode()  # a payload that cannot be encoded is our bug: raise
+        async with self._lock:
+            try:
+                await self.ws.send_text(text)
+            except Exception:  # socket went away under us
+                self.closed = True
+
+
+#: A socket's subscription that was dropped: (connection, topic, join_ref).
+Joined = tuple[Connection, str, str | None]
+
+
+class Fanout:
+    """Tracks connections and pushes events to joined topics."""
+
+    def __init__(self) -> None:
+        self.connections: set[Connection] = set()
+        self.agents: dict[str, Connection] = {}
+
+    def agent_connected(self, agent_id: str) -> Connection | None:
+        """Return the live connection of ``agent_id``, if any."""
+        conn = self.agents.get(agent_id)
+        return conn if conn and not conn.closed else None
+
+    def add(self, conn: Connection) -> None:
+        """Register a connection."""
+        self.connections.add(conn)
+        if conn.principal.kind == "agent":
+            self.agents[conn.principal.id] = conn
+
+    def remove(self, conn: Connection) -> None:
+        """Forget a connection."""
+        conn.closed = True
+        self.connections.discard(conn)
+        if self.agents.get(conn.principal.id) is conn:
+            del self.agents[conn.principal.id]
+
+    def leave_room(self, rid: str, pid: str | None = None) -> list[Joined]:
+        """Unsubscribe ``pid``'s sockets (every socket when None) from room ``rid``'s topics.
+
+        Synchronous on purpose: called right after the store drops the membership, before the
+        caller awaits anything, so no push of the room can slip in between. Returns what was
+        left as (connection, topic, join_ref).
+        """
+        topics = (f"chat_room:{rid}", f"room_participants:{rid}")
+        left: list[Joined] = []
+        for conn in self.connections:
+            if pid is None or conn.principal.id == pid:
+                left += [(conn, t, conn.topics.pop(t)) for t in topics if t in conn.topics]
+        return left
+
+    async def send_to(
+        self, left: list[Joined], topic: str, event: str, payload: JsonObject | msgspec.Struct
+    ) -> None:
+        """Send one farewell ``event`` on ``topic`` to sockets that just left it."""
+        for conn, joined, join_ref in left:
+            if joined == topic:
+                await conn.send((join_ref, None, topic, event, payload))
+
+    async def disconnect(self, pid: str, code: int = 1008) -> None:
+        """Close every socket of ``pid`` (a deleted agent): topics dropped before any await."""
+        conns = [c for c in self.connections if c.principal.id == pid]
+        for conn in conns:
+            conn.topics.clear()
+        for conn in conns:
+            self.remove(conn)
+            try:  # 1008 (policy violation): the SDK stops reconnecting a key that is gone
+                await conn.ws.close(code=code)
+            except Exception:
+                log.debug("socket of %s already closed", pid)
+
+    def online(self, pid: str) -> bool:
+        """Whether a principal has a live connection."""
+        return any(c.principal.id == pid and not c.closed for c in self.connections)
+
+    async def push(
+        self,
+        topic: str,
+        event: str,
+        payload: JsonObject | msgspec.Struct,
+        *,
+        agent_ids: frozenset[str] | None = None,
+    ) -> None:
+        """Send ``event`` to every socket joined to ``topic`` (agents filtered by ``agent_ids``)."""
+        body: msgspec.Raw | None = None  # the payload's JSON, encoded once for every socket
+        for conn in list(self.connections):
+            if topic not in conn.topics:
+                continue
+            if (
+                agent_ids is not None
+                and conn.principal.kind == "agent"
+                and conn.principal.id not in agent_ids
+            ):
+                continue
+            if body is None:
+                body = msgspec.Raw(msgspec.json.encode(payload))
+            await conn.send((conn.topics[topic], None, topic, event, body))
+        log.debug("pushed %s on %s", event, topic)

@@ -1,0 +1,197 @@
+"""band-sdk's composition API (issue 55): BandLink + RoomPresence + an Execution per room.
+
+A hand-composed agent on the real local platform: the link streams the pushes, the presence
+joins the existing room and the rooms the agent is added to and leaves the ones it is removed
+from, and a per-room ``Execution`` answers each message and settles it on the link.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, get_args
+
+from bandtest.agents import Human, plain, wait_for
+from bandtest.platform import Live, room_with
+
+from band import BandLink, ConversationContext, Execution, MessageRetryTracker, RoomPresence
+from band.platform import SettlementResult
+from band.platform.link import LinkEvent, RoomAddedEvent
+from band.runtime import ExecutionHandler, MessageHandler
+from band.runtime.rooms.events import MessageEvent
+from band.runtime.tools import AgentTools
+
+
+class Answerer:
+    """One room's execution: answers each human message and settles it on the link."""
+
+    def __init__(self, room_id: str, link: BandLink) -> None:
+        self.room_id = room_id
+        self.link = link
+        self.started = False
+        self.notes: list[str] = []
+        self.contexts: list[ConversationContext] = []
+
+    async def start(self) -> None:
+        self.started = True
+
+    async def stop(self, timeout: float | None = None) -> bool:
+        self.started = False
+        return True
+
+    def inject_system_message(self, message: str) -> None:
+        self.notes.append(message)
+
+    async def request_resync(self) -> None:
+        """Nothing to catch up: every message arrives as a push while the test runs."""
+
+    def interrupt(self, *, kind: str = "interrupt") -> bool:
+        return False
+
+    def stop_room(self) -> None:
+        self.started = False
+
+    async def resume_room(self) -> None:
+        self.started = True
+
+    async def on_event(self, event: LinkEvent) -> None:
+        if not isinstance(event, MessageEvent) or event.payload is None:
+            return
+        msg = event.payload
+        if msg.sender_id == self.link.agent_id:
+            return
+        assert await self.link.mark_processing(self.room_id, msg.id)
+        context = await ConversationContext.fetch(self.link.rest, self.room_id, self.link.agent_id)
+        self.contexts.append(context)
+        tools = AgentTools(self.room_id, self.link.rest, agent_id=self.link.agent_id)
+        await tools.send_message(f"got: {msg.content}", mentions=[msg.sender_id])
+        result = await self.link.mark_processed_result(self.room_id, msg.id)
+        assert result is SettlementResult.ACCEPTED
+
+
+def test_a_composed_agent_joins_answers_and_leaves_rooms(live: Live) -> None:
+    aid, _, key = live.register("Composed")
+    first = room_with(live, aid, title="existing")
+
+    async def scenario() -> None:
+        human = Human(live)
+        link = BandLink(aid, key, ws_url=live.ws, rest_url=live.rest)
+        presence = RoomPresence(link)
+        executions: dict[str, Answerer] = {}
+        joined: list[tuple[str, Any]] = []
+        left: list[str] = []
+
+        async def on_joined(room_id: str, room: dict[str, Any]) -> None:
+            joined.append((room_id, room))
+            execution = Answerer(room_id, link)
+            assert isinstance(execution, Execution)  # the protocol a per-room execution meets
+            executions[room_id] = execution
+            await execution.start()
+
+        async def on_event(room_id: str, event: LinkEvent) -> None:
+            await executions[room_id].on_event(event)
+
+        async def on_left(room_id: str) -> None:
+            left.append(room_id)
+            await executions.pop(room_id).stop()
+
+        presence.on_room_joined = on_joined
+        presence.on_room_event = on_event
+        presence.on_room_left = on_left
+        try:
+            await presence.start()
+            assert link.is_connected
+            assert presence.rooms == [first] and joined[0][0] == first
+            assert joined[0][1]["id"] == first and link.is_room_subscribed(first)
+
+            mid = await human.send(first, aid, "hello")
+            await wait_for(lambda: human.status_is(first, mid, aid, "processed"))
+            replies = await human.replies(first, aid)
+            assert [plain(r["content"]) for r in replies] == ["got: hello"]
+            context = executions[first].contexts[0]
+            assert context.room_id == first and mid in [m["id"] for m in context.messages]
+            assert aid in [p["id"] for p in context.participants]
+
+            second = await asyncio.to_thread(room_with, live, aid, title="added")
+            await wait_for(lambda: second in presence.rooms)
+            mid2 = await human.send(second, aid, "again")
+            await wait_for(lambda: human.status_is(second, mid2, aid, "processed"))
+
+            r = await human.http.delete(f"/api/v1/me/chats/{second}/participants/{aid}")
+            assert r.status_code == 200, r.text
+            await wait_for(lambda: left == [second])
+            assert presence.rooms == [first] and not link.is_room_subscribed(second)
+        finally:
+            await presence.stop()
+            await link.disconnect()
+            await human.aclose()
+        assert left == [second, first] and presence.rooms == []
+
+    asyncio.run(scenario())
+
+
+def test_the_link_streams_events_and_reports_why_a_mark_did_not_settle(live: Live) -> None:
+    aid, _, key = live.register("Linked")
+
+    async def scenario() -> None:
+        human = Human(live)
+        link = BandLink(aid, key, ws_url=live.ws, rest_url=live.rest)
+        try:
+            await link.connect()
+            await link.subscribe_agent_rooms(aid)
+            events = aiter(link)
+            rid = await asyncio.to_thread(room_with, live, aid)
+            added = await asyncio.wait_for(anext(events), 10)
+            assert isinstance(added, RoomAddedEvent) and added.room_id == rid
+            await link.subscribe_room(rid)
+            mid = await human.send(rid, aid, "ping")
+            while not isinstance(event := await asyncio.wait_for(anext(events), 10), MessageEvent):
+                pass
+            assert event.room_id == rid and event.payload is not None
+            assert event.payload.id == mid and plain(event.payload.content) == "ping"
+            # no processing attempt was opened: the platform cannot settle it, and says so
+            assert await link.mark_processed_result(rid, mid) is SettlementResult.REJECTED
+            # what the room owes the agent, read the three ways the link offers
+            assert (await link.get_next_message(rid)).id == mid  # type: ignore[union-attr]
+            page = await link.get_actionable_page(rid)
+            assert [m.id for m in page.messages] == [mid] and page.next_cursor is None
+            owed = await link.get_actionable_message(rid, mid)
+            assert owed is not None and plain(owed.content) == "ping" and owed.room_id == rid
+            assert await link.mark_processing(rid, mid)
+            stale = await link.get_stale_processing_messages(rid)
+            assert [m.id for m in stale] == [mid]
+            assert await link.report_activity(rid, True)
+            assert await link.mark_processed_result(rid, mid) is SettlementResult.ACCEPTED
+            assert await link.get_next_message(rid) is None
+            assert await link.get_actionable_message(rid, mid) is None
+            missing = "00000000-0000-0000-0000-000000000000"
+            assert await link.mark_failed_result(rid, missing, "x") is SettlementResult.NOT_FOUND
+        finally:
+            await link.disconnect()
+            await human.aclose()
+        assert [e async for e in link] == []  # iteration ends once disconnected
+
+    asyncio.run(scenario())
+
+
+def test_message_retry_tracker_counts_runs_against_the_budget() -> None:
+    tracker = MessageRetryTracker(max_retries=2, room_id="r")
+    assert tracker.max_retries == 2
+    assert tracker.record_attempt("m") == (1, False)
+    tracker.discard_attempt("m")  # an interrupted run is not charged
+    assert tracker.record_attempt("m") == (1, False)
+    assert tracker.record_attempt("m") == (2, False)
+    assert tracker.record_attempt("m") == (3, True)
+    assert tracker.is_permanently_failed("m")
+    tracker.mark_success("ok")
+    assert not tracker.is_permanently_failed("ok")
+    tracker.mark_permanently_failed("bad")
+    assert tracker.is_permanently_failed("bad")
+
+
+def test_the_handler_types_take_what_the_runtime_hands_over() -> None:
+    """MessageHandler gets (message, tools); ExecutionHandler (room context, event)."""
+
+    message_args, _ = get_args(MessageHandler)
+    assert message_args == ["PlatformMessage", "AgentTools"]
+    handler_args, _ = get_args(ExecutionHandler)
+    assert handler_args == [Any, "LinkEvent"]
