@@ -1,6 +1,6 @@
 """What the framework adapters of issue 49 (Strands, Agno, Claude SDK, ADK, CrewAI) share: the
-Band tools each framework gets in its native form, the events and declared effects of the framework's own tools, and the
-failure a broken run reports.
+Band tools each framework gets in its native form, the events and declared effects of the
+framework's own tools, and the failure a broken run reports.
 
 A framework adapter hands the framework one tool per Band tool (the platform tools the
 adapter's ``capabilities`` select, and the custom ``(InputModel, handler)`` tools); each runs
