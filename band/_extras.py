@@ -20,6 +20,11 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "pydantic-ai": ("pydantic_ai",),
     "gemini": ("google.genai",),
     "openai-agents": ("agents",),
+    "strands": ("strands",),
+    "agno": ("agno",),
+    "claude-sdk": ("claude_agent_sdk",),
+    "google-adk": ("google.adk",),
+    "crewai": ("crewai",),
 }
 
 

@@ -50,6 +50,7 @@ _EXPORTS = {
     "ScriptedTurn": "band.testing.scripted_model",
     "TextTurn": "band.testing.scripted_model",
     "ToolTurn": "band.testing.scripted_model",
+    "ScriptedStrandsModel": "band.testing.strands",
 }
 
 __all__ = [
@@ -70,6 +71,7 @@ __all__ = [
     "ScriptedTurn",
     "TextTurn",
     "ToolTurn",
+    "ScriptedStrandsModel",
     "close_transport",
     "events_of_type",
     "failure_reports",
@@ -105,6 +107,7 @@ if TYPE_CHECKING:
         TextTurn,
         ToolTurn,
     )
+    from .strands import ScriptedStrandsModel
     from .transport import close_transport, force_transport_disconnect, live_connection
 
 

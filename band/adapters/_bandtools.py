@@ -1,0 +1,191 @@
+"""What the framework adapters of issue 49 (Strands, Agno, Claude SDK, ADK, CrewAI) share: the
+Band tools each framework gets in its native form, the events and declared effects of the
+framework's own tools, and the failure a broken run reports.
+
+A framework adapter hands the framework one tool per Band tool (the platform tools the
+adapter's ``capabilities`` select, and the custom ``(InputModel, handler)`` tools); each runs
+through :func:`band.adapters._model.run_tool_call`, which posts the ``tool_call`` /
+``tool_result`` events and records a custom tool's declared effect. The framework's own
+(native) tools run inside the framework; :class:`NativeToolEvents` gives them the same events
+and, where the adapter observes them, their declared effect.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import cast
+
+from pydantic import BaseModel, ConfigDict
+
+from band.core.protocols import AgentToolsProtocol
+from band.core.turn import AgentFailure, TurnEffect
+from band.core.types import AdapterFeatures, Emit
+from band.core.wire import JsonObject, JsonValue
+from band.runtime.tools.custom import (
+    CustomToolDef,
+    custom_tools_to_schemas,
+    declared_effect,
+    is_failed_tool_output,
+)
+from band.runtime.tools.registry import TOOLS
+
+from ._model import GENERIC_PROVIDER_FAILURE_MESSAGE, ToolRun, run_tool_call
+
+__all__ = [
+    "BandToolSpec",
+    "FrameworkConfig",
+    "NativeToolEvents",
+    "band_tool_specs",
+    "framework_failure",
+    "native_effect",
+    "run_band_tool",
+]
+
+log = logging.getLogger("band.adapters.framework")
+
+
+class FrameworkConfig(BaseModel):
+    """Base of the framework adapters' configs: frozen, and an unknown field is an error."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+@dataclass(frozen=True)
+class BandToolSpec:
+    """One Band tool as a framework declares it: name, description, JSON schema."""
+
+    name: str
+    description: str
+    parameters: JsonObject
+
+
+def band_tool_specs(
+    tools: AgentToolsProtocol, features: AdapterFeatures, custom_tools: Sequence[CustomToolDef]
+) -> list[BandToolSpec]:
+    """The platform tools ``features`` selects (its capabilities, then its include/exclude
+    and category filters: a tool filtered out never reaches the model), then the custom
+    tools."""
+    schemas: list[Mapping[str, object]] = [
+        schema
+        for schema in tools.get_openai_tool_schemas(capabilities=features.capabilities)
+        if _selected(features, str(cast(Mapping[str, object], schema["function"])["name"]))
+    ]
+    schemas.extend(custom_tools_to_schemas(custom_tools, "openai"))
+    specs = []
+    for schema in schemas:
+        function = schema["function"]
+        assert isinstance(function, Mapping)
+        parameters = function.get("parameters") or {"type": "object", "properties": {}}
+        specs.append(
+            BandToolSpec(
+                str(function["name"]), str(function.get("description") or ""), dict(parameters)
+            )
+        )
+    return specs
+
+
+def _selected(features: AdapterFeatures, name: str) -> bool:
+    """Whether the include/exclude/category filters keep the platform tool ``name``."""
+    if features.include_tools is not None and name not in features.include_tools:
+        return False
+    if features.exclude_tools is not None and name in features.exclude_tools:
+        return False
+    categories = features.include_categories
+    return categories is None or (name in TOOLS and TOOLS[name].category in categories)
+
+
+async def run_band_tool(
+    tools: AgentToolsProtocol,
+    custom_tools: Sequence[CustomToolDef],
+    features: AdapterFeatures,
+    name: str,
+    arguments: JsonValue,
+    call_id: str,
+) -> ToolRun:
+    """Run one Band tool call the framework made (events and effects as the model adapters)."""
+    return await run_tool_call(tools, custom_tools, features, name, arguments, call_id)
+
+
+def framework_failure(provider: str, code: str | None = None) -> AgentFailure:
+    """The room-safe failure of a broken framework run: the generic text (the provider's own
+    may echo the prompt; it goes to the logs), and a coarse code when there is one."""
+    return AgentFailure(provider, GENERIC_PROVIDER_FAILURE_MESSAGE, code)
+
+
+def native_effect(tool: object) -> TurnEffect | None:
+    """The effect a framework-native tool declares (on the tool, or on the function it
+    wraps, whichever way round the decorators were applied)."""
+    for candidate in (tool, *(getattr(tool, a, None) for a in _WRAPPED)):
+        if candidate is not None and (effect := declared_effect(candidate)) is not None:
+            return effect
+    return None
+
+
+#: where the frameworks keep the function a tool object wraps
+_WRAPPED = ("_tool_func", "original_func", "entrypoint", "func", "__wrapped__")
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else json.dumps(value, default=str)
+
+
+class NativeToolEvents:
+    """The ``tool_call`` / ``tool_result`` events of the framework's own tools (with
+    ``Emit.TOOL_CALLS``), and the declared effect of a successful one when ``effects`` has it
+    (the adapter observes the tool)."""
+
+    def __init__(
+        self,
+        tools: AgentToolsProtocol,
+        features: AdapterFeatures,
+        effects: Mapping[str, TurnEffect] | None = None,
+    ) -> None:
+        self._tools = tools
+        self._emit = Emit.TOOL_CALLS in features.emit
+        self._effects = dict(effects or {})
+
+    async def called(self, name: str, args: JsonValue, call_id: str) -> None:
+        """The framework is about to run its tool ``name``."""
+        if self._emit:
+            await _event(
+                self._tools, "tool_call", {"name": name, "args": args, "tool_call_id": call_id}
+            )
+
+    async def finished(self, name: str, output: object, call_id: str, *, ok: bool) -> None:
+        """The tool ran: its output (text as the model reads it) and whether it succeeded."""
+        text = _text(output)
+        ok = ok and not is_failed_tool_output(_maybe_json(text))
+        effect = self._effects.get(name)
+        if ok and effect is not None:
+            self._tools.turn.record(effect)
+        if self._emit:
+            body: JsonObject = {
+                "name": name,
+                "output": text,
+                "tool_call_id": call_id,
+                "is_error": not ok,
+            }
+            await _event(self._tools, "tool_result", body)
+
+
+def native_effects(named: Iterable[tuple[str, object]]) -> dict[str, TurnEffect]:
+    """Tool name -> declared effect of each framework-native tool that declares one."""
+    return {name: effect for name, tool in named if (effect := native_effect(tool)) is not None}
+
+
+def _maybe_json(text: str) -> object:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+async def _event(tools: AgentToolsProtocol, kind: str, body: JsonObject) -> None:
+    """Post a tool event; telemetry never breaks the turn."""
+    try:
+        await tools.send_event(json.dumps(body, default=str), kind, body)
+    except Exception as exc:
+        log.warning("could not post the %s event: %s", kind, exc)

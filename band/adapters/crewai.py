@@ -1,0 +1,226 @@
+"""``CrewAIAdapter``: a CrewAI agent (crewai) in Band rooms, one crew run per turn.
+
+Each turn kicks off a one-agent, one-task crew whose task is the room's message (with the
+room's earlier turns as context); the Band tools are CrewAI tools, run on the turn's loop.
+Needs the ``[crewai]`` extra (imported with this module); CrewAI's ``LLM`` reads the provider's
+key and base URL from the environment (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``)::
+
+    adapter = CrewAIAdapter(CrewAIAdapterConfig(model="gpt-5-mini", role="Researcher"))
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import uuid
+from collections.abc import Sequence
+from typing import Any, ClassVar, Unpack
+
+from pydantic import BaseModel, PositiveInt, PrivateAttr
+
+from band._extras import require
+
+require("crewai", "CrewAIAdapter")  # an optional dependency: say how to get it
+
+from crewai import LLM, Crew, Task  # noqa: E402
+from crewai import Agent as CrewAIAgent  # noqa: E402
+from crewai.tools import BaseTool  # noqa: E402
+
+from band.converters.openai import OpenAIHistoryConverter, OpenAIMessages  # noqa: E402
+from band.core.protocols import AgentToolsProtocol  # noqa: E402
+from band.core.simple_adapter import FeatureKwargs, SimpleAdapter  # noqa: E402
+from band.core.types import Emit, PlatformMessage  # noqa: E402
+from band.runtime.capabilities import Capability  # noqa: E402
+from band.runtime.prompts import render_system_prompt  # noqa: E402
+from band.runtime.tools.custom import CustomToolDef, find_custom_tool  # noqa: E402
+from band.runtime.tools.registry import TOOLS  # noqa: E402
+
+from ._bandtools import (  # noqa: E402
+    BandToolSpec,
+    FrameworkConfig,
+    band_tool_specs,
+    framework_failure,
+    run_band_tool,
+)
+from ._model import check_custom_tools, relay_closing_text  # noqa: E402
+
+__all__ = ["OPENAI_MODEL", "CrewAIAdapter", "CrewAIAdapterConfig"]
+
+log = logging.getLogger("band.adapters.crewai")
+
+#: The provider named in a failed turn's error event (band-sdk 6.0.1's).
+PROVIDER = "crewai"
+#: The model a ``CrewAIAdapterConfig`` names by default (band-sdk 6.0.1's OpenAI default).
+OPENAI_MODEL = "gpt-6-luna"
+
+
+class CrewAIAdapterConfig(FrameworkConfig):
+    """Settings of :class:`CrewAIAdapter`: the model CrewAI's ``LLM`` runs, the agent's
+    role/goal/backstory (None: the Band agent's name, description; the Band instructions
+    follow the backstory), CrewAI's verbosity and limits."""
+
+    model: str = OPENAI_MODEL
+    role: str | None = None
+    goal: str | None = None
+    backstory: str | None = None
+    custom_section: str | None = None
+    verbose: bool = False
+    max_iter: PositiveInt = 20
+    max_rpm: PositiveInt | None = None
+    allow_delegation: bool = False
+
+
+class _Turn:
+    """What the crew's tools act on: the turn's tools and loop, until the turn ends."""
+
+    def __init__(self, tools: AgentToolsProtocol, loop: asyncio.AbstractEventLoop) -> None:
+        self.tools = tools
+        self.loop = loop
+        self.active = True
+
+
+class _BandTool(BaseTool):  # type: ignore[misc]  # crewai is not in the dev venv (mypy: Any)
+    """One Band tool (platform or custom) as a CrewAI tool; CrewAI calls it from the crew's
+    worker thread, and the call runs on the turn's event loop."""
+
+    _adapter: Any = PrivateAttr()
+    _turn: Any = PrivateAttr()
+
+    def bind(self, adapter: CrewAIAdapter, turn: _Turn) -> _BandTool:
+        self._adapter = adapter
+        self._turn = turn
+        return self
+
+    def _run(self, **arguments: Any) -> str:
+        turn: _Turn = self._turn
+        if not turn.active:  # the turn was interrupted: its crew does nothing more
+            return "Error: the turn was interrupted"
+        adapter: CrewAIAdapter = self._adapter
+        call = run_band_tool(
+            turn.tools,
+            adapter._custom,
+            adapter.features,
+            self.name,
+            arguments,
+            f"call_{uuid.uuid4().hex[:24]}",
+        )
+        return asyncio.run_coroutine_threadsafe(call, turn.loop).result().output
+
+
+class CrewAIAdapter(SimpleAdapter[OpenAIMessages]):
+    """Runs each turn as a crew of the configured agent and one task."""
+
+    SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset({Emit.TOOL_CALLS})
+    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset(
+        {Capability.MEMORY, Capability.CONTACTS, Capability.TASKS, Capability.FILES}
+    )
+
+    def __init__(
+        self,
+        config: CrewAIAdapterConfig | None = None,
+        *,
+        history_converter: OpenAIHistoryConverter | None = None,
+        additional_tools: Sequence[CustomToolDef] | None = None,
+        **features: Unpack[FeatureKwargs],
+    ) -> None:
+        super().__init__(
+            history_converter=history_converter or OpenAIHistoryConverter(), **features
+        )
+        self.config = config or CrewAIAdapterConfig()
+        self._custom = check_custom_tools(additional_tools)
+        self._history: dict[str, list[str]] = {}
+        self._backstory = ""
+
+    async def on_started(self, agent_name: str, agent_description: str) -> None:
+        """The backstory: the configured one, then the Band instructions."""
+        await super().on_started(agent_name, agent_description)
+        prompt = render_system_prompt(
+            agent_name=agent_name,
+            agent_description=agent_description,
+            custom_section=self.config.custom_section or "",
+            features=self.features,
+        )
+        self._backstory = (
+            f"{self.config.backstory}\n\n{prompt}" if self.config.backstory else prompt
+        )
+
+    def _tool(self, spec: BandToolSpec, turn: _Turn) -> _BandTool:
+        custom = find_custom_tool(self._custom, spec.name)
+        schema: type[BaseModel] = custom[0] if custom else TOOLS[spec.name].input_model
+        tool = _BandTool(name=spec.name, description=spec.description, args_schema=schema)
+        return tool.bind(self, turn)
+
+    async def on_message(
+        self,
+        msg: PlatformMessage,
+        tools: AgentToolsProtocol,
+        history: OpenAIMessages,
+        participants_msg: str | None,
+        contacts_msg: str | None,
+        *,
+        is_session_bootstrap: bool,
+        room_id: str,
+    ) -> None:
+        """One turn: a crew run of one task, the message."""
+        if is_session_bootstrap or room_id not in self._history:
+            self._history[room_id] = (
+                [str(m["content"]) for m in history if isinstance(m.get("content"), str)]
+                if is_session_bootstrap
+                else []
+            )
+        earlier = self._history[room_id]
+        sections = []
+        if earlier:
+            joined = "\n".join(earlier[-50:])
+            sections.append(f"[Earlier in this room, already handled; context only:]\n{joined}")
+        sections.extend(f"[System]: {n}" for n in (participants_msg, contacts_msg) if n)
+        sections.append(f"[New message, act on it now:]\n{msg.format_for_llm()}")
+        turn = _Turn(tools, asyncio.get_running_loop())
+        specs = band_tool_specs(tools, self.features, self._custom)
+        agent = CrewAIAgent(
+            role=self.config.role or self.agent_name,
+            goal=self.config.goal or self.agent_description or "Help the room",
+            backstory=self._backstory,
+            llm=LLM(model=self.config.model),
+            tools=[self._tool(spec, turn) for spec in specs],
+            verbose=self.config.verbose,
+            max_iter=self.config.max_iter,
+            max_rpm=self.config.max_rpm,
+            allow_delegation=self.config.allow_delegation,
+        )
+        task = Task(
+            description="\n\n".join(sections),
+            expected_output="Your answer to the new message (sent with band_send_message).",
+            agent=agent,
+        )
+        crew = Crew(agents=[agent], tasks=[task], verbose=self.config.verbose)
+        done = threading.Event()
+        try:
+            result = await asyncio.to_thread(_kickoff, crew, done)
+        except asyncio.CancelledError:
+            turn.active = False  # the crew's thread runs on; its tools do nothing more
+            raise
+        except Exception:
+            turn.active = False
+            log.exception("room %s: the crew run failed", room_id)
+            await tools.send_failure(framework_failure(PROVIDER))
+            raise
+        turn.active = False
+        text = str(getattr(result, "raw", "") or "").strip()
+        earlier.append(msg.format_for_llm())
+        if text:
+            earlier.append(f"[you answered]: {text}")
+        await relay_closing_text(tools, msg, text)
+
+    async def on_cleanup(self, room_id: str) -> None:
+        """Forget the room's earlier turns."""
+        self._history.pop(room_id, None)
+
+
+def _kickoff(crew: Crew, done: threading.Event) -> Any:
+    """Run the crew (in a worker thread: CrewAI's tools are synchronous)."""
+    try:
+        return crew.kickoff()
+    finally:
+        done.set()

@@ -1,0 +1,267 @@
+"""``AgnoAdapter`` end to end: a real agent on band dev running a real Agno agent, its
+``OpenAIChat`` model pointed at band.testing's ScriptedModel over HTTP."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+pytest.importorskip("agno", reason="the [agno] extra is not installed")
+
+from agno.agent import Agent as AgnoAgent
+from agno.models.openai import OpenAIChat
+
+from band.adapters import AgnoAdapter, AgnoAdapterConfig
+from band.adapters._model import GENERIC_PROVIDER_FAILURE_MESSAGE
+from band.core.turn import MISSING_REPLY
+from band.core.types import Emit
+from band.runtime.capabilities import Capability
+from band.runtime.tools import TurnEffect
+from band.runtime.tools.custom import declares_turn_effect
+from band.testing import LocalBand
+from band.testing.scripted_model import ErrorTurn, ScriptedModel, TextTurn, ToolTurn
+
+from .framework_helpers import (
+    events,
+    import_without,
+    interrupt,
+    run_script,
+    settled,
+    start,
+    stop_script,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _agent(model: ScriptedModel, key: str | None = None, **kw: Any) -> AgnoAgent:
+    # Agno's own OpenAI model, pointed at the scripted server (no SDK retries)
+    llm = OpenAIChat(
+        id="scripted-model",
+        api_key=key or model.api_key,
+        base_url=model.openai_base_url,
+        max_retries=0,
+    )
+    return AgnoAgent(model=llm, **kw)
+
+
+def _adapter(model: ScriptedModel, key: str | None = None, tools: Any = None, **kw: Any) -> Any:
+    return AgnoAdapter(agent=_agent(model, key, tools=tools), **kw)
+
+
+def test_a_plain_answer_is_relayed_once(
+    scripted_model: ScriptedModel, band_platform: LocalBand
+) -> None:
+    scripted_model.script(TextTurn("The answer is 42."))
+    bot, room = start(band_platform, _adapter(scripted_model), name="Agnes")
+    mid = room.say("what is the answer?", mention=bot)
+    assert room.wait_for_reply(bot, after=mid).text == "The answer is 42."
+    settled(room, mid, bot, "processed")
+    [request] = scripted_model.requests
+    assert request.model == "scripted-model"
+    assert "Agnes" in (request.system or "")
+    assert any("what is the answer?" in text for role, text in request.messages if role == "user")
+    assert "band_send_message" in request.tool_names and "band_no_reply" in request.tool_names
+    assert not any("memor" in n for n in request.tool_names)
+    assert [m.text for m in room.messages_from(bot)] == ["The answer is 42."]
+
+
+def test_band_send_message_is_the_reply_and_the_closing_text_is_not_relayed(
+    scripted_model: ScriptedModel, band_platform: LocalBand
+) -> None:
+    scripted_model.script(
+        ToolTurn("band_send_message", {"content": "echo: hello", "mentions": ["@local"]}),
+        TextTurn("All done."),
+    )
+    bot, room = start(band_platform, _adapter(scripted_model, emit=Emit.TOOL_CALLS))
+    mid = room.say("hello", mention=bot)
+    reply = room.wait_for_reply(bot, after=mid)
+    settled(room, mid, bot, "processed")
+    assert reply.text == "echo: hello"
+    assert [m.text for m in room.messages_from(bot)] == ["echo: hello"]
+    [(_, output)] = scripted_model.requests[1].tool_results
+    assert reply.id in output
+    [call] = events(room, bot, "tool_call")
+    [result] = events(room, bot, "tool_result")
+    assert call["name"] == "band_send_message" and call["args"]["content"] == "echo: hello"
+    assert result["tool_call_id"] == call["tool_call_id"] and not result["is_error"]
+    assert reply.id in result["output"]
+
+
+def test_capabilities_and_tool_filters_select_the_band_tools(
+    scripted_model: ScriptedModel, band_platform: LocalBand
+) -> None:
+    scripted_model.script(ToolTurn("band_no_reply", {}))
+    adapter = _adapter(
+        scripted_model, capabilities=[Capability.MEMORY], exclude_tools=["band_store_memory"]
+    )
+    bot, room = start(band_platform, adapter)
+    mid = room.say("note this", mention=bot)
+    settled(room, mid, bot, "processed")
+    names = scripted_model.requests[0].tool_names
+    assert "band_list_memories" in names and "band_store_memory" not in names
+    assert room.messages_from(bot, "error") == []
+
+
+class FileTicketInput(BaseModel):
+    """File a support ticket."""
+
+    title: str
+
+
+def test_a_custom_tool_declared_act_completes_the_turn(
+    scripted_model: ScriptedModel, band_platform: LocalBand
+) -> None:
+    filed: list[str] = []
+
+    @declares_turn_effect(TurnEffect.ACT)
+    async def file_ticket(args: FileTicketInput) -> str:
+        filed.append(args.title)
+        return f"filed: {args.title}"
+
+    scripted_model.script(ToolTurn("fileticket", {"title": "printer jam"}), TextTurn(""))
+    adapter = _adapter(scripted_model, additional_tools=[(FileTicketInput, file_ticket)])
+    bot, room = start(band_platform, adapter)
+    mid = room.say("the printer is jammed", mention=bot)
+    settled(room, mid, bot, "processed")
+    assert filed == ["printer jam"]
+    assert [out for _, out in scripted_model.requests[1].tool_results] == ["filed: printer jam"]
+    assert room.messages_from(bot, "error") == []
+
+
+def test_an_agno_tool_counts_as_observe_even_when_declared(
+    scripted_model: ScriptedModel, band_platform: LocalBand
+) -> None:
+    restarted: list[str] = []
+
+    @declares_turn_effect(TurnEffect.ACT)
+    def restart_service(name: str) -> str:
+        """Restart a service by name."""
+        restarted.append(name)
+        return f"restarted {name}"
+
+    scripted_model.script(ToolTurn("restart_service", {"name": "web"}), TextTurn(""))
+    adapter = _adapter(scripted_model, tools=[restart_service], emit=Emit.TOOL_CALLS)
+    bot, room = start(band_platform, adapter)
+    mid = room.say("restart web", mention=bot)
+    settled(room, mid, bot, "failed")
+    assert restarted == ["web"]
+    assert "restart_service" in scripted_model.requests[0].tool_names
+    [result] = events(room, bot, "tool_result")
+    assert result["name"] == "restart_service" and result["output"] == "restarted web"
+    # the seed: Agno tools count as OBSERVE, so the turn still owed a reply
+    assert [m.content for m in room.messages_from(bot, "error")] == [MISSING_REPLY]
+
+
+def test_the_second_turn_sees_the_first_and_history_is_bootstrapped(
+    scripted_model: ScriptedModel, band_platform: LocalBand
+) -> None:
+    handle = band_platform.register_agent("Late")
+    room = band_platform.room(handle)
+    room.say("remember the code word: tangerine", mention=handle)
+    scripted_model.script(TextTurn("noted"), TextTurn("first answer"), TextTurn("second answer"))
+    bot = band_platform.run_agent(_adapter(scripted_model), handle=handle)
+    room.wait_for(lambda _: len(room.messages_from(bot)) >= 1)
+    mid = room.say("first question", mention=bot)
+    room.wait_for_reply(bot, after=mid)
+    mid = room.say("second question", mention=bot)
+    assert room.wait_for_reply(bot, after=mid).text == "second answer"
+    last = scripted_model.requests[-1].messages
+    texts = " | ".join(text for _, text in last)
+    assert "tangerine" in texts and "first question" in texts and "first answer" in texts
+    assert last[-1][0] == "user" and "second question" in last[-1][1]
+
+
+@pytest.mark.parametrize(("status", "key"), [(500, None), (401, "wrong-key")], ids=["5xx", "401"])
+def test_a_model_error_is_the_error_event_with_the_official_failure(
+    status: int, key: str | None, scripted_model: ScriptedModel, band_platform: LocalBand
+) -> None:
+    if status == 500:
+        scripted_model.script(ErrorTurn(status=500, message="upstream broke"))
+    # (401: the server refuses any key but its own)
+    bot, room = start(band_platform, _adapter(scripted_model, key=key))
+    mid = room.say("hello", mention=bot)
+    settled(room, mid, bot, "failed")
+    [error] = room.messages_from(bot, "error")
+    failure = error.metadata["failure"]
+    assert failure["provider"] == "agno" and failure["code"] == "ERROR"
+    assert failure["message"] == GENERIC_PROVIDER_FAILURE_MESSAGE == error.content
+    assert room.messages_from(bot) == []
+    if key is None:  # nothing lost: the next message is answered
+        scripted_model.script(TextTurn("back again"))
+        mid = room.say("again", mention=bot)
+        assert room.wait_for_reply(bot, after=mid).text == "back again"
+
+
+def test_an_interrupt_cancels_the_run(
+    scripted_model: ScriptedModel, band_platform: LocalBand
+) -> None:
+    scripted_model.script(TextTurn("too late", delay=60), TextTurn("after the interrupt"))
+    bot, room = start(band_platform, _adapter(scripted_model))
+    mid = room.say("take your time", mention=bot)
+    room.wait_for(lambda _: len(scripted_model.requests) >= 1)
+    interrupt(room, bot)
+    room.wait_for(lambda _: room.delivery_status(mid, bot) not in (None, "processing", "pending"))
+    mid = room.say("are you there?", mention=bot)
+    assert room.wait_for_reply(bot, after=mid).text == "after the interrupt"
+    assert "too late" not in [m.text for m in room.messages_from(bot)]
+
+
+def test_the_example_answers_through_its_own_tool(
+    scripted_model: ScriptedModel, band_platform: LocalBand, tmp_path: Path
+) -> None:
+    scripted_model.script(
+        ToolTurn("word_count", {"text": "one two three"}),
+        ToolTurn("band_send_message", {"content": "3 words", "mentions": ["@local"]}),
+        TextTurn("done"),
+    )
+    script = ROOT / "examples" / "agno_agent.py"
+    proc, handle = run_script(band_platform, scripted_model.env(), script, tmp_path, "Counter")
+    try:
+        room = band_platform.room(handle)
+        mid = room.say("count: one two three", mention=handle)
+        assert room.wait_for_reply(handle, after=mid, timeout=90).text == "3 words"
+    finally:
+        stop_script(proc)
+    assert [out for _, out in scripted_model.requests[1].tool_results] == ["3"]
+
+
+def test_a_script_written_for_the_official_constructor_runs_unchanged(
+    scripted_model: ScriptedModel, band_platform: LocalBand, tmp_path: Path
+) -> None:
+    scripted_model.script(
+        ToolTurn("shout", {"text": "hi"}),
+        ToolTurn("band_send_message", {"content": "HI", "mentions": ["@local"]}),
+        TextTurn(""),
+    )
+    script = ROOT / "tests" / "compat" / "scripts" / "agno_dropin.py"
+    proc, handle = run_script(band_platform, scripted_model.env(), script, tmp_path, "Dropin")
+    try:
+        room = band_platform.room(handle)
+        mid = room.say("say hi loudly", mention=handle)
+        assert room.wait_for_reply(handle, after=mid, timeout=90).text == "HI"
+    finally:
+        stop_script(proc)
+    first = scripted_model.requests[0]
+    assert {"shout", "band_list_tasks"} <= set(first.tool_names)
+    assert [json.loads(m.content)["name"] for m in room.messages_from(handle, "tool_call")] == [
+        "shout",
+        "band_send_message",
+    ]
+
+
+def test_the_config_takes_no_fields() -> None:
+    assert AgnoAdapterConfig() == AgnoAdapterConfig()
+    with pytest.raises(ValueError):
+        AgnoAdapterConfig(model="x")  # type: ignore[call-arg]
+
+
+def test_without_the_extra_the_import_names_it() -> None:
+    assert (
+        import_without("agno", "AgnoAdapter AgnoAdapterConfig")
+        == ["AgnoAdapter needs the [agno] extra: pip install 'band-open-sdk[agno]'"] * 2
+    )

@@ -1,0 +1,162 @@
+"""``CrewAIAdapter`` end to end (in the venv ``make test-crewai`` builds): a real agent on band
+dev running a real crew per turn, CrewAI's OpenAI LLM pointed at band.testing's ScriptedModel
+(``OPENAI_BASE_URL``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from adapters.framework_helpers import events, interrupt, run_script, settled, start, stop_script
+from pydantic import BaseModel
+
+from band.adapters import CrewAIAdapter, CrewAIAdapterConfig
+from band.adapters._model import GENERIC_PROVIDER_FAILURE_MESSAGE
+from band.core.types import Emit
+from band.runtime.tools import TurnEffect
+from band.runtime.tools.custom import declares_turn_effect
+from band.testing import ErrorTurn, LocalBand, ScriptedModel, TextTurn, ToolTurn
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def model(scripted_model: ScriptedModel, monkeypatch: pytest.MonkeyPatch) -> ScriptedModel:
+    for name, value in scripted_model.env().items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("CREWAI_DISABLE_TELEMETRY", "true")
+    monkeypatch.setenv("OTEL_SDK_DISABLED", "true")
+    return scripted_model
+
+
+def _adapter(**kw: Any) -> CrewAIAdapter:
+    config = CrewAIAdapterConfig(model="openai/gpt-5-mini", max_iter=5, **kw.pop("config", {}))
+    return CrewAIAdapter(config, **kw)
+
+
+def test_a_plain_answer_and_a_second_turn(model: ScriptedModel, band_platform: LocalBand) -> None:
+    model.script(TextTurn("first answer"), TextTurn("second answer"))
+    bot, room = start(band_platform, _adapter(config={"role": "Helper"}), "Crewy")
+    mid = room.say("first question", mention=bot)
+    assert room.wait_for_reply(bot, after=mid, timeout=60).text == "first answer"
+    mid = room.say("second question", mention=bot)
+    assert room.wait_for_reply(bot, after=mid, timeout=60).text == "second answer"
+    first, second = model.requests[0], model.requests[-1]
+    assert "band_send_message" in first.tool_names
+    texts = " | ".join(text for _, text in second.messages)
+    assert "first question" in texts and "first answer" in texts and "second question" in texts
+
+
+def test_band_send_message_is_the_reply(model: ScriptedModel, band_platform: LocalBand) -> None:
+    model.script(
+        ToolTurn("band_send_message", {"content": "echo: hello", "mentions": ["@local"]}),
+        TextTurn("All done."),
+    )
+    bot, room = start(band_platform, _adapter(emit=Emit.TOOL_CALLS))
+    mid = room.say("hello", mention=bot)
+    reply = room.wait_for_reply(bot, after=mid, timeout=60)
+    settled(room, mid, bot, "processed")
+    assert [m.text for m in room.messages_from(bot)] == ["echo: hello"]
+    [result] = events(room, bot, "tool_result")
+    assert result["name"] == "band_send_message" and reply.id in result["output"]
+
+
+class FileTicketInput(BaseModel):
+    """File a support ticket."""
+
+    title: str
+
+
+def test_a_custom_tool_declared_act_completes_the_turn(
+    model: ScriptedModel, band_platform: LocalBand
+) -> None:
+    filed: list[str] = []
+
+    @declares_turn_effect(TurnEffect.ACT)
+    async def file_ticket(args: FileTicketInput) -> str:
+        filed.append(args.title)
+        return f"filed: {args.title}"
+
+    model.script(ToolTurn("fileticket", {"title": "printer jam"}), TextTurn(""))
+    bot, room = start(band_platform, _adapter(additional_tools=[(FileTicketInput, file_ticket)]))
+    mid = room.say("the printer is jammed", mention=bot)
+    settled(room, mid, bot, "processed")
+    assert filed == ["printer jam"] and room.messages_from(bot, "error") == []
+
+
+@pytest.mark.parametrize("status", [500, 401])
+def test_a_model_error_is_the_error_event(
+    status: int, model: ScriptedModel, band_platform: LocalBand, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if status == 500:  # every call (CrewAI and the OpenAI SDK retry)
+        model.respond = lambda _: ErrorTurn(status=500)
+    else:
+        monkeypatch.setenv("OPENAI_API_KEY", "wrong-key")
+    bot, room = start(band_platform, _adapter())
+    mid = room.say("hello", mention=bot)
+    settled(room, mid, bot, "failed", timeout=120)  # after the retries
+    [error] = room.messages_from(bot, "error")
+    assert error.metadata["failure"]["provider"] == "crewai"
+    assert error.content == GENERIC_PROVIDER_FAILURE_MESSAGE
+    assert room.messages_from(bot) == []
+
+
+def test_an_interrupt_cancels_the_run(model: ScriptedModel, band_platform: LocalBand) -> None:
+    model.script(
+        ToolTurn("band_send_message", {"content": "too late", "mentions": ["@local"]}, delay=10),
+        TextTurn("after the interrupt"),
+    )
+    bot, room = start(band_platform, _adapter())
+    mid = room.say("take your time", mention=bot)
+    room.wait_for(lambda _: len(model.requests) >= 1)
+    interrupt(room, bot)
+    room.wait_for(lambda _: room.delivery_status(mid, bot) not in (None, "processing", "pending"))
+    mid = room.say("are you there?", mention=bot)
+    room.wait_for_reply(bot, after=mid, timeout=90)
+    # the interrupted crew's thread ran on, but its tools did nothing more
+    assert "too late" not in [m.text for m in room.messages_from(bot)]
+
+
+def _script_env(model: ScriptedModel) -> dict[str, str]:
+    return {**model.env(), "CREWAI_DISABLE_TELEMETRY": "true", "OTEL_SDK_DISABLED": "true"}
+
+
+def test_the_example_answers_through_its_custom_tool(
+    model: ScriptedModel, band_platform: LocalBand, tmp_path: Path
+) -> None:
+    model.script(
+        ToolTurn("wordcount", {"text": "one two three"}),
+        ToolTurn("band_send_message", {"content": "3 words", "mentions": ["@local"]}),
+        TextTurn("done"),
+    )
+    script = ROOT / "examples" / "crewai_agent.py"
+    env = {**_script_env(model), "CREWAI_MODEL": "openai/gpt-5-mini"}
+    proc, handle = run_script(band_platform, env, script, tmp_path, "Counter")
+    try:
+        room = band_platform.room(handle)
+        mid = room.say("count: one two three", mention=handle)
+        assert room.wait_for_reply(handle, after=mid, timeout=90).text == "3 words"
+    finally:
+        stop_script(proc)
+    [(_, output)] = model.requests[1].tool_results
+    assert output == "3"
+
+
+def test_a_script_written_for_the_official_constructor_runs_unchanged(
+    model: ScriptedModel, band_platform: LocalBand, tmp_path: Path
+) -> None:
+    model.script(ToolTurn("fileticket", {"title": "printer jam"}), TextTurn("filed it"))
+    script = ROOT / "tests" / "compat" / "scripts" / "crewai_dropin.py"
+    proc, handle = run_script(band_platform, _script_env(model), script, tmp_path, "Dropin")
+    try:
+        room = band_platform.room(handle)
+        mid = room.say("file it", mention=handle)
+        room.wait_for(lambda _: room.delivery_status(mid, handle) == "processed", timeout=90)
+    finally:
+        stop_script(proc)
+    first = model.requests[0]
+    assert {"fileticket", "band_list_tasks"} <= set(first.tool_names)
+    assert any("Be brief." in text for _, text in first.messages) or "Be brief." in (
+        first.system or ""
+    )

@@ -1,0 +1,171 @@
+"""``GoogleADKAdapter`` end to end (in the venv ``make test-google-adk`` builds): a real agent
+on band dev running the real ADK runner, its Gemini model pointed at band.testing's
+ScriptedModel (``GOOGLE_GEMINI_BASE_URL``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from adapters.framework_helpers import events, interrupt, run_script, settled, start, stop_script
+from pydantic import BaseModel
+
+from band.adapters import GoogleADKAdapter, GoogleADKAdapterConfig
+from band.adapters._model import GENERIC_PROVIDER_FAILURE_MESSAGE
+from band.core.types import Emit
+from band.runtime.capabilities import Capability
+from band.runtime.tools import TurnEffect
+from band.runtime.tools.custom import declares_turn_effect
+from band.testing import ErrorTurn, LocalBand, ScriptedModel, TextTurn, ToolTurn
+
+
+@pytest.fixture
+def model(scripted_model: ScriptedModel, monkeypatch: pytest.MonkeyPatch) -> ScriptedModel:
+    for name, value in scripted_model.env().items():
+        monkeypatch.setenv(name, value)
+    return scripted_model
+
+
+def _adapter(**kw: Any) -> GoogleADKAdapter:
+    config = GoogleADKAdapterConfig(model="gemini-scripted", max_retries=0, **kw.pop("config", {}))
+    return GoogleADKAdapter(config, **kw)
+
+
+def test_a_plain_answer_and_a_second_turn_in_the_session(
+    model: ScriptedModel, band_platform: LocalBand
+) -> None:
+    model.script(TextTurn("first answer"), TextTurn("second answer"))
+    bot, room = start(band_platform, _adapter(config={"custom_section": "Be brief."}), "Adka")
+    mid = room.say("first question", mention=bot)
+    assert room.wait_for_reply(bot, after=mid).text == "first answer"
+    mid = room.say("second question", mention=bot)
+    assert room.wait_for_reply(bot, after=mid).text == "second answer"
+    first, second = model.requests
+    assert first.provider == "gemini" and "Be brief." in (first.system or "")
+    assert "band_send_message" in first.tool_names and not any(
+        "memor" in n for n in first.tool_names
+    )
+    texts = " | ".join(text for _, text in second.messages)
+    assert "first question" in texts and "first answer" in texts and "second question" in texts
+
+
+def test_band_send_message_is_the_reply(model: ScriptedModel, band_platform: LocalBand) -> None:
+    model.script(
+        ToolTurn("band_send_message", {"content": "echo: hello", "mentions": ["@local"]}),
+        TextTurn("All done."),
+    )
+    bot, room = start(band_platform, _adapter(emit=Emit.TOOL_CALLS, capabilities=Capability.TASKS))
+    mid = room.say("hello", mention=bot)
+    reply = room.wait_for_reply(bot, after=mid)
+    settled(room, mid, bot, "processed")
+    assert [m.text for m in room.messages_from(bot)] == ["echo: hello"]
+    assert "band_list_tasks" in model.requests[0].tool_names
+    [result] = events(room, bot, "tool_result")
+    assert result["name"] == "band_send_message" and reply.id in result["output"]
+
+
+class FileTicketInput(BaseModel):
+    """File a support ticket."""
+
+    title: str
+
+
+def test_a_custom_tool_declared_act_completes_the_turn(
+    model: ScriptedModel, band_platform: LocalBand
+) -> None:
+    filed: list[str] = []
+
+    @declares_turn_effect(TurnEffect.ACT)
+    async def file_ticket(args: FileTicketInput) -> str:
+        filed.append(args.title)
+        return f"filed: {args.title}"
+
+    model.script(ToolTurn("fileticket", {"title": "printer jam"}), TextTurn(""))
+    bot, room = start(band_platform, _adapter(additional_tools=[(FileTicketInput, file_ticket)]))
+    mid = room.say("the printer is jammed", mention=bot)
+    settled(room, mid, bot, "processed")
+    assert filed == ["printer jam"] and room.messages_from(bot, "error") == []
+
+
+def test_the_history_opens_the_session(model: ScriptedModel, band_platform: LocalBand) -> None:
+    handle = band_platform.register_agent("Late")
+    room = band_platform.room(handle)
+    room.say("remember the code word: tangerine", mention=handle)
+    model.script(TextTurn("noted"), TextTurn("tangerine"))
+    bot = band_platform.run_agent(_adapter(), handle=handle)
+    room.wait_for(lambda _: len(room.messages_from(bot)) >= 1)
+    mid = room.say("which code word?", mention=bot)
+    assert room.wait_for_reply(bot, after=mid).text == "tangerine"
+    assert "tangerine" in " | ".join(text for _, text in model.requests[-1].messages)
+
+
+@pytest.mark.parametrize("status", [500, 401])
+def test_a_model_error_is_the_error_event(
+    status: int, model: ScriptedModel, band_platform: LocalBand, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if status == 500:
+        model.script(ErrorTurn(status=500))
+    else:
+        monkeypatch.setenv("GOOGLE_API_KEY", "wrong-key")
+        monkeypatch.setenv("GEMINI_API_KEY", "wrong-key")
+    bot, room = start(band_platform, _adapter())
+    mid = room.say("hello", mention=bot)
+    settled(room, mid, bot, "failed")
+    [error] = room.messages_from(bot, "error")
+    assert error.metadata["failure"]["provider"] == "google_adk"
+    assert error.content == GENERIC_PROVIDER_FAILURE_MESSAGE
+    assert room.messages_from(bot) == []
+
+
+def test_an_interrupt_cancels_the_run(model: ScriptedModel, band_platform: LocalBand) -> None:
+    model.script(TextTurn("too late", delay=60), TextTurn("after the interrupt"))
+    bot, room = start(band_platform, _adapter())
+    mid = room.say("take your time", mention=bot)
+    room.wait_for(lambda _: len(model.requests) >= 1)
+    interrupt(room, bot)
+    room.wait_for(lambda _: room.delivery_status(mid, bot) not in (None, "processing", "pending"))
+    mid = room.say("are you there?", mention=bot)
+    assert room.wait_for_reply(bot, after=mid).text == "after the interrupt"
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_example_answers_through_its_custom_tool(
+    model: ScriptedModel, band_platform: LocalBand, tmp_path: Path
+) -> None:
+    model.script(
+        ToolTurn("wordcount", {"text": "one two three"}),
+        ToolTurn("band_send_message", {"content": "3 words", "mentions": ["@local"]}),
+        TextTurn(""),
+    )
+    script = ROOT / "examples" / "google_adk_agent.py"
+    proc, handle = run_script(band_platform, model.env(), script, tmp_path, "Counter")
+    try:
+        room = band_platform.room(handle)
+        mid = room.say("count: one two three", mention=handle)
+        assert room.wait_for_reply(handle, after=mid, timeout=90).text == "3 words"
+    finally:
+        stop_script(proc)
+    [(_, output)] = model.requests[1].tool_results
+    assert "3" in output
+
+
+def test_a_script_written_for_the_official_constructor_runs_unchanged(
+    model: ScriptedModel, band_platform: LocalBand, tmp_path: Path
+) -> None:
+    model.script(ToolTurn("fileticket", {"title": "printer jam"}), TextTurn(""))
+    script = ROOT / "tests" / "compat" / "scripts" / "google_adk_dropin.py"
+    proc, handle = run_script(band_platform, model.env(), script, tmp_path, "Dropin")
+    try:
+        room = band_platform.room(handle)
+        mid = room.say("file it", mention=handle)
+        room.wait_for(lambda _: room.delivery_status(mid, handle) == "processed", timeout=90)
+    finally:
+        stop_script(proc)
+    first = model.requests[0]
+    assert {"fileticket", "band_store_memory"} <= set(first.tool_names)
+    assert "Be brief." in (first.system or "")
+    calls = [m for m in room.messages_from(handle, "tool_call") if "fileticket" in m.content]
+    assert len(calls) == 1
