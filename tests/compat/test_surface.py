@@ -20,7 +20,6 @@ from .surface import MODULES, surface
 
 FACTS = Path(__file__).with_name("official_surface.json")
 
-STRANDS = "band.testing's Strands scripted-model helpers: there is no Strands adapter"
 ACP_SERVER = (
     "internals of band-sdk's ACP adapters (router, push handler, event converter, session "
     "state, client classes); ACPServer/BandACPServerAdapter/run_acp_server and "
@@ -65,7 +64,6 @@ WIRE = (
 #: Every remaining difference, each with its reason (fnmatch patterns on ``module:subject``
 #: or on ``subject`` alone, the subject being a name or ``Class.member``).
 ALLOWED: dict[str, str] = {
-    "band.testing:ScriptedStrandsModel": STRANDS,
     "band.integrations.acp:ACPSessionState": ACP_SERVER,
     "band.integrations.acp:ACPPushHandler": ACP_SERVER,
     "band.integrations.acp:AgentRouter": ACP_SERVER,

@@ -24,7 +24,10 @@ def _run(code: str) -> subprocess.CompletedProcess[str]:
 def test_every_feature_extra_is_declared() -> None:
     declared = tomllib.loads(PYPROJECT.read_text())["project"]["optional-dependencies"]
     assert set(_extras.EXTRAS) <= set(declared)
-    assert declared["all"] == [f"band-open-sdk[{','.join(_extras.EXTRAS)}]"]
+    # google-adk and crewai pin what the dev venv outgrew: tested in venvs of their own (Makefile)
+    apart = {"google-adk", "crewai"}
+    together = ",".join(extra for extra in _extras.EXTRAS if extra not in apart)
+    assert declared["all"] == [f"band-open-sdk[{together}]"]
     assert "band-open-sdk[all]" in declared["dev"]  # make test runs every optional feature
 
 
