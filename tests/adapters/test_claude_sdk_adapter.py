@@ -47,7 +47,8 @@ from .framework_helpers import (
 
 # npm's Claude Code CLI, in the prefix `make claude-code` fills (not the ACP agents' prefix)
 PREFIX = Path(
-    os.environ.get("BAND_CLAUDE_CODE") or Path(os.environ.get("TMPDIR") or "/tmp", "band-claude-code")
+    os.environ.get("BAND_CLAUDE_CODE")
+    or Path(os.environ.get("TMPDIR") or "/tmp", "band-claude-code")
 )
 CLAUDE = PREFIX / "node_modules" / "@anthropic-ai" / "claude-code" / "bin" / "claude.exe"
 
