@@ -35,7 +35,9 @@ declare -A ARCH=([s390x]=s390x [aarch64]=arm64 [armv7l]=armhf [i386]=i386 [ppc64
 declare -A TRIPLET=([s390x]=s390x-linux-gnu [aarch64]=aarch64-linux-gnu [armv7l]=arm-linux-gnueabihf
     [i386]=i686-linux-gnu [ppc64le]=powerpc64le-linux-gnu [riscv64]=riscv64-linux-gnu)
 declare -A QEMU=([s390x]=s390x [aarch64]=aarch64 [armv7l]=arm [i386]=i386 [ppc64le]=ppc64le [riscv64]=riscv64)
-declare -A SUITES=([s390x]=trixie [aarch64]=bookworm [armv7l]="bookworm trixie" [i386]="bookworm trixie"
+# s390x on bookworm: twice here Debian's mirror listed trixie s390x point-release packages
+# (libc6 2.41-12+deb13u5, ...) that it then answered 404, so no trixie sysroot could be made
+declare -A SUITES=([s390x]=bookworm [aarch64]=bookworm [armv7l]="bookworm trixie" [i386]="bookworm trixie"
     [ppc64le]=bookworm [riscv64]=trixie)
 
 say() { printf '== %s\n' "$*" >&2; }
