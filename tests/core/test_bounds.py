@@ -16,29 +16,13 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from bandtest.core_cases import SESSION_POLICY as POLICY
 
 from band_sdk_core import SessionState
 
 U32_MAX = 2**32 - 1
 BOUNDARIES = sorted({edge + step for edge in (2**31, 2**32, 2**53) for step in (-1, 0, 1)})
 NUMBERS = [*BOUNDARIES, *(float(value) for value in BOUNDARIES)]
-
-POLICY: dict[str, Any] = {
-    "base_delay_s": 1.0,
-    "factor": 2.0,
-    "max_delay_s": 30.0,
-    "stable_reset_s": 60.0,
-    "rapid_disconnect_uptime_s": 10.0,
-    "rapid_window_s": 300.0,
-    "rapid_first_min_delay_s": 1.0,
-    "rapid_second_min_delay_s": 5.0,
-    "rapid_cooldown_base_s": 10.0,
-    "rapid_cooldown_step_s": 10.0,
-    "rapid_cooldown_max_s": 60.0,
-    "rapid_threshold": 10,
-    "heartbeat_interval_s": 30.0,
-    "dead_threshold_s": 60.0,
-}
 
 
 def oracle(impl: ModuleType) -> ModuleType:
