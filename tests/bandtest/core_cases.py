@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
 import pickle
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any, cast
 
 import pytest
+
+from band_sdk_core import _compat
 
 #: the session policy's default configuration (spec §11), every key written out
 SESSION_POLICY: dict[str, Any] = {
@@ -112,3 +115,18 @@ def assert_exports(module: ModuleType, names: set[str]) -> None:
     assert set(module.__all__) == names
     for name in names:
         assert getattr(band_sdk_core, name) is getattr(module, name)
+
+
+def twin_params(compiled_module: str) -> list[Any]:
+    """A fixture's params for both twins: None (the pure one) and ``compiled_module``."""
+    return [
+        pytest.param(None, id="py"),
+        pytest.param(compiled_module, id="c", marks=pytest.mark.compiled),
+    ]
+
+
+def compiled_class(request: pytest.FixtureRequest, name: str) -> Any:
+    """``name`` in the compiled module ``request.param`` (skipped when the twins are off)."""
+    if _compat.NO_EXTENSIONS:
+        pytest.skip("compiled implementation disabled by BAND_SDK_CORE_NO_EXTENSIONS")
+    return getattr(importlib.import_module(request.param), name)

@@ -43,15 +43,22 @@ def u32_message(name: str, low: int, value: int) -> str:
     return f"`{name}` must be an integer between {low} and {U32_MAX}, got {value}"
 
 
+def refused_over_u32(cls: Callable[..., object], name: str, low: int, value: int) -> bool:
+    """Above the u32 range, ``cls(name=value)`` must fail with the range error; True if it did."""
+    if value <= U32_MAX:
+        return False
+    with pytest.raises(ValueError) as info:
+        cls(**{name: value})
+    assert str(info.value) == u32_message(name, low, value)
+    return True
+
+
 # ------------------------------------------------------------------------- u32 limits
 
 
 @pytest.mark.parametrize("value", BOUNDARIES)
 def test_claim_registry_max_completed(claims_impl: ModuleType, value: int) -> None:
-    if value > U32_MAX:
-        with pytest.raises(ValueError) as info:
-            claims_impl.ClaimRegistry(max_completed=value)
-        assert str(info.value) == u32_message("max_completed", 1, value)
+    if refused_over_u32(claims_impl.ClaimRegistry, "max_completed", 1, value):
         return
     registry = claims_impl.ClaimRegistry(max_completed=value)
     assert registry.max_completed == value
@@ -70,10 +77,7 @@ def test_claim_registry_max_completed_float(claims_impl: ModuleType, value: floa
 
 @pytest.mark.parametrize("value", BOUNDARIES)
 def test_retry_tracker_max_retries(retry_impl: ModuleType, value: int) -> None:
-    if value > U32_MAX:
-        with pytest.raises(ValueError) as info:
-            retry_impl.RetryTracker(max_retries=value)
-        assert str(info.value) == u32_message("max_retries", 0, value)
+    if refused_over_u32(retry_impl.RetryTracker, "max_retries", 0, value):
         return
     tracker = retry_impl.RetryTracker(max_retries=value)
     assert tracker.max_retries == value
@@ -83,10 +87,7 @@ def test_retry_tracker_max_retries(retry_impl: ModuleType, value: int) -> None:
 
 @pytest.mark.parametrize("value", BOUNDARIES)
 def test_retry_tracker_max_tracked(retry_impl: ModuleType, value: int) -> None:
-    if value > U32_MAX:
-        with pytest.raises(ValueError) as info:
-            retry_impl.RetryTracker(max_tracked=value)
-        assert str(info.value) == u32_message("max_tracked", 1, value)
+    if refused_over_u32(retry_impl.RetryTracker, "max_tracked", 1, value):
         return
     tracker = retry_impl.RetryTracker(max_retries=5, max_tracked=value)
     for message_id in ("m1", "m2", "m3"):
@@ -104,12 +105,7 @@ def test_retry_tracker_limits_float(retry_impl: ModuleType, name: str, value: fl
 
 @pytest.mark.parametrize("value", BOUNDARIES)
 def test_decision_registry_max_pending(decisions_impl: ModuleType, value: int) -> None:
-    if value > U32_MAX:
-        with pytest.raises(ValueError) as info:
-            decisions_impl.DecisionRegistry(max_pending=value)
-        assert str(info.value) == (
-            f"`max_pending` must be an integer between 1 and {U32_MAX}, got {value}"
-        )
+    if refused_over_u32(decisions_impl.DecisionRegistry, "max_pending", 1, value):
         return
     registry = decisions_impl.DecisionRegistry(max_pending=value, seed=1)
     assert registry.max_pending == value

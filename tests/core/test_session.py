@@ -39,6 +39,17 @@ def view(outcome: Any) -> tuple[Any, Any, Any, Any]:
     return (outcome.state, outcome.retry_after_s, outcome.dead_reason, outcome.stale_reason)
 
 
+#: a policy's keys that switch the rapid-disconnect rules off (plain backoff only)
+NO_RAPID_RULES: dict[str, Any] = {
+    "rapid_disconnect_uptime_s": 0.0,
+    "rapid_first_min_delay_s": 0.0,
+    "rapid_second_min_delay_s": 0.0,
+    "rapid_cooldown_base_s": 0.0,
+    "rapid_cooldown_step_s": 0.0,
+    "rapid_cooldown_max_s": 0.0,
+    "rapid_threshold": 1000,
+}
+
 #: the views of a session that is dead for good, by reason
 DEAD_CLASSIFIED = (SessionState.Dead, None, DeadReason.Classified, None)
 DEAD_RAPID = (SessionState.Dead, None, DeadReason.RapidDisconnect, None)
@@ -740,13 +751,7 @@ def test_factor_overflow_caps_at_max_delay(session_impl: ModuleType) -> None:
         session_impl,
         factor=1e300,
         base_delay_s=0.0,
-        rapid_disconnect_uptime_s=0.0,
-        rapid_first_min_delay_s=0.0,
-        rapid_second_min_delay_s=0.0,
-        rapid_cooldown_base_s=0.0,
-        rapid_cooldown_step_s=0.0,
-        rapid_cooldown_max_s=0.0,
-        rapid_threshold=1000,
+        **NO_RAPID_RULES,
     )
     delays = [s.on_supersede(0, True, None, 1.0).retry_after_s for _ in range(4)]
     assert delays == [0.0, 0.0, 30.0, 30.0]
@@ -774,13 +779,7 @@ def test_policy_durations_are_whole_nanoseconds(session_impl: ModuleType) -> Non
         base_delay_s=1.5e-9,
         max_delay_s=1.0,
         factor=3.0,
-        rapid_disconnect_uptime_s=0.0,
-        rapid_first_min_delay_s=0.0,
-        rapid_second_min_delay_s=0.0,
-        rapid_cooldown_base_s=0.0,
-        rapid_cooldown_step_s=0.0,
-        rapid_cooldown_max_s=0.0,
-        rapid_threshold=1000,
+        **NO_RAPID_RULES,
     )
     delays = [s.on_supersede(0, True, None, 1.0).retry_after_s for _ in range(3)]
     assert delays == [1e-9, 3e-9, 9e-9]
