@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from acp_helpers import agent_command, calls, run
-from bandtest.platform import Live, live_platform, room_with
+from bandtest.platform import Live, live_platform, room_with, say
 from pydantic import BaseModel, Field
 
 from band.adapters import ACPClientAdapter, ACPClientAdapterConfig
@@ -68,10 +68,7 @@ class Harness:
 
     def post(self, text: str) -> str:
         """The person posts ``text`` mentioning the agent; returns the message id."""
-        body = {"message": {"content": text, "mentions": [{"id": self.agent_id}]}}
-        r = self.plat.human("POST", f"/api/v1/me/chats/{self.room}/messages", json=body)
-        assert r.status_code == 201, r.text
-        return str(r.json()["data"]["id"])
+        return say(self.plat, self.room, text, self.agent_id)
 
     async def message(
         self, script: str, *, room: str | None = None, again: str | None = None
@@ -95,6 +92,15 @@ class Harness:
             content, metadata = failure_event(failure)
             await tools.send_event(content, "error", metadata)
         return tools
+
+    async def unreplied(self, script: str) -> list[tuple[str, str]]:
+        """One turn for ``[[script]]`` that must end without a reply: not complete, and the
+        missing-reply card posted last. The room's events."""
+        tools = await self.message(script)
+        assert not tools.turn.complete
+        events = self.events()
+        assert events[-1] == ("error", MISSING_REPLY)
+        return events
 
     def events(self, room: str | None = None) -> list[tuple[str, str]]:
         """The room's messages and events after the person's prompts, oldest first."""
@@ -236,9 +242,9 @@ def test_durable_side_effect_without_reply_completes_with_thought(
 def test_read_only_tools_end_as_missing_reply(plat: Live, tmp_path: Path) -> None:
     async def main() -> None:
         async with harness(plat, tmp_path) as h:
-            tools = await h.message("tool band_get_participants {}; say Here are the participants")
-            assert not tools.turn.complete
-            events = h.events()
+            events = await h.unreplied(
+                "tool band_get_participants {}; say Here are the participants"
+            )
             assert [k for k, _ in events] == [
                 "tool_call",
                 "tool_result",
@@ -247,11 +253,6 @@ def test_read_only_tools_end_as_missing_reply(plat: Live, tmp_path: Path) -> Non
                 "error",
             ]
             assert events[2] == ("thought", "Here are the participants")
-            assert events[-1] == (
-                "error",
-                "The agent ended its turn without replying or calling band_no_reply, "
-                "so nothing reached the room.",
-            )
 
     run(main())
 
@@ -259,8 +260,7 @@ def test_read_only_tools_end_as_missing_reply(plat: Live, tmp_path: Path) -> Non
 def test_plain_text_answer_is_missing_reply(plat: Live, tmp_path: Path) -> None:
     async def main() -> None:
         async with harness(plat, tmp_path) as h:
-            await h.message("say The answer is 42")
-            assert h.events() == [
+            assert await h.unreplied("say The answer is 42") == [
                 ("thought", "The answer is 42"),
                 ("task", SESSION_EVENT),
                 ("error", MISSING_REPLY),
@@ -273,11 +273,9 @@ def test_failed_tool_call_records_nothing(plat: Live, tmp_path: Path) -> None:
     async def main() -> None:
         async with harness(plat, tmp_path) as h:
             # no mentions: band_send_message fails, so the turn did not reply
-            tools = await h.message('tool band_send_message {"content": "hi", "mentions": []}')
-            assert not tools.turn.complete
-            (result,) = [e for e in tool_events(h.events()) if e[0] == "tool_result"]
+            events = await h.unreplied('tool band_send_message {"content": "hi", "mentions": []}')
+            (result,) = [e for e in tool_events(events) if e[0] == "tool_result"]
             assert result[1] == "band_send_message" and "mention is required" in result[2]
-            assert h.events()[-1] == ("error", MISSING_REPLY)
 
     run(main())
 
@@ -415,11 +413,10 @@ def test_additional_tool_is_served_and_observes_by_default(plat: Live, tmp_path:
             ]
         }
         async with harness(plat, tmp_path, adapter_kw=kw) as h:
-            tools = await h.message('tool ticketstatus {"ticket_id": "SUP-1"}')
-            assert not tools.turn.complete  # an undeclared custom tool only observes
-            result = next(e for e in tool_events(h.events()) if e[0] == "tool_result")
+            # an undeclared custom tool only observes
+            events = await h.unreplied('tool ticketstatus {"ticket_id": "SUP-1"}')
+            result = next(e for e in tool_events(events) if e[0] == "tool_result")
             assert json.loads(result[2]) == {"ticket_id": "SUP-1", "status": "open"}
-            assert h.events()[-1] == ("error", MISSING_REPLY)
             tools = await h.message('tool closeticket {"ticket_id": "SUP-1"}')
             assert tools.turn.complete and not tools.turn.replied  # declared ACT
             tools = await h.message("tool ticketstatus {}")  # invalid arguments: isError
@@ -526,8 +523,7 @@ def test_external_band_mcp_server_names_the_room_and_judges_from_stream(
             assert h.adapter.mcp_server.port is None
             assert not any(c == "held" for _, c in h.events())
             # a turn with only read-only reports is still a missing reply
-            await h.message("report band_get_participants {}")
-            assert h.events()[-1] == ("error", MISSING_REPLY)
+            await h.unreplied("report band_get_participants {}")
 
     run(main())
 
@@ -679,10 +675,8 @@ def test_without_any_band_mcp_server_every_turn_is_missing_reply(
 ) -> None:
     async def main() -> None:
         async with harness(plat, tmp_path, inject_band_tools=False) as h:
-            tools = await h.message("reply nobody hears this")
-            assert not tools.turn.complete
-            assert h.events()[-1] == ("error", MISSING_REPLY)
-            assert not any(k == "text" for k, _ in h.events())
+            events = await h.unreplied("reply nobody hears this")
+            assert not any(k == "text" for k, _ in events)
 
     run(main())
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from unittest.mock import ANY
 
-from bandtest.platform import RestartablePlatform, room_with, say
+from bandtest.platform import RestartablePlatform, say
 
 from band.client.rest import RestClient
 from band.core.wire import MessageRow, decode_as
@@ -20,12 +20,11 @@ from band.runtime.rooms.answered import (
 )
 from band.runtime.tools import AgentTools
 
+from .conftest import agent_in_room
+
 
 def test_reply_is_found_by_exact_text_after_its_message(platform: RestartablePlatform) -> None:
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Replayer")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Replayer")
     people = live.agent(key, "GET", f"/api/v1/agent/chats/{rid}/participants").json()["data"]
     me = next(p["id"] for p in people if p["id"] != aid)  # the human who made the room
 
@@ -68,10 +67,7 @@ def test_stored_mention_tokens_are_not_part_of_the_text() -> None:
 
 
 def test_posted_by_reads_the_tools_record(platform: RestartablePlatform) -> None:
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Poster")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Poster")
 
     async def scenario() -> None:
         rest = RestClient(key, live.rest)
@@ -93,10 +89,7 @@ def test_answered_in_attempt_reads_the_open_attempt(platform: RestartablePlatfor
     """A re-served message counts as answered by an agent text written after its open attempt
     started (not one written before); without an attempt time, by an agent text after the
     message and before the room's next message to the agent. Posts are counted by content."""
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Restarted")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Restarted")
     people = live.agent(key, "GET", f"/api/v1/agent/chats/{rid}/participants").json()["data"]
     me = next(p["id"] for p in people if p["id"] != aid)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bandtest.platform import RestartablePlatform, room_with
+from bandtest.platform import RestartablePlatform
 
 from band.core import SimpleAdapter
 from band.core.types import AdapterFeatures
@@ -17,7 +17,7 @@ from band.runtime.capabilities import (
 )
 from band.runtime.tools import FILE_TOOL_NAMES
 
-from .conftest import Human, fast_agent, wait_for
+from .conftest import Human, agent_in_room, fast_agent, wait_for
 
 
 class FileSharer(SimpleAdapter[Any]):
@@ -41,10 +41,7 @@ class FileSharer(SimpleAdapter[Any]):
 
 
 def test_an_agent_shares_a_file_in_its_turn(platform: RestartablePlatform) -> None:
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Sharer")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Sharer")
 
     async def scenario() -> None:
         human = Human(live)

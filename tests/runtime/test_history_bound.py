@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import asyncio
 
-from bandtest.platform import RestartablePlatform, room_with
+from bandtest.platform import RestartablePlatform
 
 from band.client.rest import RestClient
 from band.runtime.rooms.history import RoomHistory
 from band.runtime.sessionconfig import SessionConfig
 
+from .conftest import agent_in_room
+
 
 def test_cached_context_keeps_only_what_a_turn_can_see(platform: RestartablePlatform) -> None:
-    live = platform.live
-    assert live is not None
-    aid, _, key = live.register("Bounded")
-    rid = room_with(live, aid)
+    live, aid, key, rid = agent_in_room(platform, "Bounded")
     for i in range(8):
         body = {"message": {"content": f"m{i}", "mentions": [{"id": aid}]}}
         assert live.human("POST", f"/api/v1/me/chats/{rid}/messages", json=body).status_code == 201

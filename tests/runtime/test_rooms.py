@@ -195,6 +195,20 @@ async def _attempts(r: InRoom, mid: str) -> list[dict[str, Any]]:
     raise AssertionError(f"message {mid} is not in the room")
 
 
+async def _stays_failed_at_two_restarts(r: InRoom, first: str) -> None:
+    """Restart the agent twice: each start takes the failed ``first`` up again (a new attempt)
+    and ends it at once without running it, then answers a new message."""
+    for restart in (2, 3):
+        again = Echo()
+        async with r.agent(again):
+            await wait_for(functools.partial(_attempts_ended, r, first, restart), timeout=30)
+            await r.reaches(first, "failed")
+            mid = await r.send(f"after restart {restart}")
+            await r.reaches(mid)
+        assert again.seen == [mid]
+    assert await r.texts() == ["echo: after restart 2", "echo: after restart 3"]
+
+
 def test_an_interrupted_message_is_not_run_after_a_restart(platform: RestartablePlatform) -> None:
     """The platform serves a failed message again after a restart; one the person interrupted
     stays failed without running (its turn is not redone), at the first restart and the next."""
@@ -205,17 +219,8 @@ def test_an_interrupted_message_is_not_run_after_a_restart(platform: Restartable
             first = await _control_mid_turn(r, adapter, "long task", "interrupt")
             await r.reaches(first, "failed")
         assert [a["error"] for a in await _attempts(r, first)] == ["interrupted"]
-        for restart in (2, 3):
-            again = Echo()
-            async with r.agent(again):
-                # each start takes the failed message up again (a new attempt) and ends it at once
-                await wait_for(functools.partial(_attempts_ended, r, first, restart), timeout=30)
-                await r.reaches(first, "failed")
-                mid = await r.send(f"after restart {restart}")
-                await r.reaches(mid)
-            assert again.seen == [mid]
+        await _stays_failed_at_two_restarts(r, first)
         assert [a["error"] for a in await _attempts(r, first)] == ["interrupted"] * 3
-        assert await r.texts() == ["echo: after restart 2", "echo: after restart 3"]
 
     in_room(platform, "Echo", scenario)
 
@@ -235,16 +240,8 @@ def test_a_reported_failure_is_not_run_at_any_restart(platform: RestartablePlatf
         async with r.agent(Silent()):
             first = await r.send("say nothing")
             await r.reaches(first, "failed")
-        for restart in (2, 3):
-            again = Echo()
-            async with r.agent(again):
-                await wait_for(functools.partial(_attempts_ended, r, first, restart), timeout=30)
-                await r.reaches(first, "failed")
-                mid = await r.send(f"after restart {restart}")
-                await r.reaches(mid)
-            assert again.seen == [mid]
+        await _stays_failed_at_two_restarts(r, first)
         assert len(await r.replies("error")) == 1
-        assert await r.texts() == ["echo: after restart 2", "echo: after restart 3"]
 
     in_room(platform, "Echo", scenario)
 
