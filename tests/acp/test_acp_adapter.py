@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -153,24 +153,39 @@ async def harness(
 
 
 @asynccontextmanager
-async def after_restart(plat: Live, tmp_path: Path) -> AsyncIterator[tuple[Harness, str]]:
-    """A room answered once, then, its adapter cleaned up as on a restart, once more by a new
-    adapter over the same workspaces; yields the harness and the agent's handle."""
+async def restartable(
+    plat: Live, tmp_path: Path, *flags: str
+) -> AsyncIterator[tuple[Harness, str, Callable[[], Awaitable[None]]]]:
+    """An agent in a room with an adapter, and ``restart()``: clean that adapter up as on a
+    restart and put a new one over the same workspaces. Yields (harness, handle, restart)."""
     agent_id, handle, key = plat.register("Coder")
     room = room_with(plat, agent_id)
-    config = ACPClientAdapterConfig(command=agent_command("--no-load"))
+    config = ACPClientAdapterConfig(command=agent_command(*flags))
     resolver = create_room_workspace_resolver(tmp_path / "ws")
     async with RestClient(key, plat.rest) as rest:
-        first = ACPClientAdapter(config, workspace_for_room=resolver)
-        h = Harness(plat, rest, first, agent_id, room)
-        await h.message("reply first answer")
-        await first.cleanup_all()
-        h.adapter = ACPClientAdapter(config, workspace_for_room=resolver)
+        h = Harness(
+            plat, rest, ACPClientAdapter(config, workspace_for_room=resolver), agent_id, room
+        )
+
+        async def restart() -> None:
+            await h.adapter.cleanup_all()
+            h.adapter = ACPClientAdapter(config, workspace_for_room=resolver)
+
         try:
-            await h.message("reply second answer")
-            yield h, handle
+            yield h, handle, restart
         finally:
             await h.adapter.cleanup_all()
+
+
+@asynccontextmanager
+async def after_restart(plat: Live, tmp_path: Path) -> AsyncIterator[tuple[Harness, str]]:
+    """A room answered once, then, after a restart that does not load the session, once more;
+    yields the harness and the agent's handle."""
+    async with restartable(plat, tmp_path, "--no-load") as (h, handle, restart):
+        await h.message("reply first answer")
+        await restart()
+        await h.message("reply second answer")
+        yield h, handle
 
 
 def tool_events(events: list[tuple[str, str]]) -> list[tuple[str, str, Any]]:
@@ -530,29 +545,18 @@ def test_external_band_mcp_server_names_the_room_and_judges_from_stream(
 
 def test_restart_loads_session_from_room_history(plat: Live, tmp_path: Path) -> None:
     async def main() -> None:
-        agent_id, _, key = plat.register("Coder")
-        room = room_with(plat, agent_id)
-        config = ACPClientAdapterConfig(command=agent_command())
-        resolver = create_room_workspace_resolver(tmp_path / "ws")
-        async with RestClient(key, plat.rest) as rest:
-            first = ACPClientAdapter(config, workspace_for_room=resolver)
-            h = Harness(plat, rest, first, agent_id, room)
+        async with restartable(plat, tmp_path) as (h, _, restart):
             await h.message("reply first")
-            session = first.rooms.room(room).session_id
-            await first.cleanup_all()
-            second = ACPClientAdapter(config, workspace_for_room=resolver)
-            h.adapter = second
-            try:
-                tools = await h.message("reply second")
-                assert tools.turn.replied
-                assert second.rooms.room(room).session_id == session
-                methods = [c["method"] for c in calls(h.workspace)]
-                assert methods.count("load_session") == 1 and methods.count("new_session") == 1
-                # the loaded session's replayed chunks were not posted
-                assert not any(c == "(replayed)" for _, c in h.events())
-                assert ("text", "second") in h.events()
-            finally:
-                await second.cleanup_all()
+            session = h.adapter.rooms.room(h.room).session_id
+            await restart()
+            tools = await h.message("reply second")
+            assert tools.turn.replied
+            assert h.adapter.rooms.room(h.room).session_id == session
+            methods = [c["method"] for c in calls(h.workspace)]
+            assert methods.count("load_session") == 1 and methods.count("new_session") == 1
+            # the loaded session's replayed chunks were not posted
+            assert not any(c == "(replayed)" for _, c in h.events())
+            assert ("text", "second") in h.events()
 
     run(main())
 
@@ -564,27 +568,16 @@ def test_failed_first_message_run_again_after_restart_loads_its_session(
     again after a restart: the session it opened is loaded, not replaced by a new one."""
 
     async def main() -> None:
-        agent_id, _, key = plat.register("Coder")
-        room = room_with(plat, agent_id)
-        config = ACPClientAdapterConfig(command=agent_command())
-        resolver = create_room_workspace_resolver(tmp_path / "ws")
-        async with RestClient(key, plat.rest) as rest:
-            first = ACPClientAdapter(config, workspace_for_room=resolver)
-            h = Harness(plat, rest, first, agent_id, room)
+        async with restartable(plat, tmp_path) as (h, _, restart):
             tools = await h.message("say only text")
             assert not tools.turn.complete  # a missing reply: the runtime may run it again
             mid = next(r["id"] for r in h.rows() if r["sender_id"] == h.person_id)
-            session = first.rooms.room(room).session_id
-            await first.cleanup_all()
-            second = ACPClientAdapter(config, workspace_for_room=resolver)
-            h.adapter = second
-            try:
-                tools = await h.message("reply now", again=mid)
-                assert second.rooms.room(room).session_id == session
-                methods = [c["method"] for c in calls(h.workspace)]
-                assert methods.count("new_session") == 1 and methods.count("load_session") == 1
-            finally:
-                await second.cleanup_all()
+            session = h.adapter.rooms.room(h.room).session_id
+            await restart()
+            tools = await h.message("reply now", again=mid)
+            assert h.adapter.rooms.room(h.room).session_id == session
+            methods = [c["method"] for c in calls(h.workspace)]
+            assert methods.count("new_session") == 1 and methods.count("load_session") == 1
 
     run(main())
 
