@@ -46,12 +46,6 @@ RUNTIME_CTORS = (
     "would be a second runtime. Composing by hand is BandLink + RoomPresence + an Execution "
     "per room (tests/runtime/test_composition.py)"
 )
-TOOL_INTERNALS = (
-    "tool-registry helpers of band-sdk's own implementation (its ToolDefinition table, image "
-    "block codecs, MCP spelling helpers, mention-hint builders): ours is "
-    "band.runtime.tools.registry (TOOLS, ToolSpec, select_tools, run_tool, "
-    "validate_arguments); tool results and error strings match"
-)
 ACP_CLIENT = (
     "band-sdk's ACP client internals (its runtime, permission/elicitation helpers, model "
     "selection, session state): ours is band.integrations.acp's ACPClientAdapter with its "
@@ -78,19 +72,6 @@ DECLINED: dict[str, str] = {
     "band.runtime.tools*:AddMyChatParticipantInput (parameter role default)": "the human "
     "input models are band-mcp 2.2.7's: role defaults to 'member', band-mcp's documented "
     "default (band-sdk's model leaves it None for the platform to decide)",
-    "band.runtime.tools:Participant*Result": TOOL_INTERNALS + " (the dicts have the same keys)",
-    "band.runtime.tools:ParticipantAddStatus": TOOL_INTERNALS,
-    "band.runtime.tools:TOOL_DEFINITIONS": TOOL_INTERNALS,
-    "band.runtime.tools:ToolDefinition": TOOL_INTERNALS,
-    "band.runtime.tools:ToolFunc": TOOL_INTERNALS,
-    "band.runtime.tools:classify_room_binding": TOOL_INTERNALS,
-    "band.runtime.tools:docstring_with_args": TOOL_INTERNALS,
-    "band.runtime.tools:format_arg_doc": TOOL_INTERNALS,
-    "band.runtime.tools:get_tool_docstring_with_args": TOOL_INTERNALS,
-    "band.runtime.tools:iter_tool_definitions": TOOL_INTERNALS,
-    "band.runtime.tools:platform_args_schema": TOOL_INTERNALS,
-    "band.runtime.tools:platform_tool": TOOL_INTERNALS,
-    "band.runtime.tools:selected_tool_definitions": TOOL_INTERNALS,
     "band.integrations.mcp:BandMCPBackendSettings (parameter *": "the Band MCP backend is "
     "the ACP adapter's loopback server: one URL per room (room_bound defaults to True; band-sdk's "
     "multi-room endpoint routed by chat_id is not offered) on a free port (no port range)",
