@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
 
 pytest.importorskip("agno", reason="the [agno] extra is not installed")
 
@@ -26,13 +25,14 @@ from band.testing import LocalBand
 from band.testing.scripted_model import ErrorTurn, ScriptedModel, TextTurn, ToolTurn
 
 from .framework_helpers import (
+    act_tool_turn,
     events,
+    failed_turn,
     import_without,
     interrupt,
-    run_script,
+    script_agent,
     settled,
     start,
-    stop_script,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,30 +107,15 @@ def test_capabilities_and_tool_filters_select_the_band_tools(
     assert room.messages_from(bot, "error") == []
 
 
-class FileTicketInput(BaseModel):
-    """File a support ticket."""
-
-    title: str
-
-
 def test_a_custom_tool_declared_act_completes_the_turn(
     scripted_model: ScriptedModel, band_platform: LocalBand
 ) -> None:
-    filed: list[str] = []
-
-    @declares_turn_effect(TurnEffect.ACT)
-    async def file_ticket(args: FileTicketInput) -> str:
-        filed.append(args.title)
-        return f"filed: {args.title}"
-
-    scripted_model.script(ToolTurn("fileticket", {"title": "printer jam"}), TextTurn(""))
-    adapter = _adapter(scripted_model, additional_tools=[(FileTicketInput, file_ticket)])
-    bot, room = start(band_platform, adapter)
-    mid = room.say("the printer is jammed", mention=bot)
-    settled(room, mid, bot, "processed")
-    assert filed == ["printer jam"]
+    act_tool_turn(
+        band_platform,
+        scripted_model,
+        lambda t: _adapter(scripted_model, additional_tools=t),
+    )
     assert [out for _, out in scripted_model.requests[1].tool_results] == ["filed: printer jam"]
-    assert room.messages_from(bot, "error") == []
 
 
 def test_an_agno_tool_counts_as_observe_even_when_declared(
@@ -183,14 +168,8 @@ def test_a_model_error_is_the_error_event_with_the_official_failure(
     if status == 500:
         scripted_model.script(ErrorTurn(status=500, message="upstream broke"))
     # (401: the server refuses any key but its own)
-    bot, room = start(band_platform, _adapter(scripted_model, key=key))
-    mid = room.say("hello", mention=bot)
-    settled(room, mid, bot, "failed")
-    [error] = room.messages_from(bot, "error")
-    failure = error.metadata["failure"]
-    assert failure["provider"] == "agno" and failure["code"] == "ERROR"
-    assert failure["message"] == GENERIC_PROVIDER_FAILURE_MESSAGE == error.content
-    assert room.messages_from(bot) == []
+    bot, room, failure = failed_turn(band_platform, _adapter(scripted_model, key=key), "agno")
+    assert failure["code"] == "ERROR" and failure["message"] == GENERIC_PROVIDER_FAILURE_MESSAGE
     if key is None:  # nothing lost: the next message is answered
         scripted_model.script(TextTurn("back again"))
         mid = room.say("again", mention=bot)
@@ -220,13 +199,12 @@ def test_the_example_answers_through_its_own_tool(
         TextTurn("done"),
     )
     script = ROOT / "examples" / "agno_agent.py"
-    proc, handle = run_script(band_platform, scripted_model.env(), script, tmp_path, "Counter")
-    try:
-        room = band_platform.room(handle)
+    with script_agent(band_platform, scripted_model.env(), script, tmp_path, "Counter") as (
+        handle,
+        room,
+    ):
         mid = room.say("count: one two three", mention=handle)
         assert room.wait_for_reply(handle, after=mid, timeout=90).text == "3 words"
-    finally:
-        stop_script(proc)
     assert [out for _, out in scripted_model.requests[1].tool_results] == ["3"]
 
 
@@ -239,13 +217,12 @@ def test_a_script_written_for_the_official_constructor_runs_unchanged(
         TextTurn(""),
     )
     script = ROOT / "tests" / "compat" / "scripts" / "agno_dropin.py"
-    proc, handle = run_script(band_platform, scripted_model.env(), script, tmp_path, "Dropin")
-    try:
-        room = band_platform.room(handle)
+    with script_agent(band_platform, scripted_model.env(), script, tmp_path, "Dropin") as (
+        handle,
+        room,
+    ):
         mid = room.say("say hi loudly", mention=handle)
         assert room.wait_for_reply(handle, after=mid, timeout=90).text == "HI"
-    finally:
-        stop_script(proc)
     first = scripted_model.requests[0]
     assert {"shout", "band_list_tasks"} <= set(first.tool_names)
     assert [json.loads(m.content)["name"] for m in room.messages_from(handle, "tool_call")] == [

@@ -10,19 +10,19 @@ from google import genai
 from google.genai import types
 
 from band.adapters import GeminiAdapter, GeminiAdapterConfig
-from band.adapters._model import GENERIC_PROVIDER_FAILURE_MESSAGE
 from band.core.types import Emit
 from band.runtime.capabilities import Capability
 from band.testing import ErrorTurn, LocalBand, ScriptedModel, TextTurn, ToolTurn
 
-from .frameworks import (
+from .framework_helpers import (
+    act_tool_turn,
+    errors_lose_nothing,
     events,
     interrupt,
     interrupt_mid_tool,
     settled,
     stalling_tool,
     start,
-    ticket_tool,
 )
 
 
@@ -81,16 +81,11 @@ def test_band_send_message_is_the_reply_and_the_closing_text_is_not_relayed(
 def test_a_custom_tool_declared_act_completes_the_turn(
     model: ScriptedModel, band: LocalBand
 ) -> None:
-    ticket, filed = ticket_tool()
-    model.script(ToolTurn("fileticket", {"title": "printer jam"}), TextTurn(""))
-    bot, room = start(band, _adapter(model, additional_tools=[ticket]))
-    mid = room.say("the printer is jammed", mention=bot)
-    settled(room, mid, bot, "processed")  # did work: no reply owed, no missing-reply error
-    assert filed == ["printer jam"]
+    bot, room = act_tool_turn(band, model, lambda t: _adapter(model, additional_tools=t))
     assert "fileticket" in model.requests[0].tool_names
     [(_, out)] = model.requests[1].tool_results
     assert json.loads(out) == {"output": "filed: printer jam"}
-    assert room.messages_from(bot, "error") == [] and room.messages_from(bot) == []
+    assert room.messages_from(bot) == []
 
 
 def test_band_no_reply_ends_the_run_without_another_model_call(
@@ -149,25 +144,11 @@ def test_a_model_error_is_the_error_event_and_loses_nothing(
     model.script(
         ErrorTurn(status=500, message="overloaded"), ErrorTurn(status=401, message="bad key")
     )
-    bot, room = start(band, _adapter(model))
-    mid = room.say("first question", mention=bot)
-    settled(room, mid, bot, "failed")
-    [error] = room.messages_from(bot, "error")
+    bot, room = errors_lose_nothing(band, model, _adapter(model))
+    error = room.messages_from(bot, "error")[0]
     failure = error.metadata["failure"]  # a server error: its status and message, as official
     assert failure["provider"] == "gemini" and "500" in error.content
     assert failure["code"] and failure["detail"] == "overloaded"
-    mid = room.say("second question", mention=bot)
-    settled(room, mid, bot, "failed")
-    errors = room.messages_from(bot, "error")
-    assert len(errors) == 2 and "bad key" not in errors[1].content  # internals stay in the log
-    assert errors[1].content == GENERIC_PROVIDER_FAILURE_MESSAGE  # a client error: generic
-    assert errors[1].metadata["failure"]["code"] is None
-    model.script(TextTurn("both answered"))
-    mid = room.say("third question", mention=bot)
-    assert room.wait_for_reply(bot, after=mid).text == "both answered"
-    texts = [text for _, text in model.requests[-1].messages]
-    assert any("first question" in t for t in texts)  # the failed turns stay in the thread
-    assert any("second question" in t for t in texts)
 
 
 def test_an_interrupt_cancels_the_running_turn(model: ScriptedModel, band: LocalBand) -> None:

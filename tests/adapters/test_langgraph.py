@@ -16,14 +16,15 @@ from band.core.types import Emit
 from band.runtime.capabilities import Capability
 from band.testing import ErrorTurn, LocalBand, ScriptedModel, TextTurn, ToolTurn
 
-from .frameworks import (
+from .framework_helpers import (
+    act_tool_turn,
+    errors_lose_nothing,
     events,
     interrupt,
     interrupt_mid_tool,
     settled,
     stalling_tool,
     start,
-    ticket_tool,
 )
 
 
@@ -78,15 +79,12 @@ def test_band_send_message_is_the_reply_and_the_closing_text_is_not_relayed(
 def test_a_custom_tool_declared_act_completes_the_turn(
     model: ScriptedModel, band: LocalBand
 ) -> None:
-    ticket, filed = ticket_tool()
-    model.script(ToolTurn("fileticket", {"title": "printer jam"}), TextTurn(""))
-    bot, room = start(band, LangGraphAdapter(llm=_llm(model), additional_tools=[ticket]))
-    mid = room.say("the printer is jammed", mention=bot)
-    settled(room, mid, bot, "processed")  # did work: no reply owed, no missing-reply error
-    assert filed == ["printer jam"]
+    bot, room = act_tool_turn(
+        band, model, lambda t: LangGraphAdapter(llm=_llm(model), additional_tools=t)
+    )
     assert "fileticket" in model.requests[0].tool_names
     assert [out for _, out in model.requests[1].tool_results] == ["filed: printer jam"]
-    assert room.messages_from(bot, "error") == [] and room.messages_from(bot) == []
+    assert room.messages_from(bot) == []
 
 
 def test_a_ready_made_langchain_tool_runs_and_counts_as_observe(
@@ -165,23 +163,10 @@ def test_a_model_error_is_the_error_event_and_loses_nothing(
     model: ScriptedModel, band: LocalBand
 ) -> None:
     model.script(ErrorTurn(status=500), ErrorTurn(status=401, message="bad key"))
-    bot, room = start(band, LangGraphAdapter(llm=_llm(model)))
-    mid = room.say("first question", mention=bot)
-    settled(room, mid, bot, "failed")
-    [error] = room.messages_from(bot, "error")
+    bot, room = errors_lose_nothing(band, model, LangGraphAdapter(llm=_llm(model)))
+    error = room.messages_from(bot, "error")[0]
     assert error.content == GENERIC_PROVIDER_FAILURE_MESSAGE  # the official's failure
     assert error.metadata["failure"]["provider"] == "langgraph"
-    mid = room.say("second question", mention=bot)
-    settled(room, mid, bot, "failed")
-    errors = room.messages_from(bot, "error")
-    assert len(errors) == 2 and "bad key" not in errors[1].content  # internals stay in the log
-    assert errors[1].metadata["failure"]["code"] is None
-    model.script(TextTurn("both answered"))
-    mid = room.say("third question", mention=bot)
-    assert room.wait_for_reply(bot, after=mid).text == "both answered"
-    texts = [text for _, text in model.requests[-1].messages]
-    assert any("first question" in t for t in texts)  # the failed turns stay in the thread
-    assert any("second question" in t for t in texts)
 
 
 def test_an_interrupt_cancels_the_running_turn(model: ScriptedModel, band: LocalBand) -> None:

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
 
 pytest.importorskip("strands", reason="the [strands] extra is not installed")
 
@@ -26,13 +25,14 @@ from band.testing import LocalBand
 from band.testing.scripted_model import ErrorTurn, ScriptedModel, TextTurn, ToolTurn
 
 from .framework_helpers import (
+    act_tool_turn,
     events,
+    failed_turn,
     import_without,
     interrupt,
-    run_script,
+    script_agent,
     settled,
     start,
-    stop_script,
 )
 
 
@@ -120,31 +120,16 @@ def test_band_no_reply_ends_the_loop(
     assert room.messages_from(bot) == [] and room.messages_from(bot, "error") == []
 
 
-class FileTicketInput(BaseModel):
-    """File a support ticket."""
-
-    title: str
-
-
 def test_a_custom_tool_declared_act_completes_the_turn(
     scripted_model: ScriptedModel, band_platform: LocalBand
 ) -> None:
-    filed: list[str] = []
-
-    @declares_turn_effect(TurnEffect.ACT)
-    async def file_ticket(args: FileTicketInput) -> str:
-        filed.append(args.title)
-        return f"filed: {args.title}"
-
-    scripted_model.script(ToolTurn("fileticket", {"title": "printer jam"}), TextTurn(""))
-    adapter = _adapter(scripted_model, additional_tools=[(FileTicketInput, file_ticket)])
-    bot, room = start(band_platform, adapter)
-    mid = room.say("the printer is jammed", mention=bot)
-    settled(room, mid, bot, "processed")  # did work: no reply owed
-    assert filed == ["printer jam"]
+    act_tool_turn(
+        band_platform,
+        scripted_model,
+        lambda t: _adapter(scripted_model, additional_tools=t),
+    )
     assert "fileticket" in scripted_model.requests[0].tool_names
     assert [out for _, out in scripted_model.requests[1].tool_results] == ["filed: printer jam"]
-    assert room.messages_from(bot, "error") == []
 
 
 @pytest.mark.parametrize("declared", [True, False], ids=["declared-act", "undeclared"])
@@ -201,14 +186,8 @@ def test_a_model_error_is_the_error_event_with_the_official_failure(
     if status == 500:
         scripted_model.script(ErrorTurn(status=500, message="upstream broke"))
     # (401: the server refuses any key but its own)
-    bot, room = start(band_platform, _adapter(scripted_model, key=key))
-    mid = room.say("hello", mention=bot)
-    settled(room, mid, bot, "failed")
-    [error] = room.messages_from(bot, "error")
-    failure = error.metadata["failure"]
-    assert failure["provider"] == "strands"
-    assert failure["message"] == GENERIC_PROVIDER_FAILURE_MESSAGE == error.content
-    assert room.messages_from(bot) == []
+    bot, room, failure = failed_turn(band_platform, _adapter(scripted_model, key=key), "strands")
+    assert failure["message"] == GENERIC_PROVIDER_FAILURE_MESSAGE
     if key is None:  # nothing lost: the next message is answered
         scripted_model.script(TextTurn("back again"))
         mid = room.say("again", mention=bot)
@@ -286,13 +265,12 @@ def test_the_example_answers_through_its_own_tool(
         TextTurn("done"),
     )
     script = ROOT / "examples" / "strands_agent.py"
-    proc, handle = run_script(band_platform, scripted_model.env(), script, tmp_path, "Counter")
-    try:
-        room = band_platform.room(handle)
+    with script_agent(band_platform, scripted_model.env(), script, tmp_path, "Counter") as (
+        handle,
+        room,
+    ):
         mid = room.say("count: one two three", mention=handle)
         assert room.wait_for_reply(handle, after=mid, timeout=90).text == "3 words"
-    finally:
-        stop_script(proc)
     assert [out for _, out in scripted_model.requests[1].tool_results] == ["3"]
     assert "You count words when asked." in (scripted_model.requests[0].system or "")
 
@@ -306,13 +284,12 @@ def test_a_script_written_for_the_official_constructor_runs_unchanged(
         TextTurn(""),
     )
     script = ROOT / "tests" / "compat" / "scripts" / "strands_dropin.py"
-    proc, handle = run_script(band_platform, scripted_model.env(), script, tmp_path, "Dropin")
-    try:
-        room = band_platform.room(handle)
+    with script_agent(band_platform, scripted_model.env(), script, tmp_path, "Dropin") as (
+        handle,
+        room,
+    ):
         mid = room.say("file it loudly", mention=handle)
         room.wait_for(lambda _: room.delivery_status(mid, handle) == "processed", timeout=90)
-    finally:
-        stop_script(proc)
     first = scripted_model.requests[0]
     assert {"shout", "fileticket", "band_store_memory"} <= set(first.tool_names)
     assert "Be brief." in (first.system or "")
