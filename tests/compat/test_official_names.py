@@ -55,9 +55,10 @@ ACP_RUNTIME = (
     "permission/elicitation helpers are provided (band.integrations.acp.client_runtime)"
 )
 ACP_MODEL_SELECTION = (
-    "band-sdk's ACP model/effort selection, built on its model catalogue (band.core."
-    "model_catalog, declined below): ours is ACPClientAdapterConfig(model=, reasoning_effort=) "
-    "applied through the session's config options (band.integrations.acp.config_options)"
+    "band-sdk's apply_model_selection takes its model catalogue's ModelSelection (band.core."
+    "model_catalog, declined below): ours applies ACPClientAdapterConfig(model=, "
+    "reasoning_effort=) to the selects locate_model_options finds (config_options), which is "
+    "provided with ACPModelOptions and the two category names"
 )
 ACP_CLIENT_STATE = (
     "session-state and chunk types of band-sdk's ACP client (its BandACPClient, the chunks it "
@@ -103,7 +104,7 @@ DECLINED: dict[str, str] = {
             "STDERR_DRAIN_TIMEOUT_S",
         )
     },
-    "band.integrations.acp.model_selection:*": ACP_MODEL_SELECTION,
+    "band.integrations.acp.model_selection:apply_model_selection": ACP_MODEL_SELECTION,
     **{
         f"band.integrations.acp:{name}": ACP_CLIENT_STATE
         for name in ("ACPClientSessionState", "BandACPClient", "CollectedChunk")
