@@ -1,6 +1,7 @@
-"""What the framework adapters of issue 49 (Strands, Agno, Claude SDK, ADK, CrewAI) share: the
-Band tools each framework gets in its native form, the events and declared effects of the
-framework's own tools, and the failure a broken run reports.
+"""What the framework adapters (LangGraph, Pydantic AI, Strands, Agno, Claude SDK, ADK, CrewAI)
+share: their config base, the Band tools each framework gets in its native form, the events
+and declared effects of the framework's own tools, the prompt, and the failure a broken run
+reports.
 
 A framework adapter hands the framework one tool per Band tool (the platform tools the
 adapter's ``capabilities`` select, and the custom ``(InputModel, handler)`` tools); each runs
@@ -13,17 +14,17 @@ and, where the adapter observes them, their declared effect.
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import BaseModel, ConfigDict
 
 from band.core.protocols import AgentToolsProtocol
 from band.core.turn import AgentFailure, TurnEffect
-from band.core.types import AdapterFeatures, Emit
+from band.core.types import AdapterFeatures
 from band.core.wire import JsonObject, JsonValue
+from band.runtime.prompts import render_system_prompt
 from band.runtime.tools.custom import (
     CustomToolDef,
     custom_tools_to_schemas,
@@ -32,19 +33,21 @@ from band.runtime.tools.custom import (
 )
 from band.runtime.tools.registry import TOOLS
 
-from ._model import GENERIC_PROVIDER_FAILURE_MESSAGE, ToolRun, run_tool_call
+from ._model import GENERIC_PROVIDER_FAILURE_MESSAGE, post_tool_event
+
+if TYPE_CHECKING:
+    from band.core.simple_adapter import SimpleAdapter
 
 __all__ = [
     "BandToolSpec",
     "FrameworkConfig",
     "NativeToolEvents",
+    "band_prompt",
     "band_tool_specs",
     "framework_failure",
     "native_effect",
-    "run_band_tool",
+    "result_text",
 ]
-
-log = logging.getLogger("band.adapters.framework")
 
 
 class FrameworkConfig(BaseModel):
@@ -97,16 +100,14 @@ def _selected(features: AdapterFeatures, name: str) -> bool:
     return categories is None or (name in TOOLS and TOOLS[name].category in categories)
 
 
-async def run_band_tool(
-    tools: AgentToolsProtocol,
-    custom_tools: Sequence[CustomToolDef],
-    features: AdapterFeatures,
-    name: str,
-    arguments: JsonValue,
-    call_id: str,
-) -> ToolRun:
-    """Run one Band tool call the framework made (events and effects as the model adapters)."""
-    return await run_tool_call(tools, custom_tools, features, name, arguments, call_id)
+def band_prompt(adapter: SimpleAdapter[Any], custom_section: str | None) -> str:
+    """Band's system prompt for the started ``adapter``, ``custom_section`` added."""
+    return render_system_prompt(
+        agent_name=adapter.agent_name,
+        agent_description=adapter.agent_description,
+        custom_section=custom_section or "",
+        features=adapter.features,
+    )
 
 
 def framework_failure(provider: str, code: str | None = None) -> AgentFailure:
@@ -132,6 +133,21 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value, default=str)
 
 
+def result_text(value: object) -> str:
+    """A tool's output as text for a ``tool_result`` event: a string as it is, content
+    blocks' text joined, anything else as JSON (never a framework object's repr)."""
+    content = getattr(value, "content", value)  # a framework's tool message: its content
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list) and all(isinstance(b, dict) for b in content):
+        texts = [str(b["text"]) for b in content if b.get("type") == "text" and "text" in b]
+        if texts:
+            return "\n".join(texts)
+    if isinstance(content, BaseModel):
+        return content.model_dump_json()
+    return _text(content)
+
+
 class NativeToolEvents:
     """The ``tool_call`` / ``tool_result`` events of the framework's own tools (with
     ``Emit.TOOL_CALLS``), and the declared effect of a successful one when ``effects`` has it
@@ -144,15 +160,13 @@ class NativeToolEvents:
         effects: Mapping[str, TurnEffect] | None = None,
     ) -> None:
         self._tools = tools
-        self._emit = Emit.TOOL_CALLS in features.emit
+        self._features = features
         self._effects = dict(effects or {})
 
     async def called(self, name: str, args: JsonValue, call_id: str) -> None:
         """The framework is about to run its tool ``name``."""
-        if self._emit:
-            await _event(
-                self._tools, "tool_call", {"name": name, "args": args, "tool_call_id": call_id}
-            )
+        body: JsonObject = {"name": name, "args": args, "tool_call_id": call_id}
+        await post_tool_event(self._tools, self._features, "tool_call", body)
 
     async def finished(self, name: str, output: object, call_id: str, *, ok: bool) -> None:
         """The tool ran: its output (text as the model reads it) and whether it succeeded."""
@@ -161,14 +175,13 @@ class NativeToolEvents:
         effect = self._effects.get(name)
         if ok and effect is not None:
             self._tools.turn.record(effect)
-        if self._emit:
-            body: JsonObject = {
-                "name": name,
-                "output": text,
-                "tool_call_id": call_id,
-                "is_error": not ok,
-            }
-            await _event(self._tools, "tool_result", body)
+        body: JsonObject = {
+            "name": name,
+            "output": text,
+            "tool_call_id": call_id,
+            "is_error": not ok,
+        }
+        await post_tool_event(self._tools, self._features, "tool_result", body)
 
 
 def native_effects(named: Iterable[tuple[str, object]]) -> dict[str, TurnEffect]:
@@ -181,11 +194,3 @@ def _maybe_json(text: str) -> object:
         return json.loads(text)
     except ValueError:
         return text
-
-
-async def _event(tools: AgentToolsProtocol, kind: str, body: JsonObject) -> None:
-    """Post a tool event; telemetry never breaks the turn."""
-    try:
-        await tools.send_event(json.dumps(body, default=str), kind, body)
-    except Exception as exc:
-        log.warning("could not post the %s event: %s", kind, exc)

@@ -50,6 +50,8 @@ __all__ = [
     "ModelReply",
     "ToolRequest",
     "ToolRun",
+    "ALL_CAPABILITIES",
+    "post_tool_event",
     "relay_closing_text",
     "ModelAdapter",
     "run_tool_call",
@@ -67,6 +69,10 @@ USAGE_METADATA_KEY = "band_usage"
 MAX_TOOL_ROUNDS = 50
 #: The text given back for a tool call the model made with arguments that are not an object.
 BAD_ARGUMENTS = "Error: the tool arguments must be a JSON object"
+#: The capabilities every model and framework adapter supports (its ``SUPPORTED_CAPABILITIES``).
+ALL_CAPABILITIES = frozenset(
+    {Capability.MEMORY, Capability.CONTACTS, Capability.TASKS, Capability.FILES}
+)
 
 
 class PromptConfig(BaseModel):
@@ -81,6 +87,16 @@ class PromptConfig(BaseModel):
     system_prompt: str | None = None
     custom_section: str = ""
     include_base_instructions: bool = True
+
+    def render(self, features: AdapterFeatures, agent_name: str, agent_description: str) -> str:
+        """The system prompt: ``system_prompt`` as it is, else Band's rendered one."""
+        return self.system_prompt or render_system_prompt(
+            agent_name=agent_name,
+            agent_description=agent_description,
+            custom_section=self.custom_section,
+            include_base_instructions=self.include_base_instructions,
+            features=features,
+        )
 
 
 class BaseAdapterConfig(PromptConfig):
@@ -124,9 +140,7 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
     through the hooks below."""
 
     SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset({Emit.TOOL_CALLS, Emit.USAGE})
-    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset(
-        {Capability.MEMORY, Capability.CONTACTS, Capability.TASKS, Capability.FILES}
-    )
+    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = ALL_CAPABILITIES
     #: the provider named in failures and custom tool schemas ("anthropic", "openai")
     PROVIDER: ClassVar[str]
     #: the API's name in the log line of a failed request (``{API_NAME}Adapter`` names the
@@ -200,13 +214,7 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
     async def on_started(self, agent_name: str, agent_description: str) -> None:
         """Render the system prompt once the agent's name and description are known."""
         await super().on_started(agent_name, agent_description)
-        self._system_prompt = self.config.system_prompt or render_system_prompt(
-            agent_name=agent_name,
-            agent_description=agent_description,
-            custom_section=self.config.custom_section,
-            include_base_instructions=self.config.include_base_instructions,
-            features=self.features,
-        )
+        self._system_prompt = self.config.render(self.features, agent_name, agent_description)
 
     async def on_message(
         self,
@@ -400,8 +408,13 @@ class ToolRun:
     is_error: bool
 
 
-async def _event(tools: AgentToolsProtocol, kind: str, body: JsonObject) -> None:
-    """Post a ``tool_call`` / ``tool_result`` event; telemetry never breaks the turn."""
+async def post_tool_event(
+    tools: AgentToolsProtocol, features: AdapterFeatures, kind: str, body: JsonObject
+) -> None:
+    """With ``Emit.TOOL_CALLS``, post a ``tool_call`` / ``tool_result`` event; telemetry
+    never breaks the turn."""
+    if Emit.TOOL_CALLS not in features.emit:
+        return
     try:
         await tools.send_event(json.dumps(body, default=str), kind, body)
     except Exception as exc:
@@ -421,9 +434,9 @@ async def run_tool_call(
     With ``Emit.TOOL_CALLS`` the call and its result are posted as ``tool_call`` /
     ``tool_result`` events. Failures become error text for the model, never exceptions.
     """
-    emit = Emit.TOOL_CALLS in features.emit
-    if emit:
-        await _event(tools, "tool_call", {"name": name, "args": arguments, "tool_call_id": call_id})
+    await post_tool_event(
+        tools, features, "tool_call", {"name": name, "args": arguments, "tool_call_id": call_id}
+    )
     try:
         if not isinstance(arguments, Mapping):
             value: JsonValue = BAD_ARGUMENTS
@@ -441,12 +454,12 @@ async def run_tool_call(
     except Exception as exc:  # the model sees the failure and may try something else
         log.warning("tool %s failed: %s", name, exc)
         run = ToolRun(f"Error: {exc}", ok=False, is_error=True)
-    if emit:
-        await _event(
-            tools,
-            "tool_result",
-            {"name": name, "output": run.output, "tool_call_id": call_id, "is_error": run.is_error},
-        )
+    await post_tool_event(
+        tools,
+        features,
+        "tool_result",
+        {"name": name, "output": run.output, "tool_call_id": call_id, "is_error": run.is_error},
+    )
     return run
 
 

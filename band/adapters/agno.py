@@ -51,9 +51,15 @@ from ._bandtools import (  # noqa: E402
     NativeToolEvents,
     band_tool_specs,
     framework_failure,
-    run_band_tool,
 )
-from ._model import check_custom_tools, empty_usage, relay_closing_text, send_usage  # noqa: E402
+from ._model import (  # noqa: E402
+    ALL_CAPABILITIES,
+    check_custom_tools,
+    empty_usage,
+    relay_closing_text,
+    run_tool_call,
+    send_usage,
+)
 
 __all__ = ["AgnoAdapter", "AgnoAdapterConfig"]
 
@@ -88,9 +94,7 @@ class AgnoAdapter(SimpleAdapter[AgnoMessages]):
     SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset(
         {Emit.TOOL_CALLS, Emit.THOUGHTS, Emit.USAGE}
     )
-    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset(
-        {Capability.MEMORY, Capability.CONTACTS, Capability.TASKS, Capability.FILES}
-    )
+    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = ALL_CAPABILITIES
 
     def __init__(
         self,
@@ -164,7 +168,7 @@ class AgnoAdapter(SimpleAdapter[AgnoMessages]):
                 run = _current.get()
                 if run is None:
                     return f"Error: {_name} was called outside a Band turn"
-                result = await run_band_tool(
+                result = await run_tool_call(
                     run.tools, self._custom, self.features, _name, arguments, _call_id()
                 )
                 return result.output

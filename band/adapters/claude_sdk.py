@@ -71,7 +71,6 @@ from band.core.protocols import AgentToolsProtocol  # noqa: E402
 from band.core.simple_adapter import FeatureKwargs, SimpleAdapter  # noqa: E402
 from band.core.types import Emit, PlatformMessage  # noqa: E402
 from band.runtime.capabilities import Capability  # noqa: E402
-from band.runtime.prompts import render_system_prompt  # noqa: E402
 from band.runtime.tools.custom import CustomToolDef  # noqa: E402
 from band.workspaces import WorkspaceResolver  # noqa: E402
 
@@ -79,11 +78,18 @@ from ._bandtools import (  # noqa: E402
     BandToolSpec,
     FrameworkConfig,
     NativeToolEvents,
+    band_prompt,
     band_tool_specs,
     framework_failure,
-    run_band_tool,
 )
-from ._model import check_custom_tools, empty_usage, relay_closing_text, send_usage  # noqa: E402
+from ._model import (  # noqa: E402
+    ALL_CAPABILITIES,
+    check_custom_tools,
+    empty_usage,
+    relay_closing_text,
+    run_tool_call,
+    send_usage,
+)
 
 __all__ = [
     "ClaudeApprovalOptions",
@@ -258,9 +264,7 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
     SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset(
         {Emit.TOOL_CALLS, Emit.THOUGHTS, Emit.USAGE}
     )
-    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset(
-        {Capability.MEMORY, Capability.CONTACTS, Capability.TASKS, Capability.FILES}
-    )
+    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = ALL_CAPABILITIES
 
     def __init__(
         self,
@@ -287,12 +291,7 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
     async def on_started(self, agent_name: str, agent_description: str) -> None:
         """Render the system prompt Claude's own is extended with."""
         await super().on_started(agent_name, agent_description)
-        self._system_prompt = render_system_prompt(
-            agent_name=agent_name,
-            agent_description=agent_description,
-            custom_section=self.config.custom_section or "",
-            features=self.features,
-        )
+        self._system_prompt = band_prompt(self, self.config.custom_section)
 
     # -- a turn
 
@@ -636,7 +635,7 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
                     "content": [{"type": "text", "text": "Error: no Band turn"}],
                     "is_error": True,
                 }
-            run = await run_band_tool(
+            run = await run_tool_call(
                 tools, self._custom, self.features, spec.name, arguments, _call_id()
             )
             return {"content": [{"type": "text", "text": run.output}], "is_error": not run.ok}

@@ -32,18 +32,22 @@ from band.core.protocols import AgentToolsProtocol  # noqa: E402
 from band.core.simple_adapter import FeatureKwargs, SimpleAdapter  # noqa: E402
 from band.core.types import Emit, PlatformMessage  # noqa: E402
 from band.runtime.capabilities import Capability  # noqa: E402
-from band.runtime.prompts import render_system_prompt  # noqa: E402
 from band.runtime.tools.custom import CustomToolDef, find_custom_tool  # noqa: E402
 from band.runtime.tools.registry import TOOLS  # noqa: E402
 
 from ._bandtools import (  # noqa: E402
     BandToolSpec,
     FrameworkConfig,
+    band_prompt,
     band_tool_specs,
     framework_failure,
-    run_band_tool,
 )
-from ._model import check_custom_tools, relay_closing_text  # noqa: E402
+from ._model import (  # noqa: E402
+    ALL_CAPABILITIES,
+    check_custom_tools,
+    relay_closing_text,
+    run_tool_call,
+)
 
 __all__ = ["OPENAI_MODEL", "CrewAIAdapter", "CrewAIAdapterConfig"]
 
@@ -97,7 +101,7 @@ class _BandTool(BaseTool):  # type: ignore[misc]  # crewai is not in the dev ven
         if not turn.active:  # the turn was interrupted: its crew does nothing more
             return "Error: the turn was interrupted"
         adapter: CrewAIAdapter = self._adapter
-        call = run_band_tool(
+        call = run_tool_call(
             turn.tools,
             adapter._custom,
             adapter.features,
@@ -112,9 +116,7 @@ class CrewAIAdapter(SimpleAdapter[OpenAIMessages]):
     """Runs each turn as a crew of the configured agent and one task."""
 
     SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset({Emit.TOOL_CALLS})
-    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset(
-        {Capability.MEMORY, Capability.CONTACTS, Capability.TASKS, Capability.FILES}
-    )
+    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = ALL_CAPABILITIES
 
     def __init__(
         self,
@@ -135,12 +137,7 @@ class CrewAIAdapter(SimpleAdapter[OpenAIMessages]):
     async def on_started(self, agent_name: str, agent_description: str) -> None:
         """The backstory: the configured one, then the Band instructions."""
         await super().on_started(agent_name, agent_description)
-        prompt = render_system_prompt(
-            agent_name=agent_name,
-            agent_description=agent_description,
-            custom_section=self.config.custom_section or "",
-            features=self.features,
-        )
+        prompt = band_prompt(self, self.config.custom_section)
         self._backstory = (
             f"{self.config.backstory}\n\n{prompt}" if self.config.backstory else prompt
         )

@@ -37,17 +37,23 @@ from band.core.protocols import AgentToolsProtocol  # noqa: E402
 from band.core.simple_adapter import FeatureKwargs, SimpleAdapter  # noqa: E402
 from band.core.types import Emit, PlatformMessage  # noqa: E402
 from band.runtime.capabilities import Capability  # noqa: E402
-from band.runtime.prompts import render_system_prompt  # noqa: E402
 from band.runtime.tools.custom import CustomToolDef  # noqa: E402
 
 from ._bandtools import (  # noqa: E402
     BandToolSpec,
     FrameworkConfig,
+    band_prompt,
     band_tool_specs,
     framework_failure,
-    run_band_tool,
 )
-from ._model import check_custom_tools, empty_usage, relay_closing_text, send_usage  # noqa: E402
+from ._model import (  # noqa: E402
+    ALL_CAPABILITIES,
+    check_custom_tools,
+    empty_usage,
+    relay_closing_text,
+    run_tool_call,
+    send_usage,
+)
 
 __all__ = ["GEMINI_MODEL", "GoogleADKAdapter", "GoogleADKAdapterConfig"]
 
@@ -100,7 +106,7 @@ class _BandTool(BaseTool):  # type: ignore[misc]  # google-adk is not in the dev
         if tools is None:
             return {"error": "Error: no Band turn"}
         call_id = tool_context.function_call_id or f"call_{uuid.uuid4().hex[:24]}"
-        run = await run_band_tool(
+        run = await run_tool_call(
             tools, self._adapter._custom, self._adapter.features, self.name, args, call_id
         )
         return {"result": run.output} if run.ok else {"error": run.output}
@@ -119,9 +125,7 @@ class GoogleADKAdapter(SimpleAdapter[OpenAIMessages]):
     """Runs each room's turns through its ADK runner and session."""
 
     SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset({Emit.TOOL_CALLS, Emit.USAGE})
-    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset(
-        {Capability.MEMORY, Capability.CONTACTS, Capability.TASKS, Capability.FILES}
-    )
+    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = ALL_CAPABILITIES
 
     def __init__(
         self,
@@ -142,11 +146,8 @@ class GoogleADKAdapter(SimpleAdapter[OpenAIMessages]):
     async def on_started(self, agent_name: str, agent_description: str) -> None:
         """Render the system prompt once the agent's name and description are known."""
         await super().on_started(agent_name, agent_description)
-        self._system_prompt = self.config.system_prompt or render_system_prompt(
-            agent_name=agent_name,
-            agent_description=agent_description,
-            custom_section=self.config.custom_section or "",
-            features=self.features,
+        self._system_prompt = self.config.system_prompt or band_prompt(
+            self, self.config.custom_section
         )
 
     async def _room(self, room_id: str, tools: AgentToolsProtocol, fresh: bool) -> _Room:

@@ -53,18 +53,18 @@ from band.runtime.capabilities import Capability  # noqa: E402
 from band.runtime.prompts import render_system_prompt  # noqa: E402
 from band.runtime.tools.custom import CustomToolDef  # noqa: E402
 
-from ._framework import (  # noqa: E402
+from ._bandtools import (  # noqa: E402
+    BandToolSpec,
     FrameworkConfig,
-    ToolSpec,
-    post_tool_event,
-    report_failure,
+    band_tool_specs,
+    framework_failure,
     result_text,
-    tool_specs,
 )
 from ._model import (  # noqa: E402
     add_usage,
     check_custom_tools,
     empty_usage,
+    post_tool_event,
     relay_closing_text,
     run_tool_call,
     send_usage,
@@ -131,11 +131,13 @@ def band_langchain_tools(
     custom: Sequence[CustomToolDef] = (),
 ) -> list[BaseTool]:
     """The platform tools the ``capabilities`` select and the custom tools, as LangChain tools."""
-    return [_tool(spec, tools, features, custom) for spec in tool_specs(tools, features, custom)]
+    return [
+        _tool(spec, tools, features, custom) for spec in band_tool_specs(tools, features, custom)
+    ]
 
 
 def _tool(
-    spec: ToolSpec,
+    spec: BandToolSpec,
     tools: AgentToolsProtocol,
     features: AdapterFeatures,
     custom: Sequence[CustomToolDef],
@@ -386,7 +388,7 @@ class LangGraphAdapter(SimpleAdapter[LangChainMessages]):
             await telemetry.flush()
         except Exception:
             log.exception("room %s: the LangGraph run failed", room_id)
-            await report_failure(tools, PROVIDER)
+            await tools.send_failure(framework_failure(PROVIDER))
             raise
         finally:
             await send_usage(tools, self.features, telemetry.usage)

@@ -36,10 +36,10 @@ from band.core.turn import AgentFailure, TurnEffect
 from band.core.types import Emit, HistoryConverter, PlatformMessage
 from band.core.wire import JsonObject
 from band.runtime.capabilities import Capability
-from band.runtime.prompts import render_system_prompt
 from band.runtime.tools.custom import CustomToolDef, custom_tools_to_schemas
 
 from ._model import (
+    ALL_CAPABILITIES,
     MAX_TOOL_ROUNDS,
     BaseAdapterConfig,
     ToolRun,
@@ -132,9 +132,7 @@ class OpenAIAgentsAdapter(SimpleAdapter[AgentsHistory]):
     SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset(
         {Emit.TOOL_CALLS, Emit.THOUGHTS, Emit.USAGE}
     )
-    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset(
-        {Capability.MEMORY, Capability.CONTACTS, Capability.TASKS, Capability.FILES}
-    )
+    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = ALL_CAPABILITIES
 
     def __init__(
         self,
@@ -165,13 +163,7 @@ class OpenAIAgentsAdapter(SimpleAdapter[AgentsHistory]):
     async def on_started(self, agent_name: str, agent_description: str) -> None:
         """Render the Band system prompt once the agent's name is known."""
         await super().on_started(agent_name, agent_description)
-        self._system_prompt = self.config.system_prompt or render_system_prompt(
-            agent_name=agent_name,
-            agent_description=agent_description,
-            custom_section=self.config.custom_section,
-            include_base_instructions=self.config.include_base_instructions,
-            features=self.features,
-        )
+        self._system_prompt = self.config.render(self.features, agent_name, agent_description)
         if self.agent is None:
             self.agent = self._sdk.Agent(name=agent_name or "Band agent")
 

@@ -51,18 +51,18 @@ from band.runtime.tools.custom import (  # noqa: E402
     is_failed_tool_output,
 )
 
-from ._framework import (  # noqa: E402
+from ._bandtools import (  # noqa: E402
+    BandToolSpec,
     FrameworkConfig,
-    ToolSpec,
-    post_tool_event,
-    report_failure,
+    band_tool_specs,
+    framework_failure,
     result_text,
-    tool_specs,
 )
 from ._model import (  # noqa: E402
     add_usage,
     check_custom_tools,
     empty_usage,
+    post_tool_event,
     relay_closing_text,
     run_tool_call,
     send_usage,
@@ -103,7 +103,7 @@ def _takes_context(fn: Callable[..., Any]) -> bool:
 
 
 def band_toolset(
-    specs: Sequence[ToolSpec],
+    specs: Sequence[BandToolSpec],
     custom: Sequence[CustomToolDef],
     features: AdapterFeatures,
     outcomes: dict[str, bool],
@@ -250,7 +250,7 @@ class PydanticAIAdapter(SimpleAdapter[PydanticAIMessages]):
             if note:
                 past.append(ModelRequest(parts=[UserPromptPart(content=f"[System]: {note}")]))
         prompt = msg.format_for_llm()
-        specs = tool_specs(tools, self.features, self._custom_tools)
+        specs = band_tool_specs(tools, self.features, self._custom_tools)
         outcomes: dict[str, bool] = {}
         toolset = band_toolset(specs, self._custom_tools, self.features, outcomes)
         usage = empty_usage()
@@ -291,7 +291,7 @@ class PydanticAIAdapter(SimpleAdapter[PydanticAIMessages]):
             past.append(ModelRequest(parts=[UserPromptPart(content=prompt)]))
             if isinstance(exc, Exception):
                 log.exception("room %s: the Pydantic AI run failed", room_id)
-                await report_failure(tools, PROVIDER)
+                await tools.send_failure(framework_failure(PROVIDER))
             raise
         run_usage = result.usage
         add_usage(

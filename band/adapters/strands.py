@@ -43,7 +43,6 @@ from band.core.simple_adapter import FeatureKwargs, SimpleAdapter  # noqa: E402
 from band.core.types import Emit, PlatformMessage  # noqa: E402
 from band.core.wire import JsonObject  # noqa: E402
 from band.runtime.capabilities import Capability  # noqa: E402
-from band.runtime.prompts import render_system_prompt  # noqa: E402
 from band.runtime.tools.custom import (  # noqa: E402
     CustomToolDef,
     get_custom_tool_name,
@@ -54,12 +53,18 @@ from ._bandtools import (  # noqa: E402
     BandToolSpec,
     FrameworkConfig,
     NativeToolEvents,
+    band_prompt,
     band_tool_specs,
     framework_failure,
     native_effects,
-    run_band_tool,
 )
-from ._model import empty_usage, relay_closing_text, send_usage  # noqa: E402
+from ._model import (  # noqa: E402
+    ALL_CAPABILITIES,
+    empty_usage,
+    relay_closing_text,
+    run_tool_call,
+    send_usage,
+)
 
 __all__ = ["StrandsAdapter", "StrandsAdapterConfig", "StrandsCustomTool"]
 
@@ -191,9 +196,7 @@ class StrandsAdapter(SimpleAdapter[StrandsMessages]):
     """Runs each turn as a Strands agent loop with the Band tools as Strands tools."""
 
     SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset({Emit.TOOL_CALLS, Emit.USAGE})
-    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset(
-        {Capability.MEMORY, Capability.CONTACTS, Capability.TASKS, Capability.FILES}
-    )
+    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = ALL_CAPABILITIES
 
     def __init__(
         self,
@@ -227,11 +230,8 @@ class StrandsAdapter(SimpleAdapter[StrandsMessages]):
     async def on_started(self, agent_name: str, agent_description: str) -> None:
         """Render the system prompt once the agent's name and description are known."""
         await super().on_started(agent_name, agent_description)
-        self._system_prompt = self.config.system_prompt or render_system_prompt(
-            agent_name=agent_name,
-            agent_description=agent_description,
-            custom_section=self.config.custom_section or "",
-            features=self.features,
+        self._system_prompt = self.config.system_prompt or band_prompt(
+            self, self.config.custom_section
         )
 
     async def on_message(
@@ -257,7 +257,7 @@ class StrandsAdapter(SimpleAdapter[StrandsMessages]):
 
         async def run(name: str, use: ToolUse) -> Any:
             args = use.get("input")
-            return await run_band_tool(
+            return await run_tool_call(
                 tools, self._custom, self.features, name, args or {}, use["toolUseId"]
             )
 

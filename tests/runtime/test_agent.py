@@ -115,6 +115,32 @@ def test_default_retry_budget_runs_the_adapter_once(platform: RestartablePlatfor
     in_room(platform, "Boom", scenario)
 
 
+class SelfCaused(Boom):
+    """Raises an error that is its own cause, as CrewAI's OpenAI provider does (``e from e``)."""
+
+    async def on_message(
+        self, msg, tools, history, participants_msg, contacts_msg, *, is_session_bootstrap, room_id
+    ):  # type: ignore[no-untyped-def]
+        self.calls += 1
+        error = RuntimeError("model said 500")
+        raise error from error
+
+
+def test_an_error_that_is_its_own_cause_settles_the_turn(platform: RestartablePlatform) -> None:
+    """A looping cause chain does not hang the room: the message is failed, the room goes on."""
+
+    async def scenario(r: InRoom) -> None:
+        adapter = SelfCaused()
+        async with r.agent(adapter):
+            mid = await r.send("fail once")
+            await r.reaches(mid, "failed")
+            second = await r.send("and again")
+            await r.reaches(second, "failed")
+        assert adapter.calls == 2
+
+    in_room(platform, "SelfCaused", scenario)
+
+
 class Silent(SimpleAdapter[Any]):
     """Posts a thought event only: that observes, it does not answer."""
 

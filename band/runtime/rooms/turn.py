@@ -72,7 +72,9 @@ def _platform_unreachable(exc: BaseException) -> bool:
     """Whether ``exc`` (or what caused it) is a failure to reach the platform, or a transient
     refusal (429, 5xx) that outlasted the call's retries."""
     seen: BaseException | None = exc
-    while seen is not None:
+    walked: set[int] = set()  # a chain may loop (crewai raises ``e from e``)
+    while seen is not None and id(seen) not in walked:
+        walked.add(id(seen))
         if transient(seen):
             return True
         seen = seen.__cause__ or seen.__context__
