@@ -26,10 +26,12 @@ from band.testing.scripted_model import ErrorTurn, ScriptedModel, TextTurn, Tool
 
 from .framework_helpers import (
     act_tool_turn,
+    bootstrap_then_two_turns,
     events,
+    example_counts_words,
     failed_turn,
-    import_without,
-    interrupt,
+    interrupt_then_answer,
+    missing_extra,
     script_agent,
     settled,
     start,
@@ -145,20 +147,7 @@ def test_an_agno_tool_counts_as_observe_even_when_declared(
 def test_the_second_turn_sees_the_first_and_history_is_bootstrapped(
     scripted_model: ScriptedModel, band_platform: LocalBand
 ) -> None:
-    handle = band_platform.register_agent("Late")
-    room = band_platform.room(handle)
-    room.say("remember the code word: tangerine", mention=handle)
-    scripted_model.script(TextTurn("noted"), TextTurn("first answer"), TextTurn("second answer"))
-    bot = band_platform.run_agent(_adapter(scripted_model), handle=handle)
-    room.wait_for(lambda _: len(room.messages_from(bot)) >= 1)
-    mid = room.say("first question", mention=bot)
-    room.wait_for_reply(bot, after=mid)
-    mid = room.say("second question", mention=bot)
-    assert room.wait_for_reply(bot, after=mid).text == "second answer"
-    last = scripted_model.requests[-1].messages
-    texts = " | ".join(text for _, text in last)
-    assert "tangerine" in texts and "first question" in texts and "first answer" in texts
-    assert last[-1][0] == "user" and "second question" in last[-1][1]
+    bootstrap_then_two_turns(band_platform, scripted_model, _adapter(scripted_model))
 
 
 @pytest.mark.parametrize(("status", "key"), [(500, None), (401, "wrong-key")], ids=["5xx", "401"])
@@ -179,33 +168,21 @@ def test_a_model_error_is_the_error_event_with_the_official_failure(
 def test_an_interrupt_cancels_the_run(
     scripted_model: ScriptedModel, band_platform: LocalBand
 ) -> None:
-    scripted_model.script(TextTurn("too late", delay=60), TextTurn("after the interrupt"))
-    bot, room = start(band_platform, _adapter(scripted_model))
-    mid = room.say("take your time", mention=bot)
-    room.wait_for(lambda _: len(scripted_model.requests) >= 1)
-    interrupt(room, bot)
-    room.wait_for(lambda _: room.delivery_status(mid, bot) not in (None, "processing", "pending"))
-    mid = room.say("are you there?", mention=bot)
-    assert room.wait_for_reply(bot, after=mid).text == "after the interrupt"
-    assert "too late" not in [m.text for m in room.messages_from(bot)]
+    first = TextTurn("too late", delay=60)
+    _, _, reply = interrupt_then_answer(
+        band_platform, scripted_model, _adapter(scripted_model), first
+    )
+    assert reply.text == "after the interrupt"
 
 
 def test_the_example_answers_through_its_own_tool(
     scripted_model: ScriptedModel, band_platform: LocalBand, tmp_path: Path
 ) -> None:
-    scripted_model.script(
-        ToolTurn("word_count", {"text": "one two three"}),
-        ToolTurn("band_send_message", {"content": "3 words", "mentions": ["@local"]}),
-        TextTurn("done"),
+    env = scripted_model.env()
+    outputs = example_counts_words(
+        band_platform, env, scripted_model, "agno_agent.py", "word_count", tmp_path
     )
-    script = ROOT / "examples" / "agno_agent.py"
-    with script_agent(band_platform, scripted_model.env(), script, tmp_path, "Counter") as (
-        handle,
-        room,
-    ):
-        mid = room.say("count: one two three", mention=handle)
-        assert room.wait_for_reply(handle, after=mid, timeout=90).text == "3 words"
-    assert [out for _, out in scripted_model.requests[1].tool_results] == ["3"]
+    assert outputs == ["3"]
 
 
 def test_a_script_written_for_the_official_constructor_runs_unchanged(
@@ -238,7 +215,4 @@ def test_the_config_takes_no_fields() -> None:
 
 
 def test_without_the_extra_the_import_names_it() -> None:
-    assert (
-        import_without("agno", "AgnoAdapter AgnoAdapterConfig")
-        == ["AgnoAdapter needs the [agno] extra: pip install 'band-open-sdk[agno]'"] * 2
-    )
+    missing_extra("agno", "AgnoAdapter AgnoAdapterConfig", "agno")

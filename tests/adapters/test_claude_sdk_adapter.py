@@ -35,8 +35,8 @@ from .framework_helpers import (
     act_tool_turn,
     events,
     failed_turn,
-    import_without,
     interrupt,
+    missing_extra,
     script_agent,
     settled,
     start,
@@ -226,13 +226,7 @@ def test_config_checks() -> None:
 
 
 def test_without_the_extra_the_import_names_it() -> None:
-    assert (
-        import_without("claude_agent_sdk", "ClaudeSDKAdapter ClaudeCLIOptions")
-        == [
-            "ClaudeSDKAdapter needs the [claude-sdk] extra: pip install 'band-open-sdk[claude-sdk]'"
-        ]
-        * 2
-    )
+    missing_extra("claude_agent_sdk", "ClaudeSDKAdapter ClaudeCLIOptions", "claude-sdk")
 
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,8 +11,9 @@ import pytest
 from adapters.framework_helpers import (
     act_tool_turn,
     events,
+    example_counts_words,
     failed_turn,
-    interrupt,
+    interrupt_then_answer,
     script_agent,
     settled,
     start,
@@ -84,19 +85,9 @@ def test_a_model_error_is_the_error_event(
 
 
 def test_an_interrupt_cancels_the_run(model: ScriptedModel, band_platform: LocalBand) -> None:
-    model.script(
-        ToolTurn("band_send_message", {"content": "too late", "mentions": ["@local"]}, delay=10),
-        TextTurn("after the interrupt"),
-    )
-    bot, room = start(band_platform, _adapter())
-    mid = room.say("take your time", mention=bot)
-    room.wait_for(lambda _: len(model.requests) >= 1)
-    interrupt(room, bot)
-    room.wait_for(lambda _: room.delivery_status(mid, bot) not in (None, "processing", "pending"))
-    mid = room.say("are you there?", mention=bot)
-    room.wait_for_reply(bot, after=mid, timeout=90)
-    # the interrupted crew's thread ran on, but its tools did nothing more
-    assert "too late" not in [m.text for m in room.messages_from(bot)]
+    # the interrupted crew's thread runs on, but its tools do nothing more: no "too late"
+    first = ToolTurn("band_send_message", {"content": "too late", "mentions": ["@local"]}, delay=10)
+    interrupt_then_answer(band_platform, model, _adapter(), first)
 
 
 def _script_env(model: ScriptedModel) -> dict[str, str]:
@@ -106,18 +97,11 @@ def _script_env(model: ScriptedModel) -> dict[str, str]:
 def test_the_example_answers_through_its_custom_tool(
     model: ScriptedModel, band_platform: LocalBand, tmp_path: Path
 ) -> None:
-    model.script(
-        ToolTurn("wordcount", {"text": "one two three"}),
-        ToolTurn("band_send_message", {"content": "3 words", "mentions": ["@local"]}),
-        TextTurn("done"),
-    )
-    script = ROOT / "examples" / "crewai_agent.py"
     env = {**_script_env(model), "CREWAI_MODEL": "openai/gpt-5-mini"}
-    with script_agent(band_platform, env, script, tmp_path, "Counter") as (handle, room):
-        mid = room.say("count: one two three", mention=handle)
-        assert room.wait_for_reply(handle, after=mid, timeout=90).text == "3 words"
-    [(_, output)] = model.requests[1].tool_results
-    assert output == "3"
+    outputs = example_counts_words(
+        band_platform, env, model, "crewai_agent.py", "wordcount", tmp_path
+    )
+    assert outputs == ["3"]
 
 
 def test_a_script_written_for_the_official_constructor_runs_unchanged(

@@ -11,8 +11,9 @@ import pytest
 from adapters.framework_helpers import (
     act_tool_turn,
     events,
+    example_counts_words,
     failed_turn,
-    interrupt,
+    interrupt_then_answer,
     script_agent,
     settled,
     start,
@@ -100,14 +101,9 @@ def test_a_model_error_is_the_error_event(
 
 
 def test_an_interrupt_cancels_the_run(model: ScriptedModel, band_platform: LocalBand) -> None:
-    model.script(TextTurn("too late", delay=60), TextTurn("after the interrupt"))
-    bot, room = start(band_platform, _adapter())
-    mid = room.say("take your time", mention=bot)
-    room.wait_for(lambda _: len(model.requests) >= 1)
-    interrupt(room, bot)
-    room.wait_for(lambda _: room.delivery_status(mid, bot) not in (None, "processing", "pending"))
-    mid = room.say("are you there?", mention=bot)
-    assert room.wait_for_reply(bot, after=mid).text == "after the interrupt"
+    first = TextTurn("too late", delay=60)
+    _, _, reply = interrupt_then_answer(band_platform, model, _adapter(), first)
+    assert reply.text == "after the interrupt"
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -116,16 +112,10 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_example_answers_through_its_custom_tool(
     model: ScriptedModel, band_platform: LocalBand, tmp_path: Path
 ) -> None:
-    model.script(
-        ToolTurn("wordcount", {"text": "one two three"}),
-        ToolTurn("band_send_message", {"content": "3 words", "mentions": ["@local"]}),
-        TextTurn(""),
+    env = model.env()
+    [output] = example_counts_words(
+        band_platform, env, model, "google_adk_agent.py", "wordcount", tmp_path
     )
-    script = ROOT / "examples" / "google_adk_agent.py"
-    with script_agent(band_platform, model.env(), script, tmp_path, "Counter") as (handle, room):
-        mid = room.say("count: one two three", mention=handle)
-        assert room.wait_for_reply(handle, after=mid, timeout=90).text == "3 words"
-    [(_, output)] = model.requests[1].tool_results
     assert "3" in output
 
 
