@@ -59,6 +59,7 @@ def _redact_key_header(record: logging.LogRecord) -> bool:
 
 # websockets logs every handshake header at DEBUG; our sockets log through this logger instead
 _ws_log = logging.getLogger("band.client.websocket")
+_ws_log.addFilter(_redact_key_header)
 
 
 class _PushConnection(ClientConnection):
@@ -77,7 +78,7 @@ class _PushConnection(ClientConnection):
         sink = self.sink
         if sink is not None and type(event) is Frame and event.opcode is Opcode.TEXT and event.fin:
             try:
-                text = event.data.decode()
+                text = str(event.data, "utf-8")
             except UnicodeDecodeError:
                 pass
             else:
@@ -89,7 +90,7 @@ class _PushConnection(ClientConnection):
         if type(event) is Frame and event.opcode in (Opcode.TEXT, Opcode.BINARY, Opcode.CONT):
             self.sink = None  # from here on the reader task takes every frame
         super().process_event(event)
-_ws_log.addFilter(_redact_key_header)
+
 
 #: ``handler(event, payload)`` for pushes on one topic; called in the reader, keep it quick.
 PushHandler = Callable[[str, JsonObject], None]
