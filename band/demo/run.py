@@ -13,13 +13,12 @@ import sys
 import tempfile
 from typing import Any, TextIO
 
-import httpx
-
 from band._extras import MissingExtraError, require
 from band.agent import Agent
+from band.client import RestClient, path
 from band.core import SimpleAdapter
 from band.core.exceptions import BandError
-from band.core.wire import MessageRow
+from band.core.wire import ChatParticipantDetails, MessageRow
 
 from .adapter import DemoAdapter, SilentAdapter
 from .platform import LocalPlatform
@@ -71,7 +70,7 @@ class Demo:
         db = self.args.db or os.path.join(workdir, "demo.sqlite3")
         platform: LocalPlatform | None = None
         agent: Agent | None = None
-        http: httpx.AsyncClient | None = None
+        rest: RestClient | None = None
         try:
             async with asyncio.timeout(self.args.timeout):
                 self.doing = "starting the local platform"
@@ -80,13 +79,9 @@ class Demo:
                 await platform.until_ready()
                 where = "temporary" if self.args.db is None else db
                 self.step(1, f"local Band platform up at {platform.rest_url} (database: {where})")
-                http = httpx.AsyncClient(
-                    base_url=platform.rest_url,
-                    headers={"X-API-Key": platform.user_key},
-                    timeout=10,
-                )
-                agent = await self._agent(platform, http, workdir)
-                watcher = await self._room(platform, http)
+                rest = RestClient(platform.user_key, platform.rest_url, timeout=10)
+                agent = await self._agent(platform, rest, workdir)
+                watcher = await self._room(platform, rest)
                 await self._exchange(watcher)
         except TimeoutError:
             print(
@@ -98,7 +93,7 @@ class Demo:
         except DemoFailed as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 1
-        except (httpx.HTTPError, OSError, RuntimeError, BandError, sqlite3.Error) as exc:
+        except (OSError, RuntimeError, BandError, sqlite3.Error) as exc:
             print(f"error: {self.doing} failed: {exc}", file=sys.stderr)
             return 1
         else:
@@ -109,18 +104,16 @@ class Demo:
                 self._next_steps()
             return 0
         finally:
-            await self._shutdown(agent, http, platform)
+            await self._shutdown(agent, rest, platform)
             shutil.rmtree(workdir, ignore_errors=True)
 
-    async def _agent(self, platform: LocalPlatform, http: httpx.AsyncClient, workdir: str) -> Agent:
+    async def _agent(self, platform: LocalPlatform, rest: RestClient, workdir: str) -> Agent:
         """Register the example agent through the human API and start it with the SDK."""
         self.doing = "registering the agent"
         name = "Demo ACP Agent" if self.args.acp else "Demo Agent"
         body = {"agent": {"name": name, "description": "The band demo's example agent"}}
-        r = await http.post("/api/v1/me/agents/register", json=body)
-        if r.status_code != 201:
-            raise DemoFailed(f"registering the agent failed: {r.status_code} {r.text}")
-        data = r.json()["data"]
+        data = (await rest.request("POST", "/me/agents/register", json=body)).data
+        assert isinstance(data, dict)
         self.agent_id = data["agent"]["id"]
         self.names[self.agent_id] = name
         self.step(2, f'registered agent "{name}" (@{data["agent"]["handle"]}, id {self.agent_id})')
@@ -151,30 +144,28 @@ class Demo:
         config = ACPClientAdapterConfig(command=command, cwd=workspace, turn_timeout_s=30.0)
         return ACPClientAdapter(config), "ACPClientAdapter running `python -m band.demo.acp_agent`"
 
-    async def _room(self, platform: LocalPlatform, http: httpx.AsyncClient) -> RoomWatcher:
+    async def _room(self, platform: LocalPlatform, rest: RestClient) -> RoomWatcher:
         """Create a room as the local person and add the agent."""
         self.doing = "creating the room"
-        r = await http.post("/api/v1/me/chats", json={"chat": {"title": "Band demo"}})
-        r.raise_for_status()
-        self.room_id = r.json()["data"]["id"]
+        room = (await rest.request("POST", "/me/chats", json={"chat": {"title": "Band demo"}})).data
+        assert isinstance(room, dict)
+        self.room_id = str(room["id"])
+        members = path("/me/chats/{}/participants", self.room_id)
         body = {"participant": {"participant_id": self.agent_id}}
-        r = await http.post(f"/api/v1/me/chats/{self.room_id}/participants", json=body)
-        r.raise_for_status()
-        r = await http.get(f"/api/v1/me/chats/{self.room_id}/participants")
-        r.raise_for_status()
-        for p in r.json()["data"]:
-            self.names.setdefault(p["id"], p.get("name") or p.get("handle") or p["id"])
+        await rest.request("POST", members, json=body)
+        for p in (await rest.request("GET", members)).rows_as(ChatParticipantDetails):
+            if p.id is not None:
+                self.names.setdefault(p.id, p.name or p.handle or p.id)
         self.step(4, f'created room "Band demo" ({self.room_id}) and added the agent')
         self.note(f"web room view: {platform.rest_url}/#/rooms/{self.room_id}")
-        return RoomWatcher(http, self.room_id, self.names, self.show)
+        return RoomWatcher(rest, self.room_id, self.names, self.show)
 
     async def _exchange(self, watcher: RoomWatcher) -> None:
         """Mention the agent, then print the room until its reply (or its error) arrives."""
         self.doing = "sending the message"
         name = self.names[self.agent_id]
         body = {"message": {"content": self.args.message, "mentions": [{"id": self.agent_id}]}}
-        r = await watcher.http.post(f"/api/v1/me/chats/{self.room_id}/messages", json=body)
-        r.raise_for_status()
+        await watcher.rest.request("POST", path("/me/chats/{}/messages", self.room_id), json=body)
         self.step(5, f"sent a message mentioning {name}; waiting for the reply")
         self.doing = f"waiting for {name}'s reply"
         while True:
@@ -205,21 +196,21 @@ class Demo:
         self.note(f"and mention {self.names[self.agent_id]} there. Ctrl-C stops.")
         while True:
             await asyncio.sleep(KEEP_POLL_S)
-            with contextlib.suppress(httpx.HTTPError):
+            with contextlib.suppress(BandError):
                 await watcher.poll()
 
     async def _shutdown(
         self,
         agent: Agent | None,
-        http: httpx.AsyncClient | None,
+        rest: RestClient | None,
         platform: LocalPlatform | None,
     ) -> None:
         # the agent first: it closes its socket while the platform still listens
         if agent is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(agent.stop(timeout=2.0), 10)
-        if http is not None:
-            await http.aclose()
+        if rest is not None:
+            await rest.aclose()
         if platform is not None:
             await asyncio.to_thread(platform.stop)
 

@@ -7,10 +7,8 @@ import re
 import time
 from collections.abc import Callable
 
-import httpx
-import msgspec
-
-from band.core.wire import Envelope, JsonValue, MessageRow
+from band.client import RestClient, path
+from band.core.wire import JsonValue, MessageRow
 
 __all__ = ["Clock", "RoomWatcher", "render"]
 
@@ -24,8 +22,6 @@ _LABELS = {
     "attention": "attention",
 }
 MAX_LINE = 160
-#: A page of the human API's room messages.
-_PAGE = msgspec.json.Decoder(Envelope[list[MessageRow]])
 
 
 class Clock:
@@ -77,12 +73,12 @@ class RoomWatcher:
 
     def __init__(
         self,
-        http: httpx.AsyncClient,
+        rest: RestClient,
         room_id: str,
         names: dict[str, str],
         on_row: Callable[[MessageRow], None],
     ) -> None:
-        self.http = http
+        self.rest = rest
         self.room_id = room_id
         self.names = names
         self.on_row = on_row
@@ -91,22 +87,12 @@ class RoomWatcher:
     async def poll(self) -> list[MessageRow]:
         """Fetch the rows not seen yet (every page), report them, and return them."""
         fresh: list[MessageRow] = []
-        cursor: str | None = None
-        while True:
-            params: dict[str, str | int] = {"limit": 100}
-            if cursor:
-                params["cursor"] = cursor
-            r = await self.http.get(f"/api/v1/me/chats/{self.room_id}/messages", params=params)
-            r.raise_for_status()
-            page = _PAGE.decode(r.content)
-            for row in page.data:
+        url = path("/me/chats/{}/messages", self.room_id)
+        async for page in self.rest.pages(url, {"limit": 100}):
+            for row in page.rows_as(MessageRow):
                 if row.id is not None and row.id not in self.seen:
                     self.seen.add(row.id)
                     fresh.append(row)
-            paging = page.paging
-            cursor = paging.next_cursor if paging is not None and paging.has_more else None
-            if not cursor:
-                break
         fresh.reverse()  # the platform pages newest first; report in the order they were sent
         for row in fresh:
             self.on_row(row)

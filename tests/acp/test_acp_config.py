@@ -1,13 +1,25 @@
-"""ACPClientAdapterConfig validation and flatten_select_options."""
+"""ACPClientAdapterConfig validation, flatten_select_options and locate_model_options."""
 
 from __future__ import annotations
 
 import pytest
-from acp.schema import HttpMcpServer, SessionConfigSelectGroup, SessionConfigSelectOption
+from acp.schema import (
+    HttpMcpServer,
+    SessionConfigOptionBoolean,
+    SessionConfigOptionSelect,
+    SessionConfigSelectGroup,
+    SessionConfigSelectOption,
+)
 from pydantic import ValidationError
 
 from band.integrations.acp.config import ACPClientAdapterConfig, ACPRetentionConfig
 from band.integrations.acp.config_options import flatten_select_options
+from band.integrations.acp.model_selection import (
+    MODEL_CATEGORY,
+    THOUGHT_LEVEL_CATEGORY,
+    ACPModelOptions,
+    locate_model_options,
+)
 
 
 def error_text(exc: pytest.ExceptionInfo[ValidationError]) -> list[str]:
@@ -83,3 +95,27 @@ def test_flatten_select_options_expands_groups_in_order() -> None:
     group = SessionConfigSelectGroup(group="g", name="G", options=[b, c])
     assert flatten_select_options([a, group]) == (a, b, c)
     assert flatten_select_options([]) == ()
+
+
+def _select(option_id: str, category: str | None) -> SessionConfigOptionSelect:
+    values = [SessionConfigSelectOption(value="a", name="A")]
+    return SessionConfigOptionSelect(
+        id=option_id,
+        name=option_id,
+        category=category,
+        current_value="a",
+        options=values,
+        type="select",
+    )
+
+
+def test_model_options_are_found_by_their_reserved_categories() -> None:
+    assert (MODEL_CATEGORY, THOUGHT_LEVEL_CATEGORY) == ("model", "thought_level")
+    toggle = SessionConfigOptionBoolean(
+        id="fast", name="Fast", category="model", current_value=False, type="boolean"
+    )
+    model, other_model = _select("m", "model"), _select("m2", "model")
+    effort, mode = _select("e", "thought_level"), _select("mode", "mode")
+    found = locate_model_options([toggle, mode, model, effort, other_model])
+    assert found == ACPModelOptions(model=model, effort=effort)  # the first select of each
+    assert locate_model_options([mode]) == ACPModelOptions(model=None, effort=None)

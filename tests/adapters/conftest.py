@@ -8,7 +8,7 @@ import pytest
 
 from band.testing import LocalBand, ScriptedModel, local_band
 
-from .frameworks import TIMEOUT
+from .framework_helpers import TIMEOUT
 
 
 @pytest.fixture

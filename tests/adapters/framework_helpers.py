@@ -1,19 +1,43 @@
-"""What the agent-framework adapter tests share: a local platform, an agent started on it,
-and the waits and reads every scenario uses (the model is band.testing's ScriptedModel)."""
+"""What the agent-framework adapter tests share (tests/adapters and tests/frameworks): an agent
+started on the local platform, the waits and reads every scenario uses, the custom tools and
+the scenarios every framework runs alike (the model is band.testing's ScriptedModel), and a
+script (an example, a drop-in) run as an agent process."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
 import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import yaml
+from pydantic import BaseModel
 
+from band.adapters._model import GENERIC_PROVIDER_FAILURE_MESSAGE
 from band.runtime.sessionconfig import SessionConfig
-from band.testing import AgentHandle, LocalBand, Room, RunningAgent
+from band.runtime.tools import TurnEffect
+from band.runtime.tools.custom import CustomToolDef, declares_turn_effect
+from band.testing import (
+    AgentHandle,
+    ErrorTurn,
+    LocalBand,
+    Message,
+    ModelRequest,
+    Room,
+    RunningAgent,
+    ScriptedModel,
+    TextTurn,
+    ToolTurn,
+)
+
+#: every wait is on a condition; this only bounds a failing test (two shared cores, SDK retries)
+TIMEOUT = 60.0
 
 
 def start(band: LocalBand, adapter: Any, name: str = "Framework") -> tuple[RunningAgent, Room]:
@@ -42,6 +66,113 @@ def events(room: Room, bot: RunningAgent, kind: str) -> list[dict[str, Any]]:
     return [json.loads(m.content) for m in room.messages_from(bot, kind)]
 
 
+def ticket_tool() -> tuple[CustomToolDef, list[str]]:
+    """A custom tool declared ``ACT`` (``fileticket``) and the titles it filed."""
+
+    class FileTicketInput(BaseModel):
+        """File a support ticket."""
+
+        title: str
+
+    filed: list[str] = []
+
+    @declares_turn_effect(TurnEffect.ACT)
+    async def file_ticket(args: FileTicketInput) -> str:
+        filed.append(args.title)
+        return f"filed: {args.title}"
+
+    return (FileTicketInput, file_ticket), filed
+
+
+def stalling_tool() -> tuple[CustomToolDef, threading.Event]:
+    """A custom tool (``stall``) that never returns, and the event set when it was called."""
+
+    class StallInput(BaseModel):
+        """Wait for something that never comes."""
+
+        reason: str = ""
+
+    called = threading.Event()
+
+    async def stall(args: StallInput) -> str:
+        called.set()
+        await asyncio.Event().wait()  # until the turn is cancelled
+        return "never"
+
+    return (StallInput, stall), called
+
+
+def interrupt_mid_tool(
+    band: LocalBand, model: ScriptedModel, adapter: Any, called: threading.Event
+) -> list[tuple[str, str]]:
+    """Interrupt a turn while its tool runs, then ask again; the messages the model got then."""
+    model.script(ToolTurn("stall", {"reason": "slow"}))
+    bot, room = start(band, adapter)
+    mid = room.say("do the slow thing", mention=bot)
+    assert called.wait(TIMEOUT)
+    interrupt(room, bot)
+    settled(room, mid, bot, "failed")
+    model.script(TextTurn("back again"))
+    mid = room.say("are you there?", mention=bot)
+    assert room.wait_for_reply(bot, after=mid).text == "back again"
+    return model.requests[-1].messages
+
+
+def act_tool_turn(
+    band: LocalBand, model: ScriptedModel, adapter_with: Callable[[Sequence[CustomToolDef]], Any]
+) -> tuple[RunningAgent, Room]:
+    """A custom tool declared ``ACT``, then an empty answer: the tool ran once and the turn is
+    processed (it did work) with no error; ``adapter_with(tools)`` builds the adapter."""
+    ticket, filed = ticket_tool()
+    model.script(ToolTurn("fileticket", {"title": "printer jam"}), TextTurn(""))
+    bot, room = start(band, adapter_with([ticket]))
+    mid = room.say("the printer is jammed", mention=bot)
+    settled(room, mid, bot, "processed")  # did work: no reply owed, no missing-reply error
+    assert filed == ["printer jam"]
+    assert room.messages_from(bot, "error") == []
+    return bot, room
+
+
+def failed_turn(
+    band: LocalBand, adapter: Any, provider: str, timeout: float | None = None
+) -> tuple[RunningAgent, Room, dict[str, Any]]:
+    """A message whose turn the model's error broke: the delivery is failed, one error event
+    with the official's generic text names ``provider``, no reply; its failure metadata."""
+    bot, room = start(band, adapter)
+    mid = room.say("hello", mention=bot)
+    settled(room, mid, bot, "failed", timeout=timeout)
+    [error] = room.wait_for(lambda _: room.messages_from(bot, "error"))
+    failure: dict[str, Any] = error.metadata["failure"]
+    assert failure["provider"] == provider
+    assert error.content == GENERIC_PROVIDER_FAILURE_MESSAGE
+    assert room.messages_from(bot) == []
+    return bot, room, failure
+
+
+def errors_lose_nothing(
+    band: LocalBand, model: ScriptedModel, adapter: Any
+) -> tuple[RunningAgent, Room]:
+    """Two turns broken by the model (a 500, then a 401 whose body stays in the log), then a
+    third that is answered with both failed turns in its thread; the first error is left to
+    the caller (providers report a 5xx differently)."""
+    bot, room = start(band, adapter)
+    mid = room.say("first question", mention=bot)
+    settled(room, mid, bot, "failed")
+    mid = room.say("second question", mention=bot)
+    settled(room, mid, bot, "failed")
+    errors = room.messages_from(bot, "error")
+    assert len(errors) == 2 and "bad key" not in errors[1].content  # internals stay in the log
+    assert errors[1].content == GENERIC_PROVIDER_FAILURE_MESSAGE  # a client error: generic
+    assert errors[1].metadata["failure"]["code"] is None
+    model.script(TextTurn("both answered"))
+    mid = room.say("third question", mention=bot)
+    assert room.wait_for_reply(bot, after=mid).text == "both answered"
+    texts = [text for _, text in model.requests[-1].messages]
+    assert any("first question" in t for t in texts)  # the failed turns stay in the thread
+    assert any("second question" in t for t in texts)
+    return bot, room
+
+
 def import_without(module: str, names: str) -> list[str]:
     """What ``from band.adapters import <names>`` says with ``module`` not importable (in a
     fresh interpreter on the installed package), one line per failed import."""
@@ -60,12 +191,14 @@ def import_without(module: str, names: str) -> list[str]:
     return done.stdout.splitlines()
 
 
-def run_script(
+@contextmanager
+def script_agent(
     band: LocalBand, env: dict[str, str], script: Path, cwd: Path, name: str
-) -> tuple[subprocess.Popen[str], AgentHandle]:
-    """Start ``script`` (an example or a drop-in script) as a registered agent: its key in
-    ``cwd/agent_config.yaml`` under ``my_agent`` and in ``AID``/``AKEY``, the platform's URLs
-    and ``env`` (the scripted model's variables) in its environment."""
+) -> Iterator[tuple[AgentHandle, Room]]:
+    """Run ``script`` (an example or a drop-in script) as a registered agent, and its room
+    with the person; stopped on leaving. Its key is in ``cwd/agent_config.yaml`` under
+    ``my_agent`` and in ``AID``/``AKEY``, the platform's URLs and ``env`` (the scripted
+    model's variables) in its environment."""
     handle = band.register_agent(name)
     config = {"my_agent": {"agent_id": handle.id, "api_key": handle.api_key}}
     (cwd / "agent_config.yaml").write_text(yaml.safe_dump(config))
@@ -73,18 +206,22 @@ def run_script(
     keep.update(env, AID=handle.id, AKEY=handle.api_key)
     keep.update(BAND_REST_URL=band.rest_url, BAND_WS_URL=band.ws_url)
     keep.pop("PYTHONPATH", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-I", str(script)],
-        cwd=cwd,
-        env=keep,
-        stdout=subprocess.DEVNULL,
-        stderr=open(cwd / "stderr.log", "w"),  # closed with the process
-        text=True,
-    )
-    return proc, handle
+    with open(cwd / "stderr.log", "w") as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, "-I", str(script)],
+            cwd=cwd,
+            env=keep,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            text=True,
+        )
+        try:
+            yield handle, band.room(handle)
+        finally:
+            _stop(proc)
 
 
-def stop_script(proc: subprocess.Popen[str]) -> None:
+def _stop(proc: subprocess.Popen[str]) -> None:
     """Terminate a started script and wait for it."""
     if proc.poll() is None:
         proc.terminate()
@@ -93,3 +230,190 @@ def stop_script(proc: subprocess.Popen[str]) -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(30)
+
+
+# -- the scenarios every framework adapter runs alike (the caller builds the adapter and
+# checks what its framework does its own way)
+
+
+def plain_answer(band: LocalBand, model: ScriptedModel, adapter: Any) -> ModelRequest:
+    """A plain answer (the agent named Sage, ``custom_section`` "Answer in one line.") is
+    relayed as the reply; the one model request, with the prompt and the chat tools only."""
+    model.script(TextTurn("The answer is 42."))
+    bot, room = start(band, adapter, name="Sage")
+    mid = room.say("what is the answer?", mention=bot)
+    assert room.wait_for_reply(bot, after=mid).text == "The answer is 42."
+    settled(room, mid, bot, "processed")
+    [request] = model.requests
+    assert request.model == "scripted-model"
+    assert request.system and "Answer in one line." in request.system and "Sage" in request.system
+    assert "what is the answer?" in request.prompt
+    assert "band_send_message" in request.tool_names and "band_no_reply" in request.tool_names
+    assert not any("memor" in n for n in request.tool_names)  # no capability, no memory tools
+    return request
+
+
+def send_message_reply(
+    band: LocalBand, model: ScriptedModel, adapter: Any
+) -> tuple[str, dict[str, Any]]:
+    """``band_send_message`` is the reply and the closing text is not relayed; ``adapter`` has
+    ``Emit.TOOL_CALLS`` and ``Capability.MEMORY``. The output the model got back and the
+    ``tool_result`` event's body."""
+    model.script(
+        ToolTurn("band_send_message", {"content": "echo: hello", "mentions": ["@local"]}),
+        TextTurn("All done."),
+    )
+    bot, room = start(band, adapter)
+    mid = room.say("hello", mention=bot)
+    reply = room.wait_for_reply(bot, after=mid)
+    settled(room, mid, bot, "processed")
+    assert [m.text for m in room.messages_from(bot)] == ["echo: hello"]
+    assert reply.text == "echo: hello"
+    assert "band_store_memory" in model.requests[0].tool_names  # capabilities add their group
+    [(call_id, output)] = model.requests[1].tool_results
+    assert reply.id in output  # the platform's own answer went back to the model
+    [call] = events(room, bot, "tool_call")
+    [result] = events(room, bot, "tool_result")
+    assert call["name"] == "band_send_message" and call["args"]["content"] == "echo: hello"
+    assert result["tool_call_id"] == call["tool_call_id"] == call_id
+    assert not result["is_error"]
+    return output, result
+
+
+def no_reply_ends_the_run(band: LocalBand, model: ScriptedModel, adapter: Any) -> None:
+    """``band_no_reply`` ends the turn without another model call; ``adapter`` has
+    ``Emit.USAGE``, so the turn's token usage is posted."""
+    model.script(ToolTurn("band_no_reply", {"reason": "not for me"}))
+    bot, room = start(band, adapter)
+    mid = room.say("thanks everyone", mention=bot)
+    settled(room, mid, bot, "processed")
+    assert len(model.requests) == 1
+    assert room.messages_from(bot) == [] and room.messages_from(bot, "error") == []
+    [usage] = room.wait_for(lambda _: room.messages_from(bot, "task"))
+    assert usage.metadata["band_usage"]["input_tokens"] > 0
+
+
+def second_turn_sees_the_first(band: LocalBand, model: ScriptedModel, adapter: Any) -> None:
+    """The second turn's request carries the first question and answer."""
+    model.script(TextTurn("My name is Sage."), TextTurn("You asked my name."))
+    bot, room = start(band, adapter)
+    first = room.say("what is your name?", mention=bot)
+    room.wait_for_reply(bot, after=first)
+    second = room.say("what did I ask?", mention=bot)
+    assert room.wait_for_reply(bot, after=second).text == "You asked my name."
+    texts = [text for _, text in model.requests[1].messages]
+    assert any("what is your name?" in t for t in texts)
+    assert ("assistant", "My name is Sage.") in model.requests[1].messages
+    assert "what did I ask?" in model.requests[1].prompt
+
+
+def history_reaches_the_model(band: LocalBand, model: ScriptedModel, adapter: Any) -> None:
+    """A message the room had before the agent ran reaches the model on the session bootstrap."""
+    handle = band.register_agent("Late")
+    room = band.room(handle)
+    room.say("remember the code word: tangerine", mention=handle)  # before the agent runs
+    model.script(ToolTurn("band_no_reply", {}), ToolTurn("band_no_reply", {}))
+    bot = band.run_agent(adapter, handle=handle)
+    model.wait_for_requests_sync(1)
+    mid = room.say("what was the code word?", mention=bot)
+    settled(room, mid, bot, "processed")
+    texts = [text for role, text in model.requests[-1].messages if role == "user"]
+    assert any("tangerine" in t for t in texts) and "code word?" in texts[-1]
+
+
+def a_5xx_is_retried(band: LocalBand, model: ScriptedModel, adapter: Any) -> None:
+    """A 503 the SDK retries (``adapter`` allows it) is no failure: the retry answers."""
+    model.script(ErrorTurn(status=503), TextTurn("recovered"))
+    bot, room = start(band, adapter)
+    mid = room.say("hello", mention=bot)
+    assert room.wait_for_reply(bot, after=mid).text == "recovered"
+    assert [r.status for r in model.requests] == [503, 200]
+    assert room.messages_from(bot, "error") == []
+
+
+def interrupt_fails_the_turn(band: LocalBand, model: ScriptedModel, adapter: Any) -> None:
+    """An interrupt during the model call fails the turn with no reply; the next is answered."""
+    model.script(TextTurn("too late", delay=120))
+    bot, room = start(band, adapter)
+    mid = room.say("a long question", mention=bot)
+    model.wait_for_requests_sync(1)  # the model call is in flight
+    interrupt(room, bot)
+    settled(room, mid, bot, "failed")
+    assert room.messages_from(bot) == []
+    model.script(TextTurn("ready again"))
+    mid = room.say("still there?", mention=bot)
+    assert room.wait_for_reply(bot, after=mid).text == "ready again"
+
+
+def interrupt_mid_tool_keeps_the_thread(
+    band: LocalBand, model: ScriptedModel, adapter_with: Callable[[Sequence[CustomToolDef]], Any]
+) -> None:
+    """After an interrupt mid-tool the next request keeps the interrupted message, and the
+    call it cut off comes back answered as interrupted, so the history stays valid."""
+    tool_def, called = stalling_tool()
+    seen = interrupt_mid_tool(band, model, adapter_with([tool_def]), called)
+    assert any("do the slow thing" in text for _, text in seen)  # the interrupted message kept
+    assert "are you there?" in seen[-1][1]
+    results = [text for role, text in seen if role == "tool"]
+    assert results and all("tool execution was interrupted" in text for text in results)
+
+
+def interrupt_then_answer(
+    band: LocalBand, model: ScriptedModel, adapter: Any, first: Any
+) -> tuple[RunningAgent, Room, Message]:
+    """An interrupt while the model is on ``first`` (a slow turn) ends the turn; the next
+    message is answered "after the interrupt", and ``first``'s text is never posted."""
+    model.script(first, TextTurn("after the interrupt"))
+    bot, room = start(band, adapter)
+    mid = room.say("take your time", mention=bot)
+    room.wait_for(lambda _: len(model.requests) >= 1)  # the model call is in flight
+    interrupt(room, bot)
+    room.wait_for(lambda _: room.delivery_status(mid, bot) not in (None, "processing", "pending"))
+    mid = room.say("are you there?", mention=bot)
+    reply = room.wait_for_reply(bot, after=mid, timeout=90)
+    assert "too late" not in [m.text for m in room.messages_from(bot)]
+    return bot, room, reply
+
+
+def bootstrap_then_two_turns(band: LocalBand, model: ScriptedModel, adapter: Any) -> None:
+    """The room's earlier message opens the session, then two turns: the last request has
+    the earlier message, the first turn and the new question last."""
+    handle = band.register_agent("Late")
+    room = band.room(handle)
+    room.say("remember the code word: tangerine", mention=handle)  # before the agent runs
+    model.script(TextTurn("noted"), TextTurn("first answer"), TextTurn("second answer"))
+    bot = band.run_agent(adapter, handle=handle)
+    room.wait_for(lambda _: len(room.messages_from(bot)) >= 1)  # the backlog turn answered
+    mid = room.say("first question", mention=bot)
+    room.wait_for_reply(bot, after=mid)
+    mid = room.say("second question", mention=bot)
+    assert room.wait_for_reply(bot, after=mid).text == "second answer"
+    last = model.requests[-1].messages
+    texts = " | ".join(text for _, text in last)
+    assert "tangerine" in texts and "first question" in texts and "first answer" in texts
+    assert last[-1][0] == "user" and "second question" in last[-1][1]
+
+
+def example_counts_words(
+    band: LocalBand, env: dict[str, str], model: ScriptedModel, example: str, tool: str, cwd: Path
+) -> list[str]:
+    """``examples/<example>`` counts the words of a message with its own tool ``tool`` and
+    answers through ``band_send_message``; the outputs the model got back from the tool."""
+    model.script(
+        ToolTurn(tool, {"text": "one two three"}),
+        ToolTurn("band_send_message", {"content": "3 words", "mentions": ["@local"]}),
+        TextTurn("done"),
+    )
+    script = Path(__file__).resolve().parents[2] / "examples" / example
+    with script_agent(band, env, script, cwd, "Counter") as (handle, room):
+        mid = room.say("count: one two three", mention=handle)
+        assert room.wait_for_reply(handle, after=mid, timeout=90).text == "3 words"
+    return [out for _, out in model.requests[1].tool_results]
+
+
+def missing_extra(module: str, names: str, extra: str) -> None:
+    """Without ``module`` importing each of ``names`` (the first the adapter) says one line:
+    the extra to install."""
+    adapter = names.split()[0]
+    line = f"{adapter} needs the [{extra}] extra: pip install 'band-open-sdk[{extra}]'"
+    assert import_without(module, names) == [line] * len(names.split())

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
 
 pytest.importorskip("claude_agent_sdk", reason="the [claude-sdk] extra is not installed")
 
@@ -21,11 +20,8 @@ from band.adapters import (
     ClaudeSDKAdapter,
     ClaudeSDKAdapterConfig,
 )
-from band.adapters._model import GENERIC_PROVIDER_FAILURE_MESSAGE
 from band.core.types import Emit
 from band.runtime.sessionconfig import SessionConfig
-from band.runtime.tools import TurnEffect
-from band.runtime.tools.custom import declares_turn_effect
 from band.testing import (
     ErrorTurn,
     LocalBand,
@@ -36,13 +32,14 @@ from band.testing import (
 )
 
 from .framework_helpers import (
+    act_tool_turn,
     events,
-    import_without,
+    failed_turn,
     interrupt,
-    run_script,
+    missing_extra,
+    script_agent,
     settled,
     start,
-    stop_script,
 )
 
 # npm's Claude Code CLI, in the prefix `make claude-code` fills (not the ACP agents' prefix)
@@ -131,29 +128,12 @@ def test_a_reply_a_band_tool_and_the_second_turn_in_the_same_session(
     assert len(sessions) == 1 and adapter.live_processes == 1
 
 
-class FileTicketInput(BaseModel):
-    """File a support ticket."""
-
-    title: str
-
-
 def test_a_custom_tool_declared_act_completes_the_turn(
     model: ScriptedModel, band_platform: LocalBand, tmp_path: Path
 ) -> None:
-    filed: list[str] = []
-
-    @declares_turn_effect(TurnEffect.ACT)
-    async def file_ticket(args: FileTicketInput) -> str:
-        filed.append(args.title)
-        return f"filed: {args.title}"
-
-    model.script(ToolTurn("fileticket", {"title": "printer jam"}), TextTurn(""))
-    adapter = _adapter(model, tmp_path / "home", additional_tools=[(FileTicketInput, file_ticket)])
-    bot, room = start(band_platform, adapter)
-    mid = room.say("the printer is jammed", mention=bot)
-    settled(room, mid, bot, "processed")
-    assert filed == ["printer jam"]
-    assert room.messages_from(bot, "error") == []
+    act_tool_turn(
+        band_platform, model, lambda t: _adapter(model, tmp_path / "home", additional_tools=t)
+    )
 
 
 @pytest.mark.parametrize(("status", "key"), [(500, None), (401, "wrong-key")], ids=["5xx", "401"])
@@ -162,13 +142,7 @@ def test_a_model_error_is_the_error_event_with_the_official_failure(
 ) -> None:
     if status == 500:
         model.respond = lambda r: ErrorTurn(status=500) if _main_call(r) else TextTurn("ok")
-    bot, room = start(band_platform, _adapter(model, tmp_path / "home", key=key))
-    mid = room.say("hello", mention=bot)
-    settled(room, mid, bot, "failed")
-    [error] = room.wait_for(lambda _: room.messages_from(bot, "error"))
-    assert error.metadata["failure"]["provider"] == "claude_sdk"
-    assert error.content == GENERIC_PROVIDER_FAILURE_MESSAGE
-    assert room.messages_from(bot) == []
+    failed_turn(band_platform, _adapter(model, tmp_path / "home", key=key), "claude_sdk")
 
 
 def test_an_interrupt_cancels_the_run(
@@ -252,13 +226,7 @@ def test_config_checks() -> None:
 
 
 def test_without_the_extra_the_import_names_it() -> None:
-    assert (
-        import_without("claude_agent_sdk", "ClaudeSDKAdapter ClaudeCLIOptions")
-        == [
-            "ClaudeSDKAdapter needs the [claude-sdk] extra: pip install 'band-open-sdk[claude-sdk]'"
-        ]
-        * 2
-    )
+    missing_extra("claude_agent_sdk", "ClaudeSDKAdapter ClaudeCLIOptions", "claude-sdk")
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -284,14 +252,10 @@ def test_the_example_asks_for_approval_in_the_room(
     model.script(ToolTurn("Bash", {"command": "date > now.txt", "description": "check"}))
     env = _cli_env(model, tmp_path / "home")
     script = ROOT / "examples" / "claude_sdk_agent.py"
-    proc, handle = run_script(band_platform, env, script, tmp_path, "Claudette")
-    try:
-        room = band_platform.room(handle)
+    with script_agent(band_platform, env, script, tmp_path, "Claudette") as (handle, room):
         mid = room.say("check something", mention=handle)
         prompt = room.wait_for_reply(handle, after=mid, timeout=120)
         assert "/approve" in prompt.text and "Bash" in prompt.text
-    finally:
-        stop_script(proc)
     assert "You keep answers short." in (_main(model)[0].system or "")
 
 
@@ -305,13 +269,9 @@ def test_a_script_written_for_the_official_constructor_runs_unchanged(
     )
     env = {**_cli_env(model, tmp_path / "home"), "WORKSPACES": str(tmp_path / "rooms")}
     script = ROOT / "tests" / "compat" / "scripts" / "claude_sdk_dropin.py"
-    proc, handle = run_script(band_platform, env, script, tmp_path, "Dropin")
-    try:
-        room = band_platform.room(handle)
+    with script_agent(band_platform, env, script, tmp_path, "Dropin") as (handle, room):
         mid = room.say("file a ticket", mention=handle)
         assert room.wait_for_reply(handle, after=mid, timeout=120).text == "filed"
-    finally:
-        stop_script(proc)
     first = _main(model)[0]
     assert "mcp__band__fileticket" in first.tool_names
     assert "mcp__band__band_list_tasks" in first.tool_names

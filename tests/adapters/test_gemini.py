@@ -10,19 +10,21 @@ from google import genai
 from google.genai import types
 
 from band.adapters import GeminiAdapter, GeminiAdapterConfig
-from band.adapters._model import GENERIC_PROVIDER_FAILURE_MESSAGE
 from band.core.types import Emit
 from band.runtime.capabilities import Capability
-from band.testing import ErrorTurn, LocalBand, ScriptedModel, TextTurn, ToolTurn
+from band.testing import ErrorTurn, LocalBand, ScriptedModel
 
-from .frameworks import (
-    events,
-    interrupt,
-    interrupt_mid_tool,
-    settled,
-    stalling_tool,
-    start,
-    ticket_tool,
+from .framework_helpers import (
+    a_5xx_is_retried,
+    act_tool_turn,
+    errors_lose_nothing,
+    history_reaches_the_model,
+    interrupt_fails_the_turn,
+    interrupt_mid_tool_keeps_the_thread,
+    no_reply_ends_the_run,
+    plain_answer,
+    second_turn_sees_the_first,
+    send_message_reply,
 )
 
 
@@ -39,108 +41,47 @@ def _adapter(
 
 
 def test_a_plain_answer_is_relayed_as_the_reply(model: ScriptedModel, band: LocalBand) -> None:
-    model.script(TextTurn("The answer is 42."))
     config = GeminiAdapterConfig(model="scripted-model", custom_section="Answer in one line.")
-    bot, room = start(band, _adapter(model, config), name="Sage")
-    mid = room.say("what is the answer?", mention=bot)
-    assert room.wait_for_reply(bot, after=mid).text == "The answer is 42."
-    settled(room, mid, bot, "processed")
-    [request] = model.requests
-    assert request.provider == "gemini" and request.model == "scripted-model"
-    assert request.system and "Answer in one line." in request.system and "Sage" in request.system
-    assert "what is the answer?" in request.prompt
-    assert "band_send_message" in request.tool_names and "band_no_reply" in request.tool_names
-    assert not any("memor" in n for n in request.tool_names)  # no capability, no memory tools
+    assert plain_answer(band, model, _adapter(model, config)).provider == "gemini"
 
 
 def test_band_send_message_is_the_reply_and_the_closing_text_is_not_relayed(
     model: ScriptedModel, band: LocalBand
 ) -> None:
-    model.script(
-        ToolTurn("band_send_message", {"content": "echo: hello", "mentions": ["@local"]}),
-        TextTurn("All done."),
-    )
     adapter = _adapter(model, emit=Emit.TOOL_CALLS, capabilities=Capability.MEMORY)
-    bot, room = start(band, adapter)
-    mid = room.say("hello", mention=bot)
-    reply = room.wait_for_reply(bot, after=mid)
-    settled(room, mid, bot, "processed")
-    assert [m.text for m in room.messages_from(bot)] == ["echo: hello"]
-    assert reply.text == "echo: hello"
-    assert "band_store_memory" in model.requests[0].tool_names  # capabilities add their group
-    [(call_id, output)] = model.requests[1].tool_results
-    assert reply.id in output  # the platform's own answer went back to the model
-    [call] = events(room, bot, "tool_call")
-    [result] = events(room, bot, "tool_result")
-    assert call["name"] == "band_send_message" and call["args"]["content"] == "echo: hello"
-    assert result["tool_call_id"] == call["tool_call_id"] == call_id
+    output, result = send_message_reply(band, model, adapter)
     # Gemini's function_response carries the output under "output"
-    assert result["output"] == json.loads(output)["output"] and not result["is_error"]
+    assert result["output"] == json.loads(output)["output"]
 
 
 def test_a_custom_tool_declared_act_completes_the_turn(
     model: ScriptedModel, band: LocalBand
 ) -> None:
-    ticket, filed = ticket_tool()
-    model.script(ToolTurn("fileticket", {"title": "printer jam"}), TextTurn(""))
-    bot, room = start(band, _adapter(model, additional_tools=[ticket]))
-    mid = room.say("the printer is jammed", mention=bot)
-    settled(room, mid, bot, "processed")  # did work: no reply owed, no missing-reply error
-    assert filed == ["printer jam"]
+    bot, room = act_tool_turn(band, model, lambda t: _adapter(model, additional_tools=t))
     assert "fileticket" in model.requests[0].tool_names
     [(_, out)] = model.requests[1].tool_results
     assert json.loads(out) == {"output": "filed: printer jam"}
-    assert room.messages_from(bot, "error") == [] and room.messages_from(bot) == []
+    assert room.messages_from(bot) == []
 
 
 def test_band_no_reply_ends_the_run_without_another_model_call(
     model: ScriptedModel, band: LocalBand
 ) -> None:
-    model.script(ToolTurn("band_no_reply", {"reason": "not for me"}))
-    bot, room = start(band, _adapter(model, emit=Emit.USAGE))
-    mid = room.say("thanks everyone", mention=bot)
-    settled(room, mid, bot, "processed")
-    assert len(model.requests) == 1
-    assert room.messages_from(bot) == [] and room.messages_from(bot, "error") == []
-    [usage] = room.wait_for(lambda _: room.messages_from(bot, "task"))
-    assert usage.metadata["band_usage"]["input_tokens"] > 0
+    no_reply_ends_the_run(band, model, _adapter(model, emit=Emit.USAGE))
 
 
 def test_the_second_turn_sees_the_first(model: ScriptedModel, band: LocalBand) -> None:
-    model.script(TextTurn("My name is Sage."), TextTurn("You asked my name."))
-    bot, room = start(band, _adapter(model))
-    first = room.say("what is your name?", mention=bot)
-    room.wait_for_reply(bot, after=first)
-    second = room.say("what did I ask?", mention=bot)
-    assert room.wait_for_reply(bot, after=second).text == "You asked my name."
-    texts = [text for _, text in model.requests[1].messages]
-    assert any("what is your name?" in t for t in texts)
-    assert ("assistant", "My name is Sage.") in model.requests[1].messages
-    assert "what did I ask?" in model.requests[1].prompt
+    second_turn_sees_the_first(band, model, _adapter(model))
 
 
 def test_the_rooms_history_reaches_the_model_on_a_session_bootstrap(
     model: ScriptedModel, band: LocalBand
 ) -> None:
-    handle = band.register_agent("Late")
-    room = band.room(handle)
-    room.say("remember the code word: tangerine", mention=handle)  # before the agent runs
-    model.script(ToolTurn("band_no_reply", {}), ToolTurn("band_no_reply", {}))
-    bot = band.run_agent(_adapter(model), handle=handle)
-    model.wait_for_requests_sync(1)
-    mid = room.say("what was the code word?", mention=bot)
-    settled(room, mid, bot, "processed")
-    texts = [text for role, text in model.requests[-1].messages if role == "user"]
-    assert any("tangerine" in t for t in texts) and "code word?" in texts[-1]
+    history_reaches_the_model(band, model, _adapter(model))
 
 
 def test_a_5xx_is_retried_by_the_sdk(model: ScriptedModel, band: LocalBand) -> None:
-    model.script(ErrorTurn(status=503), TextTurn("recovered"))
-    bot, room = start(band, _adapter(model, retries=2))
-    mid = room.say("hello", mention=bot)
-    assert room.wait_for_reply(bot, after=mid).text == "recovered"
-    assert [r.status for r in model.requests] == [503, 200]
-    assert room.messages_from(bot, "error") == []
+    a_5xx_is_retried(band, model, _adapter(model, retries=2))
 
 
 def test_a_model_error_is_the_error_event_and_loses_nothing(
@@ -149,47 +90,18 @@ def test_a_model_error_is_the_error_event_and_loses_nothing(
     model.script(
         ErrorTurn(status=500, message="overloaded"), ErrorTurn(status=401, message="bad key")
     )
-    bot, room = start(band, _adapter(model))
-    mid = room.say("first question", mention=bot)
-    settled(room, mid, bot, "failed")
-    [error] = room.messages_from(bot, "error")
+    bot, room = errors_lose_nothing(band, model, _adapter(model))
+    error = room.messages_from(bot, "error")[0]
     failure = error.metadata["failure"]  # a server error: its status and message, as official
     assert failure["provider"] == "gemini" and "500" in error.content
     assert failure["code"] and failure["detail"] == "overloaded"
-    mid = room.say("second question", mention=bot)
-    settled(room, mid, bot, "failed")
-    errors = room.messages_from(bot, "error")
-    assert len(errors) == 2 and "bad key" not in errors[1].content  # internals stay in the log
-    assert errors[1].content == GENERIC_PROVIDER_FAILURE_MESSAGE  # a client error: generic
-    assert errors[1].metadata["failure"]["code"] is None
-    model.script(TextTurn("both answered"))
-    mid = room.say("third question", mention=bot)
-    assert room.wait_for_reply(bot, after=mid).text == "both answered"
-    texts = [text for _, text in model.requests[-1].messages]
-    assert any("first question" in t for t in texts)  # the failed turns stay in the thread
-    assert any("second question" in t for t in texts)
 
 
 def test_an_interrupt_cancels_the_running_turn(model: ScriptedModel, band: LocalBand) -> None:
-    model.script(TextTurn("too late", delay=120))
-    bot, room = start(band, _adapter(model))
-    mid = room.say("a long question", mention=bot)
-    model.wait_for_requests_sync(1)  # the model call is in flight
-    interrupt(room, bot)
-    settled(room, mid, bot, "failed")
-    assert room.messages_from(bot) == []
-    model.script(TextTurn("ready again"))
-    mid = room.say("still there?", mention=bot)
-    assert room.wait_for_reply(bot, after=mid).text == "ready again"
+    interrupt_fails_the_turn(band, model, _adapter(model))
 
 
 def test_an_interrupt_mid_tool_leaves_a_thread_the_model_accepts(
     model: ScriptedModel, band: LocalBand
 ) -> None:
-    tool_def, called = stalling_tool()
-    seen = interrupt_mid_tool(band, model, _adapter(model, additional_tools=[tool_def]), called)
-    assert any("do the slow thing" in text for _, text in seen)  # the interrupted message kept
-    assert "are you there?" in seen[-1][1]
-    # the call it cut off comes back answered as interrupted, so the history stays valid
-    results = [text for role, text in seen if role == "tool"]
-    assert results and all("tool execution was interrupted" in text for text in results)
+    interrupt_mid_tool_keeps_the_thread(band, model, lambda t: _adapter(model, additional_tools=t))

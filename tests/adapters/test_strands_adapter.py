@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
 
 pytest.importorskip("strands", reason="the [strands] extra is not installed")
 
@@ -26,13 +25,16 @@ from band.testing import LocalBand
 from band.testing.scripted_model import ErrorTurn, ScriptedModel, TextTurn, ToolTurn
 
 from .framework_helpers import (
+    act_tool_turn,
+    bootstrap_then_two_turns,
     events,
-    import_without,
-    interrupt,
-    run_script,
+    example_counts_words,
+    failed_turn,
+    interrupt_then_answer,
+    missing_extra,
+    script_agent,
     settled,
     start,
-    stop_script,
 )
 
 
@@ -120,31 +122,16 @@ def test_band_no_reply_ends_the_loop(
     assert room.messages_from(bot) == [] and room.messages_from(bot, "error") == []
 
 
-class FileTicketInput(BaseModel):
-    """File a support ticket."""
-
-    title: str
-
-
 def test_a_custom_tool_declared_act_completes_the_turn(
     scripted_model: ScriptedModel, band_platform: LocalBand
 ) -> None:
-    filed: list[str] = []
-
-    @declares_turn_effect(TurnEffect.ACT)
-    async def file_ticket(args: FileTicketInput) -> str:
-        filed.append(args.title)
-        return f"filed: {args.title}"
-
-    scripted_model.script(ToolTurn("fileticket", {"title": "printer jam"}), TextTurn(""))
-    adapter = _adapter(scripted_model, additional_tools=[(FileTicketInput, file_ticket)])
-    bot, room = start(band_platform, adapter)
-    mid = room.say("the printer is jammed", mention=bot)
-    settled(room, mid, bot, "processed")  # did work: no reply owed
-    assert filed == ["printer jam"]
+    act_tool_turn(
+        band_platform,
+        scripted_model,
+        lambda t: _adapter(scripted_model, additional_tools=t),
+    )
     assert "fileticket" in scripted_model.requests[0].tool_names
     assert [out for _, out in scripted_model.requests[1].tool_results] == ["filed: printer jam"]
-    assert room.messages_from(bot, "error") == []
 
 
 @pytest.mark.parametrize("declared", [True, False], ids=["declared-act", "undeclared"])
@@ -178,20 +165,7 @@ def test_a_strands_tool_s_declared_effect_is_observed(
 def test_the_second_turn_sees_the_first_and_history_is_bootstrapped(
     scripted_model: ScriptedModel, band_platform: LocalBand
 ) -> None:
-    handle = band_platform.register_agent("Late")
-    room = band_platform.room(handle)
-    room.say("remember the code word: tangerine", mention=handle)  # before the agent runs
-    scripted_model.script(TextTurn("noted"), TextTurn("first answer"), TextTurn("second answer"))
-    bot = band_platform.run_agent(_adapter(scripted_model), handle=handle)
-    room.wait_for(lambda _: len(room.messages_from(bot)) >= 1)  # the backlog turn answered
-    mid = room.say("first question", mention=bot)
-    room.wait_for_reply(bot, after=mid)
-    mid = room.say("second question", mention=bot)
-    assert room.wait_for_reply(bot, after=mid).text == "second answer"
-    last = scripted_model.requests[-1].messages
-    texts = " | ".join(text for _, text in last)
-    assert "tangerine" in texts and "first question" in texts and "first answer" in texts
-    assert last[-1][0] == "user" and "second question" in last[-1][1]
+    bootstrap_then_two_turns(band_platform, scripted_model, _adapter(scripted_model))
 
 
 @pytest.mark.parametrize(("status", "key"), [(500, None), (401, "wrong-key")], ids=["5xx", "401"])
@@ -201,14 +175,8 @@ def test_a_model_error_is_the_error_event_with_the_official_failure(
     if status == 500:
         scripted_model.script(ErrorTurn(status=500, message="upstream broke"))
     # (401: the server refuses any key but its own)
-    bot, room = start(band_platform, _adapter(scripted_model, key=key))
-    mid = room.say("hello", mention=bot)
-    settled(room, mid, bot, "failed")
-    [error] = room.messages_from(bot, "error")
-    failure = error.metadata["failure"]
-    assert failure["provider"] == "strands"
-    assert failure["message"] == GENERIC_PROVIDER_FAILURE_MESSAGE == error.content
-    assert room.messages_from(bot) == []
+    bot, room, failure = failed_turn(band_platform, _adapter(scripted_model, key=key), "strands")
+    assert failure["message"] == GENERIC_PROVIDER_FAILURE_MESSAGE
     if key is None:  # nothing lost: the next message is answered
         scripted_model.script(TextTurn("back again"))
         mid = room.say("again", mention=bot)
@@ -218,15 +186,11 @@ def test_a_model_error_is_the_error_event_with_the_official_failure(
 def test_an_interrupt_cancels_the_run(
     scripted_model: ScriptedModel, band_platform: LocalBand
 ) -> None:
-    scripted_model.script(TextTurn("too late", delay=60), TextTurn("after the interrupt"))
-    bot, room = start(band_platform, _adapter(scripted_model))
-    mid = room.say("take your time", mention=bot)
-    room.wait_for(lambda _: len(scripted_model.requests) >= 1)  # the model call is in flight
-    interrupt(room, bot)
-    room.wait_for(lambda _: room.delivery_status(mid, bot) not in (None, "processing", "pending"))
-    mid = room.say("are you there?", mention=bot)
-    assert room.wait_for_reply(bot, after=mid).text == "after the interrupt"
-    assert "too late" not in [m.text for m in room.messages_from(bot)]
+    first = TextTurn("too late", delay=60)
+    _, _, reply = interrupt_then_answer(
+        band_platform, scripted_model, _adapter(scripted_model), first
+    )
+    assert reply.text == "after the interrupt"
 
 
 def test_exactly_one_of_model_and_llm(scripted_model: ScriptedModel) -> None:
@@ -238,10 +202,7 @@ def test_exactly_one_of_model_and_llm(scripted_model: ScriptedModel) -> None:
 
 
 def test_without_the_extra_the_import_names_it() -> None:
-    assert (
-        import_without("strands", "StrandsAdapter StrandsAdapterConfig")
-        == ["StrandsAdapter needs the [strands] extra: pip install 'band-open-sdk[strands]'"] * 2
-    )
+    missing_extra("strands", "StrandsAdapter StrandsAdapterConfig", "strands")
 
 
 def test_the_in_process_scripted_strands_model_with_parallel_calls_and_usage(
@@ -280,20 +241,11 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_example_answers_through_its_own_tool(
     scripted_model: ScriptedModel, band_platform: LocalBand, tmp_path: Path
 ) -> None:
-    scripted_model.script(
-        ToolTurn("word_count", {"text": "one two three"}),
-        ToolTurn("band_send_message", {"content": "3 words", "mentions": ["@local"]}),
-        TextTurn("done"),
+    env = scripted_model.env()
+    outputs = example_counts_words(
+        band_platform, env, scripted_model, "strands_agent.py", "word_count", tmp_path
     )
-    script = ROOT / "examples" / "strands_agent.py"
-    proc, handle = run_script(band_platform, scripted_model.env(), script, tmp_path, "Counter")
-    try:
-        room = band_platform.room(handle)
-        mid = room.say("count: one two three", mention=handle)
-        assert room.wait_for_reply(handle, after=mid, timeout=90).text == "3 words"
-    finally:
-        stop_script(proc)
-    assert [out for _, out in scripted_model.requests[1].tool_results] == ["3"]
+    assert outputs == ["3"]
     assert "You count words when asked." in (scripted_model.requests[0].system or "")
 
 
@@ -306,13 +258,12 @@ def test_a_script_written_for_the_official_constructor_runs_unchanged(
         TextTurn(""),
     )
     script = ROOT / "tests" / "compat" / "scripts" / "strands_dropin.py"
-    proc, handle = run_script(band_platform, scripted_model.env(), script, tmp_path, "Dropin")
-    try:
-        room = band_platform.room(handle)
+    with script_agent(band_platform, scripted_model.env(), script, tmp_path, "Dropin") as (
+        handle,
+        room,
+    ):
         mid = room.say("file it loudly", mention=handle)
         room.wait_for(lambda _: room.delivery_status(mid, handle) == "processed", timeout=90)
-    finally:
-        stop_script(proc)
     first = scripted_model.requests[0]
     assert {"shout", "fileticket", "band_store_memory"} <= set(first.tool_names)
     assert "Be brief." in (first.system or "")

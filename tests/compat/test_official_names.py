@@ -46,21 +46,31 @@ RUNTIME_CTORS = (
     "would be a second runtime. Composing by hand is BandLink + RoomPresence + an Execution "
     "per room (tests/runtime/test_composition.py)"
 )
-TOOL_INTERNALS = (
-    "tool-registry helpers of band-sdk's own implementation (its ToolDefinition table, image "
-    "block codecs, MCP spelling helpers, mention-hint builders): ours is "
-    "band.runtime.tools.registry (TOOLS, ToolSpec, select_tools, run_tool, "
-    "validate_arguments); tool results and error strings match"
+ACP_RUNTIME = (
+    "band-sdk's own ACP client process runtime (ACPRuntime with its collecting client and "
+    "chunk sink, the connection/spawn protocols, its TCP spawner, its session-load and "
+    "stderr-drain timeouts): ours is one process.ACPRoomProcess per room behind "
+    "ACPClientAdapter, where session/load shares the start's bound and stderr is drained "
+    "without a separate wait; these classes would be a second ACP runtime. Its constants and "
+    "permission/elicitation helpers are provided (band.integrations.acp.client_runtime)"
 )
-ACP_CLIENT = (
-    "band-sdk's ACP client internals (its runtime, permission/elicitation helpers, model "
-    "selection, session state): ours is band.integrations.acp's ACPClientAdapter with its "
-    "own process and session handling"
+ACP_MODEL_SELECTION = (
+    "band-sdk's apply_model_selection takes its model catalogue's ModelSelection (band.core."
+    "model_catalog, declined below): ours applies ACPClientAdapterConfig(model=, "
+    "reasoning_effort=) to the selects locate_model_options finds (config_options), which is "
+    "provided with ACPModelOptions and the two category names"
+)
+ACP_CLIENT_STATE = (
+    "session-state and chunk types of band-sdk's ACP client (its BandACPClient, the chunks it "
+    "buffers, the room-to-session map it persists): ours narrates each turn through "
+    "band.integrations.acp.narration.TurnNarrator, posting in stream order, and keeps each "
+    "room's session in band.integrations.acp.rooms"
 )
 ACP_SERVER_INTERNALS = (
-    "parts of band-sdk's ACP adapters' own implementation (its @peer prompt router, push "
-    "handler, event converter, session-state types and history converters); our "
-    "BandACPServerAdapter/ACPServer/run_acp_server and ACPClientAdapter keep theirs private"
+    "parts of band-sdk's ACP server adapter's own implementation (its @peer prompt router, "
+    "push handler, event converter, pending-prompt and session-state records, and the "
+    "history converters that rebuild them): our BandACPServerAdapter/ACPServer keep theirs "
+    "private (tests/acp/test_acp_server.py drives them with the official ACP client)"
 )
 
 #: Names we do not provide, on purpose (fnmatch patterns on ``module:Name``).
@@ -78,32 +88,37 @@ DECLINED: dict[str, str] = {
     "band.runtime.tools*:AddMyChatParticipantInput (parameter role default)": "the human "
     "input models are band-mcp 2.2.7's: role defaults to 'member', band-mcp's documented "
     "default (band-sdk's model leaves it None for the platform to decide)",
-    "band.runtime.tools:Participant*Result": TOOL_INTERNALS + " (the dicts have the same keys)",
-    "band.runtime.tools:ParticipantAddStatus": TOOL_INTERNALS,
-    "band.runtime.tools:TOOL_DEFINITIONS": TOOL_INTERNALS,
-    "band.runtime.tools:ToolDefinition": TOOL_INTERNALS,
-    "band.runtime.tools:ToolFunc": TOOL_INTERNALS,
-    "band.runtime.tools:classify_room_binding": TOOL_INTERNALS,
-    "band.runtime.tools:docstring_with_args": TOOL_INTERNALS,
-    "band.runtime.tools:format_arg_doc": TOOL_INTERNALS,
-    "band.runtime.tools:get_tool_docstring_with_args": TOOL_INTERNALS,
-    "band.runtime.tools:iter_tool_definitions": TOOL_INTERNALS,
-    "band.runtime.tools:platform_args_schema": TOOL_INTERNALS,
-    "band.runtime.tools:platform_tool": TOOL_INTERNALS,
-    "band.runtime.tools:selected_tool_definitions": TOOL_INTERNALS,
     "band.integrations.mcp:BandMCPBackendSettings (parameter *": "the Band MCP backend is "
     "the ACP adapter's loopback server: one URL per room (room_bound defaults to True; band-sdk's "
     "multi-room endpoint routed by chat_id is not offered) on a free port (no port range)",
-    "band.integrations.acp.client_runtime:*": ACP_CLIENT,
-    "band.integrations.acp.model_selection:*": ACP_CLIENT,
-    "band.integrations.acp:ACPClientSessionState": ACP_CLIENT,
-    "band.integrations.acp:BandACPClient": ACP_CLIENT,
-    "band.integrations.acp:CollectedChunk": ACP_CLIENT,
-    "band.integrations.acp:ACPPushHandler": ACP_SERVER_INTERNALS,
-    "band.integrations.acp:ACPSessionState": ACP_SERVER_INTERNALS,
-    "band.integrations.acp:AgentRouter": ACP_SERVER_INTERNALS,
-    "band.integrations.acp:EventConverter": ACP_SERVER_INTERNALS,
-    "band.integrations.acp:PendingACPPrompt": ACP_SERVER_INTERNALS,
+    **{
+        f"band.integrations.acp.client_runtime:{name}": ACP_RUNTIME
+        for name in (
+            "ACPRuntime",
+            "ACPCollectingClient",
+            "ChunkSink",
+            "ACPConnectionProtocol",
+            "ACPSpawnContextProtocol",
+            "tcp_spawn_process",
+            "ACP_SESSION_LOAD_TIMEOUT_SECONDS",
+            "STDERR_DRAIN_TIMEOUT_S",
+        )
+    },
+    "band.integrations.acp.model_selection:apply_model_selection": ACP_MODEL_SELECTION,
+    **{
+        f"band.integrations.acp:{name}": ACP_CLIENT_STATE
+        for name in ("ACPClientSessionState", "BandACPClient", "CollectedChunk")
+    },
+    **{
+        f"band.integrations.acp:{name}": ACP_SERVER_INTERNALS
+        for name in (
+            "ACPPushHandler",
+            "ACPSessionState",
+            "AgentRouter",
+            "EventConverter",
+            "PendingACPPrompt",
+        )
+    },
     "band.converters:ACP*HistoryConverter": ACP_SERVER_INTERNALS,
     "band.client.rest:*": REST,
     "band.client.streaming:*": STREAMING,

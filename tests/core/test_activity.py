@@ -7,6 +7,7 @@ from types import ModuleType
 from typing import Any, cast
 
 import pytest
+from bandtest.core_cases import validation_issues
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,14 +21,7 @@ def snap(*rows: Any) -> dict[str, Any]:
 
 
 def issues_of(impl: ModuleType, raw: Any, me: str = "self", tc: str | None = None) -> Any:
-    with pytest.raises(ValueError) as info:
-        impl.normalize_room_activity_snapshot(raw, me, tc)
-    error = cast(Any, info.value)
-    assert info.type is ValueError
-    assert error.trace_context == tc
-    path, _code, message = error.issues[0]
-    assert str(error) == f"{len(error.issues)} validation issue(s): {message} ({path})"
-    return error.issues
+    return validation_issues(lambda: impl.normalize_room_activity_snapshot(raw, me, tc), tc)
 
 
 def test_basic_output(activity_impl: ModuleType) -> None:

@@ -16,29 +16,13 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from bandtest.core_cases import SESSION_POLICY as POLICY
 
 from band_sdk_core import SessionState
 
 U32_MAX = 2**32 - 1
 BOUNDARIES = sorted({edge + step for edge in (2**31, 2**32, 2**53) for step in (-1, 0, 1)})
 NUMBERS = [*BOUNDARIES, *(float(value) for value in BOUNDARIES)]
-
-POLICY: dict[str, Any] = {
-    "base_delay_s": 1.0,
-    "factor": 2.0,
-    "max_delay_s": 30.0,
-    "stable_reset_s": 60.0,
-    "rapid_disconnect_uptime_s": 10.0,
-    "rapid_window_s": 300.0,
-    "rapid_first_min_delay_s": 1.0,
-    "rapid_second_min_delay_s": 5.0,
-    "rapid_cooldown_base_s": 10.0,
-    "rapid_cooldown_step_s": 10.0,
-    "rapid_cooldown_max_s": 60.0,
-    "rapid_threshold": 10,
-    "heartbeat_interval_s": 30.0,
-    "dead_threshold_s": 60.0,
-}
 
 
 def oracle(impl: ModuleType) -> ModuleType:
@@ -59,15 +43,22 @@ def u32_message(name: str, low: int, value: int) -> str:
     return f"`{name}` must be an integer between {low} and {U32_MAX}, got {value}"
 
 
+def refused_over_u32(cls: Callable[..., object], name: str, low: int, value: int) -> bool:
+    """Above the u32 range, ``cls(name=value)`` must fail with the range error; True if it did."""
+    if value <= U32_MAX:
+        return False
+    with pytest.raises(ValueError) as info:
+        cls(**{name: value})
+    assert str(info.value) == u32_message(name, low, value)
+    return True
+
+
 # ------------------------------------------------------------------------- u32 limits
 
 
 @pytest.mark.parametrize("value", BOUNDARIES)
 def test_claim_registry_max_completed(claims_impl: ModuleType, value: int) -> None:
-    if value > U32_MAX:
-        with pytest.raises(ValueError) as info:
-            claims_impl.ClaimRegistry(max_completed=value)
-        assert str(info.value) == u32_message("max_completed", 1, value)
+    if refused_over_u32(claims_impl.ClaimRegistry, "max_completed", 1, value):
         return
     registry = claims_impl.ClaimRegistry(max_completed=value)
     assert registry.max_completed == value
@@ -86,10 +77,7 @@ def test_claim_registry_max_completed_float(claims_impl: ModuleType, value: floa
 
 @pytest.mark.parametrize("value", BOUNDARIES)
 def test_retry_tracker_max_retries(retry_impl: ModuleType, value: int) -> None:
-    if value > U32_MAX:
-        with pytest.raises(ValueError) as info:
-            retry_impl.RetryTracker(max_retries=value)
-        assert str(info.value) == u32_message("max_retries", 0, value)
+    if refused_over_u32(retry_impl.RetryTracker, "max_retries", 0, value):
         return
     tracker = retry_impl.RetryTracker(max_retries=value)
     assert tracker.max_retries == value
@@ -99,10 +87,7 @@ def test_retry_tracker_max_retries(retry_impl: ModuleType, value: int) -> None:
 
 @pytest.mark.parametrize("value", BOUNDARIES)
 def test_retry_tracker_max_tracked(retry_impl: ModuleType, value: int) -> None:
-    if value > U32_MAX:
-        with pytest.raises(ValueError) as info:
-            retry_impl.RetryTracker(max_tracked=value)
-        assert str(info.value) == u32_message("max_tracked", 1, value)
+    if refused_over_u32(retry_impl.RetryTracker, "max_tracked", 1, value):
         return
     tracker = retry_impl.RetryTracker(max_retries=5, max_tracked=value)
     for message_id in ("m1", "m2", "m3"):
@@ -120,12 +105,7 @@ def test_retry_tracker_limits_float(retry_impl: ModuleType, name: str, value: fl
 
 @pytest.mark.parametrize("value", BOUNDARIES)
 def test_decision_registry_max_pending(decisions_impl: ModuleType, value: int) -> None:
-    if value > U32_MAX:
-        with pytest.raises(ValueError) as info:
-            decisions_impl.DecisionRegistry(max_pending=value)
-        assert str(info.value) == (
-            f"`max_pending` must be an integer between 1 and {U32_MAX}, got {value}"
-        )
+    if refused_over_u32(decisions_impl.DecisionRegistry, "max_pending", 1, value):
         return
     registry = decisions_impl.DecisionRegistry(max_pending=value, seed=1)
     assert registry.max_pending == value

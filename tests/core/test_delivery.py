@@ -4,33 +4,20 @@ from __future__ import annotations
 
 import collections
 from types import ModuleType
-from typing import Any, cast
+from typing import Any
 
 import pytest
+from bandtest.core_cases import MESSAGE, validation_issues
 
 from band_sdk_core import EventType as _EventType
 
 EventType: Any = _EventType
 
-MESSAGE = {
-    "id": "m1",
-    "content": "hi",
-    "message_type": "text",
-    "sender_type": "User",
-    "sender_id": "u1",
-    "inserted_at": "t",
-    "updated_at": "t",
-}
 MISSING = ("room_id", "missing", "room_id is missing from both the envelope and the payload")
 
 
 def issues_of(call: Any, tc: str | None = None) -> Any:
-    with pytest.raises(ValueError) as info:
-        call()
-    error = cast(Any, info.value)
-    assert info.type is ValueError
-    assert error.trace_context == tc
-    return error.issues
+    return validation_issues(call, tc)
 
 
 def test_invocation_and_skip_self(delivery_impl: ModuleType) -> None:

@@ -12,6 +12,9 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from bandtest.core_cases import MESSAGE as CORE_MESSAGE
+from bandtest.core_cases import SESSION_POLICY as _POLICY
+from bandtest.core_cases import VALID_PAYLOADS
 
 
 class Text(str):
@@ -158,24 +161,6 @@ def test_claim_registry_single_argument(claims_impl: ModuleType) -> None:
         claims_impl.ClaimRegistry(0)
 
 
-_POLICY: dict[str, Any] = {
-    "base_delay_s": 1.0,
-    "factor": 2.0,
-    "max_delay_s": 30.0,
-    "stable_reset_s": 60.0,
-    "rapid_disconnect_uptime_s": 10.0,
-    "rapid_window_s": 300.0,
-    "rapid_first_min_delay_s": 1.0,
-    "rapid_second_min_delay_s": 5.0,
-    "rapid_cooldown_base_s": 10.0,
-    "rapid_cooldown_step_s": 10.0,
-    "rapid_cooldown_max_s": 60.0,
-    "rapid_threshold": 10,
-    "heartbeat_interval_s": 30.0,
-    "dead_threshold_s": 60.0,
-}
-
-
 @pytest.mark.parametrize(
     ("changes", "error", "message"),
     [
@@ -209,37 +194,17 @@ def test_session_policy_checks_key_by_key(
 # -- identity of validate_event_payload's result -----------------------------------------
 
 MESSAGE = {
-    "id": "m",
-    "content": "c",
-    "message_type": "text",
-    "sender_type": "User",
-    "sender_id": "u",
-    "inserted_at": "t",
-    "updated_at": "t",
+    **CORE_MESSAGE,
     "metadata": {"mentions": [{"id": "a"}]},
     "attachments": [{"id": "f"}],
 }
+
+#: every schema's payload, with containers inside a message and an event_created payload
 VALID: dict[str, dict[str, Any]] = {
+    **VALID_PAYLOADS,
     "message_created": MESSAGE,
     "message_updated": MESSAGE,
-    "room_added": {"id": "r", "inserted_at": "t", "updated_at": "t"},
-    "room_removed": {"id": "r", "inserted_at": "t", "updated_at": "t"},
-    "room_deleted": {"id": "r"},
-    "participant_added": {"id": "p", "type": "User", "name": "n"},
-    "participant_removed": {"id": "p", "type": "User", "name": "n"},
-    "contact_request_received": {"id": "c", "status": "s", "inserted_at": "t"},
-    "contact_request_updated": {"id": "c", "status": "s"},
-    "contact_added": {"id": "c", "type": "t", "inserted_at": "t", "handle": None, "name": None},
-    "contact_removed": {"id": "c"},
-    "supersede": {"reason": "r", "message": "m", "correlation_id": None, "retryable": False},
-    "agent.control": {
-        "mode": "stop",
-        "scope": "room",
-        "agent_id": "a",
-        "correlation_id": "c",
-        "execution_id": None,
-        "room_id": None,
-    },
+    "supersede": {**VALID_PAYLOADS["supersede"], "retryable": False},
     "event_created": {"tags": ["x"], "nested": {"k": [1]}},
 }
 

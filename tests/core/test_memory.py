@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any, cast
+from typing import Any
 
 import pytest
+from bandtest.core_cases import validation_issues
 
 from band_sdk_core import EventType as _EventType
 from band_sdk_core import MemorySystem as _MemorySystem
@@ -24,14 +25,9 @@ TYPES = ["iconic", "echoic", "haptic", "episodic", "semantic", "procedural"]
 
 
 def issues_of(impl: ModuleType, system: Any, memory_type: Any, tc: str | None = None) -> Any:
-    with pytest.raises(ValueError) as info:
-        impl.validate_memory_type_for_system(system, memory_type, tc)
-    error = cast(Any, info.value)
-    assert info.type is ValueError
-    assert error.trace_context == tc
-    path, _code, message = error.issues[0]
-    assert str(error) == f"{len(error.issues)} validation issue(s): {message} ({path})"
-    return error.issues
+    return validation_issues(
+        lambda: impl.validate_memory_type_for_system(system, memory_type, tc), tc
+    )
 
 
 @pytest.mark.parametrize("system", sorted(ALLOWED))

@@ -15,6 +15,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from bandtest.core_cases import compiled_class, twin_params
 
 from band_sdk_core import _compat
 
@@ -213,19 +214,11 @@ def test_decision_registry_keyed_reregistration_keeps_position(
 # -- the compiled twins' ordered map against OrderedDict, op by op --------------------
 
 
-@pytest.fixture(
-    params=[
-        pytest.param(None, id="py"),
-        pytest.param("band_sdk_core._ordered_c", id="c", marks=pytest.mark.compiled),
-    ]
-)
+@pytest.fixture(params=twin_params("band_sdk_core._ordered_c"))
 def ordered_class(request: pytest.FixtureRequest) -> Any:
     if request.param is None:
         return OrderedDict  # the pure twins use OrderedDict itself
-    if _compat.NO_EXTENSIONS:
-        pytest.skip("compiled implementation disabled by BAND_SDK_CORE_NO_EXTENSIONS")
-    module = importlib.import_module(request.param)
-    return module.OrderedMap
+    return compiled_class(request, "OrderedMap")
 
 
 def test_ordered_map_matches_ordered_dict(ordered_class: Any) -> None:

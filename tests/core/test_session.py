@@ -12,6 +12,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from bandtest.core_cases import SESSION_POLICY as DEFAULTS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,22 +21,6 @@ from band_sdk_core import DeadReason, SessionState, StaleReason
 NAN = float("nan")
 INF = float("inf")
 
-DEFAULTS: dict[str, Any] = {
-    "base_delay_s": 1.0,
-    "factor": 2.0,
-    "max_delay_s": 30.0,
-    "stable_reset_s": 60.0,
-    "rapid_disconnect_uptime_s": 10.0,
-    "rapid_window_s": 300.0,
-    "rapid_first_min_delay_s": 1.0,
-    "rapid_second_min_delay_s": 5.0,
-    "rapid_cooldown_base_s": 10.0,
-    "rapid_cooldown_step_s": 10.0,
-    "rapid_cooldown_max_s": 60.0,
-    "rapid_threshold": 10,
-    "heartbeat_interval_s": 30.0,
-    "dead_threshold_s": 60.0,
-}
 KEYS = list(DEFAULTS)
 
 
@@ -52,6 +37,22 @@ def session(impl: ModuleType, **overrides: Any) -> Any:
 def view(outcome: Any) -> tuple[Any, Any, Any, Any]:
     """Return an outcome as a tuple."""
     return (outcome.state, outcome.retry_after_s, outcome.dead_reason, outcome.stale_reason)
+
+
+#: a policy's keys that switch the rapid-disconnect rules off (plain backoff only)
+NO_RAPID_RULES: dict[str, Any] = {
+    "rapid_disconnect_uptime_s": 0.0,
+    "rapid_first_min_delay_s": 0.0,
+    "rapid_second_min_delay_s": 0.0,
+    "rapid_cooldown_base_s": 0.0,
+    "rapid_cooldown_step_s": 0.0,
+    "rapid_cooldown_max_s": 0.0,
+    "rapid_threshold": 1000,
+}
+
+#: the views of a session that is dead for good, by reason
+DEAD_CLASSIFIED = (SessionState.Dead, None, DeadReason.Classified, None)
+DEAD_RAPID = (SessionState.Dead, None, DeadReason.RapidDisconnect, None)
 
 
 # --------------------------------------------------------------------------- SessionPolicy
@@ -608,30 +609,15 @@ def test_close_without_connect_has_no_clock_check(session_impl: ModuleType) -> N
 def test_terminal_close_and_upgrade(session_impl: ModuleType) -> None:
     s = _fresh(session_impl)
     e = s.begin_attempt(0)
-    assert view(s.on_socket_close(e, 0, 1008, 0.5)) == (
-        SessionState.Dead,
-        None,
-        DeadReason.Classified,
-        None,
-    )
+    assert view(s.on_socket_close(e, 0, 1008, 0.5)) == DEAD_CLASSIFIED
     assert s.begin_attempt(1) is None
-    assert view(s.on_connected(e, 0)) == (SessionState.Dead, None, DeadReason.Classified, None)
+    assert view(s.on_connected(e, 0)) == DEAD_CLASSIFIED
     assert s.end() is SessionState.Dead
-    assert view(s.on_supersede(0, True, None, 0)) == (
-        SessionState.Dead,
-        None,
-        DeadReason.Classified,
-        None,
-    )
+    assert view(s.on_supersede(0, True, None, 0)) == DEAD_CLASSIFIED
     for status in (400, 403, 409):
         s = _fresh(session_impl)
         e = s.begin_attempt(0)
-        assert view(s.on_upgrade_rejected(e, 0, status, 5.0, 0.0)) == (
-            SessionState.Dead,
-            None,
-            DeadReason.Classified,
-            None,
-        )
+        assert view(s.on_upgrade_rejected(e, 0, status, 5.0, 0.0)) == DEAD_CLASSIFIED
 
 
 def test_upgrade_retry_after(session_impl: ModuleType) -> None:
@@ -645,12 +631,7 @@ def test_upgrade_retry_after(session_impl: ModuleType) -> None:
     )
     s = _fresh(session_impl)
     e = s.begin_attempt(0)
-    assert view(s.on_upgrade_rejected(e, 0, 403, None, 0.0)) == (
-        SessionState.Dead,
-        None,
-        DeadReason.Classified,
-        None,
-    )
+    assert view(s.on_upgrade_rejected(e, 0, 403, None, 0.0)) == DEAD_CLASSIFIED
 
 
 def test_supersede_rows(session_impl: ModuleType) -> None:
@@ -674,12 +655,7 @@ def test_supersede_rows(session_impl: ModuleType) -> None:
     )
     # the epoch was invalidated: no predates check any more
     assert view(s.on_supersede(0.0, True, 2.5, 0.0)).__getitem__(0) is SessionState.Reconnecting
-    assert view(s.on_supersede(0.0, False, None, 0.0)) == (
-        SessionState.Dead,
-        None,
-        DeadReason.Classified,
-        None,
-    )
+    assert view(s.on_supersede(0.0, False, None, 0.0)) == DEAD_CLASSIFIED
 
 
 def test_end(session_impl: ModuleType) -> None:
@@ -696,14 +672,9 @@ def test_end(session_impl: ModuleType) -> None:
 
 def test_end_keeps_rapid_reason(session_impl: ModuleType) -> None:
     s = session(session_impl, rapid_threshold=1)
-    assert view(s.on_supersede(0, True, None, 0)) == (
-        SessionState.Dead,
-        None,
-        DeadReason.RapidDisconnect,
-        None,
-    )
+    assert view(s.on_supersede(0, True, None, 0)) == DEAD_RAPID
     s.end()
-    assert view(s.on_connected(0, 0)) == (SessionState.Dead, None, DeadReason.RapidDisconnect, None)
+    assert view(s.on_connected(0, 0)) == DEAD_RAPID
 
 
 # --------------------------------------------------------------------------- worked examples
@@ -722,12 +693,7 @@ def test_worked_example_never_connected(session_impl: ModuleType) -> None:
             now += outcome.retry_after_s
         assert delays == [1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 60.0]
         e = s.begin_attempt(now)
-        assert view(s.on_socket_close(e, now, 1006, jitter)) == (
-            SessionState.Dead,
-            None,
-            DeadReason.RapidDisconnect,
-            None,
-        )
+        assert view(s.on_socket_close(e, now, 1006, jitter)) == DEAD_RAPID
         assert s.begin_attempt(now) is None
 
 
@@ -785,13 +751,7 @@ def test_factor_overflow_caps_at_max_delay(session_impl: ModuleType) -> None:
         session_impl,
         factor=1e300,
         base_delay_s=0.0,
-        rapid_disconnect_uptime_s=0.0,
-        rapid_first_min_delay_s=0.0,
-        rapid_second_min_delay_s=0.0,
-        rapid_cooldown_base_s=0.0,
-        rapid_cooldown_step_s=0.0,
-        rapid_cooldown_max_s=0.0,
-        rapid_threshold=1000,
+        **NO_RAPID_RULES,
     )
     delays = [s.on_supersede(0, True, None, 1.0).retry_after_s for _ in range(4)]
     assert delays == [0.0, 0.0, 30.0, 30.0]
@@ -819,13 +779,7 @@ def test_policy_durations_are_whole_nanoseconds(session_impl: ModuleType) -> Non
         base_delay_s=1.5e-9,
         max_delay_s=1.0,
         factor=3.0,
-        rapid_disconnect_uptime_s=0.0,
-        rapid_first_min_delay_s=0.0,
-        rapid_second_min_delay_s=0.0,
-        rapid_cooldown_base_s=0.0,
-        rapid_cooldown_step_s=0.0,
-        rapid_cooldown_max_s=0.0,
-        rapid_threshold=1000,
+        **NO_RAPID_RULES,
     )
     delays = [s.on_supersede(0, True, None, 1.0).retry_after_s for _ in range(3)]
     assert delays == [1e-9, 3e-9, 9e-9]

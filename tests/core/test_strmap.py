@@ -14,22 +14,16 @@ import weakref
 from typing import Any
 
 import pytest
+from bandtest.core_cases import compiled_class, twin_params
 
 from band_sdk_core import _compat
 
 
-@pytest.fixture(
-    params=[
-        pytest.param(None, id="py"),
-        pytest.param("band_sdk_core._strmap_c", id="c", marks=pytest.mark.compiled),
-    ]
-)
+@pytest.fixture(params=twin_params("band_sdk_core._strmap_c"))
 def table_class(request: pytest.FixtureRequest) -> Any:
     if request.param is None:
         return dict  # the pure twins use a dict itself
-    if _compat.NO_EXTENSIONS:
-        pytest.skip("compiled implementation disabled by BAND_SDK_CORE_NO_EXTENSIONS")
-    return importlib.import_module(request.param).StrMap
+    return compiled_class(request, "StrMap")
 
 
 def _keys(table: Any) -> set[str]:

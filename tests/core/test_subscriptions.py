@@ -9,10 +9,10 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from bandtest.core_cases import assert_exports
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import band_sdk_core
 from band_sdk_core import AgentTopicKind, AgentTopicStatus, LeaveOutcome, RoomStatus
 from band_sdk_core import RoomSubscribeResult as R
 
@@ -701,16 +701,16 @@ def test_class_behaviour(subscriptions_impl: ModuleType) -> None:
 def test_public_names() -> None:
     from band_sdk_core import subscriptions
 
-    assert band_sdk_core.SubscriptionTracker is subscriptions.SubscriptionTracker
-    assert band_sdk_core.chat_room_topic is subscriptions.chat_room_topic
-    assert band_sdk_core.room_participants_topic is subscriptions.room_participants_topic
-    assert set(subscriptions.__all__) == {
-        "RoomReconciliation",
-        "RoomRoster",
-        "SubscriptionTracker",
-        "chat_room_topic",
-        "room_participants_topic",
-    }
+    assert_exports(
+        subscriptions,
+        {
+            "RoomReconciliation",
+            "RoomRoster",
+            "SubscriptionTracker",
+            "chat_room_topic",
+            "room_participants_topic",
+        },
+    )
 
 
 # --------------------------------------------------------------------------- model-based

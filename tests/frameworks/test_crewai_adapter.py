@@ -8,14 +8,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from adapters.framework_helpers import events, interrupt, run_script, settled, start, stop_script
-from pydantic import BaseModel
+from adapters.framework_helpers import (
+    act_tool_turn,
+    events,
+    example_counts_words,
+    failed_turn,
+    interrupt_then_answer,
+    script_agent,
+    settled,
+    start,
+)
 
 from band.adapters import CrewAIAdapter, CrewAIAdapterConfig
-from band.adapters._model import GENERIC_PROVIDER_FAILURE_MESSAGE
 from band.core.types import Emit
-from band.runtime.tools import TurnEffect
-from band.runtime.tools.custom import declares_turn_effect
 from band.testing import ErrorTurn, LocalBand, ScriptedModel, TextTurn, ToolTurn
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,27 +67,10 @@ def test_band_send_message_is_the_reply(model: ScriptedModel, band_platform: Loc
     assert result["name"] == "band_send_message" and reply.id in result["output"]
 
 
-class FileTicketInput(BaseModel):
-    """File a support ticket."""
-
-    title: str
-
-
 def test_a_custom_tool_declared_act_completes_the_turn(
     model: ScriptedModel, band_platform: LocalBand
 ) -> None:
-    filed: list[str] = []
-
-    @declares_turn_effect(TurnEffect.ACT)
-    async def file_ticket(args: FileTicketInput) -> str:
-        filed.append(args.title)
-        return f"filed: {args.title}"
-
-    model.script(ToolTurn("fileticket", {"title": "printer jam"}), TextTurn(""))
-    bot, room = start(band_platform, _adapter(additional_tools=[(FileTicketInput, file_ticket)]))
-    mid = room.say("the printer is jammed", mention=bot)
-    settled(room, mid, bot, "processed")
-    assert filed == ["printer jam"] and room.messages_from(bot, "error") == []
+    act_tool_turn(band_platform, model, lambda t: _adapter(additional_tools=t))
 
 
 @pytest.mark.parametrize("status", [500, 401])
@@ -93,29 +81,13 @@ def test_a_model_error_is_the_error_event(
         model.respond = lambda _: ErrorTurn(status=500)
     else:
         monkeypatch.setenv("OPENAI_API_KEY", "wrong-key")
-    bot, room = start(band_platform, _adapter())
-    mid = room.say("hello", mention=bot)
-    settled(room, mid, bot, "failed", timeout=120)  # after the retries
-    [error] = room.messages_from(bot, "error")
-    assert error.metadata["failure"]["provider"] == "crewai"
-    assert error.content == GENERIC_PROVIDER_FAILURE_MESSAGE
-    assert room.messages_from(bot) == []
+    failed_turn(band_platform, _adapter(), "crewai", timeout=120)  # after the retries
 
 
 def test_an_interrupt_cancels_the_run(model: ScriptedModel, band_platform: LocalBand) -> None:
-    model.script(
-        ToolTurn("band_send_message", {"content": "too late", "mentions": ["@local"]}, delay=10),
-        TextTurn("after the interrupt"),
-    )
-    bot, room = start(band_platform, _adapter())
-    mid = room.say("take your time", mention=bot)
-    room.wait_for(lambda _: len(model.requests) >= 1)
-    interrupt(room, bot)
-    room.wait_for(lambda _: room.delivery_status(mid, bot) not in (None, "processing", "pending"))
-    mid = room.say("are you there?", mention=bot)
-    room.wait_for_reply(bot, after=mid, timeout=90)
-    # the interrupted crew's thread ran on, but its tools did nothing more
-    assert "too late" not in [m.text for m in room.messages_from(bot)]
+    # the interrupted crew's thread runs on, but its tools do nothing more: no "too late"
+    first = ToolTurn("band_send_message", {"content": "too late", "mentions": ["@local"]}, delay=10)
+    interrupt_then_answer(band_platform, model, _adapter(), first)
 
 
 def _script_env(model: ScriptedModel) -> dict[str, str]:
@@ -125,22 +97,11 @@ def _script_env(model: ScriptedModel) -> dict[str, str]:
 def test_the_example_answers_through_its_custom_tool(
     model: ScriptedModel, band_platform: LocalBand, tmp_path: Path
 ) -> None:
-    model.script(
-        ToolTurn("wordcount", {"text": "one two three"}),
-        ToolTurn("band_send_message", {"content": "3 words", "mentions": ["@local"]}),
-        TextTurn("done"),
-    )
-    script = ROOT / "examples" / "crewai_agent.py"
     env = {**_script_env(model), "CREWAI_MODEL": "openai/gpt-5-mini"}
-    proc, handle = run_script(band_platform, env, script, tmp_path, "Counter")
-    try:
-        room = band_platform.room(handle)
-        mid = room.say("count: one two three", mention=handle)
-        assert room.wait_for_reply(handle, after=mid, timeout=90).text == "3 words"
-    finally:
-        stop_script(proc)
-    [(_, output)] = model.requests[1].tool_results
-    assert output == "3"
+    outputs = example_counts_words(
+        band_platform, env, model, "crewai_agent.py", "wordcount", tmp_path
+    )
+    assert outputs == ["3"]
 
 
 def test_a_script_written_for_the_official_constructor_runs_unchanged(
@@ -148,13 +109,12 @@ def test_a_script_written_for_the_official_constructor_runs_unchanged(
 ) -> None:
     model.script(ToolTurn("fileticket", {"title": "printer jam"}), TextTurn("filed it"))
     script = ROOT / "tests" / "compat" / "scripts" / "crewai_dropin.py"
-    proc, handle = run_script(band_platform, _script_env(model), script, tmp_path, "Dropin")
-    try:
-        room = band_platform.room(handle)
+    with script_agent(band_platform, _script_env(model), script, tmp_path, "Dropin") as (
+        handle,
+        room,
+    ):
         mid = room.say("file it", mention=handle)
         room.wait_for(lambda _: room.delivery_status(mid, handle) == "processed", timeout=90)
-    finally:
-        stop_script(proc)
     first = model.requests[0]
     assert {"fileticket", "band_list_tasks"} <= set(first.tool_names)
     assert any("Be brief." in text for _, text in first.messages) or "Be brief." in (

@@ -8,15 +8,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from adapters.framework_helpers import events, interrupt, run_script, settled, start, stop_script
-from pydantic import BaseModel
+from adapters.framework_helpers import (
+    act_tool_turn,
+    events,
+    example_counts_words,
+    failed_turn,
+    interrupt_then_answer,
+    script_agent,
+    settled,
+    start,
+)
 
 from band.adapters import GoogleADKAdapter, GoogleADKAdapterConfig
-from band.adapters._model import GENERIC_PROVIDER_FAILURE_MESSAGE
 from band.core.types import Emit
 from band.runtime.capabilities import Capability
-from band.runtime.tools import TurnEffect
-from band.runtime.tools.custom import declares_turn_effect
 from band.testing import ErrorTurn, LocalBand, ScriptedModel, TextTurn, ToolTurn
 
 
@@ -65,27 +70,10 @@ def test_band_send_message_is_the_reply(model: ScriptedModel, band_platform: Loc
     assert result["name"] == "band_send_message" and reply.id in result["output"]
 
 
-class FileTicketInput(BaseModel):
-    """File a support ticket."""
-
-    title: str
-
-
 def test_a_custom_tool_declared_act_completes_the_turn(
     model: ScriptedModel, band_platform: LocalBand
 ) -> None:
-    filed: list[str] = []
-
-    @declares_turn_effect(TurnEffect.ACT)
-    async def file_ticket(args: FileTicketInput) -> str:
-        filed.append(args.title)
-        return f"filed: {args.title}"
-
-    model.script(ToolTurn("fileticket", {"title": "printer jam"}), TextTurn(""))
-    bot, room = start(band_platform, _adapter(additional_tools=[(FileTicketInput, file_ticket)]))
-    mid = room.say("the printer is jammed", mention=bot)
-    settled(room, mid, bot, "processed")
-    assert filed == ["printer jam"] and room.messages_from(bot, "error") == []
+    act_tool_turn(band_platform, model, lambda t: _adapter(additional_tools=t))
 
 
 def test_the_history_opens_the_session(model: ScriptedModel, band_platform: LocalBand) -> None:
@@ -109,24 +97,13 @@ def test_a_model_error_is_the_error_event(
     else:
         monkeypatch.setenv("GOOGLE_API_KEY", "wrong-key")
         monkeypatch.setenv("GEMINI_API_KEY", "wrong-key")
-    bot, room = start(band_platform, _adapter())
-    mid = room.say("hello", mention=bot)
-    settled(room, mid, bot, "failed")
-    [error] = room.messages_from(bot, "error")
-    assert error.metadata["failure"]["provider"] == "google_adk"
-    assert error.content == GENERIC_PROVIDER_FAILURE_MESSAGE
-    assert room.messages_from(bot) == []
+    failed_turn(band_platform, _adapter(), "google_adk")
 
 
 def test_an_interrupt_cancels_the_run(model: ScriptedModel, band_platform: LocalBand) -> None:
-    model.script(TextTurn("too late", delay=60), TextTurn("after the interrupt"))
-    bot, room = start(band_platform, _adapter())
-    mid = room.say("take your time", mention=bot)
-    room.wait_for(lambda _: len(model.requests) >= 1)
-    interrupt(room, bot)
-    room.wait_for(lambda _: room.delivery_status(mid, bot) not in (None, "processing", "pending"))
-    mid = room.say("are you there?", mention=bot)
-    assert room.wait_for_reply(bot, after=mid).text == "after the interrupt"
+    first = TextTurn("too late", delay=60)
+    _, _, reply = interrupt_then_answer(band_platform, model, _adapter(), first)
+    assert reply.text == "after the interrupt"
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -135,20 +112,10 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_example_answers_through_its_custom_tool(
     model: ScriptedModel, band_platform: LocalBand, tmp_path: Path
 ) -> None:
-    model.script(
-        ToolTurn("wordcount", {"text": "one two three"}),
-        ToolTurn("band_send_message", {"content": "3 words", "mentions": ["@local"]}),
-        TextTurn(""),
+    env = model.env()
+    [output] = example_counts_words(
+        band_platform, env, model, "google_adk_agent.py", "wordcount", tmp_path
     )
-    script = ROOT / "examples" / "google_adk_agent.py"
-    proc, handle = run_script(band_platform, model.env(), script, tmp_path, "Counter")
-    try:
-        room = band_platform.room(handle)
-        mid = room.say("count: one two three", mention=handle)
-        assert room.wait_for_reply(handle, after=mid, timeout=90).text == "3 words"
-    finally:
-        stop_script(proc)
-    [(_, output)] = model.requests[1].tool_results
     assert "3" in output
 
 
@@ -157,13 +124,9 @@ def test_a_script_written_for_the_official_constructor_runs_unchanged(
 ) -> None:
     model.script(ToolTurn("fileticket", {"title": "printer jam"}), TextTurn(""))
     script = ROOT / "tests" / "compat" / "scripts" / "google_adk_dropin.py"
-    proc, handle = run_script(band_platform, model.env(), script, tmp_path, "Dropin")
-    try:
-        room = band_platform.room(handle)
+    with script_agent(band_platform, model.env(), script, tmp_path, "Dropin") as (handle, room):
         mid = room.say("file it", mention=handle)
         room.wait_for(lambda _: room.delivery_status(mid, handle) == "processed", timeout=90)
-    finally:
-        stop_script(proc)
     first = model.requests[0]
     assert {"fileticket", "band_store_memory"} <= set(first.tool_names)
     assert "Be brief." in (first.system or "")

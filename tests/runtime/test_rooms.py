@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import Any
 
 from bandtest.platform import RestartablePlatform, room_with
@@ -184,6 +185,75 @@ def test_interrupt_ends_the_turn(platform: RestartablePlatform) -> None:
         assert await r.texts() == ["echo: next"]
 
     in_room(platform, "Echo", scenario)
+
+
+async def _attempts(r: InRoom, mid: str) -> list[dict[str, Any]]:
+    """The agent's processing attempts on ``mid``, as the platform lists them."""
+    for m in await r.human.messages(r.rid):
+        if m["id"] == mid:
+            return list(m["metadata"]["delivery_status"][r.aid]["attempts"])
+    raise AssertionError(f"message {mid} is not in the room")
+
+
+def test_an_interrupted_message_is_not_run_after_a_restart(platform: RestartablePlatform) -> None:
+    """The platform serves a failed message again after a restart; one the person interrupted
+    stays failed without running (its turn is not redone), at the first restart and the next."""
+
+    async def scenario(r: InRoom) -> None:
+        adapter = Gated()
+        async with r.agent(adapter):
+            first = await _control_mid_turn(r, adapter, "long task", "interrupt")
+            await r.reaches(first, "failed")
+        assert [a["error"] for a in await _attempts(r, first)] == ["interrupted"]
+        for restart in (2, 3):
+            again = Echo()
+            async with r.agent(again):
+                # each start takes the failed message up again (a new attempt) and ends it at once
+                await wait_for(functools.partial(_attempts_ended, r, first, restart), timeout=30)
+                await r.reaches(first, "failed")
+                mid = await r.send(f"after restart {restart}")
+                await r.reaches(mid)
+            assert again.seen == [mid]
+        assert [a["error"] for a in await _attempts(r, first)] == ["interrupted"] * 3
+        assert await r.texts() == ["echo: after restart 2", "echo: after restart 3"]
+
+    in_room(platform, "Echo", scenario)
+
+
+class Silent(Echo):
+    """Ends its turns without a reply (the runtime posts the no-reply error card)."""
+
+    async def on_message(self, msg, tools, *args, **kw):  # type: ignore[no-untyped-def]
+        self.seen.append(msg.id)
+
+
+def test_a_reported_failure_is_not_run_at_any_restart(platform: RestartablePlatform) -> None:
+    """A failed message whose error card is in the room is not run after a restart, nor after
+    the next one (the first restart's attempt started after the card)."""
+
+    async def scenario(r: InRoom) -> None:
+        async with r.agent(Silent()):
+            first = await r.send("say nothing")
+            await r.reaches(first, "failed")
+        for restart in (2, 3):
+            again = Echo()
+            async with r.agent(again):
+                await wait_for(functools.partial(_attempts_ended, r, first, restart), timeout=30)
+                await r.reaches(first, "failed")
+                mid = await r.send(f"after restart {restart}")
+                await r.reaches(mid)
+            assert again.seen == [mid]
+        assert len(await r.replies("error")) == 1
+        assert await r.texts() == ["echo: after restart 2", "echo: after restart 3"]
+
+    in_room(platform, "Echo", scenario)
+
+
+async def _attempts_ended(r: InRoom, mid: str, n: int) -> bool:
+    """Whether the agent made ``n`` attempts on ``mid``, the last one ended (a ``wait_for``
+    check)."""
+    attempts = await _attempts(r, mid)
+    return len(attempts) == n and attempts[-1]["status"] != "processing"
 
 
 def test_room_deleted_is_left(platform: RestartablePlatform) -> None:

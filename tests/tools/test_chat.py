@@ -16,6 +16,9 @@ from band.runtime.tools import (
     InvalidToolArgumentsError,
     MessagePostError,
     MessagePostKind,
+    ParticipantAddResult,
+    ParticipantAddStatus,
+    ParticipantRemoveResult,
     RoomExecutionStoppedError,
 )
 
@@ -319,6 +322,8 @@ def test_add_and_remove_participant(plat: Live) -> None:
         async with bound(plat, bot, room) as tools:
             h = await tools.add_participant(by_handle.handle.upper(), role="admin")
             assert h["id"] == by_handle.id and h["status"] == "added" and h["role"] == "admin"
+            assert set(h) == ParticipantAddResult.__required_keys__
+            assert ParticipantAddStatus(h["status"]) is ParticipantAddStatus.ADDED
             again = await tools.add_participant(by_handle.id)
             assert again == {
                 "id": by_handle.id,
@@ -326,6 +331,7 @@ def test_add_and_remove_participant(plat: Live) -> None:
                 "role": "admin",
                 "status": "already_in_room",
             }
+            assert ParticipantAddStatus(again["status"]) is ParticipantAddStatus.ALREADY_IN_ROOM
             out = await tools.execute_tool_call_structured(
                 "band_add_participant", {"identifier": by_name.name.lower()}
             )
@@ -347,6 +353,7 @@ def test_add_and_remove_participant(plat: Live) -> None:
             )
             removed = await tools.remove_participant(by_name.handle)
             assert removed == {"id": by_name.id, "name": by_name.name, "status": "removed"}
+            assert set(removed) == ParticipantRemoveResult.__required_keys__
             await assert_tool_errors(
                 tools,
                 (

@@ -17,7 +17,6 @@ from ..contract.bodies import (
     EventBody,
     FailedBody,
     MessageBody,
-    ParticipantBody,
     RenameBody,
 )
 from ..contract.queries import (
@@ -311,21 +310,7 @@ routes = declare(
         rule="read",
         answer=(200, list[wire.Participant]),
     ),
-    Operation(
-        "POST",
-        C + "/participants",
-        writes.add_participant,
-        rule="add",
-        answer=(201, wire.Participant),
-        body=ParticipantBody,
-    ),
-    Operation(
-        "DELETE",
-        C + "/participants/{pid}",
-        writes.remove_participant,
-        rule="remove",
-        answer=(200, wire.Participant),
-    ),
+    *writes.participant_routes(C),
     Operation(
         "GET", P + "/peers", peers, rule="peers", answer=(200, list[wire.Peer]), query=PeersQuery
     ),

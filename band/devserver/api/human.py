@@ -10,7 +10,7 @@ from band.core import wire
 from band.core.wire import ChatParticipantDetails, JsonObject
 
 from ..contract import keyset, shapes
-from ..contract.bodies import ChatBody, MessageBody, ParticipantBody, ProfileBody, RegisterBody
+from ..contract.bodies import ChatBody, MessageBody, ProfileBody, RegisterBody
 from ..contract.queries import (
     ForceQuery,
     HumanMessagesQuery,
@@ -242,21 +242,7 @@ routes = declare(
         answer=(200, list[wire.ChatParticipantDetails]),
         query=ParticipantsQuery,
     ),
-    Operation(
-        "POST",
-        C + "/participants",
-        writes.add_participant,
-        rule="add",
-        answer=(201, wire.Participant),
-        body=ParticipantBody,
-    ),
-    Operation(
-        "DELETE",
-        C + "/participants/{pid}",
-        writes.remove_participant,
-        rule="remove",
-        answer=(200, wire.Participant),
-    ),
+    *writes.participant_routes(C),
     Operation("GET", P + "/profile", profile, rule="self", answer=(200, UserDetails)),
     Operation(
         "PUT",

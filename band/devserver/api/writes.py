@@ -11,6 +11,7 @@ from band.core.wire import (
     JsonObject,
     MessageSentResponse,
     MessageSentResponseRecipientsItem,
+    Participant,
     Task,
 )
 
@@ -22,6 +23,7 @@ from ..store.db import Store, StoreError
 from ..store.principal import Principal
 from ..store.rows import RoomRow
 from .http import Ctx, data
+from .operations import Operation
 
 
 async def push(
@@ -76,6 +78,28 @@ async def remove_participant(ctx: Ctx) -> Response:
     await ctx.fanout.send_to(left, f"room_participants:{rid}", "participant_removed", payload)
     await push(ctx, _rooms_topic(part.type, pid), "room_removed", shapes.chat_room(room))
     return data(payload)
+
+
+def participant_routes(room: str) -> tuple[Operation, Operation]:
+    """Adding and removing participants of the room at path ``room``: the agent and the human
+    API serve them alike, with the handlers above."""
+    return (
+        Operation(
+            "POST",
+            room + "/participants",
+            add_participant,
+            rule="add",
+            answer=(201, Participant),
+            body=ParticipantBody,
+        ),
+        Operation(
+            "DELETE",
+            room + "/participants/{pid}",
+            remove_participant,
+            rule="remove",
+            answer=(200, Participant),
+        ),
+    )
 
 
 async def post_message(ctx: Ctx, rid: str, *, require_mention: bool) -> MessageSentResponse:

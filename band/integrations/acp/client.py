@@ -34,6 +34,7 @@ from band.core.wire import JsonObject
 
 from .config import ACPPermissionRequest, PermissionResolver
 from .narration import TurnNarrator
+from .permissions import select_allow_option_id
 
 __all__ = ["ACPClientProfile", "RoomClient", "default_permission_choice"]
 
@@ -76,11 +77,7 @@ class ACPClientProfile(Protocol):
 
 def default_permission_choice(options: Sequence[PermissionOption]) -> str | None:
     """Least privilege: the first ``allow_once``, else the first ``allow_always``, else cancel."""
-    for kind in ("allow_once", "allow_always"):
-        for option in options:
-            if option.kind == kind:
-                return option.option_id
-    return None
+    return select_allow_option_id(list(options))
 
 
 class RoomClient:

@@ -7,12 +7,12 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 
 from acp.schema import (
     SessionConfigOptionBoolean,
-    SessionConfigOptionSelect,
     SessionConfigSelectGroup,
     SessionConfigSelectOption,
 )
 
 from .config import ACPConfigRequest, ConfigResolver, SessionConfigOption
+from .model_selection import ACPModelOptions, locate_model_options
 
 __all__ = [
     "CONFIG_FAILURE_PREFIX",
@@ -48,15 +48,6 @@ def flatten_select_options(
         else:
             flat.append(entry)
     return tuple(flat)
-
-
-def _by_category(
-    catalog: Sequence[SessionConfigOption], category: str
-) -> SessionConfigOptionSelect | None:
-    for option in catalog:
-        if isinstance(option, SessionConfigOptionSelect) and option.category == category:
-            return option
-    return None
 
 
 def _by_id(catalog: Sequence[SessionConfigOption], option_id: str) -> SessionConfigOption | None:
@@ -131,13 +122,16 @@ async def apply_session_config(
             current = await _set(setter, session_id, option_id, _check_value(option, value))
         return current
     # the model goes first: changing it can add, replace or remove the effort option
-    for category, value, label in (
-        ("model", model, "model"),
-        ("thought_level", reasoning_effort, "reasoning effort"),
-    ):
+    choices: tuple[
+        tuple[Callable[[ACPModelOptions], SessionConfigOption | None], str | None, str], ...
+    ] = (
+        (lambda found: found.model, model, "model"),
+        (lambda found: found.effort, reasoning_effort, "reasoning effort"),
+    )
+    for pick, value, label in choices:
         if value is None:
             continue
-        option = _by_category(current, category)
+        option = pick(locate_model_options(current))
         if option is None:
             raise ACPSessionConfigError(f"the session offers no {label} option")
         current = await _set(setter, session_id, option.id, _check_value(option, value))

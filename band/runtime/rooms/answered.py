@@ -30,6 +30,7 @@ __all__ = [
     "MAX_CONTEXT_PAGES",
     "PostRecord",
     "answered_in_attempt",
+    "attempt_error",
     "attempt_started",
     "count_posts",
     "failure_reported",
@@ -58,9 +59,8 @@ def posted_by(tools: object) -> list[str]:
     return [] if posted is None else list(posted)
 
 
-def attempt_started(row: MessageRow, agent_id: str, status: str = "processing") -> datetime | None:
-    """When the agent's last attempt on ``row``, ended in ``status`` (default: still open,
-    ``processing``), started (None: none known)."""
+def _last_attempt(row: MessageRow, agent_id: str, status: str) -> dict[str, object] | None:
+    """The agent's current attempt on ``row`` when its delivery is in ``status`` (else None)."""
     statuses = row.metadata.get("delivery_status") if row.metadata is not None else None
     mine = statuses.get(agent_id) if isinstance(statuses, dict) else None
     if not isinstance(mine, dict) or mine.get("status") != status:
@@ -69,8 +69,23 @@ def attempt_started(row: MessageRow, agent_id: str, status: str = "processing") 
     current = mine.get("current_attempt")
     for attempt in attempts if isinstance(attempts, list) else []:
         if isinstance(attempt, dict) and attempt.get("number") == current:
-            return parse_instant(attempt.get("started_at"))
+            return attempt
     return None
+
+
+def attempt_started(row: MessageRow, agent_id: str, status: str = "processing") -> datetime | None:
+    """When the agent's last attempt on ``row``, ended in ``status`` (default: still open,
+    ``processing``), started (None: none known)."""
+    attempt = _last_attempt(row, agent_id, status)
+    return None if attempt is None else parse_instant(attempt.get("started_at"))
+
+
+def attempt_error(row: MessageRow, agent_id: str) -> str | None:
+    """The error the agent's last attempt on ``row`` failed with (None: not failed, or the
+    platform keeps no error with its attempts)."""
+    attempt = _last_attempt(row, agent_id, "failed")
+    error = None if attempt is None else attempt.get("error")
+    return error if isinstance(error, str) else None
 
 
 async def answered_in_attempt(

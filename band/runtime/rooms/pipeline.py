@@ -28,13 +28,14 @@ from band.client.rest import path
 from band.runtime.contacts.hub import is_contact_hub_turn
 from band.runtime.rooms.answered import (
     answered_in_attempt,
+    attempt_error,
     attempt_started,
     failure_reported,
     reply_landed,
 )
 from band.runtime.rooms.messages import Inbound, delivery_status
 from band.runtime.rooms.settlement import Delivery, RoomStopped
-from band.runtime.rooms.turn import TurnRunner
+from band.runtime.rooms.turn import INTERRUPTED, TurnRunner
 from band.runtime.trace import TurnRecorder, TurnTrace
 from band_sdk_core import is_self_echo
 
@@ -46,6 +47,10 @@ log = logging.getLogger("band.runtime.rooms.execution")
 MAX_UNSURE = 64
 #: The failed mark's error of a message whose earlier failure the room was told (not rerun).
 REPORTED_EARLIER = "failed earlier; its error card is in the room (not run again)"
+#: Failed marks whose message is never run again, read back from the platform's attempt after a
+#: restart: the person interrupted it (band-sdk consumes such a message; it stays failed here),
+#: or an earlier restart already found its error card.
+FINAL_FAILURES = frozenset({INTERRUPTED, REPORTED_EARLIER})
 
 
 class RoomLink(Protocol):
@@ -162,11 +167,14 @@ class DeliveryPipeline:
             await self._flush(mid)
             self._finish(trace, "processed", "answered by an earlier attempt")
             return
-        if await self._reported_earlier(item, mid):
+        final = self._failed_for_good(item, mid)
+        if final is None and await self._reported_earlier(item, mid):
+            final = REPORTED_EARLIER
+        if final is not None:
             retries.discard_attempt(mid)
-            self.delivery.record_failed(self.room_id, mid, REPORTED_EARLIER, retry=False)
+            self.delivery.record_failed(self.room_id, mid, final, retry=False)
             await self._flush(mid)
-            self._finish(trace, "failed", REPORTED_EARLIER)
+            self._finish(trace, "failed", final)
             return
         runner = self.runner
         runner.posted = []
@@ -288,6 +296,26 @@ class DeliveryPipeline:
         self._ran.add(mid)
         if len(self._ran) > 4 * MAX_UNSURE:
             self._ran.clear()  # old turns are settled; a forgotten one is checked by its row
+
+    def _failed_for_good(self, item: Inbound, mid: str) -> str | None:
+        """The failed mark to repeat, without running it, for a message re-served after a
+        restart whose last attempt failed for good (``FINAL_FAILURES``); None otherwise.
+
+        The platform serves a failed message again (failed is not terminal), and a new process
+        has no memory of it: an interrupted turn would be run again at the next start.
+        """
+        if mid in self._ran:
+            return None  # this process ran it: the claim registry decided whether it reruns
+        error = attempt_error(item.row, self.agent_id)
+        if error is None or error not in FINAL_FAILURES:
+            return None
+        log.info(
+            "room %s: message %s failed earlier (%s); not running it again",
+            self.room_id,
+            mid,
+            error,
+        )
+        return error
 
     async def _reported_earlier(self, item: Inbound, mid: str) -> bool:
         """Whether an earlier attempt of ``mid`` (before a restart) failed and told the room

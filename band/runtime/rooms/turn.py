@@ -29,7 +29,15 @@ from band.runtime.sessionconfig import SessionConfig
 from band.runtime.tools.ops import ToolContext
 from band.runtime.trace import TurnTrace
 
-__all__ = ["ADAPTER_FAILED", "MAX_CUT_OFF", "SUCCEEDED", "UNFINISHED", "TurnResult", "TurnRunner"]
+__all__ = [
+    "ADAPTER_FAILED",
+    "INTERRUPTED",
+    "MAX_CUT_OFF",
+    "SUCCEEDED",
+    "UNFINISHED",
+    "TurnResult",
+    "TurnRunner",
+]
 
 log = logging.getLogger("band.runtime.rooms.execution")
 
@@ -40,6 +48,9 @@ MAX_CUT_OFF_KEPT = 64
 MAX_CUT_OFF = 5
 #: Generic room text for a turn that raised; the exception itself stays in the logs.
 ADAPTER_FAILED = "The agent hit an error while handling this message and could not answer it."
+#: The failed mark's error of a turn ended by an ``interrupt`` (the platform keeps it with the
+#: attempt: after a restart the message is not run again, see ``DeliveryPipeline``).
+INTERRUPTED = "interrupted"
 
 
 class TurnResult(NamedTuple):
@@ -181,7 +192,7 @@ class TurnRunner:
             if mode is None:
                 raise  # the worker itself is being cancelled
             log.info("room %s: turn %s ended by %s", self.room_id, msg.id, mode)
-            return UNFINISHED if mode == "stop" else TurnResult(False, "interrupted")
+            return UNFINISHED if mode == "stop" else TurnResult(False, INTERRUPTED)
         except Exception as exc:
             if _platform_unreachable(exc) and self._may_cut_off(msg.id, synthetic):
                 # the platform went away mid-turn: not the message's fault; replay it later

@@ -26,6 +26,10 @@ from band.core.types import ToolParam
 from .agent_tools import AgentTools
 from .constants import *  # noqa: F403 -- band-sdk's tool constants under its names
 from .constants import __all__ as _constants_all
+from .definitions import *  # noqa: F403 -- band-sdk's ToolDefinition table, from our specs
+from .definitions import __all__ as _definitions_all
+from .docstrings import *  # noqa: F403 -- docstrings and args schemas from the input models
+from .docstrings import __all__ as _docstrings_all
 from .files import (
     DEFAULT_FILE_CAPTION,
     FILE_UNAVAILABLE_MESSAGE,
@@ -77,6 +81,8 @@ __all__ = [
     "file_content_placeholder",
     "redact_tool_call_args",
     *_registry_all,
+    *_definitions_all,
+    *_docstrings_all,
     *_inputs_all,
     *_constants_all,
     *_human_all,

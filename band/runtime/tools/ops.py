@@ -26,6 +26,7 @@ from band.core.wire import JsonObject, JsonValue, Participant, Peer, decode_rows
 
 from . import inputs as i
 from . import landing
+from .results import ParticipantAddStatus
 
 log = logging.getLogger("band.tools")
 
@@ -307,7 +308,7 @@ async def add_participant(ctx: ToolContext, args: i.AddParticipantInput) -> Json
             "id": present.id,
             "name": present.name,
             "role": present.role,
-            "status": "already_in_room",
+            "status": ParticipantAddStatus.ALREADY_IN_ROOM.value,
         }
     peer = None
     page = 1
@@ -335,7 +336,12 @@ async def add_participant(ctx: ToolContext, args: i.AddParticipantInput) -> Json
     added = resp.data if isinstance(resp.data, dict) else {}
     if ctx.participants is not None:
         ctx.participants.append({**peer.model_dump(exclude_none=True), **added})
-    return {"id": peer.id, "name": peer.name, "role": args.role, "status": "added"}
+    return {
+        "id": peer.id,
+        "name": peer.name,
+        "role": args.role,
+        "status": ParticipantAddStatus.ADDED.value,
+    }
 
 
 async def remove_participant(ctx: ToolContext, args: i.RemoveParticipantInput) -> JsonObject:

@@ -4,14 +4,45 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import enum
 import json
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from pydantic import BaseModel
 
 from band.core.wire import WireModel
 
-__all__ = ["serialize_tool_result", "tool_result_text"]
+__all__ = [
+    "ParticipantAddResult",
+    "ParticipantAddStatus",
+    "ParticipantRemoveResult",
+    "serialize_tool_result",
+    "tool_result_text",
+]
+
+
+class ParticipantAddStatus(enum.StrEnum):
+    """What ``band_add_participant`` did: added the participant, or found them in the room."""
+
+    ADDED = "added"
+    ALREADY_IN_ROOM = "already_in_room"
+
+
+class ParticipantAddResult(TypedDict):
+    """``band_add_participant``'s result; ``status`` is a ``ParticipantAddStatus`` value."""
+
+    id: str
+    name: str
+    role: str
+    status: str
+
+
+class ParticipantRemoveResult(TypedDict):
+    """``band_remove_participant``'s result."""
+
+    id: str
+    name: str
+    status: Literal["removed"]
 
 
 def _plain(value: Any) -> Any:
