@@ -44,6 +44,8 @@ _QUERY_SAFE = _PATH_SAFE + "?"
 #: A path that ``quote(path, safe=_PATH_SAFE)`` returns unchanged (most are: ids are UUIDs).
 _PLAIN_PATH = re.compile(r"[A-Za-z0-9/%:@!$&'()*+,;=~._-]*")
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+#: characters a request target may not carry (they would split the request line)
+_BAD_TARGET = re.compile(r"[ \r\n]")
 
 
 def available() -> bool:
@@ -80,6 +82,7 @@ class _Connection(asyncio.Protocol):
         self.idle_since = 0.0
         self._parser = httptools.HttpResponseParser(self)
         self._waiter: asyncio.Future[Response] | None = None
+        self._timer: asyncio.TimerHandle | None = None  # the pending answer's deadline
         self._headers: dict[str, str] = {}
         self._body: list[bytes] = []
         self._headers_done = False
@@ -119,7 +122,8 @@ class _Connection(asyncio.Protocol):
     def on_header(self, name: bytes, value: bytes) -> None:
         key = name.decode("latin-1").lower()
         text = value.decode("latin-1")
-        self._headers[key] = f"{self._headers[key]}, {text}" if key in self._headers else text
+        seen = self._headers.get(key)
+        self._headers[key] = text if seen is None else f"{seen}, {text}"
 
     def on_headers_complete(self) -> None:
         self._headers_done = True
@@ -152,6 +156,7 @@ class _Connection(asyncio.Protocol):
                 self._fail(httpx.RemoteProtocolError(f"bad {encoding} body: {exc}"))
                 self.close()
                 return
+        self._disarm()
         waiter.set_result(Response(status, self._headers, content))
         self._waiter = None
         if not keep:
@@ -159,14 +164,28 @@ class _Connection(asyncio.Protocol):
 
     # our side
 
-    def send(self, data: bytes) -> asyncio.Future[Response]:
-        """Write one request; the future resolves with its answer."""
+    def send(self, data: bytes, timeout: float) -> asyncio.Future[Response]:
+        """Write one request; the future resolves with its answer, or fails with
+        ``TimeoutError`` when none came within ``timeout`` seconds."""
         assert self.transport is not None and self.usable
         self.usable = False
-        self._waiter = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        self._waiter = loop.create_future()
+        # a bare timer handle, not asyncio.timeout(): no context manager, task or cancellation
+        # per request (three requests per answered message)
+        self._timer = loop.call_at(loop.time() + timeout, self._timed_out)
         self._headers, self._body, self._headers_done, self._framed = {}, [], False, False
         self.transport.write(data)
         return self._waiter
+
+    def _timed_out(self) -> None:
+        self._timer = None
+        self._fail(TimeoutError())
+
+    def _disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
     def release(self) -> bool:
         """Mark the connection idle after a complete answer; False when it cannot be reused."""
@@ -179,10 +198,12 @@ class _Connection(asyncio.Protocol):
     def close(self) -> None:
         """Close the connection; it is never reused."""
         self.usable = False
+        self._disarm()
         if self.transport is not None:
             self.transport.close()
 
     def _fail(self, exc: Exception) -> None:
+        self._disarm()
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_exception(exc)
         self._waiter = None
@@ -267,14 +288,13 @@ class Http11Pool:
             head += _header_block(headers)
         if body is not None or method in _BODY_METHODS:
             head += f"Content-Length: {len(body or b'')}\r\n"
-        if any(c in target for c in " \r\n"):
+        if _BAD_TARGET.search(target):
             raise ValueError(f"invalid request target: {target!r}")
         data = (head + "\r\n").encode("latin-1") + (body or b"")
         async with self._slots:
             conn = await self._connection()
             try:
-                async with asyncio.timeout(self.timeout):
-                    resp = await conn.send(data)
+                resp = await conn.send(data, self.timeout)
             except TimeoutError as exc:
                 conn.close()
                 raise httpx.ReadTimeout(f"no answer within {self.timeout}s") from exc

@@ -23,7 +23,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
-from websockets.protocol import State
+from websockets.frames import Frame, Opcode
+from websockets.protocol import Event, State
 
 from band.core.wire import JsonObject, decode_error, decode_frame, encode_frame
 from band_sdk_core import (
@@ -59,6 +60,37 @@ def _redact_key_header(record: logging.LogRecord) -> bool:
 # websockets logs every handshake header at DEBUG; our sockets log through this logger instead
 _ws_log = logging.getLogger("band.client.websocket")
 _ws_log.addFilter(_redact_key_header)
+
+
+class _PushConnection(ClientConnection):
+    """A connection that hands each whole text frame to ``sink`` as it is parsed.
+
+    websockets queues a frame in its assembler and wakes a reader task to take it (a future,
+    a task step and a loop round trip per push); a Phoenix frame is one unfragmented text frame,
+    handled synchronously anyway. Anything else (a fragment, a binary frame, text that is not
+    UTF-8), and every frame after it, goes the assembler's way, in order, so the reader sees
+    what it saw before (an invalid frame still fails the connection).
+    """
+
+    sink: Callable[[str], None] | None = None
+
+    def process_event(self, event: Event) -> None:
+        sink = self.sink
+        if sink is not None and type(event) is Frame and event.opcode is Opcode.TEXT and event.fin:
+            try:
+                text = str(event.data, "utf-8")
+            except UnicodeDecodeError:
+                pass
+            else:
+                try:
+                    sink(text)
+                except Exception:  # never into websockets' parser: the socket must read on
+                    log.exception("handling a frame failed")
+                return
+        if type(event) is Frame and event.opcode in (Opcode.TEXT, Opcode.BINARY, Opcode.CONT):
+            self.sink = None  # from here on the reader task takes every frame
+        super().process_event(event)
+
 
 #: ``handler(event, payload)`` for pushes on one topic; called in the reader, keep it quick.
 PushHandler = Callable[[str, JsonObject], None]
@@ -451,6 +483,7 @@ class PhoenixClient:
                 compression=None,
                 max_size=None,
                 logger=_ws_log,
+                create_connection=_PushConnection,
             )
         except InvalidStatus as exc:
             status = exc.response.status_code
@@ -470,6 +503,8 @@ class PhoenixClient:
     async def _serve(self, ws: ClientConnection, epoch: int) -> SessionOutcome:
         self._session.on_connected(epoch, time.monotonic())
         self._ws = ws
+        if isinstance(ws, _PushConnection):
+            ws.sink = self._dispatch
         self._join_refs.clear()
         self._supersede = None
         self._last_ack = time.monotonic()
