@@ -21,6 +21,7 @@ from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from band.serving import BodyLimit, GracefulServer, Limits, guarded_config
+from band.serving.sse import serve_sse
 
 from .auth import authentication, require_token
 from .config import Settings
@@ -80,14 +81,7 @@ def sse_app(server: Server[Any, Any], settings: Settings, token: str) -> Starlet
     transport = SseServerTransport(MESSAGES_PATH, security_settings=security(settings))
 
     async def stream(scope: Scope, receive: Receive, send: Send) -> None:
-        try:
-            async with transport.connect_sse(scope, receive, send) as (read, write):
-                await server.run(read, write, server.create_initialization_options())
-        except ValueError as exc:
-            # the DNS-rebinding check already answered 421/403 (and logged a warning); the
-            # transport then raises, which would log a traceback per refused request
-            if str(exc) != "Request validation failed":
-                raise
+        await serve_sse(transport, server, scope, receive, send)
 
     return Starlette(
         routes=[

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -13,11 +13,15 @@ from bandtest.platform import Live, room_with
 
 from band.client import RestClient, path
 from band.core.turn import AgentFailure, Turn, failure_event
+from band.integrations.acp.config import ACPClientAdapterConfig
+from band.integrations.acp.rooms import ACPRooms
+from band.workspaces import RoomWorkspaces, create_room_workspace_resolver
 
 __all__ = [
     "AGENT",
     "Live",
     "PlatformSink",
+    "acp_rooms",
     "agent_command",
     "calls",
     "room_events",
@@ -32,6 +36,19 @@ T = TypeVar("T")
 def agent_command(*flags: str) -> list[str]:
     """Launch the scripted ACP agent with this interpreter."""
     return [sys.executable, str(AGENT), *flags]
+
+
+def acp_rooms(
+    config: ACPClientAdapterConfig, tmp_path: Path, *, servers: Sequence[Any] = (), **options: Any
+) -> ACPRooms:
+    """ACPRooms over ``config``: room workspaces under ``tmp_path/ws``, ``servers`` as every
+    session's MCP servers."""
+
+    async def servers_for(room_id: str, transport: str) -> list[Any]:
+        return list(servers)
+
+    workspaces = RoomWorkspaces(create_room_workspace_resolver(tmp_path / "ws"))
+    return ACPRooms(config, workspaces=workspaces, servers_for=servers_for, **options)
 
 
 def run(coro: Coroutine[Any, Any, T], timeout: float = 60.0) -> T:

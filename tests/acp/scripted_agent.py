@@ -40,11 +40,13 @@ Only stderr is used for logs: stdout is the protocol channel.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
 import sys
 import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -119,23 +121,16 @@ def catalog(model: str, effort: str) -> list[Any]:
     ]
     efforts = [SessionConfigSelectOption(value=v, name=v) for v in EFFORTS[model]]
     return [
-        SessionConfigOptionSelect(
-            id="model",
-            name="Model",
-            category="model",
-            type="select",
-            current_value=model,
-            options=groups,
-        ),
-        SessionConfigOptionSelect(
-            id="effort",
-            name="Reasoning effort",
-            category="thought_level",
-            type="select",
-            current_value=effort,
-            options=efforts,
-        ),
+        _select("model", "Model", "model", model, groups),
+        _select("effort", "Reasoning effort", "thought_level", effort, efforts),
     ]
+
+
+def _select(key: str, name: str, category: str, value: str, options: list[Any]) -> Any:
+    """One select config option."""
+    return SessionConfigOptionSelect(
+        id=key, name=name, category=category, type="select", current_value=value, options=options
+    )
 
 
 class ScriptedAgent:
@@ -317,18 +312,16 @@ class ScriptedAgent:
             await self.call_tool(sid, "band_send_message", {"content": rest, "mentions": mentions})
         elif verb == "decline":
             await self.call_tool(sid, "band_no_reply", {"reason": rest or None})
-        elif verb == "tool":
+        elif verb in ("tool", "announce-twice", "gemini-call", "report"):
+            # "<verb> <tool name> <JSON arguments>": the ways of calling a tool
+            act = {
+                "tool": self.call_tool,
+                "announce-twice": self.announce_twice,
+                "gemini-call": self.gemini_call,
+                "report": self.report_tool,
+            }[verb]
             name, _, args = rest.partition(" ")
-            await self.call_tool(sid, name, json.loads(args or "{}"))
-        elif verb == "announce-twice":
-            name, _, args = rest.partition(" ")
-            await self.announce_twice(sid, name, json.loads(args or "{}"))
-        elif verb == "gemini-call":
-            name, _, args = rest.partition(" ")
-            await self.gemini_call(sid, name, json.loads(args or "{}"))
-        elif verb == "report":
-            name, _, args = rest.partition(" ")
-            await self.report_tool(sid, name, json.loads(args or "{}"))
+            await act(sid, name, json.loads(args or "{}"))
         elif verb in ("permission", "permission-deny"):
             await self.ask_permission(sid, deny_only=verb == "permission-deny")
         elif verb == "sleep":
@@ -422,66 +415,19 @@ class ScriptedAgent:
             ),
         )
 
-    async def mcp_call(self, sid: str, name: str, args: dict[str, Any]) -> tuple[str, bool]:
-        """Call ``name`` on the session's ``band`` MCP server: (result text, is_error)."""
+    def band_server(self, sid: str) -> Any:
+        """The session's ``band`` MCP server (None when the client gave none)."""
+        return next(
+            (s for s in self.servers.get(sid, []) if getattr(s, "name", "") == "band"), None
+        )
+
+    @contextlib.asynccontextmanager
+    async def band_session(self, server: Any) -> AsyncIterator[Any]:
+        """An initialised official MCP client session on ``server`` (HTTP or SSE)."""
         from mcp import ClientSession
         from mcp.client.sse import sse_client
         from mcp.client.streamable_http import streamable_http_client
 
-        server = next(
-            (s for s in self.servers.get(sid, []) if getattr(s, "name", "") == "band"), None
-        )
-        if server is None:
-            return "no band MCP server", True
-        transport: Any = (
-            streamable_http_client(server.url)
-            if isinstance(server, HttpMcpServer)
-            else sse_client(server.url)
-        )
-        async with transport as streams, ClientSession(streams[0], streams[1]) as session:
-            await session.initialize()
-            result = await session.call_tool(name, args)
-        return "\n".join(getattr(c, "text", "") for c in result.content), bool(result.isError)
-
-    async def list_tools(self, sid: str) -> list[str]:
-        """The tool names the session's ``band`` MCP server lists (official MCP client)."""
-        from mcp import ClientSession
-        from mcp.client.sse import sse_client
-        from mcp.client.streamable_http import streamable_http_client
-
-        server = next(
-            (s for s in self.servers.get(sid, []) if getattr(s, "name", "") == "band"), None
-        )
-        if server is None:
-            return []
-        transport: Any = (
-            streamable_http_client(server.url)
-            if isinstance(server, HttpMcpServer)
-            else sse_client(server.url)
-        )
-        async with transport as streams, ClientSession(streams[0], streams[1]) as session:
-            await session.initialize()
-            return [t.name for t in (await session.list_tools()).tools]
-
-    async def call_tool(self, sid: str, name: str, args: dict[str, Any]) -> None:
-        """Call a tool on the session's ``band`` MCP server with the official MCP client."""
-        from mcp import ClientSession
-        from mcp.client.sse import sse_client
-        from mcp.client.streamable_http import streamable_http_client
-
-        call_id = f"call-{uuid.uuid4().hex[:8]}"
-        raw = {"server": "band", "tool": name, "arguments": args}
-        await self.say(
-            sid, start_tool_call(call_id, name, kind="other", status="pending", raw_input=raw)
-        )
-        await self.say(sid, update_tool_call(call_id, status="in_progress"))
-        server = next(
-            (s for s in self.servers.get(sid, []) if getattr(s, "name", "") == "band"), None
-        )
-        if server is None:
-            await self.finish_tool(sid, call_id, "no band MCP server", failed=True)
-            return
-        log_call("mcp_call", server=type(server).__name__, url=server.url, tool=name)
         if isinstance(server, HttpMcpServer):
             transport: Any = streamable_http_client(server.url)
         else:
@@ -489,9 +435,40 @@ class ScriptedAgent:
             transport = sse_client(server.url)
         async with transport as streams, ClientSession(streams[0], streams[1]) as session:
             await session.initialize()
+            yield session
+
+    async def mcp_call(self, sid: str, name: str, args: dict[str, Any]) -> tuple[str, bool]:
+        """Call ``name`` on the session's ``band`` MCP server: (result text, is_error)."""
+        server = self.band_server(sid)
+        if server is None:
+            return "no band MCP server", True
+        async with self.band_session(server) as session:
             result = await session.call_tool(name, args)
-        text = "\n".join(getattr(c, "text", "") for c in result.content)
-        await self.finish_tool(sid, call_id, text, failed=bool(result.isError))
+        return "\n".join(getattr(c, "text", "") for c in result.content), bool(result.isError)
+
+    async def list_tools(self, sid: str) -> list[str]:
+        """The tool names the session's ``band`` MCP server lists (official MCP client)."""
+        server = self.band_server(sid)
+        if server is None:
+            return []
+        async with self.band_session(server) as session:
+            return [t.name for t in (await session.list_tools()).tools]
+
+    async def call_tool(self, sid: str, name: str, args: dict[str, Any]) -> None:
+        """Call a tool on the session's ``band`` MCP server with the official MCP client."""
+        call_id = f"call-{uuid.uuid4().hex[:8]}"
+        raw = {"server": "band", "tool": name, "arguments": args}
+        await self.say(
+            sid, start_tool_call(call_id, name, kind="other", status="pending", raw_input=raw)
+        )
+        await self.say(sid, update_tool_call(call_id, status="in_progress"))
+        server = self.band_server(sid)
+        if server is None:
+            await self.finish_tool(sid, call_id, "no band MCP server", failed=True)
+            return
+        log_call("mcp_call", server=type(server).__name__, url=server.url, tool=name)
+        text, failed = await self.mcp_call(sid, name, args)
+        await self.finish_tool(sid, call_id, text, failed=failed)
 
     async def finish_tool(self, sid: str, call_id: str, text: str, *, failed: bool) -> None:
         status = "failed" if failed else "completed"

@@ -146,6 +146,27 @@ async def harness(
             await adapter.cleanup_all()
 
 
+@asynccontextmanager
+async def after_restart(plat: Live, tmp_path: Path) -> AsyncIterator[tuple[Harness, str]]:
+    """A room answered once, then, its adapter cleaned up as on a restart, once more by a new
+    adapter over the same workspaces; yields the harness and the agent's handle."""
+    agent_id, handle, key = plat.register("Coder")
+    room = room_with(plat, agent_id)
+    config = ACPClientAdapterConfig(command=agent_command("--no-load"))
+    resolver = create_room_workspace_resolver(tmp_path / "ws")
+    async with RestClient(key, plat.rest) as rest:
+        first = ACPClientAdapter(config, workspace_for_room=resolver)
+        h = Harness(plat, rest, first, agent_id, room)
+        await h.message("reply first answer")
+        await first.cleanup_all()
+        h.adapter = ACPClientAdapter(config, workspace_for_room=resolver)
+        try:
+            await h.message("reply second answer")
+            yield h, handle
+        finally:
+            await h.adapter.cleanup_all()
+
+
 def tool_events(events: list[tuple[str, str]]) -> list[tuple[str, str, Any]]:
     """(type, tool name, output or args) of the tool events."""
     out = []
@@ -322,26 +343,28 @@ def test_two_rooms_get_their_own_urls_processes_and_workspaces(plat: Live, tmp_p
     run(main())
 
 
-def test_sse_only_agent_gets_sse_url(plat: Live, tmp_path: Path) -> None:
-    async def main() -> None:
-        async with harness(plat, tmp_path, "--mcp=sse") as h:
-            tools = await h.message("reply over sse")
-            assert tools.turn.replied and ("text", "over sse") in h.events()
-            (mcp_call,) = [c for c in calls(h.workspace) if c["method"] == "mcp_call"]
-            assert mcp_call["server"] == "SseMcpServer" and mcp_call["url"].endswith("/sse")
+def _calls_after_reply(
+    plat: Live, tmp_path: Path, flag: str, words: str, method: str
+) -> list[dict[str, Any]]:
+    """Have the agent started with ``flag`` reply ``words``; its ACP calls of ``method``."""
 
-    run(main())
+    async def main() -> list[dict[str, Any]]:
+        async with harness(plat, tmp_path, flag) as h:
+            tools = await h.message(f"reply {words}")
+            assert tools.turn.replied and ("text", words) in h.events()
+            return [c for c in calls(h.workspace) if c["method"] == method]
+
+    return run(main())
+
+
+def test_sse_only_agent_gets_sse_url(plat: Live, tmp_path: Path) -> None:
+    (mcp_call,) = _calls_after_reply(plat, tmp_path, "--mcp=sse", "over sse", "mcp_call")
+    assert mcp_call["server"] == "SseMcpServer" and mcp_call["url"].endswith("/sse")
 
 
 def test_agent_without_mcp_transport_still_gets_http(plat: Live, tmp_path: Path) -> None:
-    async def main() -> None:
-        async with harness(plat, tmp_path, "--mcp=none") as h:
-            tools = await h.message("reply anyway")
-            assert tools.turn.replied and ("text", "anyway") in h.events()
-            (new,) = [c for c in calls(h.workspace) if c["method"] == "new_session"]
-            assert [(s["type"], s["name"]) for s in new["mcp_servers"]] == [("http", "band")]
-
-    run(main())
+    (new,) = _calls_after_reply(plat, tmp_path, "--mcp=none", "anyway", "new_session")
+    assert [(s["type"], s["name"]) for s in new["mcp_servers"]] == [("http", "band")]
 
 
 # -- additional tools and turn effects ---------------------------------------------------------
@@ -593,27 +616,13 @@ def test_gemini_mcp_call_is_one_tool_call_with_the_band_name_and_args(
 
 def test_new_session_after_restart_replays_earlier_messages(plat: Live, tmp_path: Path) -> None:
     async def main() -> None:
-        agent_id, _, key = plat.register("Coder")
-        room = room_with(plat, agent_id)
-        config = ACPClientAdapterConfig(command=agent_command("--no-load"))
-        resolver = create_room_workspace_resolver(tmp_path / "ws")
-        async with RestClient(key, plat.rest) as rest:
-            first = ACPClientAdapter(config, workspace_for_room=resolver)
-            h = Harness(plat, rest, first, agent_id, room)
-            await h.message("reply first answer")
-            await first.cleanup_all()
-            second = ACPClientAdapter(config, workspace_for_room=resolver)
-            h.adapter = second
-            try:
-                await h.message("reply second answer")
-                prompt = [c["text"] for c in calls(h.workspace) if c["method"] == "prompt"][-1]
-                assert "[Conversation History]" in prompt
-                history = prompt.split("[Conversation History]")[1]
-                assert "[[reply first answer]]" in history and "[Coder]: " in history
-                assert "first answer" in history.split("[Coder]: ")[1]
-                assert prompt.rstrip().endswith(f"[{h.person_name}]: [[reply second answer]]")
-            finally:
-                await second.cleanup_all()
+        async with after_restart(plat, tmp_path) as (h, _):
+            prompt = [c["text"] for c in calls(h.workspace) if c["method"] == "prompt"][-1]
+            assert "[Conversation History]" in prompt
+            history = prompt.split("[Conversation History]")[1]
+            assert "[[reply first answer]]" in history and "[Coder]: " in history
+            assert "first answer" in history.split("[Coder]: ")[1]
+            assert prompt.rstrip().endswith(f"[{h.person_name}]: [[reply second answer]]")
 
     run(main())
 

@@ -5,26 +5,17 @@ test_acp_official.py): the same Band tools over MCP and the same live message in
 
 from __future__ import annotations
 
-import asyncio
 import json
-import os
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
-import acp
 import pytest
-from acp_helpers import AGENT, calls, run
-from bandtest.platform import Live, room_with
-from bandtest.refsdk import REFSDK_PYTHON, requires_refsdk
-from test_acp_official import _settled
+from acp_helpers import calls
+from bandtest.platform import Live
+from bandtest.refsdk import requires_refsdk
+from official_side import Drive, official_side, our_side, wait_settled
 
-from band import Agent
-from band.adapters import ACPClientAdapter, ACPClientAdapterConfig
 from band.runtime.capabilities import Capability
-from band.workspaces import create_room_workspace_resolver
 
 REF_AGENT = """
 import asyncio, os, sys
@@ -52,10 +43,7 @@ def _turn(live: Live, room: str, aid: str, alive: Any, workspace: Path) -> dict[
     r = live.human("POST", f"/api/v1/me/chats/{room}/messages", json=body)
     assert r.status_code == 201, r.text
     mid = r.json()["data"]["id"]
-    deadline = time.monotonic() + 40
-    while not _settled(live, room, mid, aid):
-        assert alive() and time.monotonic() < deadline, "the turn did not settle"
-        time.sleep(0.2)
+    wait_settled(live, room, mid, aid, alive, "the turn")
     rows = live.human("GET", f"/api/v1/me/chats/{room}/messages").json()["data"]
     [thought] = [m["content"] for m in rows if m["message_type"] == "thought"]
     [prompt] = [c["text"] for c in calls(workspace / room) if c["method"] == "prompt"]
@@ -73,57 +61,13 @@ def _turn(live: Live, room: str, aid: str, alive: Any, workspace: Path) -> dict[
 def test_same_tools_and_prompt_as_the_official_adapter(
     live: Live, tmp_path: Path, caps: list[Capability]
 ) -> None:
-    lend = tmp_path / "acp_only"  # the official venv lacks the acp package: lend it ours
-    lend.mkdir()
-    (lend / "acp").symlink_to(Path(acp.__file__).parent)
-    script = tmp_path / "ref_agent.py"
-    script.write_text(REF_AGENT)
-    ref_id, _, ref_key = live.register("Coder")
-    ref_room = room_with(live, ref_id)
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(lend),
-        "AID": ref_id,
-        "AKEY": ref_key,
-        "BAND_REST_URL": live.rest,
-        "BAND_WS_URL": live.ws,
-        "WS": str(tmp_path / "ref-ws"),
-        "CAPS": ",".join(c.value for c in caps),
-    }
-    proc = subprocess.Popen(
-        [str(REFSDK_PYTHON), str(script), sys.executable, str(AGENT)],
-        env=env,
-        cwd=tmp_path,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+    def drive(workspace: str) -> Drive[dict[str, Any]]:
+        return lambda aid, room, alive: _turn(live, room, aid, alive, tmp_path / workspace)
+
+    official = official_side(
+        live, tmp_path, REF_AGENT, drive("ref-ws"), CAPS=",".join(c.value for c in caps)
     )
-    try:
-        official = _turn(live, ref_room, ref_id, lambda: proc.poll() is None, tmp_path / "ref-ws")
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-    our_id, _, our_key = live.register("Coder")
-    our_room = room_with(live, our_id)
-    adapter = ACPClientAdapter(
-        ACPClientAdapterConfig(command=[sys.executable, str(AGENT)], turn_timeout_s=20.0),
-        workspace_for_room=create_room_workspace_resolver(tmp_path / "our-ws"),
-        capabilities=caps,
-    )
-
-    async def ours() -> dict[str, Any]:
-        agent = Agent.create(
-            adapter=adapter, agent_id=our_id, api_key=our_key, rest_url=live.rest, ws_url=live.ws
-        )
-        async with agent:
-            return await asyncio.to_thread(
-                _turn, live, our_room, our_id, lambda: True, tmp_path / "our-ws"
-            )
-
-    mine = run(ours(), timeout=120)
+    mine = our_side(live, tmp_path, drive("our-ws"), timeout=120, capabilities=caps)
     assert mine == official
     # not vacuous: contacts are served, and both prompts name people by handle
     assert len(official["tools"]) == (16 if caps else 13)

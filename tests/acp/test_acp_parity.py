@@ -17,37 +17,21 @@ from typing import Any
 
 import pytest
 from acp.schema import ClientCapabilities, FileSystemCapabilities
-from acp_helpers import agent_command, calls, run
-from bandtest.platform import Live, live_platform, room_with
+from acp_helpers import calls, run
+from bandtest.platform import Live, live_platform
+from bandtest.tool_names import CAPABILITY_TOOLS, CHAT_TOOLS
 from pydantic import ValidationError
-from test_acp_adapter import Harness, harness, tool_events
+from test_acp_adapter import Harness, after_restart, harness, tool_events
 
-from band.client import RestClient
 from band.core.types import HistoryProvider, PlatformMessage
 from band.integrations.acp import ACPClientAdapter, ACPClientAdapterConfig, ACPClientProfile
 from band.integrations.acp.mentions import mention_label, replace_uuid_mentions
 from band.runtime.capabilities import Capability
 from band.runtime.tools import FILE_UNAVAILABLE_MESSAGE, AgentTools
-from band.workspaces import create_room_workspace_resolver
 
-CHAT = [
-    "band_send_message",
-    "band_send_event",
-    "band_no_reply",
-    "band_add_participant",
-    "band_remove_participant",
-    "band_lookup_peers",
-    "band_get_participants",
-    "band_create_chatroom",
-]
-CONTACTS = [
-    "band_list_contacts",
-    "band_add_contact",
-    "band_remove_contact",
-    "band_list_contact_requests",
-    "band_respond_contact_request",
-]
-FILES = ["band_list_room_files", "band_read_room_file", "band_send_room_file"]
+CHAT = CHAT_TOOLS
+CONTACTS = CAPABILITY_TOOLS[Capability.CONTACTS]
+FILES = CAPABILITY_TOOLS[Capability.FILES]
 
 
 @pytest.fixture(scope="module")
@@ -245,25 +229,12 @@ def test_prompt_mentions_are_rewritten_to_handles(plat: Live, tmp_path: Path) ->
 
 def test_replayed_history_carries_handles(plat: Live, tmp_path: Path) -> None:
     async def main() -> None:
-        agent_id, handle, key = plat.register("Coder")
-        room = room_with(plat, agent_id)
-        config = ACPClientAdapterConfig(command=agent_command("--no-load"))
-        resolver = create_room_workspace_resolver(tmp_path / "ws")
-        async with RestClient(key, plat.rest) as rest:
-            first = ACPClientAdapter(config, workspace_for_room=resolver)
-            h = Harness(plat, rest, first, agent_id, room)
-            await h.message("reply first answer")
-            await first.cleanup_all()
-            h.adapter = ACPClientAdapter(config, workspace_for_room=resolver)
-            try:
-                await h.message("reply second answer")
-                history = _prompts(h)[-1].split("[Conversation History]")[1]
-                me = _handles(plat, room)[h.person_id]
-                # the person's message mentioned the agent; the agent's reply the person
-                assert f"@{handle} [[reply first answer]]" in history
-                assert f"@{me} first answer" in history and "@[[" not in history
-            finally:
-                await h.adapter.cleanup_all()
+        async with after_restart(plat, tmp_path) as (h, handle):
+            history = _prompts(h)[-1].split("[Conversation History]")[1]
+            me = _handles(plat, h.room)[h.person_id]
+            # the person's message mentioned the agent; the agent's reply the person
+            assert f"@{handle} [[reply first answer]]" in history
+            assert f"@{me} first answer" in history and "@[[" not in history
 
     run(main())
 

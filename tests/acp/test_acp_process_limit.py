@@ -17,14 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from acp_helpers import PlatformSink, room_events, room_rows, room_with, run
+from acp_helpers import PlatformSink, acp_rooms, room_events, room_rows, room_with, run
 from bandtest.platform import Live, live_platform
 
 from band.client import RestClient
 from band.integrations.acp.config import ACPClientAdapterConfig
 from band.integrations.acp.narration import SESSION_EVENT
-from band.integrations.acp.rooms import ACPRooms, TurnRequest
-from band.workspaces import RoomWorkspaces, create_room_workspace_resolver
+from band.integrations.acp.rooms import TurnRequest
 
 TINY = Path(__file__).with_name("tiny_agent.py")
 ROOMS = 200
@@ -70,14 +69,7 @@ def test_200_rooms_never_run_more_than_8_processes(live: Live, tmp_path: Path) -
         command=[sys.executable, "-I", "-S", str(TINY)], max_live_processes=LIMIT
     )
 
-    async def no_servers(room_id: str, transport: str) -> list[Any]:
-        return []
-
-    rooms = ACPRooms(
-        config,
-        workspaces=RoomWorkspaces(create_room_workspace_resolver(tmp_path / "ws")),
-        servers_for=no_servers,
-    )
+    rooms = acp_rooms(config, tmp_path)
     peaks = {"os": 0, "adapter": 0}
     sinks: dict[str, list[PlatformSink]] = {r: [] for r in room_ids}
 

@@ -15,14 +15,22 @@ from typing import Any
 
 import pytest
 from acp.transports import DEFAULT_INHERITED_ENV_VARS
-from acp_helpers import PlatformSink, agent_command, calls, room_events, room_rows, room_with, run
+from acp_helpers import (
+    PlatformSink,
+    acp_rooms,
+    agent_command,
+    calls,
+    room_events,
+    room_rows,
+    room_with,
+    run,
+)
 from bandtest.platform import Live, live_platform
 
 from band.client import RestClient
 from band.integrations.acp.config import ACPClientAdapterConfig, ACPPermissionRequest
 from band.integrations.acp.narration import INTERRUPTED_NOTE, SESSION_EVENT
 from band.integrations.acp.rooms import ACPRooms, TurnRequest
-from band.workspaces import RoomWorkspaces, create_room_workspace_resolver
 
 Scenario = Callable[[ACPRooms, "Room"], Awaitable[None]]
 
@@ -67,16 +75,8 @@ def scenario(
     room_id = room_with(live, agent_id)
     config = ACPClientAdapterConfig(command=agent_command(*flags), **cfg)
 
-    async def no_servers(room_id: str, transport: str) -> list[Any]:
-        return list(config.mcp_servers)
-
     async def main() -> None:
-        rooms = ACPRooms(
-            config,
-            workspaces=RoomWorkspaces(create_room_workspace_resolver(tmp_path / "ws")),
-            servers_for=no_servers,
-            **(rooms_kw or {}),
-        )
+        rooms = acp_rooms(config, tmp_path, servers=config.mcp_servers, **(rooms_kw or {}))
         async with RestClient(key, live.rest) as rest:
             try:
                 await body(rooms, Room(live, rest, room_id, rooms))
@@ -190,14 +190,7 @@ def test_one_process_per_room_started_on_first_turn(live: Live, tmp_path: Path) 
     config = ACPClientAdapterConfig(command=agent_command())
 
     async def main() -> None:
-        async def none(room_id: str, transport: str) -> list[Any]:
-            return []
-
-        rooms = ACPRooms(
-            config,
-            workspaces=RoomWorkspaces(create_room_workspace_resolver(tmp_path / "ws")),
-            servers_for=none,
-        )
+        rooms = acp_rooms(config, tmp_path)
         async with RestClient(key, live.rest) as rest:
             room = Room(live, rest, room_id, rooms)
             try:
@@ -369,15 +362,8 @@ def test_restart_loads_the_session_named_in_room_history(live: Live, tmp_path: P
     room_id = room_with(live, agent_id)
     config = ACPClientAdapterConfig(command=agent_command())
 
-    async def none(room_id: str, transport: str) -> list[Any]:
-        return []
-
     def fresh() -> ACPRooms:
-        return ACPRooms(
-            config,
-            workspaces=RoomWorkspaces(create_room_workspace_resolver(tmp_path / "ws")),
-            servers_for=none,
-        )
+        return acp_rooms(config, tmp_path)
 
     async def main() -> None:
         async with RestClient(key, live.rest) as rest:

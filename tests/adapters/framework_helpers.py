@@ -236,29 +236,42 @@ def _stop(proc: subprocess.Popen[str]) -> None:
 # checks what its framework does its own way)
 
 
-def plain_answer(band: LocalBand, model: ScriptedModel, adapter: Any) -> ModelRequest:
-    """A plain answer (the agent named Sage, ``custom_section`` "Answer in one line.") is
-    relayed as the reply; the one model request, with the prompt and the chat tools only."""
+def plain_answer(
+    band: LocalBand,
+    model: ScriptedModel,
+    adapter: Any,
+    name: str = "Sage",
+    section: str | None = "Answer in one line.",
+) -> ModelRequest:
+    """A plain answer is relayed as the one reply; the one model request, its system prompt
+    with the agent's ``name`` and the adapter's custom ``section``, and the chat tools only."""
     model.script(TextTurn("The answer is 42."))
-    bot, room = start(band, adapter, name="Sage")
+    bot, room = start(band, adapter, name=name)
     mid = room.say("what is the answer?", mention=bot)
     assert room.wait_for_reply(bot, after=mid).text == "The answer is 42."
     settled(room, mid, bot, "processed")
+    assert [m.text for m in room.messages_from(bot)] == ["The answer is 42."]
     [request] = model.requests
     assert request.model == "scripted-model"
-    assert request.system and "Answer in one line." in request.system and "Sage" in request.system
-    assert "what is the answer?" in request.prompt
+    assert request.system and name in request.system
+    assert section is None or section in request.system
+    assert any("what is the answer?" in text for role, text in request.messages if role == "user")
     assert "band_send_message" in request.tool_names and "band_no_reply" in request.tool_names
     assert not any("memor" in n for n in request.tool_names)  # no capability, no memory tools
     return request
 
 
 def send_message_reply(
-    band: LocalBand, model: ScriptedModel, adapter: Any
+    band: LocalBand,
+    model: ScriptedModel,
+    adapter: Any,
+    memory: bool = True,
+    model_call_id: bool = True,
 ) -> tuple[str, dict[str, Any]]:
     """``band_send_message`` is the reply and the closing text is not relayed; ``adapter`` has
-    ``Emit.TOOL_CALLS`` and ``Capability.MEMORY``. The output the model got back and the
-    ``tool_result`` event's body."""
+    ``Emit.TOOL_CALLS`` (and ``Capability.MEMORY`` unless not ``memory``); the events carry
+    the model's call id (unless not ``model_call_id``: the framework names calls its own way).
+    The output the model got back and the ``tool_result`` event's body."""
     model.script(
         ToolTurn("band_send_message", {"content": "echo: hello", "mentions": ["@local"]}),
         TextTurn("All done."),
@@ -269,14 +282,16 @@ def send_message_reply(
     settled(room, mid, bot, "processed")
     assert [m.text for m in room.messages_from(bot)] == ["echo: hello"]
     assert reply.text == "echo: hello"
-    assert "band_store_memory" in model.requests[0].tool_names  # capabilities add their group
+    assert memory == ("band_store_memory" in model.requests[0].tool_names)  # capabilities
     [(call_id, output)] = model.requests[1].tool_results
     assert reply.id in output  # the platform's own answer went back to the model
     [call] = events(room, bot, "tool_call")
     [result] = events(room, bot, "tool_result")
     assert call["name"] == "band_send_message" and call["args"]["content"] == "echo: hello"
-    assert result["tool_call_id"] == call["tool_call_id"] == call_id
+    assert result["tool_call_id"] == call["tool_call_id"]
+    assert not model_call_id or call["tool_call_id"] == call_id
     assert not result["is_error"]
+    assert reply.id in result["output"]  # the tool's output, not a framework object's repr
     return output, result
 
 
@@ -417,3 +432,25 @@ def missing_extra(module: str, names: str, extra: str) -> None:
     adapter = names.split()[0]
     line = f"{adapter} needs the [{extra}] extra: pip install 'band-open-sdk[{extra}]'"
     assert import_without(module, names) == [line] * len(names.split())
+
+
+def model_error_turn(
+    band: LocalBand,
+    model: ScriptedModel,
+    adapter_with_key: Callable[[str | None], Any],
+    provider: str,
+    status: int,
+) -> dict[str, Any]:
+    """A 500 from the model (scripted) or a 401 (a wrong key: the server refuses any key but
+    its own) is the failed turn of :func:`failed_turn`; after the 500 nothing is lost, the
+    next message is answered. The failure metadata."""
+    if status == 500:
+        model.script(ErrorTurn(status=500, message="upstream broke"))
+    bot, room, failure = failed_turn(
+        band, adapter_with_key(None if status == 500 else "wrong-key"), provider
+    )
+    if status == 500:
+        model.script(TextTurn("back again"))
+        mid = room.say("again", mention=bot)
+        assert room.wait_for_reply(bot, after=mid).text == "back again"
+    return failure

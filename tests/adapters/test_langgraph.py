@@ -24,6 +24,7 @@ from .framework_helpers import (
     history_reaches_the_model,
     interrupt_fails_the_turn,
     interrupt_mid_tool_keeps_the_thread,
+    no_reply_ends_the_run,
     plain_answer,
     second_turn_sees_the_first,
     send_message_reply,
@@ -91,14 +92,7 @@ def test_a_ready_made_langchain_tool_runs_and_counts_as_observe(
 def test_band_no_reply_ends_the_graph_without_another_model_call(
     model: ScriptedModel, band: LocalBand
 ) -> None:
-    model.script(ToolTurn("band_no_reply", {"reason": "not for me"}))
-    bot, room = start(band, LangGraphAdapter(llm=_llm(model), emit=Emit.USAGE))
-    mid = room.say("thanks everyone", mention=bot)
-    settled(room, mid, bot, "processed")
-    assert len(model.requests) == 1
-    assert room.messages_from(bot) == [] and room.messages_from(bot, "error") == []
-    [usage] = room.wait_for(lambda _: room.messages_from(bot, "task"))
-    assert usage.metadata["band_usage"]["input_tokens"] > 0
+    no_reply_ends_the_run(band, model, LangGraphAdapter(llm=_llm(model), emit=Emit.USAGE))
 
 
 def test_the_second_turn_sees_the_first(model: ScriptedModel, band: LocalBand) -> None:

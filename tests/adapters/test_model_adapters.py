@@ -17,9 +17,9 @@ from band.adapters.openai import OpenAIAdapter, OpenAIAdapterConfig
 from band.core.turn import MISSING_REPLY, TURN_FAILURE_PROVIDER
 from band.core.types import Emit
 from band.runtime.capabilities import Capability
-from band.runtime.sessionconfig import SessionConfig
-from band.testing import LocalBand, Room, RunningAgent, local_band
+from band.testing import LocalBand, local_band
 
+from .framework_helpers import settled, start, ticket_tool
 from .provider import (
     ScriptedProvider,
     anthropic_error,
@@ -113,16 +113,6 @@ def band() -> Iterator[LocalBand]:
         yield b
 
 
-def _start(band: LocalBand, adapter: Any, name: str = "Model") -> tuple[RunningAgent, Room]:
-    # one run per message: a failed turn is not run again, so each test sees one attempt
-    bot = band.run_agent(adapter, name=name, session_config=SessionConfig(max_message_retries=0))
-    return bot, band.room(bot)
-
-
-def _settled(room: Room, mid: str, bot: RunningAgent, status: str) -> None:
-    room.wait_for(lambda _: room.delivery_status(mid, bot) == status)
-
-
 def test_a_mention_is_answered_through_band_send_message(
     dialect: Dialect, provider: ScriptedProvider, band: LocalBand
 ) -> None:
@@ -135,10 +125,10 @@ def test_a_mention_is_answered_through_band_send_message(
         config={"model": "scripted-model", "custom_section": "Answer in one line."},
         emit=Emit.TOOL_CALLS,
     )
-    bot, room = _start(band, adapter, name="Echo")
+    bot, room = start(band, adapter, name="Echo")
     mid = room.say("hello", mention=bot)
     reply = room.wait_for_reply(bot, after=mid)
-    _settled(room, mid, bot, "processed")
+    settled(room, mid, bot, "processed")
 
     assert reply.text == "echo: hello"
     assert [m.text for m in room.messages_from(bot)] == ["echo: hello"]  # "All done." not relayed
@@ -164,9 +154,9 @@ def test_capabilities_add_their_tool_groups(
 ) -> None:
     provider.script(dialect.tool_use(("band_no_reply", {"reason": "nothing to add"})))
     adapter = dialect.build(provider, capabilities=[Capability.MEMORY, Capability.TASKS])
-    bot, room = _start(band, adapter)
+    bot, room = start(band, adapter)
     mid = room.say("note this", mention=bot)
-    _settled(room, mid, bot, "processed")
+    settled(room, mid, bot, "processed")
     names = dialect.tool_names(provider.requests[0])
     assert "band_store_memory" in names and "band_create_task" in names
 
@@ -175,9 +165,9 @@ def test_band_no_reply_ends_the_turn_without_a_follow_up_call(
     dialect: Dialect, provider: ScriptedProvider, band: LocalBand
 ) -> None:
     provider.script(dialect.tool_use(("band_no_reply", {"reason": "not for me"})))
-    bot, room = _start(band, dialect.build(provider))
+    bot, room = start(band, dialect.build(provider))
     mid = room.say("thanks everyone", mention=bot)
-    _settled(room, mid, bot, "processed")
+    settled(room, mid, bot, "processed")
     assert len(provider.requests) == 1
     assert room.messages_from(bot) == [] and room.messages_from(bot, "error") == []
 
@@ -186,10 +176,10 @@ def test_closing_text_is_relayed_when_no_tool_replied(
     dialect: Dialect, provider: ScriptedProvider, band: LocalBand
 ) -> None:
     provider.script(dialect.text("The answer is 42."))
-    bot, room = _start(band, dialect.build(provider))
+    bot, room = start(band, dialect.build(provider))
     mid = room.say("what is the answer?", mention=bot)
     reply = room.wait_for_reply(bot, after=mid)
-    _settled(room, mid, bot, "processed")
+    settled(room, mid, bot, "processed")
     assert reply.text == "The answer is 42."
     assert room.person.id in [m["id"] for m in reply.raw.get("mentions") or []] or (
         room.person.id in reply.content
@@ -200,9 +190,9 @@ def test_a_turn_that_only_observes_gets_the_missing_reply_error(
     dialect: Dialect, provider: ScriptedProvider, band: LocalBand
 ) -> None:
     provider.script(dialect.tool_use(("band_get_participants", {})), dialect.text(""))
-    bot, room = _start(band, dialect.build(provider))
+    bot, room = start(band, dialect.build(provider))
     mid = room.say("who is here?", mention=bot)
-    _settled(room, mid, bot, "failed")
+    settled(room, mid, bot, "failed")
     [(output, is_error)] = dialect.results(provider.requests[1])
     assert not is_error and "Local Person" in output  # the real participants went back
     errors = room.messages_from(bot, "error")
@@ -219,9 +209,9 @@ def test_a_failing_tool_call_goes_back_to_the_model(
         dialect.tool_use(("band_send_message", {"content": "hi again", "mentions": ["@local"]})),
         dialect.text(""),
     )
-    bot, room = _start(band, dialect.build(provider))
+    bot, room = start(band, dialect.build(provider))
     mid = room.say("hi", mention=bot)
-    _settled(room, mid, bot, "processed")
+    settled(room, mid, bot, "processed")
     [(output, is_error)] = dialect.results(provider.requests[1])
     assert is_error and "nobody" in output
     assert [m.text for m in room.messages_from(bot)] == ["hi again"]
@@ -230,28 +220,12 @@ def test_a_failing_tool_call_goes_back_to_the_model(
 def test_a_custom_tool_runs_and_its_declared_effect_completes_the_turn(
     dialect: Dialect, provider: ScriptedProvider, band: LocalBand
 ) -> None:
-    from pydantic import BaseModel
-
-    from band.runtime.tools import TurnEffect
-    from band.runtime.tools.custom import declares_turn_effect
-
-    class FileTicketInput(BaseModel):
-        """File a support ticket."""
-
-        title: str
-
-    filed: list[str] = []
-
-    @declares_turn_effect(TurnEffect.ACT)
-    async def file_ticket(args: FileTicketInput) -> str:
-        filed.append(args.title)
-        return f"filed: {args.title}"
-
+    ticket, filed = ticket_tool()
     provider.script(dialect.tool_use(("fileticket", {"title": "printer jam"})), dialect.text(""))
-    adapter = dialect.build(provider, additional_tools=[(FileTicketInput, file_ticket)])
-    bot, room = _start(band, adapter)
+    adapter = dialect.build(provider, additional_tools=[ticket])
+    bot, room = start(band, adapter)
     mid = room.say("the printer is jammed", mention=bot)
-    _settled(room, mid, bot, "processed")  # did work: no reply owed, no missing-reply error
+    settled(room, mid, bot, "processed")  # did work: no reply owed, no missing-reply error
     assert filed == ["printer jam"]
     assert "fileticket" in dialect.tool_names(provider.requests[0])
     assert dialect.results(provider.requests[1]) == [("filed: printer jam", False)]
@@ -262,9 +236,9 @@ def test_a_provider_error_is_reported_and_fails_the_turn(
     provider: ScriptedProvider, band: LocalBand
 ) -> None:
     provider.script(anthropic_error(400, "prompt is too long"))
-    bot, room = _start(band, _anthropic(provider))
+    bot, room = start(band, _anthropic(provider))
     mid = room.say("hello", mention=bot)
-    _settled(room, mid, bot, "failed")
+    settled(room, mid, bot, "failed")
     errors = room.messages_from(bot, "error")
     assert len(errors) == 1  # the adapter's report; the runtime does not add a second one
     assert errors[0].metadata["failure"]["provider"] == "anthropic"
@@ -280,9 +254,9 @@ def test_openai_arguments_that_are_not_json_come_back_as_an_error(
         openai_tool_calls(("band_send_message", {"content": "fixed", "mentions": ["@local"]})),
         openai_text(""),
     )
-    bot, room = _start(band, _openai(provider))
+    bot, room = start(band, _openai(provider))
     mid = room.say("hi", mention=bot)
-    _settled(room, mid, bot, "processed")
+    settled(room, mid, bot, "processed")
     tool_msgs = [m for m in provider.requests[1]["messages"] if m["role"] == "tool"]
     assert tool_msgs[-1]["content"] == "Error: the tool arguments must be a JSON object"
     assert [m.text for m in room.messages_from(bot)] == ["fixed"]
@@ -292,9 +266,9 @@ def test_usage_is_posted_as_a_task_event_when_asked(
     dialect: Dialect, provider: ScriptedProvider, band: LocalBand
 ) -> None:
     provider.script(dialect.tool_use(("band_no_reply", {})))
-    bot, room = _start(band, dialect.build(provider, emit=Emit.USAGE))
+    bot, room = start(band, dialect.build(provider, emit=Emit.USAGE))
     mid = room.say("hi", mention=bot)
-    _settled(room, mid, bot, "processed")
+    settled(room, mid, bot, "processed")
     [event] = room.wait_for(lambda _: room.messages_from(bot, "task"))
     usage = event.metadata["band_usage"]
     assert usage["input_tokens"] > 0 and usage["output_tokens"] > 0
@@ -313,7 +287,7 @@ def test_the_history_of_a_room_reaches_the_model_on_the_first_turn(
     bot = band.run_agent(adapter, handle=handle)
     room.wait_for(lambda _: len(provider.requests) >= 1)
     mid = room.say("what was the code word?", mention=bot)
-    _settled(room, mid, bot, "processed")
+    settled(room, mid, bot, "processed")
     texts = dialect.user_texts(provider.requests[-1])
     assert any("tangerine" in t for t in texts) and "code word?" in texts[-1]
 
@@ -362,10 +336,10 @@ def test_an_unchanged_adapter_follows_the_sdks_base_url_variable(
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     provider.script(reply(("band_send_message", {"content": "via env", "mentions": ["@local"]})))
     provider.script(anthropic_text("") if variable.startswith("ANTHROPIC") else openai_text(""))
-    bot, room = _start(band, build())
+    bot, room = start(band, build())
     mid = room.say("hi", mention=bot)
     assert room.wait_for_reply(bot, after=mid).text == "via env"
-    _settled(room, mid, bot, "processed")
+    settled(room, mid, bot, "processed")
     assert len(provider.requests) == 2
 
 

@@ -22,17 +22,19 @@ from band.runtime.capabilities import Capability
 from band.runtime.tools import TurnEffect
 from band.runtime.tools.custom import declares_turn_effect
 from band.testing import LocalBand
-from band.testing.scripted_model import ErrorTurn, ScriptedModel, TextTurn, ToolTurn
+from band.testing.scripted_model import ScriptedModel, TextTurn, ToolTurn
 
 from .framework_helpers import (
     act_tool_turn,
     bootstrap_then_two_turns,
     events,
     example_counts_words,
-    failed_turn,
     interrupt_then_answer,
     missing_extra,
+    model_error_turn,
+    plain_answer,
     script_agent,
+    send_message_reply,
     settled,
     start,
 )
@@ -56,41 +58,15 @@ def _adapter(model: ScriptedModel, **kw: Any) -> StrandsAdapter:
 def test_a_plain_answer_is_relayed_once(
     scripted_model: ScriptedModel, band_platform: LocalBand
 ) -> None:
-    scripted_model.script(TextTurn("The answer is 42."))
     config = StrandsAdapterConfig(custom_section="Answer in one line.")
-    bot, room = start(band_platform, _adapter(scripted_model, config=config), name="Strandy")
-    mid = room.say("what is the answer?", mention=bot)
-    assert room.wait_for_reply(bot, after=mid).text == "The answer is 42."
-    settled(room, mid, bot, "processed")
-    [request] = scripted_model.requests
-    assert request.model == "scripted-model"
-    assert "Answer in one line." in (request.system or "") and "Strandy" in (request.system or "")
-    assert any("what is the answer?" in text for role, text in request.messages if role == "user")
-    assert "band_send_message" in request.tool_names and "band_no_reply" in request.tool_names
-    assert not any("memor" in n for n in request.tool_names)  # no capability, no memory tools
-    assert [m.text for m in room.messages_from(bot)] == ["The answer is 42."]
+    plain_answer(band_platform, scripted_model, _adapter(scripted_model, config=config), "Strandy")
 
 
 def test_band_send_message_is_the_reply_and_the_closing_text_is_not_relayed(
     scripted_model: ScriptedModel, band_platform: LocalBand
 ) -> None:
-    scripted_model.script(
-        ToolTurn("band_send_message", {"content": "echo: hello", "mentions": ["@local"]}),
-        TextTurn("All done."),
-    )
-    bot, room = start(band_platform, _adapter(scripted_model, emit=Emit.TOOL_CALLS))
-    mid = room.say("hello", mention=bot)
-    reply = room.wait_for_reply(bot, after=mid)
-    settled(room, mid, bot, "processed")
-    assert reply.text == "echo: hello"
-    assert [m.text for m in room.messages_from(bot)] == ["echo: hello"]
-    [(_, output)] = scripted_model.requests[1].tool_results
-    assert reply.id in output  # the platform's own answer went back to the model
-    [call] = events(room, bot, "tool_call")
-    [result] = events(room, bot, "tool_result")
-    assert call["name"] == "band_send_message" and call["args"]["content"] == "echo: hello"
-    assert result["tool_call_id"] == call["tool_call_id"] and not result["is_error"]
-    assert reply.id in result["output"]  # the tool's output, not a framework object's repr
+    adapter = _adapter(scripted_model, emit=Emit.TOOL_CALLS)
+    send_message_reply(band_platform, scripted_model, adapter, memory=False)
 
 
 def test_capabilities_and_tool_filters_select_the_band_tools(
@@ -168,19 +144,14 @@ def test_the_second_turn_sees_the_first_and_history_is_bootstrapped(
     bootstrap_then_two_turns(band_platform, scripted_model, _adapter(scripted_model))
 
 
-@pytest.mark.parametrize(("status", "key"), [(500, None), (401, "wrong-key")], ids=["5xx", "401"])
+@pytest.mark.parametrize("status", [500, 401], ids=["5xx", "401"])
 def test_a_model_error_is_the_error_event_with_the_official_failure(
-    status: int, key: str | None, scripted_model: ScriptedModel, band_platform: LocalBand
+    status: int, scripted_model: ScriptedModel, band_platform: LocalBand
 ) -> None:
-    if status == 500:
-        scripted_model.script(ErrorTurn(status=500, message="upstream broke"))
-    # (401: the server refuses any key but its own)
-    bot, room, failure = failed_turn(band_platform, _adapter(scripted_model, key=key), "strands")
+    failure = model_error_turn(
+        band_platform, scripted_model, lambda k: _adapter(scripted_model, key=k), "strands", status
+    )
     assert failure["message"] == GENERIC_PROVIDER_FAILURE_MESSAGE
-    if key is None:  # nothing lost: the next message is answered
-        scripted_model.script(TextTurn("back again"))
-        mid = room.say("again", mention=bot)
-        assert room.wait_for_reply(bot, after=mid).text == "back again"
 
 
 def test_an_interrupt_cancels_the_run(

@@ -18,6 +18,26 @@ from band_sdk_core import SessionPolicy
 
 from .platform import Live
 
+
+def echo_agent_script(log_level: str) -> str:
+    """A standalone agent program answering each message with ``echo: <content>``, logging at
+    ``log_level``; its id and key come from ``AID`` and ``AKEY``."""
+    return f"""
+import asyncio, logging, os
+from band import Agent
+from band.core import SimpleAdapter
+
+class Echo(SimpleAdapter):
+    async def on_message(self, msg, tools, history, participants_msg, contacts_msg, *,
+                         is_session_bootstrap, room_id):
+        await tools.send_message(f"echo: {{msg.content}}", mentions=[msg.sender_id])
+
+logging.basicConfig(level=logging.{log_level})
+asyncio.run(Agent.create(adapter=Echo(), agent_id=os.environ["AID"],
+                         api_key=os.environ["AKEY"]).run())
+"""
+
+
 _MENTION_TOKEN = re.compile(r"@\[\[[^\]]+\]\]\s*")
 
 #: Reconnects and heartbeats in tenths of a second, so disconnect tests stay fast.

@@ -56,6 +56,25 @@ def no_delay(sock: socket.socket) -> None:
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
+def wait_started(server: uvicorn.Server, what: str = "server") -> None:
+    """Wait (at most 10 s) until ``server`` serves."""
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, f"{what} did not start"
+        time.sleep(0.01)
+
+
+def serve_in_thread(
+    config: uvicorn.Config, sock: socket.socket, what: str = "server"
+) -> tuple[uvicorn.Server, threading.Thread]:
+    """Serve ``config`` on the bound ``sock`` from a daemon thread; return once it serves."""
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    wait_started(server, what)
+    return server, thread
+
+
 def live_platform(db_path: str = ":memory:") -> Iterator[Live]:
     """Start uvicorn in a background thread on a free port, over the SQLite DB ``db_path``."""
     app = create_app(db_path)
@@ -65,13 +84,7 @@ def live_platform(db_path: str = ":memory:") -> Iterator[Live]:
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     config = guarded_config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "server did not start"
-        time.sleep(0.01)
+    server, thread = serve_in_thread(config, sock)
     with httpx.Client(timeout=10) as client:
         yield Live(
             f"http://127.0.0.1:{port}",
@@ -106,11 +119,19 @@ def room_with(live: Live, *agent_ids: str, title: str = "t") -> str:
     return rid
 
 
-def stop_process(proc: subprocess.Popen[Any]) -> None:
-    """Terminate ``proc``, killing it if it has not exited within 10 s."""
+def say(live: Live, rid: str, text: str, *mention_ids: str) -> str:
+    """The local person posts ``text`` in room ``rid`` mentioning ``mention_ids``; its id."""
+    body = {"message": {"content": text, "mentions": [{"id": m} for m in mention_ids]}}
+    r = live.human("POST", f"/api/v1/me/chats/{rid}/messages", json=body)
+    assert r.status_code == 201, r.text
+    return str(r.json()["data"]["id"])
+
+
+def stop_process(proc: subprocess.Popen[Any], timeout: float = 10) -> None:
+    """Terminate ``proc``, killing it if it has not exited within ``timeout`` seconds."""
     proc.terminate()
     try:
-        proc.wait(10)
+        proc.wait(timeout)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
@@ -155,10 +176,7 @@ class RestartablePlatform:
 
         self._thread = threading.Thread(target=asyncio.run, args=(serve(),), daemon=True)
         self._thread.start()
-        deadline = time.monotonic() + 10
-        while not server.started:
-            assert time.monotonic() < deadline, "server did not start"
-            time.sleep(0.01)
+        wait_started(server)
         self.server = server
         rest = f"http://127.0.0.1:{self.port}"
         if self.live is None:

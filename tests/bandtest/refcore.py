@@ -1,31 +1,19 @@
 """The reference core, band-sdk-core 6.1.1, run in its own interpreter for differential tests.
 
-Its interpreter comes from ``BAND_REFCORE_PYTHON`` only (``make test`` creates the venv with
-``make refcore`` and sets it); no machine path is assumed. Without it those tests skip with a
-reason that says how to get it, and under ``CI`` a skip fails the run (tests/conftest.py).
+Its interpreter comes from ``BAND_REFCORE_PYTHON`` only (bandtest/refvenv.py).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-from pathlib import Path
 from typing import Any
 
-import pytest
+from bandtest.refvenv import reference_python
 
-_SET = os.environ.get("BAND_REFCORE_PYTHON", "").strip()
-#: the reference core venv's python, or a path that does not exist when unset
-REFCORE_PYTHON = Path(_SET) if _SET else Path("BAND_REFCORE_PYTHON-is-unset")
-
-#: skip marker for the tests that run the reference core
-requires_refcore = pytest.mark.skipif(
-    not REFCORE_PYTHON.exists(),
-    reason=(
-        f"reference band-sdk-core 6.1.1 venv not found (BAND_REFCORE_PYTHON={_SET or 'unset'}); "
-        "`make test` creates it, or run `make refcore` and export BAND_REFCORE_PYTHON"
-    ),
+#: the reference core venv's python, and the skip marker for the tests that run it
+REFCORE_PYTHON, requires_refcore = reference_python(
+    "BAND_REFCORE_PYTHON", "reference band-sdk-core 6.1.1", "refcore"
 )
 
 

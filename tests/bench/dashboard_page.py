@@ -42,15 +42,20 @@ class _Elements(HTMLParser):
     handle_startendtag = handle_starttag
 
 
-def run_dashboard(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    """Run ``python bench/dashboard.py ARGS``."""
+def run_script(script: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
+    """Run ``python SCRIPT ARGS`` as a user does, capturing its text output."""
     return subprocess.run(
-        [sys.executable, str(DASHBOARD), *map(str, args)],
+        [sys.executable, str(script), *map(str, args)],
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
+
+
+def run_dashboard(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    """Run ``python bench/dashboard.py ARGS``."""
+    return run_script(DASHBOARD, *args)
 
 
 def render(files: list[Path], out: Path) -> Rendered:

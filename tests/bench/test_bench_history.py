@@ -6,25 +6,18 @@ import json
 import math
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from dashboard_page import ROOT, Rendered, render, run_dashboard
+from dashboard_page import ROOT, Rendered, render, run_dashboard, run_script
 from synthetic import COMMITS, SHORT_ROW, compare_record, e2e_record, names, write_history
 
 HISTORY = ROOT / "bench" / "history.py"
 
 
 def _history(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(HISTORY), *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    return run_script(HISTORY, *args)
 
 
 def _files(tmp_path: Path) -> list[Path]:

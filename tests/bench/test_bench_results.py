@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
+from bandtest.process import run_ok
 from dashboard_page import ROOT, render
 
 from band_sdk_core import _compat
@@ -21,16 +21,7 @@ def _run(*args: str | Path) -> None:
     """Run the interpreter with ``args`` in the checkout; fail with its output."""
     # a pytest-xdist worker's variables would make the child pytest switch pytest-benchmark off
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
-    done = subprocess.run(
-        [sys.executable, *map(str, args)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    run_ok([sys.executable, *args], cwd=ROOT, env=env, timeout=300)
 
 
 def test_suite_and_compare_results_make_a_dashboard(tmp_path: Path) -> None:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 from typing import Any
+
+from bandtest.process import run_ok
 
 from .compare import _params_diff
 from .surface import describe_module
@@ -24,15 +25,7 @@ SURFACE = Path(__file__).with_name("surface.py")
 def official_modules(python: Path) -> dict[str, Any]:
     """The official package's public modules and their names' facts, from its own venv."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    out = subprocess.run(
-        [str(python), "-I", str(SURFACE), "--walk"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert out.returncode == 0, out.stderr[-3000:]
+    out = run_ok([python, "-I", SURFACE, "--walk"], env=env, timeout=300)
     facts: dict[str, Any] = json.loads(out.stdout)
     return facts
 

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from bandtest.platform import Live, room_with, stop_process
+from bandtest.platform import Live, room_with, say, stop_process
 from bandtest.refsdk import REFSDK_PYTHON
 
 SCRIPTS = Path(__file__).with_name("scripts")
@@ -36,18 +36,11 @@ def _env(live: Live, aid: str, key: str) -> dict[str, str]:
     return env
 
 
-def _say(live: Live, rid: str, aid: str, text: str) -> str:
-    msg = {"message": {"content": text, "mentions": [{"id": aid}]}}
-    r = live.human("POST", f"/api/v1/me/chats/{rid}/messages", json=msg)
-    assert r.status_code == 201, r.text
-    return str(r.json()["data"]["id"])
-
-
 def _run_worker(live: Live, python: str) -> dict[str, object]:
     aid, _, key = live.register("Worker")
     live.register("Bystander")
     rid = room_with(live, aid)
-    _say(live, rid, aid, "please start")
+    say(live, rid, "please start", aid)
     out = subprocess.run(
         [python, str(SCRIPTS / "worker_agent.py")],
         env=_env(live, aid, key),
@@ -99,7 +92,7 @@ def test_graceful_shutdown_agent(live: Live, python: str, tmp_path: Path) -> Non
             while "ready" not in log.read_text() and proc.poll() is None:
                 assert time.monotonic() < deadline, log.read_text()
                 time.sleep(0.1)
-            _say(live, rid, aid, "ping")
+            say(live, rid, "ping", aid)
             while proc.poll() is None and time.monotonic() < deadline:
                 rows = live.human("GET", f"/api/v1/me/chats/{rid}/messages").json()["data"]
                 if any(m["sender_id"] == aid and "echo:" in m["content"] for m in rows):

@@ -6,7 +6,7 @@ import copy
 import pickle
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from bandtest.core_cases import assert_exports
@@ -22,6 +22,23 @@ OUTCOMES = [LeaveOutcome.Left, LeaveOutcome.Failed, LeaveOutcome.Unknown]
 # --------------------------------------------------------------------------- topic helpers
 
 
+def _refused(bad: object, wanted: str, *calls: Callable[[], object]) -> None:
+    """Each call raises the core's TypeError for ``bad`` where a ``wanted`` is expected."""
+    kind = "'None'" if bad is None else f"'{type(bad).__name__}' object"
+    for call in calls:
+        with pytest.raises(TypeError) as info:
+            call()
+        assert str(info.value) == f"{kind} is not an instance of '{wanted}'"
+
+
+def _str_only(method: Callable[[Any], object]) -> None:
+    """``method`` takes a str: an int and None are refused, a lone surrogate cannot be encoded."""
+    _refused(1, "str", lambda: method(1))
+    _refused(None, "str", lambda: method(None))
+    with pytest.raises(UnicodeEncodeError):
+        method("\ud800")
+
+
 def test_topic_helpers(subscriptions_impl: ModuleType) -> None:
     assert subscriptions_impl.chat_room_topic("room-1") == "chat_room:room-1"
     assert subscriptions_impl.room_participants_topic("room-1") == "room_participants:room-1"
@@ -32,14 +49,7 @@ def test_topic_helpers(subscriptions_impl: ModuleType) -> None:
 
 def test_topic_helpers_reject_non_str(subscriptions_impl: ModuleType) -> None:
     for helper in (subscriptions_impl.chat_room_topic, subscriptions_impl.room_participants_topic):
-        with pytest.raises(TypeError) as info:
-            helper(1)
-        assert str(info.value) == "'int' object is not an instance of 'str'"
-        with pytest.raises(TypeError) as info:
-            helper(None)
-        assert str(info.value) == "'None' is not an instance of 'str'"
-        with pytest.raises(UnicodeEncodeError):
-            helper("\ud800")
+        _str_only(helper)
 
 
 def test_agent_topic_kind_topic() -> None:
@@ -195,65 +205,6 @@ def test_room_unsubscribe_refused(subscriptions_impl: ModuleType, state: str) ->
     _room_in(tracker, state)
     assert tracker.unsubscribe_room("r") is None
     assert tracker.room_status("r") is ROOM_STATUS[state]
-
-
-@pytest.mark.parametrize(
-    ("outcome", "status"),
-    [
-        (LeaveOutcome.Left, RoomStatus.Absent),
-        (LeaveOutcome.Failed, RoomStatus.NeedsReconciliation),
-        (LeaveOutcome.Unknown, RoomStatus.NeedsReconciliation),
-    ],
-)
-def test_room_leave_complete(subscriptions_impl: ModuleType, outcome: Any, status: Any) -> None:
-    tracker = subscriptions_impl.SubscriptionTracker()
-    leave = _room_in(tracker, "leaving")
-    assert tracker.mark_room_leave_complete("r", leave, outcome) is True
-    assert tracker.room_status("r") is status
-    assert tracker.mark_room_leave_complete("r", leave, outcome) is False
-    assert tracker.room_status("r") is status
-
-
-@pytest.mark.parametrize("outcome", OUTCOMES)
-@pytest.mark.parametrize("state", ALL_STATES)
-def test_room_leave_complete_otherwise(
-    subscriptions_impl: ModuleType, state: str, outcome: Any
-) -> None:
-    tracker = subscriptions_impl.SubscriptionTracker()
-    current = _room_in(tracker, state)
-    for ticket in {0, 1, 5, max(current, 0)}:
-        if state == "leaving" and ticket == current:
-            continue
-        assert tracker.mark_room_leave_complete("r", ticket, outcome) is False
-        assert tracker.room_status("r") is ROOM_STATUS[state]
-
-
-@pytest.mark.parametrize("state", ALL_STATES)
-def test_room_acknowledge_reconciled(subscriptions_impl: ModuleType, state: str) -> None:
-    tracker = subscriptions_impl.SubscriptionTracker()
-    _room_in(tracker, state)
-    if state == "reconcile":
-        assert tracker.acknowledge_room_reconciled("r") is True
-        assert tracker.room_status("r") is RoomStatus.Absent
-        assert tracker.begin_room_subscribe("r") is not None
-    else:
-        assert tracker.acknowledge_room_reconciled("r") is False
-        assert tracker.room_status("r") is ROOM_STATUS[state]
-
-
-@pytest.mark.parametrize("state", ALL_STATES)
-def test_room_rejoin_failed(subscriptions_impl: ModuleType, state: str) -> None:
-    tracker = subscriptions_impl.SubscriptionTracker()
-    current = _room_in(tracker, state)
-    if state == "subscribed":
-        assert tracker.mark_room_rejoin_failed("r", current + 1) is False
-        assert tracker.room_status("r") is RoomStatus.Subscribed
-        assert tracker.mark_room_rejoin_failed("r", current) is True
-        assert tracker.room_status("r") is RoomStatus.NeedsReconciliation
-        assert tracker.mark_room_rejoin_failed("r", current) is False
-    else:
-        assert tracker.mark_room_rejoin_failed("r", max(current, 0)) is False
-        assert tracker.room_status("r") is ROOM_STATUS[state]
 
 
 def test_room_claim_current_only_pending(subscriptions_impl: ModuleType) -> None:
@@ -463,51 +414,100 @@ def test_topic_leave(subscriptions_impl: ModuleType, state: str) -> None:
         assert tracker.agent_topic_status("t") is TOPIC_STATUS[state]
 
 
-@pytest.mark.parametrize(
-    ("outcome", "status"),
-    [
-        (LeaveOutcome.Left, AgentTopicStatus.Absent),
-        (LeaveOutcome.Failed, AgentTopicStatus.NeedsReconciliation),
-        (LeaveOutcome.Unknown, AgentTopicStatus.NeedsReconciliation),
-    ],
-)
-def test_topic_leave_complete(subscriptions_impl: ModuleType, outcome: Any, status: Any) -> None:
-    tracker = subscriptions_impl.SubscriptionTracker()
-    leave = _topic_in(tracker, "leaving")
-    assert tracker.mark_agent_topic_leave_complete("t", leave - 1, outcome) is False
-    assert tracker.mark_agent_topic_leave_complete("t", leave, outcome) is True
-    assert tracker.agent_topic_status("t") is status
-    assert tracker.mark_agent_topic_leave_complete("t", leave, outcome) is False
+# --------------------------------------------------------------------------- rooms and topics
+# leaving, reconciling and a failed rejoin follow one set of rules for rooms and agent topics
+
+
+class Kind(NamedTuple):
+    """A kind of subscription the tracker keeps: its key, states and methods."""
+
+    key: str
+    drive: Callable[..., int]
+    statuses: dict[str, Any]
+    status: Any  # the status enum
+    live: str  # the state a rejoin can fail from
+    begin: str
+    status_of: str
+    leave_complete: str
+    acknowledge: str
+    rejoin_failed: str
+
+
+ROOM = Kind(
+    "r", _room_in, ROOM_STATUS, RoomStatus, "subscribed", "begin_room_subscribe", "room_status",
+    "mark_room_leave_complete", "acknowledge_room_reconciled", "mark_room_rejoin_failed",
+)  # fmt: skip
+TOPIC = Kind(
+    "t", _topic_in, TOPIC_STATUS, AgentTopicStatus, "joined", "begin_agent_topic_join",
+    "agent_topic_status", "mark_agent_topic_leave_complete",
+    "acknowledge_agent_topic_reconciled", "mark_agent_topic_rejoin_failed",
+)  # fmt: skip
+KIND_STATES = [
+    pytest.param(kind, state, id=f"{name}-{state}")
+    for name, kind in (("room", ROOM), ("topic", TOPIC))
+    for state in kind.statuses
+]
+
+
+def _in(impl: ModuleType, kind: Kind, state: str) -> tuple[Any, int, Callable[[], Any]]:
+    """A tracker with ``kind``'s key in ``state``: (tracker, current ticket, its status)."""
+    tracker = impl.SubscriptionTracker()
+    current = kind.drive(tracker, state)
+    return tracker, current, lambda: getattr(tracker, kind.status_of)(kind.key)
 
 
 @pytest.mark.parametrize("outcome", OUTCOMES)
-@pytest.mark.parametrize("state", ["absent", "pending", "joined", "reconcile"])
-def test_topic_leave_complete_otherwise(
-    subscriptions_impl: ModuleType, state: str, outcome: Any
+@pytest.mark.parametrize("kind", [ROOM, TOPIC], ids=["room", "topic"])
+def test_leave_complete(subscriptions_impl: ModuleType, kind: Kind, outcome: Any) -> None:
+    tracker, leave, status = _in(subscriptions_impl, kind, "leaving")
+    complete = getattr(tracker, kind.leave_complete)
+    after = kind.status.Absent if outcome is LeaveOutcome.Left else kind.status.NeedsReconciliation
+    assert complete(kind.key, leave - 1, outcome) is False
+    assert complete(kind.key, leave, outcome) is True
+    assert status() is after
+    assert complete(kind.key, leave, outcome) is False
+    assert status() is after
+
+
+@pytest.mark.parametrize("outcome", OUTCOMES)
+@pytest.mark.parametrize(("kind", "state"), KIND_STATES)
+def test_leave_complete_otherwise(
+    subscriptions_impl: ModuleType, kind: Kind, state: str, outcome: Any
 ) -> None:
-    tracker = subscriptions_impl.SubscriptionTracker()
-    current = _topic_in(tracker, state)
-    assert tracker.mark_agent_topic_leave_complete("t", max(current, 0), outcome) is False
-    assert tracker.agent_topic_status("t") is TOPIC_STATUS[state]
+    tracker, current, status = _in(subscriptions_impl, kind, state)
+    for ticket in {0, 1, 5, max(current, 0)}:
+        if state == "leaving" and ticket == current:
+            continue
+        assert getattr(tracker, kind.leave_complete)(kind.key, ticket, outcome) is False
+        assert status() is kind.statuses[state]
 
 
-@pytest.mark.parametrize("state", TOPIC_STATES)
-def test_topic_acknowledge_and_rejoin_failed(subscriptions_impl: ModuleType, state: str) -> None:
-    tracker = subscriptions_impl.SubscriptionTracker()
-    current = _topic_in(tracker, state)
-    assert tracker.acknowledge_agent_topic_reconciled("t") is (state == "reconcile")
-    expected = AgentTopicStatus.Absent if state == "reconcile" else TOPIC_STATUS[state]
-    assert tracker.agent_topic_status("t") is expected
-
-    other = subscriptions_impl.SubscriptionTracker()
-    current = _topic_in(other, state)
-    if state == "joined":
-        assert other.mark_agent_topic_rejoin_failed("t", current + 1) is False
-        assert other.mark_agent_topic_rejoin_failed("t", current) is True
-        assert other.agent_topic_status("t") is AgentTopicStatus.NeedsReconciliation
+@pytest.mark.parametrize(("kind", "state"), KIND_STATES)
+def test_acknowledge_reconciled(subscriptions_impl: ModuleType, kind: Kind, state: str) -> None:
+    tracker, _, status = _in(subscriptions_impl, kind, state)
+    acknowledge = getattr(tracker, kind.acknowledge)
+    if state == "reconcile":
+        assert acknowledge(kind.key) is True
+        assert status() is kind.status.Absent
+        assert getattr(tracker, kind.begin)(kind.key) is not None
     else:
-        assert other.mark_agent_topic_rejoin_failed("t", max(current, 0)) is False
-        assert other.agent_topic_status("t") is TOPIC_STATUS[state]
+        assert acknowledge(kind.key) is False
+        assert status() is kind.statuses[state]
+
+
+@pytest.mark.parametrize(("kind", "state"), KIND_STATES)
+def test_rejoin_failed(subscriptions_impl: ModuleType, kind: Kind, state: str) -> None:
+    tracker, current, status = _in(subscriptions_impl, kind, state)
+    rejoin_failed = getattr(tracker, kind.rejoin_failed)
+    if state == kind.live:
+        assert rejoin_failed(kind.key, current + 1) is False
+        assert status() is kind.statuses[state]
+        assert rejoin_failed(kind.key, current) is True
+        assert status() is kind.status.NeedsReconciliation
+        assert rejoin_failed(kind.key, current) is False
+    else:
+        assert rejoin_failed(kind.key, max(current, 0)) is False
+        assert status() is kind.statuses[state]
 
 
 def test_joined_order(subscriptions_impl: ModuleType) -> None:
@@ -576,15 +576,7 @@ def test_bool_ticket_is_an_int(subscriptions_impl: ModuleType) -> None:
 
 @pytest.mark.parametrize("name", STR_METHODS)
 def test_str_arguments(subscriptions_impl: ModuleType, name: str) -> None:
-    method = getattr(subscriptions_impl.SubscriptionTracker(), name)
-    with pytest.raises(TypeError) as info:
-        method(1)
-    assert str(info.value) == "'int' object is not an instance of 'str'"
-    with pytest.raises(TypeError) as info:
-        method(None)
-    assert str(info.value) == "'None' is not an instance of 'str'"
-    with pytest.raises(UnicodeEncodeError):
-        method("\ud800")
+    _str_only(getattr(subscriptions_impl.SubscriptionTracker(), name))
 
 
 @pytest.mark.parametrize(("name", "rest"), TICKET_METHODS)
@@ -602,17 +594,12 @@ def test_bool_flags_must_be_exact(subscriptions_impl: ModuleType, bad: object) -
     tracker = subscriptions_impl.SubscriptionTracker()
     ticket = tracker.begin_room_subscribe("r")
     topic = tracker.begin_agent_topic_join("t")
-    expected = (
-        "'None' is not an instance of 'bool'"
-        if bad is None
-        else f"'{type(bad).__name__}' object is not an instance of 'bool'"
+    _refused(
+        bad,
+        "bool",
+        lambda: tracker.record_room_participants_join_failed("r", ticket, bad),
+        lambda: tracker.record_agent_topic_join("t", topic, bad),
     )
-    with pytest.raises(TypeError) as info:
-        tracker.record_room_participants_join_failed("r", ticket, bad)
-    assert str(info.value) == expected
-    with pytest.raises(TypeError) as info:
-        tracker.record_agent_topic_join("t", topic, bad)
-    assert str(info.value) == expected
     assert tracker.room_status("r") is RoomStatus.Pending
     assert tracker.agent_topic_status("t") is AgentTopicStatus.Pending
 
@@ -621,17 +608,12 @@ def test_bool_flags_must_be_exact(subscriptions_impl: ModuleType, bad: object) -
 def test_leave_outcome_must_be_member(subscriptions_impl: ModuleType, bad: object) -> None:
     tracker = subscriptions_impl.SubscriptionTracker()
     leave = _room_in(tracker, "leaving")
-    expected = (
-        "'None' is not an instance of 'LeaveOutcome'"
-        if bad is None
-        else f"'{type(bad).__name__}' object is not an instance of 'LeaveOutcome'"
+    _refused(
+        bad,
+        "LeaveOutcome",
+        lambda: tracker.mark_room_leave_complete("r", leave, bad),
+        lambda: tracker.mark_agent_topic_leave_complete("t", 0, bad),
     )
-    with pytest.raises(TypeError) as info:
-        tracker.mark_room_leave_complete("r", leave, bad)
-    assert str(info.value) == expected
-    with pytest.raises(TypeError) as info:
-        tracker.mark_agent_topic_leave_complete("t", 0, bad)
-    assert str(info.value) == expected
     assert tracker.room_status("r") is RoomStatus.Leaving
 
 

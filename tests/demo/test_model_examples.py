@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from bandtest.platform import stop_process
+from bandtest.process import run_ok
 
 from band.testing import LocalBand, ScriptedModel, TextTurn, ToolTurn
 
@@ -54,12 +56,7 @@ def example_agent(
     try:
         yield handle.id
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
     assert proc.returncode == 0, (tmp_path / "stderr.log").read_text()  # SIGTERM: a clean stop
 
 
@@ -137,15 +134,8 @@ def test_the_users_example_test_passes() -> None:
     """examples/test_my_agent.py under pytest, from examples/, as a user runs it."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("BAND_", "PYTEST_"))}
     user_command = ["pytest", "test_my_agent.py", "-q", "-p", "no:cacheprovider"]
-    done = subprocess.run(
-        [sys.executable, "-Im", *user_command, "--band-timeout", str(ANSWER_S)],
-        cwd=EXAMPLES,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+    argv = [sys.executable, "-Im", *user_command, "--band-timeout", str(ANSWER_S)]
+    done = run_ok(argv, cwd=EXAMPLES, env=env, timeout=300)
     assert "2 passed" in done.stdout
 
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from bandtest.process import run_ok
 
 
 def band(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -44,15 +45,12 @@ def test_a_new_project_passes_its_tests_at_once(tmp_path: Path, model: str) -> N
         for k, v in os.environ.items()
         if not k.startswith(("BAND_", "ANTHROPIC_", "OPENAI_", "PYTEST_"))
     }
-    done = subprocess.run(
+    done = run_ok(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
         cwd=project,
         env=env,
-        capture_output=True,
-        text=True,
         timeout=300,
     )
-    assert done.returncode == 0, done.stdout + done.stderr
     last = done.stdout.strip().splitlines()[-1]
     assert last.startswith("2 passed" if model == "none" else "1 passed"), done.stdout
 

@@ -19,6 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from bandtest.platform import stop_process
+from bandtest.process import read_until
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -56,26 +58,12 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return next(out.glob("band_open_sdk-*.whl"))
 
 
-def _wait_for(proc: subprocess.Popen[str], text: str, seen: list[str]) -> None:
-    """Read ``proc``'s output until a line has ``text`` (it must not end first)."""
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        seen.append(line)
-        if text in line:
-            return
-    raise AssertionError(f"ended ({proc.wait()}) before {text!r}:\n{''.join(seen)}")
-
-
 @pytest.fixture
 def background() -> Iterator[list[subprocess.Popen[str]]]:
     procs: list[subprocess.Popen[str]] = []
     yield procs
     for proc in procs:
-        proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_process(proc, 30)
 
 
 def test_the_readme_quickstart_runs_in_a_fresh_venv(
@@ -108,7 +96,7 @@ def test_the_readme_quickstart_runs_in_a_fresh_venv(
                 argv, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
             )
             background.append(proc)
-            _wait_for(proc, "Web room view" if argv[0] == "band" else "Agent started", [])
+            read_until(proc, "Web room view" if argv[0] == "band" else "Agent started", [])
             continue
         done = subprocess.run(
             argv, cwd=work, env=env, capture_output=True, text=True, timeout=STEP_TIMEOUT

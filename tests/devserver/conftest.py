@@ -1,5 +1,5 @@
 """Devserver tests share the platform helpers of ``bandtest``."""
 
-from bandtest.platform import Live, expect_error, room_with, stop_process
+from bandtest.platform import Live, expect_error, room_with, say, stop_process
 
-__all__ = ["Live", "expect_error", "room_with", "stop_process"]
+__all__ = ["Live", "expect_error", "room_with", "say", "stop_process"]

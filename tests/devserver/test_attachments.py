@@ -6,7 +6,7 @@ from typing import Any
 
 from .conftest import Live, expect_error, room_with
 from .payloads import check_payload
-from .test_socket import Client, connect, run
+from .test_socket import client, run
 
 A = "/api/v1/agent"
 
@@ -38,8 +38,7 @@ def test_attachments_show_on_the_message_everywhere(live: Live) -> None:
     two = _upload(live, key, rid, b"second file", "two.txt")
 
     async def body() -> None:
-        async with connect(live, bkey) as ws:
-            c = Client(ws)
+        async with client(live, bkey) as c:
             assert (await c.join(f"chat_room:{rid}"))["status"] == "ok"
             msg = {
                 "content": "files",

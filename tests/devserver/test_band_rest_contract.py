@@ -382,32 +382,24 @@ async def _delivered(w: World, name: str) -> tuple[Client, str, str]:
     return ac, rid, await w.say(rid, "work", a.id)
 
 
-@case("agent_api_messages.mark_agent_message_processing")
-async def _processing(w: World) -> None:
-    ac, rid, mid = await _delivered(w, "Worker")
-    got = await w.run(ac.agent_api_messages.mark_agent_message_processing, rid, mid)
-    assert got is not None and got.data.status == "processing"
-    await w.fails(NotFoundError, ac.agent_api_messages.mark_agent_message_processing, rid, MISSING)
+def _marks_delivery(op: str, status: str, name: str, **kw: str) -> None:
+    """Register the case of ``op``, which moves a delivered message to ``status`` (a processed or
+    failed mark after the processing one)."""
+
+    @case(f"agent_api_messages.{op}")
+    async def _mark(w: World) -> None:
+        ac, rid, mid = await _delivered(w, name)
+        if status != "processing":
+            await w.run(ac.agent_api_messages.mark_agent_message_processing, rid, mid)
+        mark = getattr(ac.agent_api_messages, op)
+        got = await w.run(mark, rid, mid, **kw)
+        assert got is not None and got.data.status == status
+        await w.fails(NotFoundError, mark, rid, MISSING, **kw)
 
 
-@case("agent_api_messages.mark_agent_message_processed")
-async def _processed(w: World) -> None:
-    ac, rid, mid = await _delivered(w, "Finisher")
-    await w.run(ac.agent_api_messages.mark_agent_message_processing, rid, mid)
-    got = await w.run(ac.agent_api_messages.mark_agent_message_processed, rid, mid)
-    assert got is not None and got.data.status == "processed"
-    await w.fails(NotFoundError, ac.agent_api_messages.mark_agent_message_processed, rid, MISSING)
-
-
-@case("agent_api_messages.mark_agent_message_failed")
-async def _failed(w: World) -> None:
-    ac, rid, mid = await _delivered(w, "Failer")
-    await w.run(ac.agent_api_messages.mark_agent_message_processing, rid, mid)
-    got = await w.run(ac.agent_api_messages.mark_agent_message_failed, rid, mid, error="boom")
-    assert got is not None and got.data.status == "failed"
-    await w.fails(
-        NotFoundError, ac.agent_api_messages.mark_agent_message_failed, rid, MISSING, error="x"
-    )
+_marks_delivery("mark_agent_message_processing", "processing", "Worker")
+_marks_delivery("mark_agent_message_processed", "processed", "Finisher")
+_marks_delivery("mark_agent_message_failed", "failed", "Failer", error="boom")
 
 
 @case("agent_api_events.create_agent_chat_event")
@@ -663,18 +655,23 @@ async def _put_board(w: World) -> None:
 # -- agent API: files, memories, delegation --------------------------------------------------
 
 
-@case("agent_api_files.upload_agent_chat_file")
-async def _upload(w: World) -> None:
-    a, ac = w.agent("Uploader")
-    rid = await w.room(a.id)
-    got = await w.run(
+async def _upload_text(w: World, ac: Client, rid: str, data: bytes) -> Any:
+    """Upload ``data`` as the text file a.txt into room ``rid``."""
+    return await w.run(
         ac.agent_api_files.upload_agent_chat_file,
         rid,
-        request=b"abc",
+        request=data,
         request_options={
             "additional_headers": {"x-file-name": "a.txt", "content-type": "text/plain"}
         },
     )
+
+
+@case("agent_api_files.upload_agent_chat_file")
+async def _upload(w: World) -> None:
+    a, ac = w.agent("Uploader")
+    rid = await w.room(a.id)
+    got = await _upload_text(w, ac, rid, b"abc")
     assert got.data.id
     await w.fails(
         NotFoundError,
@@ -689,15 +686,7 @@ async def _upload(w: World) -> None:
 async def _download(w: World) -> None:
     a, ac = w.agent("Downloader")
     rid = await w.room(a.id)
-    up = await w.run(
-        ac.agent_api_files.upload_agent_chat_file,
-        rid,
-        request=b"abcdef",
-        request_options={
-            "additional_headers": {"x-file-name": "a.txt", "content-type": "text/plain"}
-        },
-    )
-    fid = up.data.id
+    fid = (await _upload_text(w, ac, rid, b"abcdef")).data.id
 
     async def read(**kw: Any) -> bytes:
         out = ac.agent_api_files.download_agent_chat_file(rid, fid, **kw)
@@ -768,20 +757,23 @@ async def _list_memories(w: World) -> None:
     )
 
 
-@case("agent_api_memories.supersede_agent_memory")
-async def _supersede_memory(w: World) -> None:
-    _, ac, mid = await _memory(w, "Superseder")
-    got = await w.run(ac.agent_api_memories.supersede_agent_memory, mid)
-    assert got.data.status == "superseded"
-    await w.fails(NotFoundError, ac.agent_api_memories.supersede_agent_memory, MISSING)
+def _marks_memory(api: str, op: str, status: str, name: str) -> None:
+    """Register the case of ``api.op``, which marks a memory ``status`` (an agent's own memory
+    for the agent API, one kept about ``name`` for the human API)."""
+
+    @case(f"{api}.{op}")
+    async def _mark(w: World) -> None:
+        if api == "agent_api_memories":
+            _, client, mid = await _memory(w, name)
+        else:
+            client, mid = await _user_memory(w, name)
+        mark = getattr(getattr(client, api), op)
+        assert (await w.run(mark, mid)).data.status == status
+        await w.fails(NotFoundError, mark, MISSING)
 
 
-@case("agent_api_memories.archive_agent_memory")
-async def _archive_memory(w: World) -> None:
-    _, ac, mid = await _memory(w, "Archiver")
-    got = await w.run(ac.agent_api_memories.archive_agent_memory, mid)
-    assert got.data.status == "archived"
-    await w.fails(NotFoundError, ac.agent_api_memories.archive_agent_memory, MISSING)
+_marks_memory("agent_api_memories", "supersede_agent_memory", "superseded", "Superseder")
+_marks_memory("agent_api_memories", "archive_agent_memory", "archived", "Archiver")
 
 
 @case("agent_api_delegation.exchange_delegated_token")
@@ -1174,28 +1166,21 @@ async def _sent(w: World) -> None:
     await w.fails(ForbiddenError, w.agent("Nosy")[1].human_api_contacts.list_sent_contact_requests)
 
 
-@case("human_api_contacts.approve_contact_request")
-async def _approve(w: World) -> None:
-    _p, _pc, _q, qc, rq = await _request(w)
-    got = await w.run(qc.human_api_contacts.approve_contact_request, rq)
-    assert got.data.status == "approved"
-    await w.fails(NotFoundError, qc.human_api_contacts.approve_contact_request, MISSING)
+def _settles_request(op: str, by_recipient: bool, status: str) -> None:
+    """Register the case of ``op``, which settles a pending contact request as ``status``."""
+
+    @case(f"human_api_contacts.{op}")
+    async def _settle(w: World) -> None:
+        _p, pc, _q, qc, rq = await _request(w)
+        settle = getattr((qc if by_recipient else pc).human_api_contacts, op)
+        got = await w.run(settle, rq)
+        assert got.data.status == status
+        await w.fails(NotFoundError, settle, MISSING)
 
 
-@case("human_api_contacts.reject_contact_request")
-async def _reject(w: World) -> None:
-    _p, _pc, _q, qc, rq = await _request(w)
-    got = await w.run(qc.human_api_contacts.reject_contact_request, rq)
-    assert got.data.status == "rejected"
-    await w.fails(NotFoundError, qc.human_api_contacts.reject_contact_request, MISSING)
-
-
-@case("human_api_contacts.cancel_contact_request")
-async def _cancel(w: World) -> None:
-    _p, pc, _q, _qc, rq = await _request(w)
-    got = await w.run(pc.human_api_contacts.cancel_contact_request, rq)
-    assert got.data.status == "cancelled"
-    await w.fails(NotFoundError, pc.human_api_contacts.cancel_contact_request, MISSING)
+_settles_request("approve_contact_request", by_recipient=True, status="approved")
+_settles_request("reject_contact_request", by_recipient=True, status="rejected")
+_settles_request("cancel_contact_request", by_recipient=False, status="cancelled")
 
 
 @case("human_api_contacts.list_my_contacts")
@@ -1255,20 +1240,8 @@ async def _get_user_memory(w: World) -> None:
     await w.fails(NotFoundError, pc.human_api_memories.get_user_memory, MISSING)
 
 
-@case("human_api_memories.supersede_user_memory")
-async def _supersede_user_memory(w: World) -> None:
-    pc, mid = await _user_memory(w, "Superseded")
-    assert (
-        await w.run(pc.human_api_memories.supersede_user_memory, mid)
-    ).data.status == "superseded"
-    await w.fails(NotFoundError, pc.human_api_memories.supersede_user_memory, MISSING)
-
-
-@case("human_api_memories.archive_user_memory")
-async def _archive_user_memory(w: World) -> None:
-    pc, mid = await _user_memory(w, "Archived")
-    assert (await w.run(pc.human_api_memories.archive_user_memory, mid)).data.status == "archived"
-    await w.fails(NotFoundError, pc.human_api_memories.archive_user_memory, MISSING)
+_marks_memory("human_api_memories", "supersede_user_memory", "superseded", "Superseded")
+_marks_memory("human_api_memories", "archive_user_memory", "archived", "Archived")
 
 
 @case("human_api_memories.restore_user_memory")

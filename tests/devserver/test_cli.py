@@ -14,6 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 from bandtest.platform import live_platform
+from bandtest.process import read_until
 
 from band.cli import build_parser, main
 
@@ -389,12 +390,7 @@ def test_run_reload_restarts_the_agent_when_its_file_changes(live: Live, tmp_pat
     seen: list[str] = []
 
     def until(text: str) -> None:
-        assert run.stdout is not None
-        for line in run.stdout:
-            seen.append(line)
-            if text in line:
-                return
-        raise AssertionError(f"band run ended ({run.wait()}) before {text!r}:\n{''.join(seen)}")
+        read_until(run, text, seen)
 
     try:
         until("Agent started")

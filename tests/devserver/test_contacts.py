@@ -12,8 +12,7 @@ from bandtest.refsdk import REFSDK_PYTHON, requires_refsdk
 
 from .conftest import Live
 from .conftest import expect_error as _err
-from .payloads import check_payload
-from .test_socket import Client, connect, run
+from .test_socket import client, run
 
 A = "/api/v1/agent/contacts"
 H = "/api/v1/me/contacts"
@@ -25,19 +24,12 @@ async def _call(live: Live, key: str | None, method: str, path: str, **kw: Any) 
     return await asyncio.to_thread(live.agent, key, method, path, **kw)
 
 
-async def _pushed(c: Client, event: str) -> dict[str, Any]:
-    frame = await c.push(event)
-    check_payload(event, frame[4])
-    return frame[4]
-
-
 def test_agent_request_approve_remove_with_pushes(live: Live) -> None:
     aid, ahandle, akey = live.register("Alpha")
     bid, bhandle, bkey = live.register("Beta")
 
     async def body() -> None:
-        async with connect(live, akey) as wa, connect(live, bkey) as wb:
-            ca, cb = Client(wa), Client(wb)
+        async with client(live, akey) as ca, client(live, bkey) as cb:
             assert (await ca.join(f"agent_contacts:{aid}"))["status"] == "ok"
             assert (await cb.join(f"agent_contacts:{bid}"))["status"] == "ok"
             r = await _call(live, akey, "POST", A + "/add",
@@ -45,7 +37,7 @@ def test_agent_request_approve_remove_with_pushes(live: Live) -> None:
             assert r.status_code == 200, r.text
             req = r.json()["data"]
             assert req["status"] == "pending" and req["id"]
-            got = await _pushed(cb, "contact_request_received")
+            got = await cb.pushed("contact_request_received")
             assert got["id"] == req["id"] and got["status"] == "pending"
             assert got["from_handle"] == ahandle and got["from_name"] == "Alpha"
             assert got["message"] == "hi"
@@ -64,9 +56,9 @@ def test_agent_request_approve_remove_with_pushes(live: Live) -> None:
                             json={"action": "approve", "handle": ahandle})  # fmt: skip
             assert r.json()["data"] == {"id": req["id"], "status": "approved"}
             for c, other, handle in ((ca, bid, bhandle), (cb, aid, ahandle)):
-                upd = await _pushed(c, "contact_request_updated")
+                upd = await c.pushed("contact_request_updated")
                 assert upd == {"id": req["id"], "status": "approved"}
-                added = await _pushed(c, "contact_added")
+                added = await c.pushed("contact_added")
                 assert added["id"] == other and added["handle"] == handle
                 assert added["type"] == "Agent"
 
@@ -84,8 +76,8 @@ def test_agent_request_approve_remove_with_pushes(live: Live) -> None:
 
             r = await _call(live, akey, "POST", A + "/remove", json={"handle": bhandle})
             assert r.json()["data"] == {"status": "removed"}
-            assert (await _pushed(ca, "contact_removed")) == {"id": bid}
-            assert (await _pushed(cb, "contact_removed")) == {"id": aid}
+            assert (await ca.pushed("contact_removed")) == {"id": bid}
+            assert (await cb.pushed("contact_removed")) == {"id": aid}
             for key in (akey, bkey):
                 r = await _call(live, key, "GET", A)
                 assert r.json()["data"] == []
@@ -163,8 +155,7 @@ def test_human_contacts(live: Live) -> None:
     _, chandle, ckey = live.register("Gamma")
 
     async def body() -> None:
-        async with connect(live, bkey) as wb:
-            cb = Client(wb)
+        async with client(live, bkey) as cb:
             await cb.join(f"agent_contacts:{bid}")
             payload = {"contact_request": {"recipient_handle": "@" + bhandle, "message": "yo"}}
             r = await _call(live, None, "POST", H + "/requests", json=payload)
@@ -173,7 +164,7 @@ def test_human_contacts(live: Live) -> None:
             assert req["status"] == "pending" and req["recipient_id"] == bid
             assert req["requester"]["handle"] == "local" and req["recipient_type"] == "Agent"
             assert req["requester_type"] == "User" and req["message"] == "yo"
-            got = await _pushed(cb, "contact_request_received")
+            got = await cb.pushed("contact_request_received")
             assert got["id"] == req["id"] and got["from_handle"] == "local"
 
             r = await _call(live, None, "GET", H + "/requests/sent?status=pending")
@@ -181,7 +172,7 @@ def test_human_contacts(live: Live) -> None:
             r = await _call(live, bkey, "POST", A + "/requests/respond",
                             json={"action": "reject", "request_id": req["id"]})  # fmt: skip
             assert r.json()["data"]["status"] == "rejected"
-            assert (await _pushed(cb, "contact_request_updated"))["status"] == "rejected"
+            assert (await cb.pushed("contact_request_updated"))["status"] == "rejected"
             r = await _call(live, None, "GET", H + "/requests/sent")
             assert r.json()["data"][0]["status"] == "rejected"
             assert r.json()["data"][0]["responded_at"]
@@ -189,10 +180,10 @@ def test_human_contacts(live: Live) -> None:
             r = await _call(live, None, "POST", H + "/requests",
                             json={"contact_request": {"recipient_handle": bhandle}})  # fmt: skip
             rid = r.json()["data"]["id"]
-            await _pushed(cb, "contact_request_received")
+            await cb.pushed("contact_request_received")
             r = await _call(live, None, "DELETE", f"{H}/requests/{rid}")
             assert r.json()["data"] == {"id": rid, "status": "cancelled"}
-            assert (await _pushed(cb, "contact_request_updated")) == {
+            assert (await cb.pushed("contact_request_updated")) == {
                 "id": rid,
                 "status": "cancelled",
             }
@@ -206,8 +197,8 @@ def test_human_contacts(live: Live) -> None:
             assert received["data"][0]["requester"]["handle"] == bhandle
             r = await _call(live, None, "POST", f"{H}/requests/{rid}/approve")
             assert r.json()["data"] == {"id": rid, "status": "approved"}
-            await _pushed(cb, "contact_request_updated")
-            added = await _pushed(cb, "contact_added")
+            await cb.pushed("contact_request_updated")
+            added = await cb.pushed("contact_added")
             assert added["handle"] == "local" and added["type"] == "User"
 
             r = await _call(live, None, "GET", H)
@@ -218,7 +209,7 @@ def test_human_contacts(live: Live) -> None:
             assert c["online"] is True and c["user"]["handle"] == bhandle
             r = await _call(live, None, "POST", H + "/remove", json={"contact_id": c["id"]})
             assert r.json()["data"] == {"status": "removed"}
-            removed = await _pushed(cb, "contact_removed")
+            removed = await cb.pushed("contact_removed")
             assert removed["id"] == live.app.state.user_id
             assert (await _call(live, None, "GET", H)).json()["data"] == []
 

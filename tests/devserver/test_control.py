@@ -4,23 +4,9 @@ from __future__ import annotations
 
 from band.devserver.api.control import STOPPED_MESSAGE
 
-from .conftest import Live
+from .conftest import Live, room_with, say
 from .payloads import check_payload
-from .test_socket import Client, connect, run
-
-
-def _room_with(live: Live, aid: str) -> str:
-    rid = live.human("POST", "/api/v1/me/chats", json={"chat": {}}).json()["data"]["id"]
-    body = {"participant": {"participant_id": aid}}
-    assert live.human("POST", f"/api/v1/me/chats/{rid}/participants", json=body).status_code == 201
-    return rid
-
-
-def _mention(live: Live, rid: str, aid: str, text: str) -> str:
-    msg = {"message": {"content": text, "mentions": [{"id": aid}]}}
-    r = live.human("POST", f"/api/v1/me/chats/{rid}/messages", json=msg)
-    assert r.status_code == 201, r.text
-    return str(r.json()["data"]["id"])
+from .test_socket import client, run
 
 
 def _control(live: Live, rid: str, aid: str, mode: str, **kw: str) -> dict:
@@ -33,17 +19,16 @@ def _control(live: Live, rid: str, aid: str, mode: str, **kw: str) -> dict:
 
 def test_stop_play_interrupt(live: Live) -> None:
     aid, _, key = live.register("Ctl")
-    rid = _room_with(live, aid)
-    other = _room_with(live, aid)
+    rid = room_with(live, aid)
+    other = room_with(live, aid)
     base = f"/api/v1/agent/chats/{rid}"
     reply = {"message": {"content": "hi", "mentions": [{"id": live.app.state.user_id}]}}
 
     async def body() -> None:
-        async with connect(live, key) as ws:
-            c = Client(ws)
+        async with client(live, key) as c:
             assert (await c.join(f"agent_control:{aid}"))["status"] == "ok"
 
-            mid = _mention(live, rid, aid, "work")
+            mid = say(live, rid, "work", aid)
             stop = _control(live, rid, aid, "stop", reason="user pressed stop")
             frame = await c.push("agent.control")
             assert frame[2] == f"agent_control:{aid}"
@@ -96,7 +81,7 @@ def test_stop_play_interrupt(live: Live) -> None:
 def test_control_validation(live: Live) -> None:
     aid, _, key = live.register("V")
     bid, _, _ = live.register("NotInRoom")
-    rid = _room_with(live, aid)
+    rid = room_with(live, aid)
     path = f"/api/v1/me/chats/{rid}/control"
     r = live.human("POST", path, json={"mode": "pause", "agent_id": aid})
     assert r.status_code == 422 and r.json()["error"]["code"] == "validation_error"

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .conftest import Live, expect_error, room_with
+from .conftest import Live, expect_error, room_with, say
 from .payloads import check_payload
-from .test_socket import Client, connect, run
+from .test_socket import client, connect, run
 
 A = "/api/v1/agent"
 
@@ -15,23 +15,15 @@ def _ctl(live: Live, aid: str, mode: str, **kw: str) -> dict:
     return dict(r.json()["data"])
 
 
-def _mention(live: Live, rid: str, aid: str) -> str:
-    msg = {"message": {"content": "work", "mentions": [{"id": aid}]}}
-    r = live.human("POST", f"/api/v1/me/chats/{rid}/messages", json=msg)
-    assert r.status_code == 201, r.text
-    return str(r.json()["data"]["id"])
-
-
 def test_agent_wide_stop_and_play_reach_every_room(live: Live) -> None:
     aid, _, key = live.register("Wide")
     bystander, _, bkey = live.register("Bystander")
     rooms = [room_with(live, aid, bystander), room_with(live, aid)]
-    mids = [_mention(live, rid, aid) for rid in rooms]
+    mids = [say(live, rid, "work", aid) for rid in rooms]
     reply = {"message": {"content": "hi", "mentions": [{"id": live.app.state.user_id}]}}
 
     async def body() -> None:
-        async with connect(live, key) as ws, connect(live, bkey) as bws:
-            c, other = Client(ws), Client(bws)
+        async with client(live, key) as c, client(live, bkey) as other:
             assert (await c.join(f"agent_control:{aid}"))["status"] == "ok"
             assert (await other.join(f"agent_control:{bystander}"))["status"] == "ok"
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from .conftest import Live, room_with
 from .payloads import check_payload
-from .test_socket import Client, connect, run
+from .test_socket import client, run
 
 A = "/api/v1/agent"
 H = "/api/v1/me"
@@ -248,8 +248,7 @@ def test_pushes(live: Live) -> None:
     me = live.app.state.user_id
 
     async def body() -> None:
-        async with connect(live, key) as ws:
-            c = Client(ws)
+        async with client(live, key) as c:
             await c.join(f"agent_rooms:{aid}")
             rid = await asyncio.to_thread(room_with, live, aid)
             frames = [await c.push("room_added")]
@@ -430,8 +429,7 @@ def test_contacts(live: Live) -> None:
     frames: list[list[Any]] = []
 
     async def body() -> None:
-        async with connect(live, akey) as wa, connect(live, bkey) as wb:
-            ca, cb = Client(wa), Client(wb)
+        async with client(live, akey) as ca, client(live, bkey) as cb:
             await ca.join(f"agent_contacts:{aid}")
             await cb.join(f"agent_contacts:{bid}")
             add = {"handle": "@" + bhandle, "message": "hi"}

@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-from .conftest import Live
+from .conftest import Live, say
 from .conftest import expect_error as _err
 from .conftest import room_with as _room_with
 
 A = "/api/v1/agent"
-
-
-def _say(live: Live, rid: str, text: str, *mention_ids: str) -> str:
-    body = {"message": {"content": text, "mentions": [{"id": m} for m in mention_ids]}}
-    r = live.human("POST", f"/api/v1/me/chats/{rid}/messages", json=body)
-    assert r.status_code == 201, r.text
-    return r.json()["data"]["id"]
 
 
 def test_agent_me(live: Live) -> None:
@@ -78,9 +71,9 @@ def test_delivery_state_machine(live: Live) -> None:
     rid = _room_with(live, aid)
     base = f"{A}/chats/{rid}/messages"
     assert live.agent(key, "GET", base + "/next").status_code == 204
-    m1 = _say(live, rid, "hello", aid)
-    _say(live, rid, "not for you")
-    m2 = _say(live, rid, "second", aid)
+    m1 = say(live, rid, "hello", aid)
+    say(live, rid, "not for you")
+    m2 = say(live, rid, "second", aid)
     listed = live.agent(key, "GET", base).json()
     assert [m["id"] for m in listed["data"]] == [m1, m2]
     assert listed["metadata"]["has_more"] is False and listed["metadata"]["limit"] == 20
@@ -124,7 +117,7 @@ def test_delivery_state_machine(live: Live) -> None:
 def test_cursor_pagination(live: Live) -> None:
     aid, _, key = live.register("A")
     rid = _room_with(live, aid)
-    ids = [_say(live, rid, f"m{i}", aid) for i in range(5)]
+    ids = [say(live, rid, f"m{i}", aid) for i in range(5)]
     base = f"{A}/chats/{rid}/messages"
     page = live.agent(key, "GET", base + "?limit=2").json()
     assert page["metadata"]["has_more"] is True
@@ -168,8 +161,8 @@ def test_agent_post_message_mentions(live: Live) -> None:
 def test_events_and_context(live: Live) -> None:
     aid, _, key = live.register("A")
     rid = _room_with(live, aid)
-    m1 = _say(live, rid, "question", aid)
-    _say(live, rid, "chatter")
+    m1 = say(live, rid, "question", aid)
+    say(live, rid, "chatter")
     url = f"{A}/chats/{rid}/events"
     ev = {"event": {"content": "thinking", "message_type": "thought"}}
     r = live.agent(key, "POST", url, json=ev)

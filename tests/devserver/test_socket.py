@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -66,6 +67,12 @@ class Client:
                 return frame
             self.pushes.append(frame)
 
+    async def pushed(self, event: str) -> dict[str, Any]:
+        """Wait for a push named ``event`` whose payload has that event's schema; the payload."""
+        frame = await self.push(event)
+        check_payload(event, frame[4])
+        return dict(frame[4])
+
     async def nothing(self, event: str, wait: float = 0.3) -> None:
         """Assert no ``event`` push arrives within ``wait`` seconds."""
         assert all(f[3] != event for f in self.pushes)
@@ -83,6 +90,13 @@ def connect(live: Live, key: str, *, header: bool = True, query: str = "") -> An
     return websockets.connect(url + f"&api_key={key}")
 
 
+@asynccontextmanager
+async def client(live: Live, key: str, **options: Any) -> AsyncIterator[Client]:
+    """A Phoenix client on a socket opened for ``key`` (``options`` as for ``connect``)."""
+    async with connect(live, key, **options) as ws:
+        yield Client(ws)
+
+
 def run(coro: Callable[[], Awaitable[None]]) -> None:
     """Run an async test body."""
     asyncio.run(coro())
@@ -93,8 +107,7 @@ def test_heartbeat_join_leave(live: Live) -> None:
     bid, _, _ = live.register("B")
 
     async def body() -> None:
-        async with connect(live, key) as ws:
-            c = Client(ws)
+        async with client(live, key) as c:
             ref = await c.send(None, "phoenix", "heartbeat")
             assert await c.reply(ref) == [None, ref, "phoenix", "phx_reply",
                                           {"status": "ok", "response": {}}]  # fmt: skip
@@ -132,8 +145,7 @@ def test_room_membership_pushes(live: Live) -> None:
     bid, _, _ = live.register("B")
 
     async def body() -> None:
-        async with connect(live, key) as ws:
-            c = Client(ws)
+        async with client(live, key) as c:
             await c.join(f"agent_rooms:{aid}")
             created = await asyncio.to_thread(
                 live.agent, key, "POST", "/api/v1/agent/chats", json={"chat": {}}
@@ -158,12 +170,9 @@ def test_room_membership_pushes(live: Live) -> None:
             assert frame[2] == f"room_participants:{rid}" and frame[4]["id"] == bid
             check_payload("participant_added", frame[4])
             await asyncio.to_thread(live.human, "DELETE", f"{url}/{bid}")
-            frame = await c.push("participant_removed")
-            check_payload("participant_removed", frame[4])
+            await c.pushed("participant_removed")
             await asyncio.to_thread(live.human, "DELETE", f"{url}/{aid}")
-            frame = await c.push("room_removed")
-            assert frame[4]["id"] == rid
-            check_payload("room_removed", frame[4])
+            assert (await c.pushed("room_removed"))["id"] == rid
 
     run(body)
 
@@ -178,8 +187,7 @@ def test_message_created_routing(live: Live) -> None:
         live.human("POST", f"/api/v1/me/chats/{rid}/participants", json=body)
 
     async def body() -> None:
-        async with connect(live, akey) as wa, connect(live, bkey) as wb:
-            a, b = Client(wa), Client(wb)
+        async with client(live, akey) as a, client(live, bkey) as b:
             for c in (a, b):
                 assert (await c.join(f"chat_room:{rid}"))["status"] == "ok"
             msg = {"message": {"content": "hi A", "mentions": [{"id": aid}]}}
@@ -212,8 +220,7 @@ def test_conflict_reject_and_supersede(live: Live) -> None:
     aid, _, key = live.register("A")
 
     async def body() -> None:
-        async with connect(live, key) as first:
-            old = Client(first)
+        async with client(live, key) as old:
             await old.join(f"agent_control:{aid}")
             with pytest.raises(InvalidStatus) as info:
                 async with connect(live, key, query="&on_conflict=reject"):
@@ -225,7 +232,7 @@ def test_conflict_reject_and_supersede(live: Live) -> None:
                 frame = await old.push("supersede")
                 assert frame[2] == f"agent_control:{aid}"
                 check_payload("supersede", frame[4])
-                await asyncio.wait_for(first.wait_closed(), 3)
+                await asyncio.wait_for(old.ws.wait_closed(), 3)
                 new = Client(second)
                 assert (await new.join(f"agent_control:{aid}"))["status"] == "ok"
 
@@ -264,13 +271,12 @@ def test_idle_socket_is_closed(live: Live) -> None:
     live.app.state.idle_timeout = 0.5
 
     async def body() -> None:
-        async with connect(live, key) as ws:
-            c = Client(ws)
+        async with client(live, key) as c:
             for _ in range(3):  # heartbeats keep it alive
                 await asyncio.sleep(0.3)
                 await c.reply(await c.send(None, "phoenix", "heartbeat"))
-            await asyncio.wait_for(ws.wait_closed(), 3)
-            assert ws.close_code == 1000
+            await asyncio.wait_for(c.ws.wait_closed(), 3)
+            assert c.ws.close_code == 1000
 
     run(body)
 
@@ -282,8 +288,7 @@ def test_access_log_has_one_line_per_join(live: Live, caplog: pytest.LogCaptureF
     caplog.set_level(logging.INFO, logger="band.devserver.joins")
 
     async def body() -> None:
-        async with connect(live, key) as ws:
-            c = Client(ws)
+        async with client(live, key) as c:
             # pipelined, as an agent joining its rooms sends them: served in one burst
             refs = [await c.send("new", f"chat_room:{rid}", "phx_join") for rid in rooms]
             refused = await c.send("new", "chat_room:no-such-room", "phx_join")

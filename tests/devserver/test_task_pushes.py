@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .conftest import Live, room_with
-from .test_socket import Client, connect, run
+from .test_socket import Client, client, connect, run
 
 A = "/api/v1/agent"
 
@@ -65,13 +65,11 @@ def test_tasks_topic_is_only_ones_own(live: Live) -> None:
     uid = live.app.state.user_id
 
     async def body() -> None:
-        async with connect(live, akey) as ws:
-            c = Client(ws)
+        async with client(live, akey) as c:
             denied = await c.join(f"tasks:{uid}")
             assert denied == {"status": "error", "response": {"reason": "unauthorized"}}
             assert (await c.join(f"tasks:{aid}"))["status"] == "ok"
-        async with connect(live, live.user_key) as ws:
-            c = Client(ws)
+        async with client(live, live.user_key) as c:
             denied = await c.join(f"tasks:{aid}")
             assert denied == {"status": "error", "response": {"reason": "unauthorized"}}
 

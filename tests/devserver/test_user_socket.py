@@ -6,7 +6,7 @@ import asyncio
 
 from .conftest import Live
 from .payloads import check_payload
-from .test_socket import Client, connect, run
+from .test_socket import client, run
 
 
 def test_user_joins_only_own_topics(live: Live) -> None:
@@ -15,8 +15,7 @@ def test_user_joins_only_own_topics(live: Live) -> None:
     uid = live.human("GET", "/api/v1/me/profile").json()["data"]["id"]
 
     async def body() -> None:
-        async with connect(live, live.user_key, header=False) as ws:
-            c = Client(ws)
+        async with client(live, live.user_key, header=False) as c:
             assert (await c.join(f"user_rooms:{uid}"))["status"] == "ok"
             for topic in (
                 f"user_rooms:{aid}",
@@ -35,8 +34,7 @@ def test_user_rooms_pushes(live: Live) -> None:
     uid = live.human("GET", "/api/v1/me/profile").json()["data"]["id"]
 
     async def body() -> None:
-        async with connect(live, live.user_key) as ws:
-            c = Client(ws)
+        async with client(live, live.user_key) as c:
             await c.join(f"user_rooms:{uid}")
             mine = await asyncio.to_thread(
                 live.human, "POST", "/api/v1/me/chats", json={"chat": {}}
@@ -55,9 +53,7 @@ def test_user_rooms_pushes(live: Live) -> None:
             assert frame[4]["id"] == rid
             assert (await c.join(f"chat_room:{rid}"))["status"] == "ok"
             await asyncio.to_thread(live.agent, akey, "DELETE", f"{parts}/{uid}")
-            frame = await c.push("room_removed")
-            assert frame[4]["id"] == rid
-            check_payload("room_removed", frame[4])
+            assert (await c.pushed("room_removed"))["id"] == rid
 
     run(body)
 
@@ -72,8 +68,7 @@ def test_user_sees_every_room_message_and_event(live: Live) -> None:
         live.human("POST", f"/api/v1/me/chats/{rid}/participants", json=body)
 
     async def body() -> None:
-        async with connect(live, live.user_key) as wu, connect(live, bkey) as wb:
-            u, b = Client(wu), Client(wb)
+        async with client(live, live.user_key) as u, client(live, bkey) as b:
             for c in (u, b):
                 assert (await c.join(f"chat_room:{rid}"))["status"] == "ok"
             assert (await u.join(f"room_participants:{rid}"))["status"] == "ok"

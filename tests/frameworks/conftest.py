@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import importlib.util
 
+import pytest
+
+from band.testing import ScriptedModel
+
 #: test module -> the framework module it needs
 _NEEDS = {"test_google_adk_adapter.py": "google.adk", "test_crewai_adapter.py": "crewai"}
 
@@ -19,3 +23,12 @@ def _missing(module: str) -> bool:
 
 
 collect_ignore = [test for test, module in _NEEDS.items() if _missing(module)]
+
+
+@pytest.fixture
+def model(scripted_model: ScriptedModel, monkeypatch: pytest.MonkeyPatch) -> ScriptedModel:
+    """The scripted model, its URLs and key in this process's environment (where the
+    frameworks' clients read them)."""
+    for name, value in scripted_model.env().items():
+        monkeypatch.setenv(name, value)
+    return scripted_model

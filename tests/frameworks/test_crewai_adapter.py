@@ -26,13 +26,11 @@ from band.testing import ErrorTurn, LocalBand, ScriptedModel, TextTurn, ToolTurn
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def model(scripted_model: ScriptedModel, monkeypatch: pytest.MonkeyPatch) -> ScriptedModel:
-    for name, value in scripted_model.env().items():
-        monkeypatch.setenv(name, value)
+@pytest.fixture(autouse=True)
+def _no_telemetry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CrewAI's telemetry stays off (no network beyond the scripted model)."""
     monkeypatch.setenv("CREWAI_DISABLE_TELEMETRY", "true")
     monkeypatch.setenv("OTEL_SDK_DISABLED", "true")
-    return scripted_model
 
 
 def _adapter(**kw: Any) -> CrewAIAdapter:

@@ -25,13 +25,6 @@ from band.runtime.capabilities import Capability
 from band.testing import ErrorTurn, LocalBand, ScriptedModel, TextTurn, ToolTurn
 
 
-@pytest.fixture
-def model(scripted_model: ScriptedModel, monkeypatch: pytest.MonkeyPatch) -> ScriptedModel:
-    for name, value in scripted_model.env().items():
-        monkeypatch.setenv(name, value)
-    return scripted_model
-
-
 def _adapter(**kw: Any) -> GoogleADKAdapter:
     config = GoogleADKAdapterConfig(model="gemini-scripted", max_retries=0, **kw.pop("config", {}))
     return GoogleADKAdapter(config, **kw)

@@ -9,56 +9,32 @@ import asyncio
 from typing import Any
 
 import pytest
+from bandtest.tool_names import CAPABILITY_TOOLS, CHAT_TOOLS
 from mcp.shared.memory import create_connected_server_and_client_session
 
 from band.mcp.app import build
 from band.mcp.config import ConfigError, Settings, resolve_config, validate
 from band.mcp.server import BandToolServer
+from band.runtime.capabilities import Capability
 
-AGENT_BASE = {
-    "band_send_message",
-    "band_send_event",
-    "band_no_reply",
-    "band_add_participant",
-    "band_remove_participant",
-    "band_lookup_peers",
-    "band_get_participants",
-    "band_create_chatroom",
-}
-AGENT_CONTACTS = {
-    "band_list_contacts",
-    "band_add_contact",
-    "band_remove_contact",
-    "band_list_contact_requests",
-    "band_respond_contact_request",
-}
-AGENT_MEMORY = {
-    "band_list_memories",
-    "band_store_memory",
-    "band_get_memory",
-    "band_supersede_memory",
-    "band_archive_memory",
-}
-AGENT_TASKS = {
-    "band_list_tasks",
-    "band_create_task",
-    "band_get_task",
-    "band_update_task",
-    "band_get_task_history",
-    "band_get_board",
-    "band_set_board",
-}
-HUMAN_BASE = {
-    "band_list_my_agents",
-    "band_register_my_agent",
-    "band_list_my_chats",
-    "band_create_my_chat_room",
+AGENT_BASE = set(CHAT_TOOLS)
+AGENT_CONTACTS = set(CAPABILITY_TOOLS[Capability.CONTACTS])
+AGENT_MEMORY = set(CAPABILITY_TOOLS[Capability.MEMORY])
+AGENT_TASKS = set(CAPABILITY_TOOLS[Capability.TASKS])
+HUMAN_ROOM_BOUND = {
     "band_get_my_chat_room",
     "band_list_my_chat_messages",
     "band_send_my_chat_message",
     "band_list_my_chat_participants",
     "band_add_my_chat_participant",
     "band_remove_my_chat_participant",
+}
+HUMAN_BASE = {
+    "band_list_my_agents",
+    "band_register_my_agent",
+    "band_list_my_chats",
+    "band_create_my_chat_room",
+    *HUMAN_ROOM_BOUND,
     "band_get_my_profile",
     "band_update_my_profile",
     "band_list_my_peers",
@@ -83,14 +59,6 @@ HUMAN_MEMORY = {
     "band_delete_user_memory",
 }
 AGENT_ROOM_BOUND = AGENT_BASE - {"band_no_reply", "band_create_chatroom"} | AGENT_TASKS
-HUMAN_ROOM_BOUND = {
-    "band_get_my_chat_room",
-    "band_list_my_chat_messages",
-    "band_send_my_chat_message",
-    "band_list_my_chat_participants",
-    "band_add_my_chat_participant",
-    "band_remove_my_chat_participant",
-}
 KEYS = {"BAND_AGENT_KEY": "band_a_x", "BAND_USER_KEY": "band_u_x"}
 
 

@@ -6,12 +6,12 @@ import importlib.util
 import json
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from bandtest.process import run_ok
 
 BACKEND = Path(__file__).resolve().parents[2] / "build_backend" / "band_build.py"
 
@@ -79,16 +79,7 @@ def test_cython_is_a_requirement_of_the_compiled_build_only(tmp_path: Path) -> N
     )
     env = {k: v for k, v in os.environ.items() if k.upper() != "BAND_SDK_CORE_NO_EXTENSIONS"}
     env["PYTHONPATH"] = str(tmp_path / "build_backend")  # as pip's backend-path does
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    done = run_ok([sys.executable, "-c", code], cwd=tmp_path, env=env, timeout=120)
     compiled, pure, sdist = json.loads(done.stdout.strip().splitlines()[-1])
     assert "Cython>=3.1,<4" in compiled
     assert not any("cython" in r.lower() for r in pure + sdist)

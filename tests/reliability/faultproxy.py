@@ -19,7 +19,6 @@ import random
 import re
 import socket
 import threading
-import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from typing import Any
 
 import httpx
 import uvicorn
+from bandtest.platform import wait_started
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -164,10 +164,7 @@ class FaultProxy:
 
     def start(self) -> FaultProxy:
         self._thread.start()
-        deadline = time.monotonic() + 10
-        while not self._server.started:
-            assert time.monotonic() < deadline, "proxy did not start"
-            time.sleep(0.01)
+        wait_started(self._server, "proxy")
         return self
 
     def close(self) -> None:

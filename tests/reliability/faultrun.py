@@ -26,7 +26,7 @@ from typing import Any
 
 import httpx
 from bandtest.agents import Human, plain
-from bandtest.platform import Live, room_with
+from bandtest.platform import Live, room_with, stop_process
 
 from .faultproxy import Chaos, FaultProxy, Kill
 
@@ -96,12 +96,7 @@ class AgentProcess:
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+            stop_process(self.proc)
 
     async def watch(self) -> None:
         """Start the agent again each time it died (a kill), until cancelled."""

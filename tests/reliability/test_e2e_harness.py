@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
+
+from bandtest.process import run_ok
 
 RUN = Path(__file__).resolve().parents[2] / "bench" / "e2e" / "run.py"
 
@@ -13,14 +14,8 @@ RUN = Path(__file__).resolve().parents[2] / "bench" / "e2e" / "run.py"
 def test_e2e_bench_runs_and_reports(tmp_path: Path) -> None:
     out = tmp_path / "e2e.json"
     args = ["--only", "c", "-n", "1", "-m", "2", "-k", "2", "--rounds", "1", "--settle", "0.2"]
-    proc = subprocess.run(
-        [sys.executable, str(RUN), *args, "--tmpdir", str(tmp_path), "--json", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    argv = [sys.executable, RUN, *args, "--tmpdir", tmp_path, "--json", out]
+    proc = run_ok(argv, cwd=tmp_path, timeout=120)
     assert "| ours, compiled core |" in proc.stdout
     [row] = json.loads(out.read_text())["rows"]
     assert row["variant"] == "c" and row["answered"] == 1 * 2 * 2

@@ -9,9 +9,10 @@ the bench's business).
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
+
+from bandtest.process import run_ok
 
 RUN = Path(__file__).resolve().parents[2] / "bench" / "scale" / "run.py"
 
@@ -19,14 +20,8 @@ RUN = Path(__file__).resolve().parents[2] / "bench" / "scale" / "run.py"
 def test_100_rooms_survive_a_reconnect_storm_without_loss_or_duplicates(tmp_path: Path) -> None:
     out = tmp_path / "scale.json"
     args = ["--only", "c", "--rooms", "100", "-k", "1", "--settle", "0.3", "--timeout", "60"]
-    proc = subprocess.run(
-        [sys.executable, str(RUN), *args, "--tmpdir", str(tmp_path), "--json", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=240,
-        cwd=tmp_path,
-    )
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
+    argv = [sys.executable, RUN, *args, "--tmpdir", tmp_path, "--json", out]
+    run_ok(argv, cwd=tmp_path, timeout=240)
     result = json.loads(out.read_text())["results"]["c"]
     assert result["failed"] is None and result["notes"] == []
     assert result["rooms"] == 100

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from bandtest.agents import echo_agent_script
 from bandtest.platform import RestartablePlatform, room_with, stop_process
 
 from band import Agent
@@ -18,20 +19,7 @@ from band.runtime.agentconfig import AgentConfig, ConflictPolicy
 
 from .conftest import Echo, Human, answered_once, wait_for
 
-SCRIPT = """
-import asyncio, logging, os
-from band import Agent
-from band.core import SimpleAdapter
-
-class Echo(SimpleAdapter):
-    async def on_message(self, msg, tools, history, participants_msg, contacts_msg, *,
-                         is_session_bootstrap, room_id):
-        await tools.send_message(f"echo: {msg.content}", mentions=[msg.sender_id])
-
-logging.basicConfig(level=logging.INFO)
-asyncio.run(Agent.create(adapter=Echo(), agent_id=os.environ["AID"],
-                         api_key=os.environ["AKEY"]).run())
-"""
+SCRIPT = echo_agent_script("INFO")
 
 
 def _spawn(tmp: Path, name: str, host_tmp: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:

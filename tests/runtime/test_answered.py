@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from unittest.mock import ANY
 
-from bandtest.platform import RestartablePlatform, room_with
+from bandtest.platform import RestartablePlatform, room_with, say
 
 from band.client.rest import RestClient
 from band.core.wire import MessageRow, decode_as
@@ -35,10 +35,7 @@ def test_reply_is_found_by_exact_text_after_its_message(platform: RestartablePla
         assert r.status_code == 201, r.text
 
     def human_says(text: str) -> str:
-        body = {"message": {"content": text, "mentions": [{"id": aid}]}}
-        r = live.human("POST", f"/api/v1/me/chats/{rid}/messages", json=body)
-        assert r.status_code == 201, r.text
-        return str(r.json()["data"]["id"])
+        return say(live, rid, text, aid)
 
     agent_says("ok")  # before the message: never its reply
     mid = human_says("please do it")
@@ -113,10 +110,7 @@ def test_answered_in_attempt_reads_the_open_attempt(platform: RestartablePlatfor
         assert r.status_code == 201, r.text
 
     def human_says(text: str) -> str:
-        body = {"message": {"content": text, "mentions": [{"id": aid}]}}
-        r = live.human("POST", f"/api/v1/me/chats/{rid}/messages", json=body)
-        assert r.status_code == 201, r.text
-        return str(r.json()["data"]["id"])
+        return say(live, rid, text, aid)
 
     def row(mid: str) -> MessageRow:
         r = live.agent(key, "GET", f"/api/v1/agent/chats/{rid}/messages/next")

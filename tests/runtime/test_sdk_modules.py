@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 import uvicorn
-from bandtest.platform import Live
+from bandtest.platform import Live, serve_in_thread
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
@@ -68,13 +66,8 @@ def proxy(live: Live) -> Iterator[tuple[str, str]]:
     aid, _, key = live.register("Proxied")
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(_key_swapping_proxy(live.rest, key), log_level="error"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "proxy did not start"
-        time.sleep(0.01)
+    config = uvicorn.Config(_key_swapping_proxy(live.rest, key), log_level="error")
+    server, thread = serve_in_thread(config, sock, "proxy")
     yield f"http://127.0.0.1:{sock.getsockname()[1]}", aid
     server.should_exit = True
     thread.join(10)

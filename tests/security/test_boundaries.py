@@ -6,13 +6,12 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import httpx
 import pytest
-from bandtest.platform import RestartablePlatform, room_with
+from bandtest.platform import RestartablePlatform, room_with, stop_process
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reliability.conftest import Human, agent_on, plain, wait_for
@@ -26,14 +25,6 @@ from .conftest import VENV_BIN, clean_env, free_port, listening_addresses, spawn
 SCRIPTED = Path(__file__).resolve().parents[1] / "acp" / "scripted_agent.py"
 SSE_TOKEN = "sse-token-" + "b" * 32
 ALLOWED_ENV = {"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"}
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
 
 
 def test_band_dev_and_band_mcp_bind_loopback_by_default(tmp_path: Path) -> None:
@@ -59,8 +50,8 @@ def test_band_dev_and_band_mcp_bind_loopback_by_default(tmp_path: Path) -> None:
         assert listening_addresses(port) == {"127.0.0.1"}
         assert listening_addresses(mcp_port) == {"127.0.0.1"}
     finally:
-        _stop(dev)
-        _stop(mcp)
+        stop_process(dev)
+        stop_process(mcp)
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +70,7 @@ def sse_server(tmp_path_factory: pytest.TempPathFactory) -> object:
     )
     wait_http(f"http://127.0.0.1:{port}/messages/", proc, tmp / "mcp.log")
     yield port
-    _stop(proc)
+    stop_process(proc)
     # a refused request is a warning, not a crash of the request handler
     log = (tmp / "mcp.log").read_text()
     assert "Invalid Host header" in log and "Invalid Origin header" in log

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import subprocess
 from pathlib import Path
 
 import httpx
 import pytest
 import websockets
-from bandtest.platform import Live
+from bandtest.platform import Live, stop_process
 from uvicorn.logging import AccessFormatter
 from websockets.exceptions import InvalidStatus
 
@@ -57,11 +56,7 @@ def test_access_log_line_for_a_url_with_a_key(tmp_path: Path) -> None:
         assert httpx.get(f"{base}/api/v1/me/chats?api_key={KEY}", timeout=30).status_code == 401
         assert httpx.get(f"{base}/no/{KEY}/here", timeout=30).status_code == 404
     finally:
-        dev.terminate()
-        try:
-            dev.wait(20)
-        except subprocess.TimeoutExpired:
-            dev.kill()
+        stop_process(dev, 20)
     # uvicorn writes its access lines to stdout (after the banner), the rest to stderr
     text = log.read_text() + (tmp_path / "banner.txt").read_text()
     assert KEY not in text

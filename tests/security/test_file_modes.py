@@ -55,30 +55,26 @@ def test_band_dev_and_agent_create_write_private_files(tmp_path: Path) -> None:
     try:
         wait_http(rest + "/openapi.json", dev, log, timeout=60)
         config = tmp_path / "agent_config.yaml"
-        made = _band(
-            "dev", "agent", "create", "Alpha", "--description", "first", "--url", rest,
-            "--config", str(config), cwd=tmp_path, env=clean_env(),
-        )  # fmt: skip
-        assert made.returncode == 0, made.stderr
-        assert _mode(config) == 0o600
+
+        def create(name: str, description: str, *flags: str) -> str:
+            """Create agent ``name`` into the config file, which stays owner-only; its stdout."""
+            made = _band(
+                "dev", "agent", "create", name, "--description", description, "--url", rest,
+                *flags, "--config", str(config), cwd=tmp_path, env=clean_env(),
+            )  # fmt: skip
+            assert made.returncode == 0, made.stderr
+            assert _mode(config) == 0o600
+            return made.stdout
+
+        create("Alpha", "first")
         # rewriting an existing owner-only file keeps it owner-only
-        again = _band(
-            "dev", "agent", "create", "Beta", "--description", "second", "--url", rest, "--json",
-            "--config", str(config), cwd=tmp_path, env=clean_env(),
-        )  # fmt: skip
-        assert again.returncode == 0, again.stderr
-        assert _mode(config) == 0o600
+        again = create("Beta", "second", "--json")
         doc = yaml.safe_load(config.read_text())
         assert set(doc) == {"Alpha", "Beta"}
-        assert doc["Beta"]["api_key"] == json.loads(again.stdout)["api_key"]
+        assert doc["Beta"]["api_key"] == json.loads(again)["api_key"]
         # a file someone left group-readable is tightened when the keys are written into it
         os.chmod(config, 0o644)
-        third = _band(
-            "dev", "agent", "create", "Gamma", "--description", "third", "--url", rest,
-            "--config", str(config), cwd=tmp_path, env=clean_env(),
-        )  # fmt: skip
-        assert third.returncode == 0, third.stderr
-        assert _mode(config) == 0o600
+        create("Gamma", "third")
         # while the platform runs (and has written): the directory and every SQLite file
         band_dir = tmp_path / ".band"
         assert _mode(band_dir) == 0o700

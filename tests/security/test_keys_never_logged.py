@@ -8,26 +8,15 @@ import time
 from pathlib import Path
 
 import httpx
+from bandtest.agents import echo_agent_script
+from bandtest.platform import stop_process
 from mcp import ClientSession
 from mcp.client.sse import sse_client
 
 from .conftest import VENV_BIN, clean_env, free_port, spawn, wait_http
 
 MCP_TOKEN = "mcp-token-" + "q" * 32
-AGENT = """
-import asyncio, logging, os
-from band import Agent
-from band.core import SimpleAdapter
-
-class Echo(SimpleAdapter):
-    async def on_message(self, msg, tools, history, participants_msg, contacts_msg, *,
-                         is_session_bootstrap, room_id):
-        await tools.send_message(f"echo: {msg.content}", mentions=[msg.sender_id])
-
-logging.basicConfig(level=logging.DEBUG)
-asyncio.run(Agent.create(adapter=Echo(), agent_id=os.environ["AID"],
-                         api_key=os.environ["AKEY"]).run())
-"""
+AGENT = echo_agent_script("DEBUG")
 
 
 def test_keys_absent_from_every_log(tmp_path: Path) -> None:
@@ -102,11 +91,7 @@ def test_keys_absent_from_every_log(tmp_path: Path) -> None:
         person.close()
     finally:
         for proc in procs:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except Exception:
-                proc.kill()
+            stop_process(proc)
     text = {name: path.read_text(errors="replace") for name, path in logs.items()}
     stdout = banner.read_text(errors="replace").splitlines()
     assert [ln for ln in stdout if user_key in ln] == [f"BAND_USER_KEY={user_key}"]

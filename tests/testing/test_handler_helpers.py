@@ -3,11 +3,11 @@ positional assertions, and the README's agent and its unit test, run and type-ch
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from bandtest.process import run_ok
 
 from band import strip_mentions
 from band.testing import FakeAgentTools, message
@@ -65,22 +65,11 @@ def readme_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_readme_unit_test_passes(readme_project: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_echo.py"],
-        cwd=readme_project,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_echo.py"]
+    done = run_ok(argv, cwd=readme_project, timeout=300)
+    assert "1 passed" in done.stdout, done.stdout
 
 
 def test_the_readme_snippets_pass_mypy_strict(readme_project: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "echo.py", "test_echo.py"],
-        cwd=readme_project,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+    argv = [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "echo.py", "test_echo.py"]
+    run_ok(argv, cwd=readme_project, timeout=600)

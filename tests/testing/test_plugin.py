@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bandtest.process import run_ok
+
 USER_TESTS = """
 import re
 
@@ -88,13 +90,14 @@ def test_the_readme_example_runs(tmp_path: Path) -> None:
     example = section.split("```python\n", 1)[1].split("```", 1)[0]
     (tmp_path / "test_readme_example.py").write_text(example)
     env = {k: v for k, v in os.environ.items() if k != "PYTEST_DISABLE_PLUGIN_AUTOLOAD"}
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_readme_example.py"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+    argv = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "test_readme_example.py",
+    ]
+    done = run_ok(argv, cwd=tmp_path, env=env, timeout=120)
     assert "1 passed" in done.stdout

@@ -5,13 +5,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import os
-import subprocess
 from typing import Any
 
 import pytest
 from bandtest.platform import Live
-from bandtest.refsdk import REFSDK_PYTHON, requires_refsdk
+from bandtest.refsdk import requires_refsdk, run_refsdk
 
 from band.runtime.tools import (
     DEFAULT_FILE_CAPTION,
@@ -239,6 +237,19 @@ def test_send_room_file_content_is_redacted_for_tool_call_events() -> None:
     assert redact_tool_call_args("band_send_message", args) is args
 
 
+def _requested_paths(tools: Any) -> list[str]:
+    """From now on, the last path segment of each request ``tools`` makes, in order."""
+    seen: list[str] = []
+    real = tools.rest.request
+
+    async def counting(method: str, url: str, **kw: Any) -> Any:
+        seen.append(url.rsplit("/", 1)[-1])
+        return await real(method, url, **kw)
+
+    tools.rest.request = counting
+    return seen
+
+
 def test_attachment_lookups_are_cached_per_client(plat: Live) -> None:
     bot, me = new_bot(plat), person(plat)
     room = new_room(plat, bot)
@@ -247,28 +258,14 @@ def test_attachment_lookups_are_cached_per_client(plat: Live) -> None:
         async with bound(plat, bot, room) as tools:
             sent = await tools.send_room_file("cached\n", "c.txt", "", [me.id])
             fid = sent["attachment"]["id"]
-            seen: list[str] = []
-            real = tools.rest.request
-
-            async def counting(method: str, url: str, **kw: Any) -> Any:
-                seen.append(url.rsplit("/", 1)[-1])
-                return await real(method, url, **kw)
-
-            tools.rest.request = counting  # type: ignore[method-assign]
+            seen = _requested_paths(tools)
             assert (await tools.read_room_file(fid))["text"] == "cached\n"
             assert (await tools.read_room_file(fid))["text"] == "cached\n"
             # the room's context was walked once; the bytes were downloaded each time
             assert seen == ["context", fid, fid]
         # another client (another agent's, or a new one) looks it up itself
         async with bound(plat, bot, room) as other:
-            spied: list[str] = []
-            real2 = other.rest.request
-
-            async def counting2(method: str, url: str, **kw: Any) -> Any:
-                spied.append(url.rsplit("/", 1)[-1])
-                return await real2(method, url, **kw)
-
-            other.rest.request = counting2  # type: ignore[method-assign]
+            spied = _requested_paths(other)
             await other.read_room_file(fid)
             assert spied == ["context", fid]
 
@@ -313,20 +310,12 @@ print(json.dumps({
 
 @requires_refsdk
 def test_file_constants_match_band_sdk_6() -> None:
-    out = subprocess.run(
-        [str(REFSDK_PYTHON), "-c", REF_FILE_FACTS],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd="/",
-        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
-        check=True,
-    )
+    out = run_refsdk(REF_FILE_FACTS)
     from band.runtime.tools import FILE_TOOL_NAMES, files
     from band.runtime.tools import inputs as ours_inputs
     from band.runtime.tools.inputs import files as ours_files
 
-    assert json.loads(out.stdout) == {
+    assert json.loads(out) == {
         "caption": DEFAULT_FILE_CAPTION,
         "unavailable": FILE_UNAVAILABLE_MESSAGE,
         "pattern": FILENAME_HEADER_SAFE_PATTERN.pattern,

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import inspect
 import json
-import os
-import subprocess
 
-from bandtest.refsdk import REFSDK_PYTHON, requires_refsdk
+from bandtest.refsdk import requires_refsdk, run_refsdk
 
 from band.core.protocols import AgentToolsProtocol
 from band.runtime.tools import AgentTools
@@ -64,16 +62,8 @@ print(json.dumps({n: str(inspect.signature(getattr(P, n)))
 
 @requires_refsdk
 def test_file_methods_have_the_official_signatures() -> None:
-    out = subprocess.run(
-        [str(REFSDK_PYTHON), "-c", REF_FILE_SIGNATURES],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd="/",
-        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
-        check=True,
-    )
-    for name, ref in json.loads(out.stdout).items():
+    out = run_refsdk(REF_FILE_SIGNATURES)
+    for name, ref in json.loads(out).items():
         for cls in (AgentToolsProtocol, AgentTools):
             ours = str(inspect.signature(getattr(cls, name)))
             # parameters and defaults alike; the return annotation may be narrower

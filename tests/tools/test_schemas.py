@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import re
-import subprocess
 from typing import Any
 
 import anthropic.types
@@ -14,7 +12,8 @@ import jsonschema
 import openai.types.chat
 import openai.types.shared
 import pytest
-from bandtest.refsdk import REFSDK_PYTHON, requires_refsdk
+from bandtest.refsdk import requires_refsdk, run_refsdk
+from bandtest.tool_names import CAPABILITY_TOOLS, CHAT_TOOLS
 from pydantic import TypeAdapter
 
 from band.client.rest import RestClient
@@ -31,42 +30,8 @@ from band.runtime.tools import (
 )
 from band.runtime.tools.registry import select_tools
 
-CHAT = [
-    "band_send_message",
-    "band_send_event",
-    "band_no_reply",
-    "band_add_participant",
-    "band_remove_participant",
-    "band_lookup_peers",
-    "band_get_participants",
-    "band_create_chatroom",
-]
-GROUPS = {
-    Capability.CONTACTS: [
-        "band_list_contacts",
-        "band_add_contact",
-        "band_remove_contact",
-        "band_list_contact_requests",
-        "band_respond_contact_request",
-    ],
-    Capability.MEMORY: [
-        "band_list_memories",
-        "band_store_memory",
-        "band_get_memory",
-        "band_supersede_memory",
-        "band_archive_memory",
-    ],
-    Capability.TASKS: [
-        "band_list_tasks",
-        "band_create_task",
-        "band_get_task",
-        "band_update_task",
-        "band_get_task_history",
-        "band_get_board",
-        "band_set_board",
-    ],
-    Capability.FILES: ["band_list_room_files", "band_read_room_file", "band_send_room_file"],
-}
+CHAT = CHAT_TOOLS
+GROUPS = CAPABILITY_TOOLS
 ALL_CAPS = list(Capability)
 COMBOS = [
     frozenset(c) for n in range(len(ALL_CAPS) + 1) for c in itertools.combinations(ALL_CAPS, n)
@@ -249,16 +214,8 @@ def _facts(schema: dict[str, Any]) -> dict[str, Any]:
 
 @requires_refsdk
 def test_same_tools_and_arguments_as_band_sdk_6() -> None:
-    out = subprocess.run(
-        [str(REFSDK_PYTHON), "-c", REF_DUMP],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd="/",
-        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
-        check=True,
-    )
-    ref = {s["name"]: _facts(s["input_schema"]) for s in json.loads(out.stdout)}
+    out = run_refsdk(REF_DUMP)
+    ref = {s["name"]: _facts(s["input_schema"]) for s in json.loads(out)}
     every = frozenset(Capability)
     ours = {
         s["name"]: _facts(s["input_schema"])

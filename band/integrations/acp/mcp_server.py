@@ -29,6 +29,7 @@ from band.core.types import ToolCallOutcome
 from band.core.wire import JsonObject, JsonValue
 from band.runtime.tools.spec import ToolSpec
 from band.serving import BodyLimit, GracefulServer, Limits, guarded_config
+from band.serving.sse import serve_sse
 
 __all__ = ["SERVER_NAME", "BandMCPServer"]
 
@@ -196,14 +197,7 @@ class BandMCPServer:
                     sse = self._sse[key] = SseServerTransport(
                         "/messages/", security_settings=security
                     )
-                try:
-                    async with sse.connect_sse(sub, receive, send) as (read, write):
-                        await server.run(read, write, server.create_initialization_options())
-                except ValueError as exc:
-                    # the Host/Origin check already answered 421/403 (and logged a warning);
-                    # the transport then raises, which would log a traceback per refusal
-                    if str(exc) != "Request validation failed":
-                        raise
+                await serve_sse(sse, server, sub, receive, send)
             elif endpoint == "messages" and scope["method"] == "POST" and key in self._sse:
                 await self._sse[key].handle_post_message(sub, receive, send)
             else:

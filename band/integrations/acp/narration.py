@@ -190,10 +190,8 @@ class TurnNarrator:
             self._text_run = True
             return
         self._text_run = False
-        if isinstance(update, ToolCallStart):
-            self._start(update)
-        elif isinstance(update, ToolCallProgress):
-            self._progress(update)
+        if isinstance(update, ToolCallStart | ToolCallProgress):
+            self._track(update)
         elif isinstance(update, AgentPlanUpdate):
             self._plan(update)
         else:
@@ -210,22 +208,15 @@ class TurnNarrator:
             if text.strip():
                 self._event("thoughts", text, "thought", {"acp_session_id": self.session_id})
 
-    def _start(self, update: ToolCallStart) -> None:
+    def _track(self, update: ToolCallStart | ToolCallProgress) -> None:
+        """Fold a tool call's start or progress frame into its state (announcing a new call)."""
         call = self._calls.get(update.tool_call_id)
         if call is None:
+            # a new call, or an update for a call never started: announce it from this frame
             call = self._register(tool_call_of(update, self._canonical))
         else:
-            # a second announcement of the same call (Claude Code sends {} then the input):
-            # it completes the first, it is not a second tool_call event
-            self._complete_args(call, update)
-        self._fold(call, update)
-
-    def _progress(self, update: ToolCallProgress) -> None:
-        call = self._calls.get(update.tool_call_id)
-        if call is None:
-            # an update for a call never started: announce it from what this frame says
-            call = self._register(tool_call_of(update, self._canonical))
-        else:
+            # a later frame of a known call (Claude Code announces {} then the input): it
+            # completes the first, it is not a second tool_call event
             self._complete_args(call, update)
         self._fold(call, update)
 
