@@ -64,50 +64,30 @@ class ToolCall:
         return self.end - self.start
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class TurnTrace:
     """The timeline of one turn of one message in one room.
 
     Recording a point or a tool call appends one tuple (its name, the monotonic time and
     what it found, as passed): nothing is formatted, rounded or measured while the turn runs.
     ``events``, ``tools``, ``line()`` and ``as_dict()`` build their views when they are read,
-    by a sink, the log line or ``recent()``'s reader.
+    by a sink, the log line or ``recent()``'s reader. Traces compare by identity (``eq=False``).
     """
 
-    __slots__ = (
-        "_calls",
-        "_points",
-        "agent_id",
-        "attempt",
-        "duration",
-        "error",
-        "message_id",
-        "outcome",
-        "room_id",
-        "started_at",
-        "t0",
+    agent_id: str
+    room_id: str
+    message_id: str
+    attempt: int
+    #: wall-clock start (seconds since the epoch) and the monotonic origin of every ``at``
+    started_at: float
+    t0: float
+    outcome: str | None = field(default=None, init=False)
+    error: str | None = field(default=None, init=False)
+    duration: float = field(default=0.0, init=False)
+    _points: list[tuple[str, float, dict[str, Any]]] = field(default_factory=list, init=False)
+    _calls: list[tuple[str, Mapping[str, Any], float, float, str | None]] = field(
+        default_factory=list, init=False
     )
-
-    def __init__(
-        self,
-        agent_id: str,
-        room_id: str,
-        message_id: str,
-        attempt: int,
-        started_at: float,
-        t0: float,
-    ) -> None:
-        self.agent_id = agent_id
-        self.room_id = room_id
-        self.message_id = message_id
-        self.attempt = attempt
-        #: wall-clock start (seconds since the epoch) and the monotonic origin of every ``at``
-        self.started_at = started_at
-        self.t0 = t0
-        self.outcome: str | None = None
-        self.error: str | None = None
-        self.duration = 0.0
-        self._points: list[tuple[str, float, dict[str, Any]]] = []
-        self._calls: list[tuple[str, Mapping[str, Any], float, float, str | None]] = []
 
     def __repr__(self) -> str:
         return (

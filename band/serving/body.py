@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass
 
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -22,6 +23,7 @@ def body_timed_out(timeout: float) -> Response:
     return error_response(408, "request_timeout", f"request body not received in {timeout:g}s")
 
 
+@dataclass(slots=True, eq=False)
 class BodyLimit:
     """Read each HTTP request body (declared length or chunked) up to a limit before the app runs.
 
@@ -34,22 +36,13 @@ class BodyLimit:
     in one message.
     """
 
-    def __init__(
-        self,
-        app: ASGIApp,
-        max_body: int,
-        *,
-        limit_for: Callable[[Scope], int] | None = None,
-        too_large: Callable[[int], Response] = payload_too_large,
-        body_timeout: float = BODY_TIMEOUT,
-        min_body_rate: int = MIN_BODY_RATE,
-    ) -> None:
-        self.app = app
-        self.max_body = max_body
-        self.limit_for = limit_for
-        self.too_large = too_large
-        self.body_timeout = body_timeout
-        self.min_body_rate = min_body_rate
+    app: ASGIApp
+    max_body: int
+    _: KW_ONLY
+    limit_for: Callable[[Scope], int] | None = None
+    too_large: Callable[[int], Response] = payload_too_large
+    body_timeout: float = BODY_TIMEOUT
+    min_body_rate: int = MIN_BODY_RATE
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Buffer the body within the limit, then call the app; 413 beyond it."""
