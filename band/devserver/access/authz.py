@@ -57,12 +57,11 @@ def room_creator(store: Store, rid: str) -> str | None:
 
 def addressed(store: Store, rid: str, mid: str, pid: str) -> bool:
     """Whether message ``mid`` of room ``rid`` mentions ``pid`` and was not sent by it."""
-    row = store.db.execute(
+    return store.exists(
         "SELECT 1 FROM messages m JOIN mentions x ON x.message_id=m.id "
         "WHERE m.id=? AND m.room_id=? AND x.participant_id=? AND m.sender_id != ?",
         (mid, rid, pid, pid),
-    ).fetchone()
-    return row is not None
+    )
 
 
 # -- rules ---------------------------------------------------------------------

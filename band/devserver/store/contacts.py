@@ -31,10 +31,9 @@ def resolve_handle(store: Store, handle: str) -> Entity:
 
 def is_contact(store: Store, owner_id: str, other_id: str) -> bool:
     """Whether ``other_id`` is a contact of ``owner_id``."""
-    row = store.db.execute(
+    return store.exists(
         "SELECT 1 FROM contacts WHERE owner_id=? AND contact_id=?", (owner_id, other_id)
-    ).fetchone()
-    return row is not None
+    )
 
 
 def _request(store: Store, request_id: str) -> ContactRequestRecord | None:

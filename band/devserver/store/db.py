@@ -289,6 +289,10 @@ class Store:
         """Close the connection."""
         self.db.close()
 
+    def exists(self, sql: str, params: tuple[Any, ...] = ()) -> bool:
+        """Whether the query ``sql`` (a ``SELECT 1 ...``) finds a row."""
+        return self.db.execute(sql, params).fetchone() is not None
+
     def migrate(self) -> None:
         """Apply pending schema migrations, tracked in ``schema_version``."""
         self.db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
@@ -391,7 +395,7 @@ class Store:
         """``base``, or the first of ``base{sep}2``, ``base{sep}3``... not taken in ``table``."""
         taken = f"SELECT 1 FROM {table} WHERE handle=?"
         handle, n = base, 1
-        while self.db.execute(taken, (handle,)).fetchone():
+        while self.exists(taken, (handle,)):
             n += 1
             handle = f"{base}{sep}{n}"
         return handle

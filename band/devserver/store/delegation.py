@@ -73,12 +73,12 @@ def envelope_for(
         return {"version": 1, "originator": origin, "hop": None}
     if not any(a.id != sender.id for a in agents):
         return None
-    held = store.db.execute(
+    held = store.exists(
         "SELECT 1 FROM deliveries d JOIN messages m ON m.id=d.message_id WHERE d.agent_id=? "
         "AND d.status='processing' AND m.room_id=? "
         "AND json_extract(m.metadata, '$.delegation.originator') IS NOT NULL LIMIT 1",
         (sender.id, rid),
-    ).fetchone()
+    )
     return dict(TERMINATED) if held else None
 
 
@@ -91,10 +91,10 @@ def exchange(store: Store, agent_id: str, mid: str, audience: str, limits: Limit
     """Redeem a token for ``agent_id`` acting as the originator of message ``mid`` on
     ``audience``, after the documented checks, each failing closed."""
     msg = store.message(mid)
-    delivered = store.db.execute(
+    delivered = store.exists(
         "SELECT 1 FROM deliveries WHERE message_id=? AND agent_id=?", (mid, agent_id)
-    ).fetchone()
-    if msg is None or delivered is None or store.role(msg.room_id, agent_id) is None:
+    )
+    if msg is None or not delivered or store.role(msg.room_id, agent_id) is None:
         raise _refused("not_found", "message not found", 404)  # nothing about others' messages
     envelope = msg.metadata.get("delegation")
     origin = envelope.get("originator") if isinstance(envelope, dict) else None
@@ -106,10 +106,10 @@ def exchange(store: Store, agent_id: str, mid: str, audience: str, limits: Limit
             "exchange while handling the message, measured from "
             "metadata.delegation.minted_at",
         )
-    mentioned = store.db.execute(
+    mentioned = store.exists(
         "SELECT 1 FROM mentions WHERE message_id=? AND participant_id=?", (mid, agent_id)
-    ).fetchone()
-    if mentioned is None:
+    )
+    if not mentioned:
         raise _refused("not_mentioned", "the agent was not @mentioned on this message")
     agent = store.agent(agent_id)
     if not isinstance(origin, dict) or agent is None or origin.get("uuid") == agent.owner_id:

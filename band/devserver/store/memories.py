@@ -127,9 +127,8 @@ def knows(store: Store, agent_id: str, subject_id: str) -> bool:
     of its peers (its owner, sibling agents, contacts) or someone it shares a room with."""
     if subject_id == agent_id or subject_id in store.peer_ids(agent_id):
         return True
-    row = store.db.execute(
+    return store.exists(
         "SELECT 1 FROM participants a JOIN participants b ON a.room_id=b.room_id "
         "WHERE a.participant_id=? AND b.participant_id=? LIMIT 1",
         (agent_id, subject_id),
-    ).fetchone()
-    return row is not None
+    )

@@ -58,12 +58,11 @@ def can_read(store: Store, rid: str, uid: str) -> bool:
     """Whether ``uid`` may read room ``rid``: a participant, or the owner of an agent in it."""
     if store.role(rid, uid) is not None:
         return True
-    row = store.db.execute(
+    return store.exists(
         "SELECT 1 FROM participants p JOIN agents a ON a.id=p.participant_id "
         "WHERE p.room_id=? AND a.owner_id=? LIMIT 1",
         (rid, uid),
-    ).fetchone()
-    return row is not None
+    )
 
 
 def last_message(store: Store, rid: str) -> MessageRecord | None:
