@@ -32,6 +32,7 @@ from band.runtime.tools.custom import (
     is_failed_tool_output,
     reject_conflicting_tool_names,
 )
+from band.runtime.tools.definitions import filter_by_features
 from band.runtime.tools.ops import load_participants
 from band.workspaces import RoomWorkspaces, WorkspaceResolver, resolver_for
 
@@ -131,15 +132,8 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         """The Band tools served: chat, contacts (always, as band-sdk 6.0.1), and the
         capabilities' groups, narrowed by the features' category and tool filters."""
         specs = select_tools(self.capabilities | {Capability.CONTACTS})
-        f = self.features
         # in band-sdk 6.0.1's order: categories, then include_tools, then exclude_tools
-        if f.include_categories is not None:
-            specs = [s for s in specs if s.category in f.include_categories]
-        if f.include_tools is not None:
-            specs = [s for s in specs if s.name in f.include_tools]
-        if f.exclude_tools is not None:
-            specs = [s for s in specs if s.name not in f.exclude_tools]
-        return {s.name: s for s in specs}
+        return {s.name: s for s in filter_by_features(specs, self.features)}
 
     # -- tools ---------------------------------------------------------------------------------
 
