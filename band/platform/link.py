@@ -37,7 +37,7 @@ from band.core.wire import (
     decode_as,
 )
 from band.runtime.contacts.events import ContactEvent, contact_event
-from band.runtime.pushes import PushEvent, payload_from, validated
+from band.runtime.pushes import PushEvent, payload_from, valid_pushes
 from band.runtime.rooms.events import (
     MessageEvent,
     ParticipantAddedEvent,
@@ -163,7 +163,7 @@ class BandLink:
         self._ended.clear()
         await self._phoenix.connect()
         await self._subscriptions.join_agent_topic(
-            AgentTopicKind.Control.topic(self.agent_id), self._on_control
+            AgentTopicKind.Control.topic(self.agent_id), valid_pushes(self._on_control)
         )
 
     async def disconnect(self) -> None:
@@ -194,13 +194,13 @@ class BandLink:
     async def subscribe_agent_rooms(self, agent_id: str) -> None:
         """Receive ``RoomAddedEvent`` / ``RoomRemovedEvent`` for the agent."""
         await self._subscriptions.join_agent_topic(
-            AgentTopicKind.Rooms.topic(agent_id), self._on_rooms
+            AgentTopicKind.Rooms.topic(agent_id), valid_pushes(self._on_rooms)
         )
 
     async def subscribe_agent_contacts(self, agent_id: str) -> None:
         """Receive the agent's contact events."""
         await self._subscriptions.join_agent_topic(
-            AgentTopicKind.Contacts.topic(agent_id), self._on_contacts
+            AgentTopicKind.Contacts.topic(agent_id), valid_pushes(self._on_contacts)
         )
 
     async def unsubscribe_agent_contacts(self) -> None:
@@ -389,18 +389,14 @@ class BandLink:
         self.end_reason = reason
         self._end()
 
-    def _on_control(self, event: str, payload: JsonObject) -> None:
-        data = validated(event, payload)
-        if data is not None and event == "supersede":
+    def _on_control(self, event: str, data: JsonObject) -> None:
+        if event == "supersede":
             superseded = decode_as(Supersede, data)
             self._phoenix.supersede(
                 retryable=superseded.retryable, retry_after_s=superseded.retry_after
             )
 
-    def _on_rooms(self, event: str, payload: JsonObject) -> None:
-        data = validated(event, payload)
-        if data is None:
-            return
+    def _on_rooms(self, event: str, data: JsonObject) -> None:
         if event == "room_added":
             room_id = str(decode_as(RoomAdded, data).id)
             self.queue_event(RoomAddedEvent(room_id=room_id, payload=data, raw=data))
@@ -409,16 +405,15 @@ class BandLink:
             room_id = str(decision.get("room_id"))
             self.queue_event(RoomRemovedEvent(room_id=room_id, payload=data, raw=data))
 
-    def _on_contacts(self, event: str, payload: JsonObject) -> None:
-        data = validated(event, payload)
-        typed = contact_event(event, data) if data is not None else None
+    def _on_contacts(self, event: str, data: JsonObject) -> None:
+        typed = contact_event(event, data)
         if typed is not None:
             self.queue_event(typed)
 
     def _room_handler(self, room_id: str) -> PushHandler:
-        def on_push(event: str, payload: JsonObject) -> None:
-            data = validated(event, payload)
-            if data is None or event != "message_created":
+        @valid_pushes
+        def on_push(event: str, data: JsonObject) -> None:
+            if event != "message_created":
                 return
             row = decode_as(MessageRow, data)
             self.queue_event(MessageEvent.from_row(row, data, room_id))
@@ -426,10 +421,8 @@ class BandLink:
         return on_push
 
     def _participants_handler(self, room_id: str) -> PushHandler:
-        def on_push(event: str, payload: JsonObject) -> None:
-            data = validated(event, payload)
-            if data is None:
-                return
+        @valid_pushes
+        def on_push(event: str, data: JsonObject) -> None:
             if event == "room_deleted":
                 self.queue_event(RoomDeletedEvent(room_id=room_id, payload=data, raw=data))
             elif event == "participant_added":

@@ -7,13 +7,14 @@ from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from band.client.phoenix import PushHandler
 from band.core.wire import JsonObject, JsonValue
 from band_sdk_core import validate_event_payload
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-__all__ = ["PushEvent", "WireStats", "payload_from", "push_event", "validated"]
+__all__ = ["PushEvent", "WireStats", "payload_from", "push_event", "valid_pushes", "validated"]
 
 log = logging.getLogger("band.runtime.pushes")
 
@@ -52,6 +53,18 @@ def validated(event: str, payload: JsonValue) -> JsonObject | None:
         return None
     WireStats.accepted += 1
     return result if isinstance(result, dict) else {}
+
+
+def valid_pushes(handle: PushHandler) -> PushHandler:
+    """A push handler that validates each push and calls ``handle`` with its normalised
+    payload; an invalid one is dropped (logged, counted) and ``handle`` never sees it."""
+
+    def on_push(event: str, payload: JsonObject) -> None:
+        data = validated(event, payload)
+        if data is not None:
+            handle(event, data)
+
+    return on_push
 
 
 def payload_from(cls: type[D], data: JsonObject) -> D:

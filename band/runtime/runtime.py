@@ -28,7 +28,7 @@ from band.runtime.contacts.config import ContactEventConfig, ContactEventStrateg
 from band.runtime.contacts.events import contact_event
 from band.runtime.contacts.handler import ContactEventHandler
 from band.runtime.contacts.hub import ContactsHub
-from band.runtime.pushes import payload_from, validated
+from band.runtime.pushes import payload_from, valid_pushes
 from band.runtime.rooms.events import (
     ParticipantAddedCallback,
     ParticipantAddedEvent,
@@ -195,11 +195,12 @@ class AgentRuntime:
         rooms = AgentTopicKind.Rooms.topic(self.agent_id)
         contacts = AgentTopicKind.Contacts.topic(self.agent_id)
         joins = [
-            self.subscriptions.join_agent_topic(control, self._on_control),
-            self.subscriptions.join_agent_topic(rooms, self._on_rooms),
+            self.subscriptions.join_agent_topic(control, valid_pushes(self._on_control)),
+            self.subscriptions.join_agent_topic(rooms, valid_pushes(self._on_rooms)),
         ]
         if self.contacts is not None:  # nothing to do with contact events otherwise
-            joins.append(self.subscriptions.join_agent_topic(contacts, self._on_contacts))
+            on_contacts = valid_pushes(self._on_contacts)
+            joins.append(self.subscriptions.join_agent_topic(contacts, on_contacts))
         await asyncio.gather(*joins)  # pipelined: one round trip, not one per topic
         if self.contacts is not None:
             self.contacts_subscribed = True
@@ -359,9 +360,9 @@ class AgentRuntime:
     # --- pushes (called from the socket reader: only validate and dispatch) -------------------
 
     def _room_handler(self, room_id: str) -> PushHandler:
-        def on_push(event: str, payload: JsonObject) -> None:
-            message = validated(event, payload)
-            if message is None or event != "message_created":
+        @valid_pushes
+        def on_push(event: str, message: JsonObject) -> None:
+            if event != "message_created":
                 return  # message_updated / event_created carry nothing to run
             try:
                 decision = evaluate_delivery_event(event, room_id, message, self.agent_id)
@@ -375,10 +376,8 @@ class AgentRuntime:
         return on_push
 
     def _participants_handler(self, room_id: str) -> PushHandler:
-        def on_push(event: str, payload: JsonObject) -> None:
-            data = validated(event, payload)
-            if data is None:
-                return
+        @valid_pushes
+        def on_push(event: str, data: JsonObject) -> None:
             if event == "room_deleted":
                 self._spawn(self._drop_room(room_id))
             elif event in ("participant_added", "participant_removed"):
@@ -407,27 +406,20 @@ class AgentRuntime:
             gone = ParticipantRemovedEvent(room_id=room_id, payload=payload, raw=data)
             self._spawn(self.on_participant_removed(room_id, gone))
 
-    def _on_rooms(self, event: str, payload: JsonObject) -> None:
-        data = validated(event, payload)
-        if data is None:
-            return
+    def _on_rooms(self, event: str, data: JsonObject) -> None:
         if event == "room_added":
             self._spawn(self._add_room(str(decode_as(RoomAdded, data).id)))
         elif event == "room_removed":
             decision = evaluate_delivery_event(event, None, data, self.agent_id)
             self._spawn(self._drop_room(str(decision.get("room_id"))))
 
-    def _on_contacts(self, event: str, payload: JsonObject) -> None:
-        data = validated(event, payload)
-        typed = contact_event(event, data) if data is not None else None
+    def _on_contacts(self, event: str, data: JsonObject) -> None:
+        typed = contact_event(event, data)
         if typed is not None and self.contacts is not None:
             log.info("contact event %s", event)
             self.contacts.submit(typed)
 
-    def _on_control(self, event: str, payload: JsonObject) -> None:
-        data = validated(event, payload)
-        if data is None:
-            return
+    def _on_control(self, event: str, data: JsonObject) -> None:
         if event == "supersede":
             superseded = decode_as(Supersede, data)
             self.phoenix.supersede(
