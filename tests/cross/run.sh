@@ -94,6 +94,18 @@ sysroot() {  # target suite -> prints the cached sysroot, made first if missing
     echo "$dir"
 }
 
+relative_links() {  # root : the loader links made relative (ppc64el's /usr/lib64/ld64.so.2 is
+    # absolute; the cross ld follows it on the host and fails: "cannot find /lib64/ld64.so.2")
+    local link target
+    for link in "$1"/usr/lib64/* "$1"/usr/lib/*; do
+        [ -L "$link" ] || continue
+        target="$(readlink "$link")"
+        case "$target" in
+        /*) ln -sfn "$(realpath -m --relative-to="$(dirname "$link")" "$1$target")" "$link" ;;
+        esac
+    done
+}
+
 in_root() {  # root command... : run inside the sysroot with /proc and /dev, in a private mount ns
     local root=$1
     shift
@@ -136,6 +148,7 @@ for target in $TARGETS; do
     for suite in ${CROSS_SUITES:-${SUITES[$target]}}; do
         start=$SECONDS
         root="$(sysroot "$target" "$suite")"
+        relative_links "$root"
         made=$((SECONDS - start))
         start=$SECONDS
         out="$WORK/targets/$target-$suite"
