@@ -19,6 +19,7 @@ import pytest
 from acp_helpers import agent_command, calls
 from bandtest.agents import Human, plain, wait_for
 from bandtest.platform import Live, live_platform, room_with
+from bandtest.streams import drain, open_stream
 
 #: generous bound on how long a stopping agent may take (not a timing assertion)
 EXIT_S = 30.0
@@ -45,34 +46,13 @@ def live() -> Iterator[Live]:
     yield from live_platform()
 
 
-def _open_stream(url: str) -> socket.socket:
-    """GET ``url`` (an SSE endpoint) and wait until its head is answered: the stream is open."""
+def _open_sse(url: str) -> socket.socket:
+    """GET ``url`` (an SSE endpoint on 127.0.0.1) and wait until the stream is open."""
     parts = urlsplit(url)
-    sock = socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 80), EXIT_S)
     request = (
         f"GET {parts.path} HTTP/1.1\r\nHost: {parts.netloc}\r\nAccept: text/event-stream\r\n\r\n"
     )
-    sock.sendall(request.encode())
-    head = b""
-    while b"\r\n\r\n" not in head:
-        chunk = sock.recv(4096)
-        assert chunk, head
-        head += chunk
-    assert head.startswith(b"HTTP/1.1 200"), head
-    return sock
-
-
-def _drain(sock: socket.socket) -> bytes:
-    """What the server still sends until it closes the connection."""
-    out = b""
-    while True:
-        try:
-            chunk = sock.recv(65536)
-        except (ConnectionResetError, TimeoutError):
-            return out
-        if not chunk:
-            return out
-        out += chunk
+    return open_stream(parts.port or 80, request.encode(), EXIT_S)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -115,11 +95,11 @@ def test_an_acp_agent_stops_cleanly_with_an_open_mcp_request(
         url = asyncio.run(answered())
         assert url.endswith("/mcp")
         # the room's legacy SSE endpoint holds its stream open until the server stops
-        stream = _open_stream(url.removesuffix("/mcp") + "/sse")
+        stream = _open_sse(url.removesuffix("/mcp") + "/sse")
         with stream:
             proc.send_signal(sig)
             assert proc.wait(EXIT_S) is not None
-            _drain(stream)  # ended by the server, not left hanging
+            drain(stream)  # ended by the server, not left hanging
         text = log.read_text()
         assert "Band MCP server on 127.0.0.1" in text  # the server this test held a stream of
         errors = [line for line in text.splitlines() if "ERROR" in line or "Traceback" in line]

@@ -13,38 +13,13 @@ from pathlib import Path
 import anyio
 import pytest
 from bandtest.platform import Live
+from bandtest.streams import drain, open_stream
 
 from .conftest import VENV_BIN, clean_env, free_port, spawn, wait_http
 from .test_mcp_token import TOKEN, Mcp, _session
 
 #: generous bound on how long a stopping server may take (not a timing assertion)
 EXIT_S = 30.0
-
-
-def _open_stream(port: int, request: bytes) -> socket.socket:
-    """Send ``request`` and wait until the server has answered its head (the stream is open)."""
-    sock = socket.create_connection(("127.0.0.1", port), timeout=EXIT_S)
-    sock.sendall(request)
-    head = b""
-    while b"\r\n\r\n" not in head:
-        chunk = sock.recv(4096)
-        assert chunk, head
-        head += chunk
-    assert head.startswith(b"HTTP/1.1 200"), head
-    return sock
-
-
-def _drain(sock: socket.socket) -> bytes:
-    """Everything the server still sends until it closes the connection."""
-    out = b""
-    while True:
-        try:
-            chunk = sock.recv(65536)
-        except (ConnectionResetError, TimeoutError):
-            return out
-        if not chunk:
-            return out
-        out += chunk
 
 
 def _assert_clean(proc: subprocess.Popen[bytes], log: Path, sig: int) -> str:
@@ -64,14 +39,15 @@ def _assert_clean_log(log: Path) -> str:
 def test_band_mcp_stops_cleanly_with_an_open_request(live: Live, tmp_path: Path, sig: int) -> None:
     mcp = Mcp(live, "sse", tmp_path, BAND_MCP_TOKEN=TOKEN)
     try:
-        stream = _open_stream(
+        stream = open_stream(
             mcp.port,
             f"GET /sse HTTP/1.1\r\nHost: 127.0.0.1:{mcp.port}\r\n"
             f"Authorization: Bearer {TOKEN}\r\nAccept: text/event-stream\r\n\r\n".encode(),
+            EXIT_S,
         )
         with stream:
             _assert_clean(mcp.proc, mcp.log, sig)
-            _drain(stream)  # the stream was ended, not left hanging
+            drain(stream)  # the stream was ended, not left hanging
     finally:
         if mcp.proc.poll() is None:
             mcp.proc.kill()
