@@ -54,12 +54,6 @@ ACP_RUNTIME = (
     "without a separate wait; these classes would be a second ACP runtime. Its constants and "
     "permission/elicitation helpers are provided (band.integrations.acp.client_runtime)"
 )
-ACP_MODEL_SELECTION = (
-    "band-sdk's apply_model_selection takes its model catalogue's ModelSelection (band.core."
-    "model_catalog, declined below): ours applies ACPClientAdapterConfig(model=, "
-    "reasoning_effort=) to the selects locate_model_options finds (config_options), which is "
-    "provided with ACPModelOptions and the two category names"
-)
 ACP_CLIENT_STATE = (
     "session-state and chunk types of band-sdk's ACP client (its BandACPClient, the chunks it "
     "buffers, the room-to-session map it persists): ours narrates each turn through "
@@ -104,7 +98,6 @@ DECLINED: dict[str, str] = {
             "STDERR_DRAIN_TIMEOUT_S",
         )
     },
-    "band.integrations.acp.model_selection:apply_model_selection": ACP_MODEL_SELECTION,
     **{
         f"band.integrations.acp:{name}": ACP_CLIENT_STATE
         for name in ("ACPClientSessionState", "BandACPClient", "CollectedChunk")
@@ -127,8 +120,6 @@ DECLINED: dict[str, str] = {
     "band.runtime.mcp_server:*": INTERNALS,
     "band.runtime.startup:*": INTERNALS,
     "band.runtime.context_serialization:*": INTERNALS,
-    "band.core.model_catalog:*": "band-sdk's per-provider model catalogue (model names and "
-    "prices it ships): model choice is each adapter's config here",
 }
 
 ISSUES_48_49 = "arriving with issues 48/49 (framework adapters other helpers are building)"
