@@ -31,10 +31,19 @@ STREAMING = (
     "ours is band.client.phoenix; user code receives PlatformEvents, not transport objects"
 )
 RETENTION = (
-    "band-sdk's workspace retention/cleanup engine (owner sweeps, clocks, room states): "
-    "our rooms have no on-disk retention to clean; create_room_workspace_resolver is offered"
+    "band-sdk's adapter-owned room residency engine (RoomRetention's one idle timer and "
+    "RetainedRoom's acquire/suspend/release state machine, with their clock, config and "
+    "outcomes): it parks a provider's native session between turns for adapters that keep one "
+    "(its retention= option); our adapters hold no suspended native session per room, so "
+    "there is nothing for it to drive, and its clock and config alone would be names without "
+    "their engine"
 )
-DOCKER = "band-sdk's Docker sandbox launcher (a deployment tool, not the SDK's API)"
+DOCKER = (
+    "band-sdk's sandbox-kit launcher, run as `python -m band.docker.launcher` inside Band's "
+    "Docker image: it reads band.yaml, fences paths, fills credentials, syncs a customer's "
+    "locked project with uv and execs its entrypoint; a deployment tool of that image, not "
+    "SDK API that a script calls"
+)
 INTERNALS = (
     "band-sdk runtime plumbing exported from its own submodules (the MCP tool server "
     "builder, startup helpers, context serialization): ours are band.mcp and the runtime"
@@ -73,15 +82,10 @@ DECLINED: dict[str, str] = {
     "band:ExecutionContext (*": RUNTIME_CTORS,
     "band.runtime:AgentRuntime (*": RUNTIME_CTORS,
     "band.runtime:ExecutionContext (*": RUNTIME_CTORS,
-    "band.config:PlatformSettings (*": "PlatformSettings reads the same BAND_REST_URL/"
-    "BAND_WS_URL variables but takes them as rest_url/ws_url (no pydantic-settings aliases)",
-    "band.preprocessing:DefaultPreprocessor (*": "DefaultPreprocessor takes no arguments "
-    "(band-sdk's accepts and ignores *args/**kwargs)",
-    "band.runtime.tools:AttachmentCache (*": "ours is a plain LRU keyed by client, room and "
-    "file, not an async_lru cache object",
-    "band.runtime.tools*:AddMyChatParticipantInput (parameter role default)": "the human "
-    "input models are band-mcp 2.2.7's: role defaults to 'member', band-mcp's documented "
-    "default (band-sdk's model leaves it None for the platform to decide)",
+    "band.runtime.tools:AttachmentCache (*": "band-sdk's AttachmentCache is a typing "
+    "Protocol naming async_lru's cache_* methods (the type of its internal attachment cache): "
+    "it cannot be instantiated (TypeError), so no call written for it exists to run on ours, "
+    "a concrete LRU keyed by client, room and file with get/put/discard",
     "band.integrations.mcp:BandMCPBackendSettings (parameter *": "the Band MCP backend is "
     "the ACP adapter's loopback server: one URL per room (room_bound defaults to True; band-sdk's "
     "multi-room endpoint routed by chat_id is not offered) on a free port (no port range)",
