@@ -21,10 +21,17 @@ from .official_names import missing, name_differences, official_modules
 
 pytestmark = requires_refsdk
 
-REST = (
-    "band_rest's generated client (AsyncRestClient with per-API sub-clients, its request "
-    "and response models, its ApiError classes): our band.client.rest is the SDK's own "
-    "transport and the tools are the supported surface (tests/compat/test_surface.py)"
+REST_TRANSPORT = (
+    "our band.client.rest.RestClient is the SDK's own async transport (RestClient(api_key, "
+    "base_url, timeout=...), request(method, path)) and its HTTP errors are band.client."
+    "errors' (BandAPIError(status_code, code, message), raised by the tools): band_rest's "
+    "synchronous RestClient(environment=, httpx_client=, ...) and its ApiError(body, headers) "
+    "classes are band_rest's own (band.client.rest.AsyncRestClient is band_rest's, [rest] extra)"
+)
+REST_MODELS = (
+    "the typed results here are our msgspec Structs (band.core.wire): keyword construction of "
+    "their fields, an omitted list is [] not None; band_rest's pydantic models also take "
+    "unknown keywords (**data)"
 )
 STREAMING = (
     "band-sdk's WebSocket client internals (its Phoenix client, watchdog, wire payloads): "
@@ -117,7 +124,10 @@ DECLINED: dict[str, str] = {
         )
     },
     "band.converters:ACP*HistoryConverter": ACP_SERVER_INTERNALS,
-    "band.client.rest:*": REST,
+    "band.client.rest:RestClient (*": REST_TRANSPORT,
+    "band.client.rest:*Error (*": REST_TRANSPORT,
+    "band.client.rest:* (no var_keyword parameter)": REST_MODELS,
+    "band.client.rest:* (parameter * default)": REST_MODELS,
     "band.client.streaming:*": STREAMING,
     "band.core.retention:*": RETENTION,
     "band.docker.launcher:*": DOCKER,
