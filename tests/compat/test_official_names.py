@@ -153,7 +153,6 @@ ARRIVING: dict[str, str] = {
     },
     "band.converters:Anthropic*": ISSUES_48_49 + " (band.converters' lazy exports: ours has "
     "band.converters.anthropic.AnthropicHistoryConverter; the package is being reworked there)",
-    "band.integrations.claude_sdk:*": ISSUES_48_49 + " (Claude SDK's tool helpers)",
     "band.integrations.crewai*": ISSUES_48_49 + " (CrewAI's tool helpers)",
 }
 
