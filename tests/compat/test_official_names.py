@@ -142,7 +142,6 @@ ISSUES_48_49 = "arriving with issues 48/49 (framework adapters other helpers are
 ARRIVING: dict[str, str] = {
     f"band.adapters:{prefix}*": ISSUES_48_49 for prefix in ("ClaudeSDKAdapter",)
 } | {
-    "band.integrations.claude_sdk:*": ISSUES_48_49 + " (Claude SDK's tool helpers)",
     "band.integrations.crewai*": ISSUES_48_49 + " (CrewAI's tool helpers)",
 }
 
