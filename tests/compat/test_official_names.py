@@ -153,7 +153,6 @@ ARRIVING: dict[str, str] = {
     },
     "band.converters:Anthropic*": ISSUES_48_49 + " (band.converters' lazy exports: ours has "
     "band.converters.anthropic.AnthropicHistoryConverter; the package is being reworked there)",
-    "band.integrations.crewai*": ISSUES_48_49 + " (CrewAI's tool helpers)",
 }
 
 NOT_ASKED = "not yet asked for: no issue covers this adapter or integration"
