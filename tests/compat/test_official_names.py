@@ -142,7 +142,6 @@ ISSUES_48_49 = "arriving with issues 48/49 (framework adapters other helpers are
 ARRIVING: dict[str, str] = {
     f"band.adapters:{prefix}*": ISSUES_48_49 for prefix in ("ClaudeSDKAdapter",)
 } | {
-    "band.integrations.crewai*": ISSUES_48_49 + " (CrewAI's tool helpers)",
 }
 
 NOT_ASKED = "not yet asked for: no issue covers this adapter or integration"
