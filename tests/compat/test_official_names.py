@@ -44,7 +44,7 @@ RETENTION = (
 DOCKER = "band-sdk's Docker sandbox launcher (a deployment tool, not the SDK's API)"
 INTERNALS = (
     "band-sdk runtime plumbing exported from its own submodules (the MCP tool server "
-    "builder, startup helpers, context serialization): ours are band.mcp and the runtime"
+    "builder): ours is band.mcp"
 )
 
 RUNTIME_CTORS = (
@@ -135,8 +135,6 @@ DECLINED: dict[str, str] = {
     "band.core.retention:*": RETENTION,
     "band.docker.launcher:*": DOCKER,
     "band.runtime.mcp_server:*": INTERNALS,
-    "band.runtime.startup:*": INTERNALS,
-    "band.runtime.context_serialization:*": INTERNALS,
     "band.core.model_catalog:*": "band-sdk's per-provider model catalogue (model names and "
     "prices it ships): model choice is each adapter's config here",
 }
