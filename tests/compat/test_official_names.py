@@ -33,9 +33,11 @@ REST_MODELS = (
     "their fields, an omitted list is [] not None; band_rest's pydantic models also take "
     "unknown keywords (**data)"
 )
-STREAMING = (
-    "band-sdk's WebSocket client internals (its Phoenix client, watchdog, wire payloads): "
-    "ours is band.client.phoenix; user code receives PlatformEvents, not transport objects"
+STREAMING_PAYLOADS = (
+    "the push payloads are frozen dataclasses of their documented fields (the runtime's own "
+    "for messages, participants and contacts): band-sdk's pydantic payloads also keep unknown "
+    "keywords (**extra); a message's metadata is a dict ({} when absent), not a "
+    "MessageMetadata model or None"
 )
 RETENTION = (
     "band-sdk's adapter-owned room residency engine (RoomRetention's one idle timer and "
@@ -128,7 +130,8 @@ DECLINED: dict[str, str] = {
     "band.client.rest:*Error (*": REST_TRANSPORT,
     "band.client.rest:* (no var_keyword parameter)": REST_MODELS,
     "band.client.rest:* (parameter * default)": REST_MODELS,
-    "band.client.streaming:*": STREAMING,
+    "band.client.streaming:* (no var_keyword parameter)": STREAMING_PAYLOADS,
+    "band.client.streaming:MessageCreatedPayload (parameter metadata default)": STREAMING_PAYLOADS,
     "band.core.retention:*": RETENTION,
     "band.docker.launcher:*": DOCKER,
     "band.runtime.mcp_server:*": INTERNALS,
