@@ -30,8 +30,9 @@ REST_TRANSPORT = (
 )
 REST_MODELS = (
     "the typed results here are our msgspec Structs (band.core.wire): keyword construction of "
-    "their fields, an omitted list is [] not None; band_rest's pydantic models also take "
-    "unknown keywords (**data)"
+    "their fields, an omitted list is [] (band_rest's: None) and an omitted "
+    "RemoveAgentContactResponseData.status None (band_rest's: 'removed'); band_rest's pydantic "
+    "models also take unknown keywords (**data)"
 )
 STREAMING_PAYLOADS = (
     "the push payloads are frozen dataclasses of their documented fields (the runtime's own "
