@@ -144,24 +144,6 @@ ISSUES_48_49 = "arriving with issues 48/49 (framework adapters other helpers are
 ARRIVING: dict[str, str] = {
     f"band.adapters:{prefix}*": ISSUES_48_49 for prefix in ("ClaudeSDKAdapter",)
 } | {
-    **{
-        f"band.converters:{prefix}*": ISSUES_48_49
-        for prefix in (
-            "LangChain",
-            "PydanticAI",
-            "Gemini",
-            "GoogleADK",
-            "ClaudeSDK",
-            "CrewAIHistory",
-            "CrewAIMessages",
-            "Strands",
-            "Agno",
-        )
-    },
-    "band.converters:Anthropic*": ISSUES_48_49 + " (band.converters' lazy exports: ours has "
-    "band.converters.anthropic.AnthropicHistoryConverter; the package is being reworked there)",
-    "band.integrations.claude_sdk:*": ISSUES_48_49 + " (Claude SDK's tool helpers)",
-    "band.integrations.crewai*": ISSUES_48_49 + " (CrewAI's tool helpers)",
 }
 
 NOT_ASKED = "not yet asked for: no issue covers this adapter or integration"
