@@ -71,6 +71,18 @@ def test_the_channels_hand_typed_payloads_to_the_callbacks(live: Live) -> None:
             assert (message.id, message.sender_type) == (mid, "User")
             assert message.content.endswith("hello there")
             assert message.metadata["mentions"][0]["id"] == aid
+            marks = f"/api/v1/agent/chats/{rid}/messages/{mid}"
+            for step in ("processing", "processed"):
+                marked = await asyncio.to_thread(live.agent, key, "POST", f"{marks}/{step}")
+                assert marked.is_success, marked.text
+            await wait_for(lambda: len(got.of("message_updated")) == 2)
+            updates = got.of("message_updated")
+            assert all(isinstance(u, MessageCreatedPayload) and u.id == mid for u in updates)
+            states = [u.metadata["delivery_status"][aid]["status"] for u in updates]
+            assert [DeliveryStatus(s) for s in states] == [
+                DeliveryStatus.PROCESSING,
+                DeliveryStatus.PROCESSED,
+            ]
             body = {"participant": {"participant_id": other}}
             path = f"/api/v1/me/chats/{rid}/participants"
             await asyncio.to_thread(live.human, "POST", path, json=body)
