@@ -143,8 +143,7 @@ ISSUES_48_49 = "arriving with issues 48/49 (framework adapters other helpers are
 #: Adapters, converters and test helpers being built right now (issues 48/49).
 ARRIVING: dict[str, str] = {
     f"band.adapters:{prefix}*": ISSUES_48_49 for prefix in ("ClaudeSDKAdapter",)
-} | {
-}
+} | {}
 
 NOT_ASKED = "not yet asked for: no issue covers this adapter or integration"
 
