@@ -25,7 +25,7 @@ require("crewai", "CrewAIAdapter")  # an optional dependency: say how to get it
 from crewai import LLM, Crew, Task  # noqa: E402
 from crewai import Agent as CrewAIAgent  # noqa: E402
 
-from band.converters.openai import OpenAIHistoryConverter, OpenAIMessages  # noqa: E402
+from band.converters.crewai import CrewAIHistoryConverter, CrewAIMessages  # noqa: E402
 from band.core.protocols import AgentToolsProtocol  # noqa: E402
 from band.core.simple_adapter import FeatureKwargs, SimpleAdapter  # noqa: E402
 from band.core.types import Emit, PlatformMessage  # noqa: E402
@@ -90,7 +90,7 @@ class _Turn:
         return await operation()
 
 
-class CrewAIAdapter(SimpleAdapter[OpenAIMessages]):
+class CrewAIAdapter(SimpleAdapter[CrewAIMessages]):
     """Runs each turn as a crew of the configured agent and one task."""
 
     SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset({Emit.TOOL_CALLS})
@@ -100,12 +100,12 @@ class CrewAIAdapter(SimpleAdapter[OpenAIMessages]):
         self,
         config: CrewAIAdapterConfig | None = None,
         *,
-        history_converter: OpenAIHistoryConverter | None = None,
+        history_converter: CrewAIHistoryConverter | None = None,
         additional_tools: Sequence[CustomToolDef] | None = None,
         **features: Unpack[FeatureKwargs],
     ) -> None:
         super().__init__(
-            history_converter=history_converter or OpenAIHistoryConverter(), **features
+            history_converter=history_converter or CrewAIHistoryConverter(), **features
         )
         self.config = config or CrewAIAdapterConfig()
         self._custom = check_custom_tools(additional_tools)
@@ -124,7 +124,7 @@ class CrewAIAdapter(SimpleAdapter[OpenAIMessages]):
         self,
         msg: PlatformMessage,
         tools: AgentToolsProtocol,
-        history: OpenAIMessages,
+        history: CrewAIMessages,
         participants_msg: str | None,
         contacts_msg: str | None,
         *,
