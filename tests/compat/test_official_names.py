@@ -73,8 +73,27 @@ ACP_SERVER_INTERNALS = (
     "private (tests/acp/test_acp_server.py drives them with the official ACP client)"
 )
 
+CLAUDE_RETENTION = (
+    "ClaudeSDKAdapterConfig(retention=) defaults to band-sdk's RoomRetentionConfig, from its "
+    "workspace-retention engine (band.core.retention, declined below); ours takes any value "
+    "and defaults to None. Idle retention is off in both (band-sdk refuses it for Claude): a "
+    "room's CLI process lives until the room is left or the agent stops, within "
+    "max_live_processes"
+)
+CLAUDE_SETTLE = (
+    "ClaudeSDKAdapterConfig(turn_settle_timeout_s=) is accepted but not used: the grace a "
+    "running turn gets to finish is our runtime's, the same for every adapter (Agent.stop("
+    "timeout=), run(shutdown_timeout=)); a room the agent leaves has its turn cancelled at "
+    "once, and the adapter interrupts Claude (the session resumes on the next turn). A value "
+    "that changes nothing keeps our default (5.0), not band-sdk's 10.0"
+)
+
 #: Names we do not provide, on purpose (fnmatch patterns on ``module:Name``).
 DECLINED: dict[str, str] = {
+    "band.adapters:ClaudeSDKAdapterConfig (parameter retention default)": CLAUDE_RETENTION,
+    "band.adapters:ClaudeSDKAdapterConfig (parameter turn_settle_timeout_s default)": (
+        CLAUDE_SETTLE
+    ),
     "band:AgentRuntime (*": RUNTIME_CTORS,
     "band:ExecutionContext (*": RUNTIME_CTORS,
     "band.runtime:AgentRuntime (*": RUNTIME_CTORS,
@@ -135,8 +154,6 @@ ISSUES_48_49 = "arriving with issues 48/49 (framework adapters other helpers are
 
 #: Adapters, converters and test helpers being built right now (issues 48/49).
 ARRIVING: dict[str, str] = {
-    f"band.adapters:{prefix}*": ISSUES_48_49 for prefix in ("ClaudeSDKAdapter",)
-} | {
     "band.integrations.langgraph:*": ISSUES_48_49 + " (LangGraph's tool helpers)",
     "band.integrations.pydantic_ai*": ISSUES_48_49 + " (Pydantic AI's tool helpers)",
     "band.integrations.claude_sdk:*": ISSUES_48_49 + " (Claude SDK's tool helpers)",
