@@ -21,23 +21,42 @@ from .official_names import missing, name_differences, official_modules
 
 pytestmark = requires_refsdk
 
-REST = (
-    "band_rest's generated client (AsyncRestClient with per-API sub-clients, its request "
-    "and response models, its ApiError classes): our band.client.rest is the SDK's own "
-    "transport and the tools are the supported surface (tests/compat/test_surface.py)"
+REST_TRANSPORT = (
+    "our band.client.rest.RestClient is the SDK's own async transport (RestClient(api_key, "
+    "base_url, timeout=...), request(method, path)) and its HTTP errors are band.client."
+    "errors' (BandAPIError(status_code, code, message), raised by the tools): band_rest's "
+    "synchronous RestClient(environment=, httpx_client=, ...) and its ApiError(body, headers) "
+    "classes are band_rest's own (band.client.rest.AsyncRestClient is band_rest's, [rest] extra)"
 )
-STREAMING = (
-    "band-sdk's WebSocket client internals (its Phoenix client, watchdog, wire payloads): "
-    "ours is band.client.phoenix; user code receives PlatformEvents, not transport objects"
+REST_MODELS = (
+    "the typed results here are our msgspec Structs (band.core.wire): keyword construction of "
+    "their fields, an omitted list is [] (band_rest's: None) and an omitted "
+    "RemoveAgentContactResponseData.status None (band_rest's: 'removed'); band_rest's pydantic "
+    "models also take unknown keywords (**data)"
+)
+STREAMING_PAYLOADS = (
+    "the push payloads are frozen dataclasses of their documented fields (the runtime's own "
+    "for messages, participants and contacts): band-sdk's pydantic payloads also keep unknown "
+    "keywords (**extra); a message's metadata is a dict ({} when absent), not a "
+    "MessageMetadata model or None"
 )
 RETENTION = (
-    "band-sdk's workspace retention/cleanup engine (owner sweeps, clocks, room states): "
-    "our rooms have no on-disk retention to clean; create_room_workspace_resolver is offered"
+    "band-sdk's adapter-owned room residency engine (RoomRetention's one idle timer and "
+    "RetainedRoom's acquire/suspend/release state machine, with their clock, config and "
+    "outcomes): it parks a provider's native session between turns for adapters that keep one "
+    "(its retention= option); our adapters hold no suspended native session per room, so "
+    "there is nothing for it to drive, and its clock and config alone would be names without "
+    "their engine"
 )
-DOCKER = "band-sdk's Docker sandbox launcher (a deployment tool, not the SDK's API)"
+DOCKER = (
+    "band-sdk's sandbox-kit launcher, run as `python -m band.docker.launcher` inside Band's "
+    "Docker image: it reads band.yaml, fences paths, fills credentials, syncs a customer's "
+    "locked project with uv and execs its entrypoint; a deployment tool of that image, not "
+    "SDK API that a script calls"
+)
 INTERNALS = (
     "band-sdk runtime plumbing exported from its own submodules (the MCP tool server "
-    "builder, startup helpers, context serialization): ours are band.mcp and the runtime"
+    "builder): ours is band.mcp"
 )
 
 RUNTIME_CTORS = (
@@ -54,12 +73,6 @@ ACP_RUNTIME = (
     "without a separate wait; these classes would be a second ACP runtime. Its constants and "
     "permission/elicitation helpers are provided (band.integrations.acp.client_runtime)"
 )
-ACP_MODEL_SELECTION = (
-    "band-sdk's apply_model_selection takes its model catalogue's ModelSelection (band.core."
-    "model_catalog, declined below): ours applies ACPClientAdapterConfig(model=, "
-    "reasoning_effort=) to the selects locate_model_options finds (config_options), which is "
-    "provided with ACPModelOptions and the two category names"
-)
 ACP_CLIENT_STATE = (
     "session-state and chunk types of band-sdk's ACP client (its BandACPClient, the chunks it "
     "buffers, the room-to-session map it persists): ours narrates each turn through "
@@ -74,39 +87,23 @@ ACP_SERVER_INTERNALS = (
 )
 
 CLAUDE_RETENTION = (
-    "ClaudeSDKAdapterConfig(retention=) defaults to band-sdk's RoomRetentionConfig, from its "
-    "workspace-retention engine (band.core.retention, declined below); ours takes any value "
-    "and defaults to None. Idle retention is off in both (band-sdk refuses it for Claude): a "
-    "room's CLI process lives until the room is left or the agent stops, within "
-    "max_live_processes"
-)
-CLAUDE_SETTLE = (
-    "ClaudeSDKAdapterConfig(turn_settle_timeout_s=) is accepted but not used: the grace a "
-    "running turn gets to finish is our runtime's, the same for every adapter (Agent.stop("
-    "timeout=), run(shutdown_timeout=)); a room the agent leaves has its turn cancelled at "
-    "once, and the adapter interrupts Claude (the session resumes on the next turn). A value "
-    "that changes nothing keeps our default (5.0), not band-sdk's 10.0"
+    "ClaudeSDKAdapterConfig(retention=) defaults to band-sdk's RoomRetentionConfig, from the "
+    "room-residency engine declined below (RETENTION); ours takes any value and defaults to "
+    "None: ClaudeSessionManager keeps no suspended session to park (idle retention is off in "
+    "band-sdk's Claude adapter too)"
 )
 
 #: Names we do not provide, on purpose (fnmatch patterns on ``module:Name``).
 DECLINED: dict[str, str] = {
     "band.adapters:ClaudeSDKAdapterConfig (parameter retention default)": CLAUDE_RETENTION,
-    "band.adapters:ClaudeSDKAdapterConfig (parameter turn_settle_timeout_s default)": (
-        CLAUDE_SETTLE
-    ),
     "band:AgentRuntime (*": RUNTIME_CTORS,
     "band:ExecutionContext (*": RUNTIME_CTORS,
     "band.runtime:AgentRuntime (*": RUNTIME_CTORS,
     "band.runtime:ExecutionContext (*": RUNTIME_CTORS,
-    "band.config:PlatformSettings (*": "PlatformSettings reads the same BAND_REST_URL/"
-    "BAND_WS_URL variables but takes them as rest_url/ws_url (no pydantic-settings aliases)",
-    "band.preprocessing:DefaultPreprocessor (*": "DefaultPreprocessor takes no arguments "
-    "(band-sdk's accepts and ignores *args/**kwargs)",
-    "band.runtime.tools:AttachmentCache (*": "ours is a plain LRU keyed by client, room and "
-    "file, not an async_lru cache object",
-    "band.runtime.tools*:AddMyChatParticipantInput (parameter role default)": "the human "
-    "input models are band-mcp 2.2.7's: role defaults to 'member', band-mcp's documented "
-    "default (band-sdk's model leaves it None for the platform to decide)",
+    "band.runtime.tools:AttachmentCache (*": "band-sdk's AttachmentCache is a typing "
+    "Protocol naming async_lru's cache_* methods (the type of its internal attachment cache): "
+    "it cannot be instantiated (TypeError), so no call written for it exists to run on ours, "
+    "a concrete LRU keyed by client, room and file with get/put/discard",
     "band.integrations.mcp:BandMCPBackendSettings (parameter *": "the Band MCP backend is "
     "the ACP adapter's loopback server: one URL per room (room_bound defaults to True; band-sdk's "
     "multi-room endpoint routed by chat_id is not offered) on a free port (no port range)",
@@ -123,7 +120,6 @@ DECLINED: dict[str, str] = {
             "STDERR_DRAIN_TIMEOUT_S",
         )
     },
-    "band.integrations.acp.model_selection:apply_model_selection": ACP_MODEL_SELECTION,
     **{
         f"band.integrations.acp:{name}": ACP_CLIENT_STATE
         for name in ("ACPClientSessionState", "BandACPClient", "CollectedChunk")
@@ -139,26 +135,21 @@ DECLINED: dict[str, str] = {
         )
     },
     "band.converters:ACP*HistoryConverter": ACP_SERVER_INTERNALS,
-    "band.client.rest:*": REST,
-    "band.client.streaming:*": STREAMING,
+    "band.client.rest:RestClient (*": REST_TRANSPORT,
+    "band.client.rest:*Error (*": REST_TRANSPORT,
+    "band.client.rest:* (no var_keyword parameter)": REST_MODELS,
+    "band.client.rest:* (parameter * default)": REST_MODELS,
+    "band.client.streaming:* (no var_keyword parameter)": STREAMING_PAYLOADS,
+    "band.client.streaming:MessageCreatedPayload (parameter metadata default)": STREAMING_PAYLOADS,
     "band.core.retention:*": RETENTION,
     "band.docker.launcher:*": DOCKER,
     "band.runtime.mcp_server:*": INTERNALS,
-    "band.runtime.startup:*": INTERNALS,
-    "band.runtime.context_serialization:*": INTERNALS,
-    "band.core.model_catalog:*": "band-sdk's per-provider model catalogue (model names and "
-    "prices it ships): model choice is each adapter's config here",
 }
 
 ISSUES_48_49 = "arriving with issues 48/49 (framework adapters other helpers are building)"
 
 #: Adapters, converters and test helpers being built right now (issues 48/49).
-ARRIVING: dict[str, str] = {
-    "band.integrations.langgraph:*": ISSUES_48_49 + " (LangGraph's tool helpers)",
-    "band.integrations.pydantic_ai*": ISSUES_48_49 + " (Pydantic AI's tool helpers)",
-    "band.integrations.claude_sdk:*": ISSUES_48_49 + " (Claude SDK's tool helpers)",
-    "band.integrations.crewai*": ISSUES_48_49 + " (CrewAI's tool helpers)",
-}
+ARRIVING: dict[str, str] = {}  # none left: every name issues 48/49 owed has arrived
 
 NOT_ASKED = "not yet asked for: no issue covers this adapter or integration"
 

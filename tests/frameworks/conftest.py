@@ -17,6 +17,7 @@ _NEEDS = {
     "test_google_adk_converter.py": "google.adk",
     "test_crewai_adapter.py": "crewai",
     "test_crewai_converter.py": "crewai",
+    "test_crewai_integrations.py": "crewai",
 }
 
 
