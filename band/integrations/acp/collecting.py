@@ -101,7 +101,7 @@ class _Recorder:
 
     def _chunk(self, content: str, message_type: str, meta: JsonObject) -> CollectedChunk | None:
         if message_type in (ChunkType.TEXT, ChunkType.THOUGHT):
-            return CollectedChunk(message_type, content)
+            return CollectedChunk(ChunkType(message_type), content)
         if message_type not in (ChunkType.TOOL_CALL, ChunkType.TOOL_RESULT):
             plan = meta.get("plan")
             return None if plan is None else CollectedChunk(ChunkType.PLAN, content, {"plan": plan})
