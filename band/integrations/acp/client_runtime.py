@@ -25,20 +25,9 @@ from band.integrations.mcp.backends import BandMCPTransport
 
 from .collecting import ACPCollectingClient, ChunkSink, CollectedChunk
 from .config import SessionConfigOption
-from .permissions import (
-    ALLOW_ALWAYS_KIND,
-    ElicitationHandler,
-    ElicitationNarrator,
-    PermissionHandler,
-    PermissionNarrator,
-    allow_permission,
-    cancel_permission,
-    elicitation_requested_schema,
-    elicitation_session_id,
-    option_id_of_kind,
-    permission_option_ids,
-    select_allow_option_id,
-)
+from .permissions import *  # noqa: F403 -- band-sdk's permission and elicitation helpers
+from .permissions import ElicitationHandler, PermissionHandler
+from .permissions import __all__ as _permissions
 from .process import STDERR_DRAIN_TIMEOUT_S, STDERR_TAIL_LINES, ACPRoomProcess, Spawner
 from .transport import (
     ACP_STDIO_LIMIT_BYTES,
@@ -50,7 +39,6 @@ from .transport import (
 __all__ = [
     "ACP_SESSION_LOAD_TIMEOUT_SECONDS",
     "ACP_STDIO_LIMIT_BYTES",
-    "ALLOW_ALWAYS_KIND",
     "STDERR_DRAIN_TIMEOUT_S",
     "STDERR_TAIL_LINES",
     "ACPCollectingClient",
@@ -59,18 +47,8 @@ __all__ = [
     "ACPSessionRestoreError",
     "ACPSpawnContextProtocol",
     "ChunkSink",
-    "ElicitationHandler",
-    "ElicitationNarrator",
-    "PermissionHandler",
-    "PermissionNarrator",
-    "allow_permission",
-    "cancel_permission",
-    "elicitation_requested_schema",
-    "elicitation_session_id",
-    "option_id_of_kind",
-    "permission_option_ids",
-    "select_allow_option_id",
     "tcp_spawn_process",
+    *_permissions,
 ]
 
 log = logging.getLogger("band.acp")
