@@ -65,20 +65,6 @@ RUNTIME_CTORS = (
     "would be a second runtime. Composing by hand is BandLink + RoomPresence + an Execution "
     "per room (tests/runtime/test_composition.py)"
 )
-ACP_RUNTIME = (
-    "band-sdk's own ACP client process runtime (ACPRuntime with its collecting client and "
-    "chunk sink, the connection/spawn protocols, its TCP spawner, its session-load and "
-    "stderr-drain timeouts): ours is one process.ACPRoomProcess per room behind "
-    "ACPClientAdapter, where session/load shares the start's bound and stderr is drained "
-    "without a separate wait; these classes would be a second ACP runtime. Its constants and "
-    "permission/elicitation helpers are provided (band.integrations.acp.client_runtime)"
-)
-ACP_CLIENT_STATE = (
-    "session-state and chunk types of band-sdk's ACP client (its BandACPClient, the chunks it "
-    "buffers, the room-to-session map it persists): ours narrates each turn through "
-    "band.integrations.acp.narration.TurnNarrator, posting in stream order, and keeps each "
-    "room's session in band.integrations.acp.rooms"
-)
 ACP_SERVER_INTERNALS = (
     "parts of band-sdk's ACP server adapter's own implementation (its @peer prompt router, "
     "push handler, event converter, pending-prompt and session-state records, and the "
@@ -107,23 +93,6 @@ DECLINED: dict[str, str] = {
     "band.integrations.mcp:BandMCPBackendSettings (parameter *": "the Band MCP backend is "
     "the ACP adapter's loopback server: one URL per room (room_bound defaults to True; band-sdk's "
     "multi-room endpoint routed by chat_id is not offered) on a free port (no port range)",
-    **{
-        f"band.integrations.acp.client_runtime:{name}": ACP_RUNTIME
-        for name in (
-            "ACPRuntime",
-            "ACPCollectingClient",
-            "ChunkSink",
-            "ACPConnectionProtocol",
-            "ACPSpawnContextProtocol",
-            "tcp_spawn_process",
-            "ACP_SESSION_LOAD_TIMEOUT_SECONDS",
-            "STDERR_DRAIN_TIMEOUT_S",
-        )
-    },
-    **{
-        f"band.integrations.acp:{name}": ACP_CLIENT_STATE
-        for name in ("ACPClientSessionState", "BandACPClient", "CollectedChunk")
-    },
     **{
         f"band.integrations.acp:{name}": ACP_SERVER_INTERNALS
         for name in (

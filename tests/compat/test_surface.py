@@ -65,9 +65,6 @@ ALLOWED: dict[str, str] = {
     "band.integrations.acp:AgentRouter": ACP_SERVER,
     "band.integrations.acp:EventConverter": ACP_SERVER,
     "band.integrations.acp:PendingACPPrompt": ACP_SERVER,
-    "band.integrations.acp:BandACPClient": ACP_SERVER + " (nor band-sdk's ACP client class)",
-    "band.integrations.acp:ACPClientSessionState": ACP_SERVER + " (session state is internal)",
-    "band.integrations.acp:CollectedChunk": ACP_SERVER + " (chunk collection is internal)",
     # --- on purpose ---
     "band.client.rest:RestClient*": REST_CLIENT,
     "band.client.rest:*Error": "the HTTP errors are band.client.errors' (BandAPIError "

@@ -8,6 +8,7 @@ require("acp", "The ACP adapter (band.integrations.acp)")
 
 from .adapter import ACPClientAdapter  # noqa: E402
 from .client import ACPClientProfile  # noqa: E402
+from .collecting import BandACPClient, CollectedChunk  # noqa: E402
 from .config import (  # noqa: E402
     ACPClientAdapterConfig,
     ACPConfigRequest,
@@ -21,16 +22,20 @@ from .server import (  # noqa: E402
     BandACPServerAdapterConfig,
     run_acp_server,
 )
+from .session_state import ACPClientSessionState  # noqa: E402
 
 __all__ = [
     "ACPClientAdapter",
     "ACPClientAdapterConfig",
     "ACPClientProfile",
+    "ACPClientSessionState",
     "ACPConfigRequest",
     "ACPPermissionRequest",
     "ACPServer",
     "BandACPServerAdapter",
+    "BandACPClient",
     "BandACPServerAdapterConfig",
+    "CollectedChunk",
     "ConfigResolver",
     "PermissionResolver",
     "run_acp_server",
