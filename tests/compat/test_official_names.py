@@ -66,11 +66,10 @@ ACP_CLIENT_STATE = (
     "band.integrations.acp.narration.TurnNarrator, posting in stream order, and keeps each "
     "room's session in band.integrations.acp.rooms"
 )
-ACP_SERVER_INTERNALS = (
-    "parts of band-sdk's ACP server adapter's own implementation (its @peer prompt router, "
-    "push handler, event converter, pending-prompt and session-state records, and the "
-    "history converters that rebuild them): our BandACPServerAdapter/ACPServer keep theirs "
-    "private (tests/acp/test_acp_server.py drives them with the official ACP client)"
+ACP_CLIENT_HISTORY = (
+    "band-sdk's ACPClientHistoryConverter returns its client's ACPClientSessionState "
+    "(declined above): our ACPClientAdapter reads the room's last 'ACP client session' event "
+    "and its replay lines itself (band.integrations.acp.adapter)"
 )
 
 #: Names we do not provide, on purpose (fnmatch patterns on ``module:Name``).
@@ -109,17 +108,7 @@ DECLINED: dict[str, str] = {
         f"band.integrations.acp:{name}": ACP_CLIENT_STATE
         for name in ("ACPClientSessionState", "BandACPClient", "CollectedChunk")
     },
-    **{
-        f"band.integrations.acp:{name}": ACP_SERVER_INTERNALS
-        for name in (
-            "ACPPushHandler",
-            "ACPSessionState",
-            "AgentRouter",
-            "EventConverter",
-            "PendingACPPrompt",
-        )
-    },
-    "band.converters:ACP*HistoryConverter": ACP_SERVER_INTERNALS,
+    "band.converters:ACPClientHistoryConverter": ACP_CLIENT_HISTORY,
     "band.client.rest:*": REST,
     "band.client.streaming:*": STREAMING,
     "band.core.retention:*": RETENTION,

@@ -64,11 +64,6 @@ WIRE = (
 #: Every remaining difference, each with its reason (fnmatch patterns on ``module:subject``
 #: or on ``subject`` alone, the subject being a name or ``Class.member``).
 ALLOWED: dict[str, str] = {
-    "band.integrations.acp:ACPSessionState": ACP_SERVER,
-    "band.integrations.acp:ACPPushHandler": ACP_SERVER,
-    "band.integrations.acp:AgentRouter": ACP_SERVER,
-    "band.integrations.acp:EventConverter": ACP_SERVER,
-    "band.integrations.acp:PendingACPPrompt": ACP_SERVER,
     "band.integrations.acp:BandACPClient": ACP_SERVER + " (nor band-sdk's ACP client class)",
     "band.integrations.acp:ACPClientSessionState": ACP_SERVER + " (session state is internal)",
     "band.integrations.acp:CollectedChunk": ACP_SERVER + " (chunk collection is internal)",

@@ -15,12 +15,15 @@ from .config import (  # noqa: E402
     ConfigResolver,
     PermissionResolver,
 )
+from .router import AgentRouter  # noqa: E402
 from .server import (  # noqa: E402
     ACPServer,
     BandACPServerAdapter,
     BandACPServerAdapterConfig,
     run_acp_server,
 )
+from .sessions import ACPSessionState, PendingACPPrompt  # noqa: E402
+from .updates import ACPPushHandler, EventConverter  # noqa: E402
 
 __all__ = [
     "ACPClientAdapter",
@@ -28,10 +31,15 @@ __all__ = [
     "ACPClientProfile",
     "ACPConfigRequest",
     "ACPPermissionRequest",
+    "ACPPushHandler",
     "ACPServer",
+    "ACPSessionState",
+    "AgentRouter",
     "BandACPServerAdapter",
     "BandACPServerAdapterConfig",
     "ConfigResolver",
+    "EventConverter",
+    "PendingACPPrompt",
     "PermissionResolver",
     "run_acp_server",
 ]
