@@ -36,8 +36,8 @@ RETENTION = (
 )
 DOCKER = "band-sdk's Docker sandbox launcher (a deployment tool, not the SDK's API)"
 INTERNALS = (
-    "band-sdk runtime plumbing exported from its own submodules (the MCP tool server "
-    "builder, startup helpers, context serialization): ours are band.mcp and the runtime"
+    "band-sdk runtime plumbing exported from its own submodules (startup helpers, context "
+    "serialization): ours are the runtime's own"
 )
 
 RUNTIME_CTORS = (
@@ -87,9 +87,6 @@ DECLINED: dict[str, str] = {
     "band.runtime.tools*:AddMyChatParticipantInput (parameter role default)": "the human "
     "input models are band-mcp 2.2.7's: role defaults to 'member', band-mcp's documented "
     "default (band-sdk's model leaves it None for the platform to decide)",
-    "band.integrations.mcp:BandMCPBackendSettings (parameter *": "the Band MCP backend is "
-    "the ACP adapter's loopback server: one URL per room (room_bound defaults to True; band-sdk's "
-    "multi-room endpoint routed by chat_id is not offered) on a free port (no port range)",
     **{
         f"band.integrations.acp.client_runtime:{name}": ACP_RUNTIME
         for name in (
@@ -113,7 +110,6 @@ DECLINED: dict[str, str] = {
     "band.client.streaming:*": STREAMING,
     "band.core.retention:*": RETENTION,
     "band.docker.launcher:*": DOCKER,
-    "band.runtime.mcp_server:*": INTERNALS,
     "band.runtime.startup:*": INTERNALS,
     "band.runtime.context_serialization:*": INTERNALS,
     "band.core.model_catalog:*": "band-sdk's per-provider model catalogue (model names and "
