@@ -54,24 +54,12 @@ DOCKER = (
     "locked project with uv and execs its entrypoint; a deployment tool of that image, not "
     "SDK API that a script calls"
 )
-INTERNALS = (
-    "band-sdk runtime plumbing exported from its own submodules (the MCP tool server "
-    "builder): ours is band.mcp"
-)
-
 RUNTIME_CTORS = (
     "AgentRuntime and ExecutionContext are our runtime's own classes behind Agent (keyword "
     "constructors taking the adapter); band-sdk's AgentRuntime(link, agent_id, on_execute) "
     "would be a second runtime. Composing by hand is BandLink + RoomPresence + an Execution "
     "per room (tests/runtime/test_composition.py)"
 )
-ACP_SERVER_INTERNALS = (
-    "parts of band-sdk's ACP server adapter's own implementation (its @peer prompt router, "
-    "push handler, event converter, pending-prompt and session-state records, and the "
-    "history converters that rebuild them): our BandACPServerAdapter/ACPServer keep theirs "
-    "private (tests/acp/test_acp_server.py drives them with the official ACP client)"
-)
-
 CLAUDE_RETENTION = (
     "ClaudeSDKAdapterConfig(retention=) defaults to band-sdk's RoomRetentionConfig, from the "
     "room-residency engine declined below (RETENTION); ours takes any value and defaults to "
@@ -90,20 +78,7 @@ DECLINED: dict[str, str] = {
     "Protocol naming async_lru's cache_* methods (the type of its internal attachment cache): "
     "it cannot be instantiated (TypeError), so no call written for it exists to run on ours, "
     "a concrete LRU keyed by client, room and file with get/put/discard",
-    "band.integrations.mcp:BandMCPBackendSettings (parameter *": "the Band MCP backend is "
-    "the ACP adapter's loopback server: one URL per room (room_bound defaults to True; band-sdk's "
-    "multi-room endpoint routed by chat_id is not offered) on a free port (no port range)",
     **{
-        f"band.integrations.acp:{name}": ACP_SERVER_INTERNALS
-        for name in (
-            "ACPPushHandler",
-            "ACPSessionState",
-            "AgentRouter",
-            "EventConverter",
-            "PendingACPPrompt",
-        )
-    },
-    "band.converters:ACP*HistoryConverter": ACP_SERVER_INTERNALS,
     "band.client.rest:RestClient (*": REST_TRANSPORT,
     "band.client.rest:*Error (*": REST_TRANSPORT,
     "band.client.rest:* (no var_keyword parameter)": REST_MODELS,
@@ -112,7 +87,6 @@ DECLINED: dict[str, str] = {
     "band.client.streaming:MessageCreatedPayload (parameter metadata default)": STREAMING_PAYLOADS,
     "band.core.retention:*": RETENTION,
     "band.docker.launcher:*": DOCKER,
-    "band.runtime.mcp_server:*": INTERNALS,
 }
 
 ISSUES_48_49 = "arriving with issues 48/49 (framework adapters other helpers are building)"

@@ -60,11 +60,6 @@ WIRE = (
 #: Every remaining difference, each with its reason (fnmatch patterns on ``module:subject``
 #: or on ``subject`` alone, the subject being a name or ``Class.member``).
 ALLOWED: dict[str, str] = {
-    "band.integrations.acp:ACPSessionState": ACP_SERVER,
-    "band.integrations.acp:ACPPushHandler": ACP_SERVER,
-    "band.integrations.acp:AgentRouter": ACP_SERVER,
-    "band.integrations.acp:EventConverter": ACP_SERVER,
-    "band.integrations.acp:PendingACPPrompt": ACP_SERVER,
     # --- on purpose ---
     "band.client.rest:RestClient*": REST_CLIENT,
     "band.client.rest:*Error": "the HTTP errors are band.client.errors' (BandAPIError "

@@ -16,6 +16,7 @@ from .config import (  # noqa: E402
     ConfigResolver,
     PermissionResolver,
 )
+from .router import AgentRouter  # noqa: E402
 from .server import (  # noqa: E402
     ACPServer,
     BandACPServerAdapter,
@@ -23,6 +24,8 @@ from .server import (  # noqa: E402
     run_acp_server,
 )
 from .session_state import ACPClientSessionState  # noqa: E402
+from .sessions import ACPSessionState, PendingACPPrompt  # noqa: E402
+from .updates import ACPPushHandler, EventConverter  # noqa: E402
 
 __all__ = [
     "ACPClientAdapter",
@@ -31,12 +34,17 @@ __all__ = [
     "ACPClientSessionState",
     "ACPConfigRequest",
     "ACPPermissionRequest",
+    "ACPPushHandler",
     "ACPServer",
+    "ACPSessionState",
+    "AgentRouter",
     "BandACPServerAdapter",
     "BandACPClient",
     "BandACPServerAdapterConfig",
     "CollectedChunk",
     "ConfigResolver",
+    "EventConverter",
+    "PendingACPPrompt",
     "PermissionResolver",
     "run_acp_server",
 ]
