@@ -3,7 +3,8 @@
 Each converter loads on first use, so ``import band.converters`` imports no framework; one
 whose framework is missing (LangChain, Pydantic AI, Agno) says which extra installs it, in one
 line. ``ACPServerHistoryConverter`` reads the sessions the ACP server adapter records in its
-rooms, ``ACPClientHistoryConverter`` the session and replay lines of an ACP client adapter's room. A converter is built with ``agent_name`` (or told it by ``set_agent_name``) and its
+rooms, ``ACPClientHistoryConverter`` the session and replay lines of an ACP client adapter's
+room. A converter is built with ``agent_name`` (or told it by ``set_agent_name``) and its
 ``convert(raw)`` takes the platform's history rows, oldest first.
 """
 

@@ -889,7 +889,7 @@ def test_session_state_from_the_rooms_history(live: Live, tmp_path: Path) -> Non
         (line,) = state.replay_messages
         assert line.endswith("]: hi there")
         # band-sdk's converter over the same rows gives the same state
-        converted = ACPClientHistoryConverter(agent_name="Acp").convert(rows)
+        converted = ACPClientHistoryConverter().convert(rows)
         assert converted.room_to_session == state.room_to_session
         assert converted.replay_messages == state.replay_messages
 

@@ -60,6 +60,11 @@ LAYERS: dict[str, float] = {
     "band.platform": 2.7,  # band-sdk's import path of the runtime's event types
     "band.workspaces": 2,
     "band.converters": 2,
+    # band-sdk's paths of the ACP integration's history readers and the MCP server's builder
+    "band.converters.__init__": 3,  # the facade names them all (lazily)
+    "band.converters.acp_client": 3,
+    "band.converters.acp_server": 3,
+    "band.runtime.mcp_server": 3,
     "band.agent": 3,
     "band.adapters": 3,
     "band.integrations": 3,

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from acp import (
     plan_entry,
@@ -22,8 +22,14 @@ from band.converters._events import ToolCallEvent, ToolResultEvent, parse
 from band.core.turn import AgentFailure
 from band.core.types import MessageType, PlatformMessage
 
-if TYPE_CHECKING:
-    from .server import BandACPServerAdapter
+
+class _SessionsOfRooms(Protocol):
+    """What the push handler asks of ``BandACPServerAdapter``: a room's session and the editor."""
+
+    def get_session_for_room(self, room_id: str) -> str | None: ...
+
+    def get_acp_client(self) -> Any: ...
+
 
 __all__ = ["ACPPushHandler", "EventConverter", "failure_of"]
 
@@ -100,7 +106,7 @@ class ACPPushHandler:
     """Sends the editor a room message no prompt is waiting for (a peer speaking on its own),
     in the session of that room."""
 
-    def __init__(self, adapter: BandACPServerAdapter) -> None:
+    def __init__(self, adapter: _SessionsOfRooms) -> None:
         self._adapter = adapter
 
     async def handle_push_event(self, msg: PlatformMessage, room_id: str) -> None:
