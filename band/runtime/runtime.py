@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from band.client.phoenix import PhoenixClient, PushHandler
 from band.client.rest import RestClient, RestResponse
+from band.core.exceptions import BandConfigError
 from band.core.preprocessor import Preprocessor
 from band.core.simple_adapter import SimpleAdapter
 from band.core.wire import (
@@ -21,9 +24,20 @@ from band.core.wire import (
     RoomAdded,
     Supersede,
     decode_as,
+    to_dict,
 )
 from band.runtime.agentconfig import AgentConfig, ConflictPolicy
 from band.runtime.capabilities import prune_unsupported
+from band.runtime.composed import (
+    ControlCallback,
+    ExecuteHandler,
+    ExecutionContext,
+    HandlerTurns,
+    Link,
+    MessageControl,
+    SessionCleanup,
+    participant_turn,
+)
 from band.runtime.contacts.config import ContactEventConfig, ContactEventStrategy
 from band.runtime.contacts.events import contact_event
 from band.runtime.contacts.handler import ContactEventHandler
@@ -61,23 +75,70 @@ CONTROL_DEDUPE = 256
 
 
 class AgentRuntime:
-    """Connects one agent: identity, socket, room subscriptions and one execution per room."""
+    """Connects one agent: identity, socket, room subscriptions and one execution per room.
+
+    ``Agent`` builds it with keywords (``agent_id=, api_key=, rest_url=, ws_url=, adapter=,
+    config=``). band-sdk's composition call works too: ``AgentRuntime(link, agent_id,
+    on_execute)`` runs the same runtime on the ``BandLink``'s REST client and credentials,
+    with ``on_execute(ctx, event)`` as each room's turn (``band.runtime.composed``).
+    """
 
     def __init__(
         self,
-        *,
-        agent_id: str,
-        api_key: str,
-        rest_url: str,
-        ws_url: str,
-        adapter: SimpleAdapter[Any],
-        config: AgentConfig,
-        session_config: SessionConfig,
+        link: Link | None = None,
+        agent_id: str | None = None,
+        on_execute: ExecuteHandler | None = None,
+        execution_factory: None = None,
+        room_filter: Callable[[JsonObject], bool] | None = None,
+        session_config: SessionConfig | None = None,
+        on_session_cleanup: SessionCleanup | None = None,
+        on_control: ControlCallback | None = None,
+        on_message_control: MessageControl | None = None,
         on_participant_added: ParticipantAddedCallback | None = None,
         on_participant_removed: ParticipantRemovedCallback | None = None,
+        *,
+        api_key: str | None = None,
+        rest_url: str | None = None,
+        ws_url: str | None = None,
+        adapter: SimpleAdapter[Any] | None = None,
+        config: AgentConfig | None = None,
         contact_config: ContactEventConfig | None = None,
         preprocessor: Preprocessor | None = None,
     ) -> None:
+        if execution_factory is not None:
+            raise BandConfigError(
+                "execution_factory is not supported: each room runs the runtime's own "
+                "execution (exactly-once delivery); pass on_execute"
+            )
+        self.link = link
+        self._turns: HandlerTurns | None = None
+        rest: RestClient | None = None
+        if link is not None:  # band-sdk's composition: AgentRuntime(link, agent_id, on_execute)
+            if on_execute is None or adapter is not None or api_key is not None:
+                raise TypeError(
+                    "AgentRuntime takes a BandLink with on_execute (band-sdk's composition) "
+                    "or api_key/rest_url/ws_url with an adapter, not both"
+                )
+            agent_id = agent_id or link.agent_id
+            api_key, rest_url, ws_url, rest = link.api_key, link.rest_url, link.ws_url, link.rest
+            config = config or AgentConfig(conflict_policy=link.conflict_policy)
+            self._turns = adapter = HandlerTurns(
+                on_execute,
+                on_session_cleanup=on_session_cleanup,
+                on_control=on_control,
+                on_message_control=on_message_control,
+            )
+            preprocessor = preprocessor or self._turns
+        elif on_execute is not None:
+            raise TypeError("on_execute needs a BandLink: AgentRuntime(link, agent_id, on_execute)")
+        if not (agent_id and api_key and rest_url and ws_url and adapter is not None):
+            raise TypeError(
+                "AgentRuntime needs agent_id, api_key, rest_url, ws_url and adapter "
+                "(or band-sdk's AgentRuntime(link, agent_id, on_execute))"
+            )
+        config = config or AgentConfig()
+        session_config = session_config or SessionConfig()
+        self.room_filter = room_filter
         self.agent_id = agent_id
         self.contact_config = contact_config or ContactEventConfig()
         self.preprocessor = preprocessor
@@ -88,7 +149,7 @@ class AgentRuntime:
         self.session_config = session_config
         self.agent_name = ""
         self.agent_description = ""
-        self.rest = RestClient(api_key, rest_url)
+        self.rest = rest or RestClient(api_key, rest_url)
         #: each turn's timeline: one INFO line per turn on ``band.turns``, ``recent()`` traces
         otel = otel_sink()  # None unless opentelemetry-api is installed
         self.turn_recorder = TurnRecorder(agent_id, sinks=[otel] if otel is not None else [])
@@ -125,6 +186,7 @@ class AgentRuntime:
         self.membership = RoomRoster()  # which rooms the agent is admitted to
         self.ended = asyncio.Event()
         self.end_reason: str | None = None
+        self._stop_asked = asyncio.Event()  # ends run(): stop() or a signal
         #: True while joined to the agent's contacts topic (band-sdk: is_contacts_subscribed)
         self.contacts_subscribed = False
         self._controls: OrderedDict[str, None] = OrderedDict()
@@ -142,6 +204,7 @@ class AgentRuntime:
 
     async def start(self) -> None:
         """Identify the agent, connect the socket, join its topics and rooms."""
+        self._stop_asked.clear()
         me = (await self.rest.request("GET", "/agent/me")).data_as(AgentMe) or AgentMe()
         self.agent_name = me.name or self.agent_id
         self.agent_description = me.description or ""
@@ -174,6 +237,7 @@ class AgentRuntime:
         False when one had to be cancelled.
         """
         self.contacts_subscribed = False
+        self._stop_asked.set()
         rooms, self.rooms = list(self.rooms.values()), {}
         results = await asyncio.gather(
             *(room.close(timeout) for room in rooms), return_exceptions=True
@@ -188,7 +252,32 @@ class AgentRuntime:
             await self.adapter.cleanup_all()
         finally:
             await self.rest.aclose()
+            if self.link is not None:  # band-sdk's stop() disconnects the link too
+                await self.link.disconnect()
         return graceful
+
+    async def run(self, *, install_signal_handlers: bool = True) -> None:
+        """Start, run until the socket ends for good (or SIGINT/SIGTERM when
+        ``install_signal_handlers``; or ``stop()`` from elsewhere), then stop."""
+        loop = asyncio.get_running_loop()
+        installed = []
+        if install_signal_handlers:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                    loop.add_signal_handler(sig, self._stop_asked.set)
+                    installed.append(sig)
+        try:
+            await self.start()
+            waits = [asyncio.ensure_future(e.wait()) for e in (self.ended, self._stop_asked)]
+            try:
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for wait in waits:
+                    wait.cancel()
+        finally:
+            for sig in installed:
+                loop.remove_signal_handler(sig)
+            await self.stop()
 
     async def _join_agent_topics(self) -> None:
         control = AgentTopicKind.Control.topic(self.agent_id)
@@ -258,7 +347,9 @@ class AgentRuntime:
                     if room_id is None or room_id in rooms:
                         continue
                     rooms[room_id] = listed
-                    ticket = self.membership.begin_room_admission(room_id, passes_filter=True)
+                    ticket = self.membership.begin_room_admission(
+                        room_id, passes_filter=self._wanted(to_dict(listed))
+                    )
                     if ticket is not None:
                         joins.append(
                             asyncio.ensure_future(self._admit(room_id, ticket, start=False))
@@ -275,7 +366,10 @@ class AgentRuntime:
 
     async def _sync_rooms(self) -> None:
         """Join new rooms, drop rooms that are gone, resync the ones that stayed."""
-        plan = self.membership.reconcile(await self._room_ids())
+        ids = await self._room_ids()
+        if self.room_filter is not None:  # a room the filter refuses is not the agent's here
+            ids = [i for i in ids if self._wanted(to_dict(self._listing[i]))]
+        plan = self.membership.reconcile(ids)
         for room_id in plan.removed:
             await self._drop_room(room_id)
         for room_id in plan.resync:
@@ -292,8 +386,13 @@ class AgentRuntime:
             if room is not None:
                 self._start(room)
 
-    async def _add_room(self, room_id: str) -> None:
-        ticket = self.membership.begin_room_admission(room_id, passes_filter=True)
+    def _wanted(self, room: JsonObject) -> bool:
+        """Whether ``room_filter`` (band-sdk's composition) lets the agent join ``room``."""
+        return self.room_filter is None or bool(self.room_filter(room))
+
+    async def _add_room(self, room_id: str, room: JsonObject | None = None) -> None:
+        wanted = self._wanted(room or {"id": room_id})
+        ticket = self.membership.begin_room_admission(room_id, passes_filter=wanted)
         if ticket is not None:
             await self._admit(room_id, ticket)
 
@@ -304,6 +403,13 @@ class AgentRuntime:
 
         With ``start=False`` the admitted room is returned for the caller to ``_start``.
         """
+        context = ExecutionContext(  # what the room's preprocessor gets as ``ctx``
+            room_id,
+            agent_id=self.agent_id,
+            rest=self.rest,
+            config=self.session_config,
+            hub_room_id=self.hub_room_id,
+        )
         room = RoomExecution(
             room_id,
             agent_id=self.agent_id,
@@ -314,6 +420,7 @@ class AgentRuntime:
             preprocessor=self.preprocessor,
             hub_room_id=self.hub_room_id,
             recorder=self.turn_recorder,
+            context=context,
         )
         self.rooms[room_id] = room  # live pushes right after the join reach its queue
         joined = await self.subscriptions.join_room(
@@ -399,7 +506,15 @@ class AgentRuntime:
             room.participants.removed(data)
         room.participants_changed()
         payload = payload_from(ParticipantPayload, data)
-        if added and self.on_participant_added is not None:
+        if self._turns is not None:  # band-sdk's composition: the hook, then on_execute
+            change: ParticipantAddedEvent | ParticipantRemovedEvent
+            if added:
+                change = ParticipantAddedEvent(room_id=room_id, payload=payload, raw=data)
+            else:
+                change = ParticipantRemovedEvent(room_id=room_id, payload=payload, raw=data)
+            hook = self.on_participant_added if added else self.on_participant_removed
+            self._spawn(participant_turn(self._turns, room.context, change, hook))
+        elif added and self.on_participant_added is not None:
             event = ParticipantAddedEvent(room_id=room_id, payload=payload, raw=data)
             self._spawn(self.on_participant_added(room_id, event))
         elif not added and self.on_participant_removed is not None:
@@ -408,7 +523,7 @@ class AgentRuntime:
 
     def _on_rooms(self, event: str, data: JsonObject) -> None:
         if event == "room_added":
-            self._spawn(self._add_room(str(decode_as(RoomAdded, data).id)))
+            self._spawn(self._add_room(str(decode_as(RoomAdded, data).id), data))
         elif event == "room_removed":
             decision = evaluate_delivery_event(event, None, data, self.agent_id)
             self._spawn(self._drop_room(str(decision.get("room_id"))))

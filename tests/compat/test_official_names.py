@@ -49,11 +49,11 @@ INTERNALS = (
     "builder, startup helpers, context serialization): ours are band.mcp and the runtime"
 )
 
-RUNTIME_CTORS = (
-    "AgentRuntime and ExecutionContext are our runtime's own classes behind Agent (keyword "
-    "constructors taking the adapter); band-sdk's AgentRuntime(link, agent_id, on_execute) "
-    "would be a second runtime. Composing by hand is BandLink + RoomPresence + an Execution "
-    "per room (tests/runtime/test_composition.py)"
+PLATFORM_STOP = (
+    "band-sdk's ExecutionContext(on_platform_stop=) hook receives its TurnScope (the per-turn "
+    "record its AgentRuntime uses to report a platform stop through on_control once); ours "
+    "has no such record to hand over: a room the platform stops reaches on_control(room_id, "
+    "'stop') of AgentRuntime(link, agent_id, on_execute, on_control=...) directly"
 )
 ACP_RUNTIME = (
     "band-sdk's own ACP client process runtime (ACPRuntime with its collecting client and "
@@ -84,10 +84,7 @@ ACP_SERVER_INTERNALS = (
 
 #: Names we do not provide, on purpose (fnmatch patterns on ``module:Name``).
 DECLINED: dict[str, str] = {
-    "band:AgentRuntime (*": RUNTIME_CTORS,
-    "band:ExecutionContext (*": RUNTIME_CTORS,
-    "band.runtime:AgentRuntime (*": RUNTIME_CTORS,
-    "band.runtime:ExecutionContext (*": RUNTIME_CTORS,
+    "band*:ExecutionContext (parameter on_platform_stop missing)": PLATFORM_STOP,
     "band.runtime.tools:AttachmentCache (*": "band-sdk's AttachmentCache is a typing "
     "Protocol naming async_lru's cache_* methods (the type of its internal attachment cache): "
     "it cannot be instantiated (TypeError), so no call written for it exists to run on ours, "
