@@ -21,10 +21,17 @@ from .official_names import missing, name_differences, official_modules
 
 pytestmark = requires_refsdk
 
-REST = (
-    "band_rest's generated client (AsyncRestClient with per-API sub-clients, its request "
-    "and response models, its ApiError classes): our band.client.rest is the SDK's own "
-    "transport and the tools are the supported surface (tests/compat/test_surface.py)"
+REST_TRANSPORT = (
+    "our band.client.rest.RestClient is the SDK's own async transport (RestClient(api_key, "
+    "base_url, timeout=...), request(method, path)) and its HTTP errors are band.client."
+    "errors' (BandAPIError(status_code, code, message), raised by the tools): band_rest's "
+    "synchronous RestClient(environment=, httpx_client=, ...) and its ApiError(body, headers) "
+    "classes are band_rest's own (band.client.rest.AsyncRestClient is band_rest's, [rest] extra)"
+)
+REST_MODELS = (
+    "the typed results here are our msgspec Structs (band.core.wire): keyword construction of "
+    "their fields, an omitted list is [] not None; band_rest's pydantic models also take "
+    "unknown keywords (**data)"
 )
 STREAMING = (
     "band-sdk's WebSocket client internals (its Phoenix client, watchdog, wire payloads): "
@@ -63,12 +70,6 @@ ACP_RUNTIME = (
     "without a separate wait; these classes would be a second ACP runtime. Its constants and "
     "permission/elicitation helpers are provided (band.integrations.acp.client_runtime)"
 )
-ACP_MODEL_SELECTION = (
-    "band-sdk's apply_model_selection takes its model catalogue's ModelSelection (band.core."
-    "model_catalog, declined below): ours applies ACPClientAdapterConfig(model=, "
-    "reasoning_effort=) to the selects locate_model_options finds (config_options), which is "
-    "provided with ACPModelOptions and the two category names"
-)
 ACP_CLIENT_STATE = (
     "session-state and chunk types of band-sdk's ACP client (its BandACPClient, the chunks it "
     "buffers, the room-to-session map it persists): ours narrates each turn through "
@@ -105,7 +106,6 @@ DECLINED: dict[str, str] = {
             "STDERR_DRAIN_TIMEOUT_S",
         )
     },
-    "band.integrations.acp.model_selection:apply_model_selection": ACP_MODEL_SELECTION,
     **{
         f"band.integrations.acp:{name}": ACP_CLIENT_STATE
         for name in ("ACPClientSessionState", "BandACPClient", "CollectedChunk")
@@ -121,15 +121,16 @@ DECLINED: dict[str, str] = {
         )
     },
     "band.converters:ACP*HistoryConverter": ACP_SERVER_INTERNALS,
-    "band.client.rest:*": REST,
+    "band.client.rest:RestClient (*": REST_TRANSPORT,
+    "band.client.rest:*Error (*": REST_TRANSPORT,
+    "band.client.rest:* (no var_keyword parameter)": REST_MODELS,
+    "band.client.rest:* (parameter * default)": REST_MODELS,
     "band.client.streaming:*": STREAMING,
     "band.core.retention:*": RETENTION,
     "band.docker.launcher:*": DOCKER,
     "band.runtime.mcp_server:*": INTERNALS,
     "band.runtime.startup:*": INTERNALS,
     "band.runtime.context_serialization:*": INTERNALS,
-    "band.core.model_catalog:*": "band-sdk's per-provider model catalogue (model names and "
-    "prices it ships): model choice is each adapter's config here",
 }
 
 ISSUES_48_49 = "arriving with issues 48/49 (framework adapters other helpers are building)"
@@ -154,8 +155,6 @@ ARRIVING: dict[str, str] = {
     },
     "band.converters:Anthropic*": ISSUES_48_49 + " (band.converters' lazy exports: ours has "
     "band.converters.anthropic.AnthropicHistoryConverter; the package is being reworked there)",
-    "band.integrations.langgraph:*": ISSUES_48_49 + " (LangGraph's tool helpers)",
-    "band.integrations.pydantic_ai*": ISSUES_48_49 + " (Pydantic AI's tool helpers)",
     "band.integrations.claude_sdk:*": ISSUES_48_49 + " (Claude SDK's tool helpers)",
     "band.integrations.crewai*": ISSUES_48_49 + " (CrewAI's tool helpers)",
 }
