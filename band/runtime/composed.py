@@ -31,6 +31,7 @@ from band.runtime.rooms.events import (
     ParticipantRemovedEvent,
 )
 from band.runtime.rooms.execution import RoomExecution
+from band.runtime.rooms.messages import inbound
 from band.runtime.rooms.preprocess import DefaultPreprocessor
 from band.runtime.rooms.settlement import Delivery
 from band.runtime.sessionconfig import SessionConfig
@@ -43,6 +44,8 @@ __all__ = [
     "ControlCallback",
     "ExecuteHandler",
     "ExecutionContext",
+    "ExecutionFactory",
+    "FactoryRoom",
     "HandlerRoom",
     "HandlerTurns",
     "Link",
@@ -76,6 +79,24 @@ class Link(Protocol):
     async def disconnect(self) -> None:
         """Close the link's socket and REST pool."""
         ...
+
+
+class OwnExecution(Protocol):
+    """What the runtime calls on an execution from band-sdk's ``execution_factory`` (the
+    ``band.runtime.Execution`` protocol)."""
+
+    async def start(self) -> None: ...
+    async def stop(self, timeout: float | None = None) -> bool: ...
+    def inject_system_message(self, message: str) -> None: ...
+    async def on_event(self, event: Any) -> None: ...
+    async def request_resync(self) -> None: ...
+    def interrupt(self, *, kind: str = "interrupt") -> bool: ...
+    def stop_room(self) -> None: ...
+    async def resume_room(self) -> None: ...
+
+
+#: band-sdk's ``execution_factory(room_id, link, *, hub_room_id=None)``: the room's execution.
+ExecutionFactory = Callable[..., OwnExecution]
 
 
 class HandlerTurns(SimpleAdapter[HistoryProvider]):
@@ -326,3 +347,123 @@ class ExecutionContext(RoomContext):
     async def resume_room(self) -> None:
         """Answer in the room again (and catch up on what arrived meanwhile)."""
         await self._own_room().execution.control("play")
+
+
+class _Resync:
+    """The queue item asking the execution to look for missed messages."""
+
+
+class FactoryRoom:
+    """A room run by the caller's own execution (band-sdk's ``execution_factory``).
+
+    The runtime joins and leaves the room and hands the execution its events one at a time,
+    in arrival order (messages as ``MessageEvent``s, participant changes); as in band-sdk, a
+    custom execution owns its messages' marks and turns.
+    """
+
+    def __init__(
+        self,
+        room_id: str,
+        execution: OwnExecution,
+        turns: HandlerTurns,
+        *,
+        agent_id: str,
+        rest: RestClient,
+        config: SessionConfig,
+        hub_room_id: str | None = None,
+    ) -> None:
+        self.room_id = room_id
+        self.execution = execution
+        self.turns = turns
+        self.context = ExecutionContext(
+            room_id, agent_id=agent_id, rest=rest, config=config, hub_room_id=hub_room_id
+        )
+        self.participants = self.context.room_participants
+        self._events: asyncio.Queue[Any] = asyncio.Queue()
+        self._worker: asyncio.Task[None] | None = None
+
+    def __repr__(self) -> str:
+        return f"FactoryRoom(room_id={self.room_id!r}, execution={self.execution!r})"
+
+    @property
+    def hub_room_id(self) -> str | None:
+        """The agent's contacts hub room."""
+        return self.context.hub_room_id
+
+    @hub_room_id.setter
+    def hub_room_id(self, value: str | None) -> None:
+        self.context.hub_room_id = value
+
+    @property
+    def running(self) -> bool:
+        """Whether the room was started."""
+        return self._worker is not None
+
+    def start(self) -> None:
+        """Start the execution, then feed it the room's events."""
+        if self._worker is None:
+            self._worker = asyncio.create_task(self._run(), name=f"band-room-{self.room_id}")
+
+    async def _run(self) -> None:
+        await self.execution.start()
+        while True:
+            event = await self._events.get()
+            try:
+                if isinstance(event, _Resync):
+                    await self.execution.request_resync()
+                else:
+                    await self.execution.on_event(event)
+            except Exception:
+                log.exception("room %s: the execution failed on %s", self.room_id, event)
+
+    def submit(self, payload: JsonObject) -> None:
+        """Queue a validated ``message_created`` payload as a ``MessageEvent``."""
+        item = inbound(payload)
+        if item is not None:
+            self._events.put_nowait(MessageEvent.from_row(item.row, item.raw, self.room_id))
+
+    def deliver(self, event: ParticipantAddedEvent | ParticipantRemovedEvent) -> None:
+        """Queue a participant change for the execution."""
+        self._events.put_nowait(event)
+
+    def participants_changed(self) -> None:
+        """The roster changed: the execution hears it through ``deliver``."""
+
+    def inject_system_message(self, message: str) -> None:
+        """Hand ``message`` to the execution's next turn."""
+        self.execution.inject_system_message(message)
+
+    def submit_synthetic(self, text: str) -> None:
+        """A contact event for the hub room: a system message for the execution."""
+        self.execution.inject_system_message(text)
+
+    def request_drain(self) -> None:
+        """Ask the execution to look for missed messages (after a reconnect, on play)."""
+        self._events.put_nowait(_Resync())
+
+    def transport_back(self) -> None:
+        """The socket is back: the execution resyncs."""
+        self.request_drain()
+
+    async def control(self, mode: str) -> None:
+        """``agent.control``: interrupt the turn, park (stop) or resume (play) the room."""
+        if mode == "play":
+            await self.execution.resume_room()
+            return
+        if mode == "stop":
+            self.execution.stop_room()
+        else:
+            self.execution.interrupt(kind=mode)
+        await self.turns.on_interrupt(self.room_id, mode)
+
+    async def close(self, grace: float | None = None) -> bool:
+        """Stop the execution (``grace`` seconds for running work), then ``on_session_cleanup``."""
+        try:
+            graceful = await self.execution.stop(grace)
+        finally:
+            if self._worker is not None:
+                self._worker.cancel()
+                await asyncio.gather(self._worker, return_exceptions=True)
+                self._worker = None
+        await self.turns.on_cleanup(self.room_id)
+        return bool(graceful)

@@ -12,7 +12,6 @@ from typing import Any
 
 from band.client.phoenix import PhoenixClient, PushHandler
 from band.client.rest import RestClient, RestResponse
-from band.core.exceptions import BandConfigError
 from band.core.preprocessor import Preprocessor
 from band.core.simple_adapter import SimpleAdapter
 from band.core.wire import (
@@ -32,6 +31,8 @@ from band.runtime.composed import (
     ControlCallback,
     ExecuteHandler,
     ExecutionContext,
+    ExecutionFactory,
+    FactoryRoom,
     HandlerTurns,
     Link,
     MessageControl,
@@ -80,7 +81,8 @@ class AgentRuntime:
     ``Agent`` builds it with keywords (``agent_id=, api_key=, rest_url=, ws_url=, adapter=,
     config=``). band-sdk's composition call works too: ``AgentRuntime(link, agent_id,
     on_execute)`` runs the same runtime on the ``BandLink``'s REST client and credentials,
-    with ``on_execute(ctx, event)`` as each room's turn (``band.runtime.composed``).
+    with ``on_execute(ctx, event)`` as each room's turn (``band.runtime.composed``), or with
+    ``execution_factory``'s own execution per room.
     """
 
     def __init__(
@@ -88,7 +90,7 @@ class AgentRuntime:
         link: Link | None = None,
         agent_id: str | None = None,
         on_execute: ExecuteHandler | None = None,
-        execution_factory: None = None,
+        execution_factory: ExecutionFactory | None = None,
         room_filter: Callable[[JsonObject], bool] | None = None,
         session_config: SessionConfig | None = None,
         on_session_cleanup: SessionCleanup | None = None,
@@ -105,11 +107,6 @@ class AgentRuntime:
         contact_config: ContactEventConfig | None = None,
         preprocessor: Preprocessor | None = None,
     ) -> None:
-        if execution_factory is not None:
-            raise BandConfigError(
-                "execution_factory is not supported: each room runs the runtime's own "
-                "execution (exactly-once delivery); pass on_execute"
-            )
         self.link = link
         self._turns: HandlerTurns | None = None
         rest: RestClient | None = None
@@ -129,7 +126,7 @@ class AgentRuntime:
                 on_message_control=on_message_control,
             )
             preprocessor = preprocessor or self._turns
-        elif on_execute is not None:
+        elif on_execute is not None or execution_factory is not None:
             raise TypeError("on_execute needs a BandLink: AgentRuntime(link, agent_id, on_execute)")
         if not (agent_id and api_key and rest_url and ws_url and adapter is not None):
             raise TypeError(
@@ -139,6 +136,7 @@ class AgentRuntime:
         config = config or AgentConfig()
         session_config = session_config or SessionConfig()
         self.room_filter = room_filter
+        self.execution_factory = execution_factory
         self.agent_id = agent_id
         self.contact_config = contact_config or ContactEventConfig()
         self.preprocessor = preprocessor
@@ -170,7 +168,7 @@ class AgentRuntime:
         # the budget counts runs of the adapter: 0 would never run a message, so it means 1
         self.retries = RetryTracker(max(1, session_config.max_message_retries))
         self.delivery = Delivery(self.rest, ClaimRegistry(), self.retries)
-        self.rooms: dict[str, RoomExecution] = {}
+        self.rooms: dict[str, RoomExecution | FactoryRoom] = {}
         self._listing: dict[str, Room] = {}  # the last room listing, by id
         self.hub: ContactsHub | None = None
         if self.contact_config.strategy == ContactEventStrategy.HUB_ROOM:
@@ -339,7 +337,7 @@ class AgentRuntime:
         before joining; as in ``_sync_rooms`` every room is joined before any starts.
         """
         rooms: dict[str, Room] = {}
-        joins: list[asyncio.Future[RoomExecution | None]] = []
+        joins: list[asyncio.Future[RoomExecution | FactoryRoom | None]] = []
         try:
             async for page_rooms in self._room_pages():
                 for listed in page_rooms:
@@ -398,30 +396,12 @@ class AgentRuntime:
 
     async def _admit(
         self, room_id: str, ticket: int, *, start: bool = True
-    ) -> RoomExecution | None:
+    ) -> RoomExecution | FactoryRoom | None:
         """Subscribe to a room and start its execution (unless it was removed meanwhile).
 
         With ``start=False`` the admitted room is returned for the caller to ``_start``.
         """
-        context = ExecutionContext(  # what the room's preprocessor gets as ``ctx``
-            room_id,
-            agent_id=self.agent_id,
-            rest=self.rest,
-            config=self.session_config,
-            hub_room_id=self.hub_room_id,
-        )
-        room = RoomExecution(
-            room_id,
-            agent_id=self.agent_id,
-            rest=self.rest,
-            delivery=self.delivery,
-            adapter=self.adapter,
-            config=self.session_config,
-            preprocessor=self.preprocessor,
-            hub_room_id=self.hub_room_id,
-            recorder=self.turn_recorder,
-            context=context,
-        )
+        room = self._new_room(room_id)
         self.rooms[room_id] = room  # live pushes right after the join reach its queue
         joined = await self.subscriptions.join_room(
             room_id, self._room_handler(room_id), self._participants_handler(room_id)
@@ -438,7 +418,43 @@ class AgentRuntime:
             self._start(room)
         return room
 
-    def _start(self, room: RoomExecution) -> None:
+    def _new_room(self, room_id: str) -> RoomExecution | FactoryRoom:
+        """The room's execution: the runtime's own, or band-sdk's ``execution_factory``'s."""
+        if self.execution_factory is not None and self._turns is not None:
+            try:
+                own = self.execution_factory(room_id, self.link, hub_room_id=self.hub_room_id)
+            except TypeError:  # band-sdk's older factories take (room_id, link) only
+                own = self.execution_factory(room_id, self.link)
+            return FactoryRoom(
+                room_id,
+                own,
+                self._turns,
+                agent_id=self.agent_id,
+                rest=self.rest,
+                config=self.session_config,
+                hub_room_id=self.hub_room_id,
+            )
+        context = ExecutionContext(  # what the room's preprocessor gets as ``ctx``
+            room_id,
+            agent_id=self.agent_id,
+            rest=self.rest,
+            config=self.session_config,
+            hub_room_id=self.hub_room_id,
+        )
+        return RoomExecution(
+            room_id,
+            agent_id=self.agent_id,
+            rest=self.rest,
+            delivery=self.delivery,
+            adapter=self.adapter,
+            config=self.session_config,
+            preprocessor=self.preprocessor,
+            hub_room_id=self.hub_room_id,
+            recorder=self.turn_recorder,
+            context=context,
+        )
+
+    def _start(self, room: RoomExecution | FactoryRoom) -> None:
         """Start an admitted room's execution, unless it was dropped since."""
         if self.rooms.get(room.room_id) is not room:
             return
@@ -506,7 +522,10 @@ class AgentRuntime:
             room.participants.removed(data)
         room.participants_changed()
         payload = payload_from(ParticipantPayload, data)
-        if self._turns is not None:  # band-sdk's composition: the hook, then on_execute
+        if isinstance(room, FactoryRoom):  # band-sdk's custom execution hears it itself
+            kind = ParticipantAddedEvent if added else ParticipantRemovedEvent
+            room.deliver(kind(room_id=room_id, payload=payload, raw=data))
+        elif self._turns is not None:  # band-sdk's composition: the hook, then on_execute
             change: ParticipantAddedEvent | ParticipantRemovedEvent
             if added:
                 change = ParticipantAddedEvent(room_id=room_id, payload=payload, raw=data)

@@ -26,8 +26,9 @@ ACP_SERVER = (
     "ACPClientAdapter are offered"
 )
 LOW_LEVEL = (
-    "band-sdk's runtime internals (execution factories, resync and turn bookkeeping, "
-    "transport events) are not offered: AgentRuntime(link, agent_id, on_execute) and "
+    "band-sdk's runtime internals (the ExecutionFactory type, resync and turn bookkeeping, "
+    "transport events) are not offered: AgentRuntime(link, agent_id, on_execute, "
+    "execution_factory) and "
     "ExecutionContext(room_id, link, on_execute) run our own rooms, and composing by hand is "
     "BandLink + RoomPresence + an Execution per room (tests/runtime/test_composition.py)"
 )

@@ -25,7 +25,6 @@ from band import (
     MessageRetryTracker,
     RoomPresence,
 )
-from band.core import BandConfigError
 from band.platform import SettlementResult
 from band.platform.link import LinkEvent, RoomAddedEvent
 from band.runtime import ExecutionHandler, MessageHandler
@@ -347,8 +346,8 @@ def test_the_composition_call_and_the_keyword_call_are_not_mixed(live: Live) -> 
         AgentRuntime(link, aid, on_execute, api_key=key)
     with pytest.raises(TypeError, match="on_execute needs a BandLink"):
         AgentRuntime(None, aid, on_execute)
-    with pytest.raises(BandConfigError, match="execution_factory is not supported"):
-        AgentRuntime(link, aid, on_execute, lambda room_id, link: None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="on_execute needs a BandLink"):
+        AgentRuntime(None, aid, None, Answerer)
     with pytest.raises(RuntimeError, match="runs inside the runtime"):
         asyncio.run(ExecutionContext("r", rest=link.rest, agent_id=aid).start())
 
@@ -412,6 +411,55 @@ def test_the_composition_filters_rooms_takes_control_messages_and_hears_stops(
             await human.control(kept, aid, "stop")
             await wait_for(lambda: modes == [(kept, "stop")])
             assert await human.status(skipped, ping, aid) is None  # never the agent's here
+        finally:
+            await runtime.stop()
+            await human.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_an_execution_factory_runs_the_callers_own_execution_per_room(live: Live) -> None:
+    """band-sdk's execution_factory: the runtime joins the rooms and feeds each one's own
+    execution its events in order; controls and the room's release reach it."""
+    aid, _, key = live.register("Factory")
+    rid = room_with(live, aid, title="own execution")
+
+    async def scenario() -> None:
+        human = Human(live)
+        link = BandLink(aid, key, ws_url=live.ws, rest_url=live.rest)
+        made: dict[str, Answerer] = {}
+        hubs: list[str | None] = []
+        executed: list[Any] = []
+        cleaned: list[str] = []
+
+        def factory(room_id: str, link: Any, *, hub_room_id: str | None = None) -> Answerer:
+            hubs.append(hub_room_id)
+            made[room_id] = Answerer(room_id, link)
+            return made[room_id]
+
+        async def on_execute(ctx: ExecutionContext, event: Any) -> None:
+            executed.append(event)  # the factory's executions handle every event instead
+
+        async def on_cleanup(room_id: str) -> None:
+            cleaned.append(room_id)
+
+        runtime = AgentRuntime(link, aid, on_execute, factory, on_session_cleanup=on_cleanup)
+        try:
+            await runtime.start()
+            await wait_for(lambda: rid in made and made[rid].started)
+            assert hubs == [None] and isinstance(made[rid], Execution)
+            mid = await human.send(rid, aid, "hello")
+            await wait_for(lambda: human.status_is(rid, mid, aid, "processed"))
+            replies = [plain(r["content"]) for r in await human.replies(rid, aid)]
+            assert replies == ["got: hello"] and executed == []
+            await human.control(rid, aid, "stop")
+            await wait_for(lambda: not made[rid].started)
+            await human.control(rid, aid, "play")
+            await wait_for(lambda: made[rid].started)
+            r = await human.http.delete(f"/api/v1/me/chats/{rid}/participants/{aid}")
+            assert r.status_code == 200, r.text
+            await wait_for(lambda: cleaned == [rid])
+            assert not made[rid].started and rid not in runtime.rooms
         finally:
             await runtime.stop()
             await human.aclose()
