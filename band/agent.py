@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from band._version import __version__
-from band.config import PlatformSettings, load_agent_config
+from band.config.settings import PlatformSettings
 from band.core.exceptions import AgentAlreadyRunningError, BandConfigError, StartupError
 from band.core.preprocessor import Preprocessor
 from band.core.simple_adapter import SimpleAdapter
@@ -142,6 +142,8 @@ class Agent:
         **kwargs: Any,
     ) -> Agent:
         """An agent whose ``agent_id`` and ``api_key`` are under ``name`` in agent_config.yaml."""
+        from band.config.loader import load_agent_config  # yaml loads only for a config file
+
         try:
             agent_id, api_key = load_agent_config(name, config_path=config_path)
         except StartupError:

@@ -5,25 +5,26 @@ went to the generic machinery around each of them (URL and header models, the co
 bookkeeping, h11's state machine). This client does only what those calls need: one origin,
 pooled keep-alive connections, one request in flight per connection, bodies framed by
 Content-Length, chunked encoding or the connection's close, parsed by httptools (the C parser
-uvicorn uses). It raises httpx's own exception classes, so callers handle both stacks alike.
-:class:`~band.client.rest.RestClient` falls back to httpx for what it does not cover (proxies,
-multipart uploads, a custom transport).
+uvicorn uses). It raises httpx's own exception classes, so callers handle both stacks alike;
+httpx itself (about 7 MiB of an agent's memory with what it pulls in) is imported only when one
+is raised. :class:`~band.client.rest.RestClient` falls back to httpx for what it does not cover
+(proxies, multipart uploads, a custom transport).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import re
 import ssl
 import time
 import urllib.request
 import zlib
 from collections.abc import Mapping, Sequence
+from types import ModuleType
 from typing import Any
 from urllib.parse import SplitResult, quote, urlencode, urlsplit
-
-import httpx
 
 httptools: Any
 try:
@@ -46,6 +47,25 @@ _PLAIN_PATH = re.compile(r"[A-Za-z0-9/%:@!$&'()*+,;=~._-]*")
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 #: characters a request target may not carry (they would split the request line)
 _BAD_TARGET = re.compile(r"[ \r\n]")
+
+
+def _httpx() -> ModuleType:
+    """httpx, imported when the first of its exceptions is raised (an answer needs none)."""
+    import httpx
+
+    return httpx
+
+
+def ssl_context() -> ssl.SSLContext:
+    """The certificate trust httpx's default client uses (``httpx.create_ssl_context``):
+    ``SSL_CERT_FILE``, else ``SSL_CERT_DIR``, else certifi's bundle."""
+    if os.environ.get("SSL_CERT_FILE"):
+        return ssl.create_default_context(cafile=os.environ["SSL_CERT_FILE"])
+    if os.environ.get("SSL_CERT_DIR"):
+        return ssl.create_default_context(capath=os.environ["SSL_CERT_DIR"])
+    import certifi  # httpx's own dependency
+
+    return ssl.create_default_context(cafile=certifi.where())
 
 
 def available() -> bool:
@@ -101,7 +121,7 @@ class _Connection(asyncio.Protocol):
         try:
             self._parser.feed_data(data)
         except httptools.HttpParserError as exc:
-            self._fail(httpx.RemoteProtocolError(f"malformed response: {exc}"))
+            self._fail(_httpx().RemoteProtocolError(f"malformed response: {exc}"))
             self.close()
 
     def eof_received(self) -> bool:
@@ -115,7 +135,7 @@ class _Connection(asyncio.Protocol):
         if self._headers_done and not self._framed:  # a body that ends where the stream does
             self.on_message_complete()
         else:
-            self._fail(httpx.RemoteProtocolError("server disconnected without a full response"))
+            self._fail(_httpx().RemoteProtocolError("server disconnected without a full response"))
 
     # httptools callbacks
 
@@ -153,7 +173,7 @@ class _Connection(asyncio.Protocol):
             try:
                 content = zlib.decompress(content, 47 if encoding == "gzip" else 15)
             except zlib.error as exc:
-                self._fail(httpx.RemoteProtocolError(f"bad {encoding} body: {exc}"))
+                self._fail(_httpx().RemoteProtocolError(f"bad {encoding} body: {exc}"))
                 self.close()
                 return
         self._disarm()
@@ -236,7 +256,7 @@ class Http11Pool:
         self._port = parts.port or (443 if parts.scheme == "https" else 80)
         self._ssl: ssl.SSLContext | None = None
         if parts.scheme == "https":
-            self._ssl = httpx.create_ssl_context(trust_env=True)  # the trust httpx would use
+            self._ssl = ssl_context()  # the trust httpx would use
         self._prefix = parts.path.rstrip("/") + "/"
         netloc = parts.netloc.rpartition("@")[2]
         self._fixed = _header_block({"Host": netloc, **headers})
@@ -297,7 +317,7 @@ class Http11Pool:
                 resp = await conn.send(data, self.timeout)
             except TimeoutError as exc:
                 conn.close()
-                raise httpx.ReadTimeout(f"no answer within {self.timeout}s") from exc
+                raise _httpx().ReadTimeout(f"no answer within {self.timeout}s") from exc
             except BaseException:  # cancelled or failed mid-request: the stream is out of step
                 conn.close()
                 raise
@@ -327,9 +347,10 @@ class Http11Pool:
                     server_hostname=self._host if self._ssl else None,
                 )
         except TimeoutError as exc:
-            raise httpx.ConnectTimeout(f"connect timed out after {self.connect_timeout}s") from exc
+            seconds = self.connect_timeout
+            raise _httpx().ConnectTimeout(f"connect timed out after {seconds}s") from exc
         except OSError as exc:
-            raise httpx.ConnectError(str(exc) or type(exc).__name__) from exc
+            raise _httpx().ConnectError(str(exc) or type(exc).__name__) from exc
         log.debug("new connection to %s:%s (%d idle)", self._host, self._port, len(self._idle))
         return conn
 

@@ -6,12 +6,12 @@ import asyncio
 import logging
 import random
 import re
+import sys
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 from urllib.parse import quote
 
-import httpx
 import msgspec
 
 from band._version import __version__
@@ -73,6 +73,9 @@ from .generated import aclose_rest_client as aclose_rest_client
 from .generated import band_rest_name
 from .http11 import Primitive, QueryParams
 
+if TYPE_CHECKING:
+    import httpx
+
 log = logging.getLogger("band.client.rest")
 
 
@@ -97,7 +100,7 @@ M = TypeVar("M", bound=wire.WireModel)
 
 
 #: An answer from either HTTP stack (both have status_code, headers and content).
-_Answer = http11.Response | httpx.Response
+_Answer: TypeAlias = "http11.Response | httpx.Response"
 
 
 #: An id that ``quote(id, safe="")`` returns unchanged (a UUID, a handle); not ``.`` or ``..``.
@@ -201,14 +204,12 @@ class RestClient:
         self.backoff_base_s = backoff_base_s
         self.backoff_max_s = backoff_max_s
         headers = {"X-API-Key": api_key, "User-Agent": f"band-open-sdk/{__version__}"}
-        connect_timeout = min(timeout, 10.0)
-        self._http = httpx.AsyncClient(
-            base_url=f"{self.base_url}/api/v1",
-            headers=headers,
-            timeout=httpx.Timeout(timeout, connect=connect_timeout),
-            limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
-            transport=transport,
-        )
+        self._headers = headers
+        self._timeout = timeout
+        self._transport = transport
+        self._closed = False
+        #: the httpx client, made on its first call (none when the lean client carries them all)
+        self._httpx: httpx.AsyncClient | None = None
         self._lean: http11.Http11Pool | None = None
         if (
             transport is None
@@ -220,8 +221,10 @@ class RestClient:
                 f"{self.base_url}/api/v1",
                 headers,
                 timeout=timeout,
-                connect_timeout=connect_timeout,
+                connect_timeout=min(timeout, 10.0),
             )
+        else:
+            self._http  # noqa: B018 -- made now: a bad transport or proxy fails here, as before
 
     def __repr__(self) -> str:  # the key never appears here
         return f"RestClient(base_url={self.base_url!r})"
@@ -232,26 +235,48 @@ class RestClient:
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
 
+    @property
+    def _http(self) -> httpx.AsyncClient:
+        """The httpx client (imported and made on first use: most agents never need it)."""
+        if self._httpx is None:
+            if self._closed:  # what httpx says when its closed client is asked
+                raise RuntimeError("Cannot send a request, as the client has been closed.")
+            import httpx
+
+            self._httpx = httpx.AsyncClient(
+                base_url=f"{self.base_url}/api/v1",
+                headers=self._headers,
+                timeout=httpx.Timeout(self._timeout, connect=min(self._timeout, 10.0)),
+                limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
+                transport=self._transport,
+            )
+        return self._httpx
+
     async def aclose(self) -> None:
         """Close the connection pools."""
+        self._closed = True
         if self._lean is not None:
             await self._lean.aclose()
-        await self._http.aclose()
+        if self._httpx is not None:
+            await self._httpx.aclose()
 
     @property
     def closed(self) -> bool:
         """True once :meth:`aclose` ran."""
-        return self._http.is_closed
+        return self._closed
 
     @property
     def timeout(self) -> float:
         """Seconds a call may wait for its answer."""
-        read = self._http.timeout.read
-        return read if read is not None else DEFAULT_TIMEOUT_S
+        return self._timeout
 
     @timeout.setter
     def timeout(self, seconds: float) -> None:
-        self._http.timeout = httpx.Timeout(seconds, connect=min(seconds, 10.0))
+        self._timeout = seconds
+        if self._httpx is not None:
+            import httpx
+
+            self._httpx.timeout = httpx.Timeout(seconds, connect=min(seconds, 10.0))
         if self._lean is not None:
             self._lean.timeout = seconds
             self._lean.connect_timeout = min(seconds, 10.0)
@@ -303,13 +328,14 @@ class RestClient:
                         files=files,
                         headers=headers,
                     )
-            except httpx.TimeoutException as exc:
-                # a timed-out POST may have been applied: only idempotent calls repeat
+            except Exception as exc:
+                failure = _transport_failure(exc)
+                if failure is None:
+                    raise
                 if attempt >= retries:
-                    raise BandTimeoutError(f"{method} {url} timed out") from exc
-                delay = self._backoff(attempt, None)
-            except httpx.TransportError as exc:
-                if attempt >= retries:
+                    # a timed-out POST may have been applied: only idempotent calls repeat
+                    if failure == "timeout":
+                        raise BandTimeoutError(f"{method} {url} timed out") from exc
                     raise BandConnectionError(f"{method} {url} failed: {exc}") from exc
                 delay = self._backoff(attempt, None)
             else:
@@ -398,6 +424,19 @@ class RestClient:
                 return min(hinted, 60.0)
         ceiling = min(self.backoff_max_s, self.backoff_base_s * (2**attempt))
         return random.uniform(ceiling / 2, ceiling)
+
+
+def _transport_failure(exc: Exception) -> str | None:
+    """``"timeout"`` for httpx's ``TimeoutException``, ``"transport"`` for its other
+    ``TransportError``s (both stacks raise them), None for anything else."""
+    httpx = sys.modules.get("httpx")
+    if httpx is None:  # never imported: ``exc`` cannot be one of its exceptions
+        return None
+    if isinstance(exc, httpx.TimeoutException):
+        return "timeout"
+    if isinstance(exc, httpx.TransportError):
+        return "transport"
+    return None
 
 
 def _reraise_swallowed_cancel() -> None:
