@@ -28,7 +28,7 @@ from band import (
 from band.platform import SettlementResult
 from band.platform.link import LinkEvent, RoomAddedEvent
 from band.runtime import ExecutionHandler, MessageHandler
-from band.runtime.rooms.events import MessageEvent
+from band.runtime.rooms.events import MessageEvent, ParticipantAddedEvent
 from band.runtime.tools import AgentTools
 
 
@@ -290,16 +290,22 @@ def test_band_sdks_agent_runtime_composition_answers_once_and_calls_its_hooks(
 
 def test_band_sdks_execution_context_runs_one_room_fed_by_its_caller(live: Live) -> None:
     """``ExecutionContext(room_id, link, on_execute)``: start() answers what the room already
-    owes the agent, on_event() queues pushed messages; each runs once, even when fed twice."""
+    owes the agent, on_event() queues pushed messages (each runs once, even when fed twice)
+    and participant changes (hook, then on_execute); stop_room() parks the room and
+    resume_room() catches up on what arrived meanwhile."""
     aid, _, key = live.register("OneRoom")
+    other, _, _ = live.register("Visitor")
     rid = room_with(live, aid, title="one room")
 
     async def scenario() -> None:
         human = Human(live)
         link = BandLink(aid, key, ws_url=live.ws, rest_url=live.rest)
         runs: list[str] = []
+        seen: list[str] = []
+        added: list[tuple[str, str | None]] = []
 
         async def on_execute(ctx: ExecutionContext, event: Any) -> None:
+            seen.append(type(event).__name__)
             if isinstance(event, MessageEvent) and event.payload is not None:
                 runs.append(event.payload.id)
                 tools = AgentTools.from_context(ctx)
@@ -307,7 +313,10 @@ def test_band_sdks_execution_context_runs_one_room_fed_by_its_caller(live: Live)
                     f"got: {event.payload.content}", mentions=[event.payload.sender_id]
                 )
 
-        ctx = ExecutionContext(rid, link, on_execute)
+        async def on_added(room_id: str, event: Any) -> None:
+            added.append((room_id, event.payload.id if event.payload else None))
+
+        ctx = ExecutionContext(rid, link, on_execute, on_participant_added=on_added)
         assert ctx.agent_id == aid and ctx.thread_id == rid and not ctx.is_running
         waiting = await human.send(rid, aid, "before start")
         try:
@@ -324,13 +333,30 @@ def test_band_sdks_execution_context_runs_one_room_fed_by_its_caller(live: Live)
                     break
             await ctx.on_event(event)  # a duplicate delivery: still one run
             await wait_for(lambda: human.status_is(rid, pushed, aid, "processed"))
+            assert ctx.interrupt() is False  # no turn is running
+
+            body = {"participant": {"participant_id": other}}
+            r = await human.http.post(f"/api/v1/me/chats/{rid}/participants", json=body)
+            assert r.status_code == 201, r.text
+            async for event in events:
+                await ctx.on_event(event)
+                if isinstance(event, ParticipantAddedEvent):
+                    break
+            assert added == [(rid, other)] and seen[-1] == "ParticipantAddedEvent"
+            assert other in [p["id"] for p in ctx.participants]
+
+            ctx.stop_room()
+            await wait_for(lambda: ctx.is_stopped)
+            parked = await human.send(rid, aid, "while parked")  # not fed: /next serves it
+            await ctx.resume_room()
+            await wait_for(lambda: human.status_is(rid, parked, aid, "processed"))
             assert await ctx.stop(timeout=5) is True
+            replies = [plain(r["content"]) for r in await human.replies(rid, aid)]
         finally:
             await link.disconnect()
             await human.aclose()
-        assert runs == [waiting, pushed]
-        replies = [plain(r["content"]) for r in await Human(live).replies(rid, aid)]
-        assert replies == ["got: before start", "got: pushed"]
+        assert runs == [waiting, pushed, parked]
+        assert replies == ["got: before start", "got: pushed", "got: while parked"]
 
     asyncio.run(scenario())
 
