@@ -116,7 +116,7 @@ class HandlerTurns(SimpleAdapter[HistoryProvider]):
         self.on_control = on_control
         self.on_message_control = on_message_control
         self._inputs = DefaultPreprocessor()
-        # the context and event of each message handed to a turn (a room runs one at a time)
+        # each room's context and the event its next turn runs (a room runs one at a time)
         self._pending: dict[str, tuple[RoomContext, MessageEvent]] = {}
 
     @property
@@ -132,12 +132,12 @@ class HandlerTurns(SimpleAdapter[HistoryProvider]):
             return None  # handled as a control message: settled, no turn
         inp = await self._inputs.process(ctx, event, agent_id)
         if inp is not None:
-            self._pending[inp.msg.id] = (ctx, event)
+            self._pending[ctx.room_id] = (ctx, event)
         return inp
 
     async def on_event(self, inp: AgentInput) -> None:
         """Run ``on_execute`` with the room's context and the message's event."""
-        ctx, event = self._pending.pop(inp.msg.id)
+        ctx, event = self._pending.pop(inp.room_id)
         await self.on_execute(ctx, event)
 
     async def on_message(
@@ -161,6 +161,7 @@ class HandlerTurns(SimpleAdapter[HistoryProvider]):
 
     async def on_cleanup(self, room_id: str) -> None:
         """The room is released: ``on_session_cleanup(room_id)``."""
+        self._pending.pop(room_id, None)
         if self.on_session_cleanup is not None:
             await self.on_session_cleanup(room_id)
 

@@ -83,7 +83,8 @@ class AgentRuntime:
     config=``). band-sdk's composition call works too: ``AgentRuntime(link, agent_id,
     on_execute)`` runs the same runtime on the ``BandLink``'s REST client and credentials,
     with ``on_execute(ctx, event)`` as each room's turn (``band.runtime.composed``), or with
-    ``execution_factory``'s own execution per room.
+    ``execution_factory``'s own execution per room. The runtime opens its own socket with the
+    link's credentials: leave the link unconnected (``stop()`` disconnects it).
     """
 
     def __init__(
