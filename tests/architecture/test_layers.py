@@ -42,10 +42,12 @@ LAYERS: dict[str, float] = {
     "band.runtime.contact_handler": 2.3,
     "band.runtime.rooms": 2.4,  # the rooms' delivery pipeline and its worker
     "band.runtime.context": 2.4,  # band-sdk's import paths of rooms modules
-    "band.runtime.execution": 2.4,
+    "band.runtime.execution": 2.45,  # also ExecutionContext's path (band.runtime.composed)
     "band.runtime.messages": 2.4,
     "band.runtime.participants": 2.4,
     "band.runtime.callbacks": 2.4,
+    # band-sdk's AgentRuntime(link, ...) / ExecutionContext(room_id, link, on_execute) calls
+    "band.runtime.composed": 2.45,
     "band.runtime.runtime": 2.5,
     "band.runtime.startup": 2.5,
     "band.runtime.shutdown": 2.5,

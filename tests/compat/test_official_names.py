@@ -54,11 +54,11 @@ DOCKER = (
     "locked project with uv and execs its entrypoint; a deployment tool of that image, not "
     "SDK API that a script calls"
 )
-RUNTIME_CTORS = (
-    "AgentRuntime and ExecutionContext are our runtime's own classes behind Agent (keyword "
-    "constructors taking the adapter); band-sdk's AgentRuntime(link, agent_id, on_execute) "
-    "would be a second runtime. Composing by hand is BandLink + RoomPresence + an Execution "
-    "per room (tests/runtime/test_composition.py)"
+PLATFORM_STOP = (
+    "band-sdk's ExecutionContext(on_platform_stop=) hook receives its TurnScope (the per-turn "
+    "record its AgentRuntime uses to report a platform stop through on_control once); ours "
+    "has no such record to hand over: a room the platform stops reaches on_control(room_id, "
+    "'stop') of AgentRuntime(link, agent_id, on_execute, on_control=...) directly"
 )
 CLAUDE_RETENTION = (
     "ClaudeSDKAdapterConfig(retention=) defaults to band-sdk's RoomRetentionConfig, from the "
@@ -70,10 +70,7 @@ CLAUDE_RETENTION = (
 #: Names we do not provide, on purpose (fnmatch patterns on ``module:Name``).
 DECLINED: dict[str, str] = {
     "band.adapters:ClaudeSDKAdapterConfig (parameter retention default)": CLAUDE_RETENTION,
-    "band:AgentRuntime (*": RUNTIME_CTORS,
-    "band:ExecutionContext (*": RUNTIME_CTORS,
-    "band.runtime:AgentRuntime (*": RUNTIME_CTORS,
-    "band.runtime:ExecutionContext (*": RUNTIME_CTORS,
+    "band*:ExecutionContext (parameter on_platform_stop missing)": PLATFORM_STOP,
     "band.runtime.tools:AttachmentCache (*": "band-sdk's AttachmentCache is a typing "
     "Protocol naming async_lru's cache_* methods (the type of its internal attachment cache): "
     "it cannot be instantiated (TypeError), so no call written for it exists to run on ours, "

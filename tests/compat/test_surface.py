@@ -26,10 +26,19 @@ ACP_SERVER = (
     "ACPClientAdapter are offered"
 )
 LOW_LEVEL = (
-    "band-sdk's runtime internals (AgentRuntime(link, on_execute=...), ExecutionContext(room_id, "
-    "link, ...), execution factories, resync and turn bookkeeping) are not offered: our "
-    "AgentRuntime/ExecutionContext are what Agent and preprocessors use; composing by hand is "
+    "band-sdk's runtime internals (the ExecutionFactory type, resync and turn bookkeeping, "
+    "transport events) are not offered: AgentRuntime(link, agent_id, on_execute, "
+    "execution_factory) and "
+    "ExecutionContext(room_id, link, on_execute) run our own rooms, and composing by hand is "
     "BandLink + RoomPresence + an Execution per room (tests/runtime/test_composition.py)"
+)
+RUNTIME_MEMBERS = (
+    "band-sdk's call of AgentRuntime(link, agent_id, on_execute, ...) and ExecutionContext("
+    "room_id, link, on_execute, ...) runs on our runtime (tests/runtime/test_composition.py) "
+    "with start/stop/run/on_event and the room controls; the members of its own bookkeeping "
+    "(execution maps, claim and stop-observation helpers, hydrate/build_context, "
+    "participant setters) are not offered, nor ExecutionContext(on_platform_stop=), whose "
+    "hook takes band-sdk's TurnScope"
 )
 TOOL_INTERNALS = (
     "tool-registry internals: ours is band.runtime.tools.registry (TOOLS, ToolSpec, "
@@ -81,8 +90,8 @@ ALLOWED: dict[str, str] = {
     "CleanupIncompleteError": LOW_LEVEL,
     "InputNotAccepted": LOW_LEVEL,
     "RoomClosingError": LOW_LEVEL,
-    "AgentRuntime.*": LOW_LEVEL,
-    "ExecutionContext.*": LOW_LEVEL,
+    "AgentRuntime.*": RUNTIME_MEMBERS,
+    "ExecutionContext.*": RUNTIME_MEMBERS,
     "ReconnectedEvent": LOW_LEVEL + " (transport events are not handed to user code)",
     "WebSocketDisconnectedEvent": LOW_LEVEL + " (transport events are not handed to user code)",
     "RoomAddedEvent": LOW_LEVEL + " (room membership is handled inside the runtime)",
