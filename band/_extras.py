@@ -25,6 +25,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "claude-sdk": ("claude_agent_sdk",),
     "google-adk": ("google.adk",),
     "crewai": ("crewai",),
+    "rest": ("band_rest",),
 }
 
 

@@ -31,7 +31,7 @@ from band.runtime.tools.custom import (
     declared_effect,
     is_failed_tool_output,
 )
-from band.runtime.tools.registry import TOOLS
+from band.runtime.tools.registry import TOOLS, select_tools
 
 from ._model import GENERIC_PROVIDER_FAILURE_MESSAGE, post_tool_event
 
@@ -46,6 +46,7 @@ __all__ = [
     "band_tool_specs",
     "framework_failure",
     "native_effect",
+    "registry_tool_specs",
     "result_text",
 ]
 
@@ -71,9 +72,33 @@ def band_tool_specs(
     """The platform tools ``features`` selects (its capabilities, then its include/exclude
     and category filters: a tool filtered out never reaches the model), then the custom
     tools."""
+    schemas = tools.get_openai_tool_schemas(capabilities=features.capabilities)
+    return _specs(features, schemas, custom_tools)
+
+
+def registry_tool_specs(
+    features: AdapterFeatures,
+    custom_tools: Sequence[CustomToolDef] = (),
+    *,
+    is_hub_room: bool = False,
+) -> list[BandToolSpec]:
+    """:func:`band_tool_specs` before a room's tools exist: the registry's agent tools for
+    ``features`` (contacts too in the hub room), filtered the same way."""
+    schemas = [
+        s.schema("openai") for s in select_tools(features.capabilities, hub_room=is_hub_room)
+    ]
+    return _specs(features, schemas, custom_tools)
+
+
+def _specs(
+    features: AdapterFeatures,
+    platform: Iterable[Mapping[str, object]],
+    custom_tools: Sequence[CustomToolDef],
+) -> list[BandToolSpec]:
+    """The selected platform tools' OpenAI schemas, then the custom tools', as specs."""
     schemas: list[Mapping[str, object]] = [
         schema
-        for schema in tools.get_openai_tool_schemas(capabilities=features.capabilities)
+        for schema in platform
         if _selected(features, str(cast(Mapping[str, object], schema["function"])["name"]))
     ]
     schemas.extend(custom_tools_to_schemas(custom_tools, "openai"))

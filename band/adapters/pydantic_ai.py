@@ -102,30 +102,40 @@ def _takes_context(fn: Callable[..., Any]) -> bool:
     return hint is RunContext or getattr(hint, "__origin__", None) is RunContext
 
 
+def band_pydantic_tools(
+    specs: Sequence[BandToolSpec],
+    custom: Sequence[CustomToolDef],
+    features: AdapterFeatures,
+    outcomes: dict[str, bool] | None = None,
+) -> list[Tool[AgentToolsProtocol]]:
+    """The Band tools (platform and custom) as Pydantic AI tools over ``ctx.deps``, the
+    turn's tools: each call runs through the adapter's tool path and answers text; whether
+    it succeeded goes into ``outcomes`` (when given) by call id."""
+
+    def make(name: str) -> Callable[..., Any]:
+        async def call(ctx: RunContext[AgentToolsProtocol], **arguments: Any) -> str:
+            call_id = ctx.tool_call_id or name
+            run = await run_tool_call(ctx.deps, custom, features, name, arguments, call_id)
+            if outcomes is not None:
+                outcomes[call_id] = run.ok
+            return run.output
+
+        return call
+
+    return [
+        Tool.from_schema(make(s.name), s.name, s.description, s.parameters, takes_ctx=True)
+        for s in specs
+    ]
+
+
 def band_toolset(
     specs: Sequence[BandToolSpec],
     custom: Sequence[CustomToolDef],
     features: AdapterFeatures,
     outcomes: dict[str, bool],
 ) -> FunctionToolset[AgentToolsProtocol]:
-    """The Band tools (platform and custom) as Pydantic AI tools over ``ctx.deps``, the
-    turn's tools: each call runs through the adapter's tool path and answers text; whether
-    it succeeded goes into ``outcomes`` by call id."""
-
-    def make(name: str) -> Callable[..., Any]:
-        async def call(ctx: RunContext[AgentToolsProtocol], **arguments: Any) -> str:
-            call_id = ctx.tool_call_id or name
-            run = await run_tool_call(ctx.deps, custom, features, name, arguments, call_id)
-            outcomes[call_id] = run.ok
-            return run.output
-
-        return call
-
-    tools = [
-        Tool.from_schema(make(s.name), s.name, s.description, s.parameters, takes_ctx=True)
-        for s in specs
-    ]
-    return FunctionToolset(tools)
+    """:func:`band_pydantic_tools` as the toolset a turn's run gets."""
+    return FunctionToolset(band_pydantic_tools(specs, custom, features, outcomes))
 
 
 def finish_on_decline(outcomes: dict[str, bool]) -> Hooks[AgentToolsProtocol]:

@@ -9,7 +9,7 @@ import re
 import sys
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 from urllib.parse import quote
 
 import msgspec
@@ -65,12 +65,24 @@ from .errors import (  # noqa: F401 -- band-sdk re-exports these here; ours are 
     UnprocessableEntityError,
     api_error,
 )
+# band-sdk's request options and closer, at its import path
+from .generated import DEFAULT_REQUEST_OPTIONS as DEFAULT_REQUEST_OPTIONS
+from .generated import NO_RETRY_REQUEST_OPTIONS as NO_RETRY_REQUEST_OPTIONS
+from .generated import aclose_rest_client as aclose_rest_client
+from .generated import band_rest_name
 from .http11 import Primitive, QueryParams
 
 if TYPE_CHECKING:
     import httpx
 
 log = logging.getLogger("band.client.rest")
+
+
+def __getattr__(name: str) -> Any:
+    """band-sdk's names here that only band_rest defines (AsyncRestClient, its request
+    models, ...), imported on first use from the [rest] extra."""
+    return band_rest_name(__name__, name)
+
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MAX_RETRIES = 3

@@ -563,8 +563,11 @@ def test_model_then_reasoning_effort_are_set(live: Live, tmp_path: Path) -> None
 @pytest.mark.parametrize(
     ("cfg", "needle"),
     [
-        ({"model": "gpt-9"}, "'gpt-9' is not offered for 'model'"),
-        ({"model": "fast", "reasoning_effort": "max"}, "'max' is not offered for 'effort'"),
+        ({"model": "gpt-9"}, 'model "gpt-9" is not advertised; available: fast, smart, huge'),
+        (
+            {"model": "fast", "reasoning_effort": "max"},
+            'reasoning effort "max" is not advertised for model "fast"; available: low',
+        ),
     ],
 )
 def test_unoffered_value_fails_the_turn(

@@ -16,6 +16,7 @@ import inspect
 import json
 import sys
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 #: the modules whose surface a Band agent script touches (issue 23, item 1)
@@ -170,7 +171,11 @@ def describe_module(name: str, also: Iterable[str] = ()) -> dict[str, Any]:
     try:
         module = importlib.import_module(name)
     except ImportError as exc:
-        return {"import_error": type(exc).__name__}
+        # a module that needs an absent extra to import: its names, from its source
+        listed = _static_all(path) if (path := _source(name)) else None
+        if listed is None:
+            return {"import_error": type(exc).__name__}
+        return {"names": {n: {"kind": "unimportable", "error": type(exc).__name__} for n in listed}}
     out: dict[str, Any] = {}
     for attr in sorted({*public_names(module), *also}):
         try:
@@ -193,6 +198,28 @@ def surface(
     return {
         name: describe_module(name, (also.get(name) or {}).get("names", {})) for name in modules
     }
+
+
+def _source(name: str) -> str | None:
+    """The source file of module ``name`` (a package's ``__init__.py``), found from its
+    nearest importable ancestor package (the module and its own package may need an absent
+    extra to import)."""
+    parts = name.split(".")
+    for depth in range(len(parts) - 1, 0, -1):
+        try:
+            spec = importlib.util.find_spec(".".join(parts[:depth]))
+        except ImportError:
+            continue
+        rest = parts[depth:]
+        for folder in (spec.submodule_search_locations or []) if spec else []:
+            for candidate in (
+                Path(folder, *rest, "__init__.py"),
+                Path(folder, *rest[:-1], f"{rest[-1]}.py"),
+            ):
+                if candidate.is_file():
+                    return str(candidate)
+        return None
+    return None
 
 
 def _static_all(path: str) -> list[str] | None:

@@ -134,6 +134,25 @@ def test_settings_defaults_env_and_arguments() -> None:
     )
 
 
+def test_settings_take_band_sdks_keyword_names_and_read_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """band-sdk's PlatformSettings is a settings model: PlatformSettings() reads the
+    environment, BAND_REST_URL=/BAND_WS_URL= set a URL, and they are its attributes."""
+    monkeypatch.delenv("BAND_REST_URL", raising=False)
+    monkeypatch.setenv("band_ws_url", "ws://from-env")  # any case, as pydantic-settings
+    settings = PlatformSettings()
+    assert (settings.BAND_REST_URL, settings.BAND_WS_URL) == (DEFAULT_REST_URL, "ws://from-env")
+    assert (settings.rest_url, settings.ws_url) == (DEFAULT_REST_URL, "ws://from-env")
+    given = PlatformSettings(BAND_REST_URL="http://r", BAND_WS_URL="ws://w")
+    assert given == PlatformSettings("http://r", "ws://w")
+    # an explicit Cloud URL wins over the environment, as a keyword does in band-sdk
+    assert PlatformSettings(BAND_WS_URL=DEFAULT_WS_URL).ws_url == DEFAULT_WS_URL
+    monkeypatch.delenv("band_ws_url")
+    monkeypatch.setenv("BAND_WS_URL", " ")  # blank counts as unset
+    assert PlatformSettings().ws_url == DEFAULT_WS_URL
+
+
 def test_one_flag_rule_and_one_default_url(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every flag reader (band's, the core's, band-mcp's bool) agrees on what turns a flag on."""
     assert core_compat.TRUE_VALUES == TRUE_VALUES

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import inspect
 from typing import Any
 
 import pytest
@@ -75,6 +76,12 @@ def test_preprocessor_skips_and_rewrites_turns(live: Live) -> None:
 def test_preprocessor_argument_is_checked(live: Live) -> None:
     aid, _, key = live.register("Picky")
     assert isinstance(DefaultPreprocessor(), Preprocessor)
+    # band-sdk's DefaultPreprocessor has its Protocol base's constructor, shown as
+    # (*args, **kwargs), which refuses any argument; ours is the same
+    kinds = [p.kind for p in inspect.signature(DefaultPreprocessor).parameters.values()]
+    assert kinds == [inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD]
+    with pytest.raises(TypeError, match="takes no arguments"):
+        DefaultPreprocessor(object())  # type: ignore[call-arg]
     with pytest.raises(BandConfigError, match="preprocessor must have a process"):
         Agent.create(Echo(), aid, key, rest_url=live.rest, ws_url=live.ws, preprocessor=object())  # type: ignore[arg-type]
 

@@ -28,6 +28,7 @@ from band.runtime.tools import (
     MISSING_MENTIONS_ERROR,
     TASK_TOOL_NAMES,
     TOOL_MODELS,
+    AddMyChatParticipantInput,
     CreateMyChatRoomInput,
     HumanTools,
     SendMyChatMessageInput,
@@ -77,6 +78,29 @@ def test_human_tools_methods_take_the_input_fields_as_parameters() -> None:
     assert CreateMyChatRoomInput is human_tools.CreateMyChatRoom
     assert tool_inputs.SendMyChatMessageInput is SendMyChatMessageInput
     assert SendMyChatMessageInput(chat_id="r", content="c", recipients="@x").recipients == "@x"
+
+
+def test_add_participant_input_leaves_the_role_to_the_room(plat: Live) -> None:
+    """band-sdk's AddMyChatParticipantInput leaves role None; the participant joins as a
+    member. band-mcp's model (the MCP tool's schema) keeps its documented 'member' default."""
+    assert AddMyChatParticipantInput(chat_id="r", participant_id="p").role is None
+    assert human_tools.AddMyChatParticipant(chat_id="r", participant_id="p").role == "member"
+    assert AddMyChatParticipantInput(chat_id="r", participant_id="p", role="admin").role == "admin"
+    with pytest.raises(ValueError, match="role"):
+        AddMyChatParticipantInput(chat_id="r", participant_id="p", role="king")  # type: ignore[arg-type]
+    bot = new_bot(plat)
+    person(plat)
+
+    async def go() -> None:
+        async with RestClient(plat.user_key, plat.rest) as rest:
+            tools = HumanTools(rest)
+            room = (await tools.create_my_chat_room())["data"]
+            inp = AddMyChatParticipantInput(chat_id=room["id"], participant_id=bot.id)
+            await tools.add_my_chat_participant(**inp.model_dump())  # role=None, as band-sdk's
+            listed = (await tools.list_my_chat_participants(room["id"]))["data"]
+            assert [p["role"] for p in listed if p["id"] == bot.id] == ["member"]
+
+    run(go())
 
 
 def test_capability_tool_names_gate_agent_and_human_tools() -> None:

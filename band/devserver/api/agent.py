@@ -16,7 +16,6 @@ from ..contract.bodies import (
     ChatBody,
     EventBody,
     FailedBody,
-    MessageBody,
     RenameBody,
 )
 from ..contract.queries import (
@@ -236,22 +235,7 @@ routes = declare(
     Operation(
         "PATCH", C, rename_chat, rule="rename", answer=(200, wire.RoomDetails), body=RenameBody
     ),
-    Operation(
-        "GET",
-        C + "/messages",
-        list_messages,
-        rule="read",
-        answer=(200, list[wire.MessageRow]),
-        query=AgentMessagesQuery,
-    ),
-    Operation(
-        "POST",
-        C + "/messages",
-        post_message,
-        rule="post",
-        answer=(201, wire.MessageSentResponse),
-        body=MessageBody,
-    ),
+    *writes.message_routes(C, list_messages, AgentMessagesQuery, post_message),
     Operation(
         "GET", C + "/messages/next", next_message, rule="read", answer=(200, wire.MessageRow)
     ),

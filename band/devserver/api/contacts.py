@@ -119,18 +119,10 @@ def _party(pid: str, ent: Entity | None) -> ContactParty:
 
 def contact_request(req: ContactRequestRecord) -> ContactRequest:
     """ContactRequest (human view)."""
-    return ContactRequest(
-        id=req.id,
-        requester_id=req.requester_id,
-        recipient_id=req.recipient_id,
-        status=req.status,
-        inserted_at=req.inserted_at,
-        message=req.message,
-        responded_at=req.responded_at,
+    return req.as_wire(
+        ContactRequest,
         requester=_party(req.requester_id, req.requester),
         recipient=_party(req.recipient_id, req.recipient),
-        requester_type=req.requester_type,
-        recipient_type=req.recipient_type,
     )
 
 

@@ -10,7 +10,7 @@ from band.core import wire
 from band.core.wire import ChatParticipantDetails, JsonObject
 
 from ..contract import keyset, shapes
-from ..contract.bodies import ChatBody, MessageBody, ProfileBody, RegisterBody
+from ..contract.bodies import ChatBody, ProfileBody, RegisterBody
 from ..contract.queries import (
     ForceQuery,
     HumanMessagesQuery,
@@ -218,22 +218,7 @@ routes = declare(
         "POST", P + "/chats", create_chat, rule="self", answer=(201, MyChatRoom), body=ChatBody
     ),
     Operation("GET", C, get_chat, rule="read", answer=(200, MyChatRoom), query=MyChatQuery),
-    Operation(
-        "GET",
-        C + "/messages",
-        list_messages,
-        rule="read",
-        answer=(200, list[wire.MessageRow]),
-        query=HumanMessagesQuery,
-    ),
-    Operation(
-        "POST",
-        C + "/messages",
-        post_message,
-        rule="post",
-        answer=(201, wire.MessageSentResponse),
-        body=MessageBody,
-    ),
+    *writes.message_routes(C, list_messages, HumanMessagesQuery, post_message),
     Operation(
         "GET",
         C + "/participants",

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 
-import msgspec
 from starlette.responses import Response
 
 from band.core import wire
@@ -39,29 +38,13 @@ def _org_refused() -> StoreError:
 
 def agent_memory(mem: MemoryRecord) -> AgentMemory:
     """AgentMemory."""
-    return AgentMemory(
-        id=mem.id,
-        content=mem.content,
-        system=mem.system,
-        type=mem.type,
-        segment=mem.segment,
-        scope=mem.scope,
-        inserted_at=mem.inserted_at,
-        status=mem.status,
-        subject_id=mem.subject_id,
-        source_agent_id=mem.source_agent_id,
-        organization_id=mem.organization_id,
-        thought=mem.thought,
-        metadata=mem.metadata,
-    )
+    return mem.as_wire(AgentMemory)
 
 
 def user_memory(mem: MemoryRecord, names: dict[str, str | None]) -> UserMemory:
     """UserMemory: ``names`` holds source_agent_name, subject_name and subject_type."""
-    return UserMemory(
-        **msgspec.structs.asdict(agent_memory(mem)),
-        updated_at=mem.updated_at,
-        chat_room_id=mem.chat_room_id,
+    return mem.as_wire(
+        UserMemory,
         source_agent_name=names["source_agent_name"],
         subject_name=names["subject_name"],
         subject_type=names["subject_type"],

@@ -9,6 +9,7 @@ from starlette.responses import Response
 
 from band.core.wire import (
     JsonObject,
+    MessageRow,
     MessageSentResponse,
     MessageSentResponseRecipientsItem,
     Participant,
@@ -17,12 +18,13 @@ from band.core.wire import (
 
 from ..contract import shapes
 from ..contract.bodies import ChatBody, MessageBody, ParticipantBody
+from ..contract.inputs import QueryModel
 from ..store import delegation as store_delegation
 from ..store import files as sf
 from ..store.db import Store, StoreError
 from ..store.principal import Principal
 from ..store.rows import RoomRow
-from .http import Ctx, data
+from .http import Ctx, Handler, data
 from .operations import Operation
 
 
@@ -98,6 +100,31 @@ def participant_routes(room: str) -> tuple[Operation, Operation]:
             remove_participant,
             rule="remove",
             answer=(200, Participant),
+        ),
+    )
+
+
+def message_routes(
+    room: str, read: Handler, query: type[QueryModel], post: Handler
+) -> tuple[Operation, Operation]:
+    """Reading (``read``, with the API's own ``query``) and posting (``post``) the messages of
+    the room at path ``room``: the agent and the human API answer them with the same models."""
+    return (
+        Operation(
+            "GET",
+            room + "/messages",
+            read,
+            rule="read",
+            answer=(200, list[MessageRow]),
+            query=query,
+        ),
+        Operation(
+            "POST",
+            room + "/messages",
+            post,
+            rule="post",
+            answer=(201, MessageSentResponse),
+            body=MessageBody,
         ),
     )
 

@@ -12,15 +12,7 @@ from .views import MyAgent, UserDetails
 
 def chat_room(room: RoomRow) -> wire.RoomDetails:
     """ChatRoom (also the room_added / room_removed payload), with its type and status."""
-    return wire.RoomDetails(
-        id=room.id,
-        title=room.title,
-        task_id=room.task_id,
-        type=room.type,
-        status=room.status,
-        inserted_at=room.inserted_at,
-        updated_at=room.updated_at,
-    )
+    return room.as_wire(wire.RoomDetails)
 
 
 def me_chat_room(room: RoomRow, participants: list[Member]) -> wire.MeChatRoom:
@@ -37,14 +29,9 @@ def me_chat_room(room: RoomRow, participants: list[Member]) -> wire.MeChatRoom:
 
 def participant(p: Member, online: bool = False) -> wire.Participant:
     """ChatParticipant (also the participant_added / participant_removed payload)."""
-    return wire.Participant(
-        id=p.id,
-        type=p.type,
-        role=p.role,
+    return p.as_wire(
+        wire.Participant,
         status="active",
-        name=p.name,
-        handle=p.handle,
-        description=p.description,
         is_external=False,
         is_remote=False,
         online=online,
@@ -66,32 +53,19 @@ def participant_details(p: Member, online: bool = False) -> wire.ChatParticipant
 
 def message(m: MessageRecord) -> wire.MessageRow:
     """ChatMessage (also the message_created payload)."""
-    return wire.MessageRow(
-        id=m.id,
-        content=m.content,
-        message_type=m.message_type,
-        sender_id=m.sender_id,
-        sender_type=m.sender_type,
-        sender_name=m.sender_name,
+    return m.as_wire(
+        wire.MessageRow,
         chat_room_id=m.room_id,
         thread_id=msgspec.UNSET,
-        inserted_at=m.inserted_at,
-        updated_at=m.updated_at,
         attachments=[msgspec.to_builtins(a) for a in m.attachments],
-        metadata=m.metadata,
     )
 
 
 def agent_me(a: AgentRow) -> wire.AgentMe:
     """AgentMe."""
-    return wire.AgentMe(
-        id=a.id,
-        name=a.name,
-        handle=a.handle,
-        description=a.description,
+    return a.as_wire(
+        wire.AgentMe,
         owner_uuid=a.owner_id,
-        inserted_at=a.inserted_at,
-        updated_at=a.updated_at,
         feature_flags={"ff_file_transfer": True},  # room files + attachments work
         listed_in_directory=False,
         tags=[],
@@ -100,27 +74,13 @@ def agent_me(a: AgentRow) -> wire.AgentMe:
 
 def my_agent(a: AgentRow) -> MyAgent:
     """Agent as seen by its owner."""
-    return MyAgent(
-        id=a.id,
-        name=a.name,
-        handle=a.handle,
-        description=a.description,
-        owner_id=a.owner_id,
-        inserted_at=a.inserted_at,
-        updated_at=a.updated_at,
-        slug=a.handle.rpartition("/")[2],
-    )
+    return a.as_wire(MyAgent, slug=a.handle.rpartition("/")[2])
 
 
 def peer(p: PeerRow, online: bool) -> wire.Peer:
     """Peer (band dev keeps no avatar, external flag, directory listing or tags: left out)."""
-    return wire.Peer(
-        id=p.id,
-        name=p.name,
-        handle=p.handle,
-        type=p.type,
-        description=p.description,
-        is_contact=p.is_contact,
+    return p.as_wire(
+        wire.Peer,
         online=online,
         # how the peer was found: from contacts, else the registry (owner, sibling agents)
         source="contact" if p.is_contact else "registry",

@@ -5,13 +5,15 @@ from __future__ import annotations
 import builtins
 import sqlite3
 from datetime import datetime
-from typing import TypeVar
+from functools import cache
+from typing import Any, TypeVar
 
 import msgspec
 
 from band.core.wire import Attachment, JsonObject
 
 R = TypeVar("R", bound=msgspec.Struct)
+W = TypeVar("W", bound=msgspec.Struct)
 
 
 class Record(msgspec.Struct, frozen=True, kw_only=True):
@@ -21,6 +23,18 @@ class Record(msgspec.Struct, frozen=True, kw_only=True):
     carries one (tasks, boards, memories, contacts: band-sdk 6.0.1's types), and the stored ISO
     text where the wire model carries text (rooms, messages, agents, people, files).
     """
+
+    def as_wire(self, kind: type[W], /, **fields: Any) -> W:
+        """This record as the wire model ``kind``: each field of ``kind`` the record also has,
+        as it is, and ``fields`` (set or replaced: renamed, derived or wire-only fields)."""
+        carried = {n: getattr(self, n) for n in _shared(type(self), kind) if n not in fields}
+        return kind(**carried, **fields)
+
+
+@cache
+def _shared(record_kind: type[msgspec.Struct], kind: type[msgspec.Struct]) -> tuple[str, ...]:
+    """The field names ``kind`` shares with ``record_kind`` (a pair's are fixed: computed once)."""
+    return tuple(n for n in kind.__struct_fields__ if n in record_kind.__struct_fields__)
 
 
 def record(kind: type[R], row: sqlite3.Row, **more: object) -> R:

@@ -110,35 +110,19 @@ def render(store: Store, row: TaskRow, include_history: bool = False) -> BoardTa
             "SELECT * FROM task_assignments WHERE task_id=? ORDER BY inserted_at", (row.id,)
         )
     ]
-    assignments = [
-        TaskAssignment(
-            assignee=actor(store, a.assignee_id),
-            status=a.status,
-            active_form=a.active_form,
-            linked_native_id=a.linked_native_id,
-            updated_at=a.updated_at,
-        )
-        for a in rows
-    ]
+    assignments = [a.as_wire(TaskAssignment, assignee=actor(store, a.assignee_id)) for a in rows]
     started, completed = _milestones(store, row.id)
     history: list[TaskEvent] | msgspec.UnsetType = msgspec.UNSET
     truncated: bool | msgspec.UnsetType = msgspec.UNSET
     if include_history:
         sql = "SELECT * FROM task_events WHERE task_id=? ORDER BY seq DESC LIMIT ?"
         history, truncated = _history(store, sql, row.id)
-    return BoardTask(
-        id=row.id,
-        number=row.number,
+    return row.as_wire(
+        BoardTask,
         chat_room_id=row.room_id,
-        subject=row.subject,
-        detail=row.detail,
-        state=row.state,
         overall_status=overall_status([a.status for a in rows]),
         created_by=actor(store, row.created_by),
         assignments=assignments,
-        inserted_at=row.inserted_at,
-        updated_at=row.updated_at,
-        superseded_by_id=row.superseded_by_id,
         started_at=msgspec.convert(started, datetime | None),
         completed_at=msgspec.convert(completed, datetime | None),
         history=history,

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 from acp.schema import (
     SessionConfigOptionBoolean,
-    SessionConfigSelectGroup,
-    SessionConfigSelectOption,
 )
 
+from band.core.model_catalog import ModelSelection, ModelSelectionError
+
 from .config import ACPConfigRequest, ConfigResolver, SessionConfigOption
-from .model_selection import ACPModelOptions, locate_model_options
+from .model_selection import apply_model_selection, flatten_select_options
 
 __all__ = [
     "CONFIG_FAILURE_PREFIX",
@@ -35,19 +35,6 @@ class ACPSessionConfigError(RuntimeError):
 
     def __init__(self, detail: str) -> None:
         super().__init__(CONFIG_FAILURE_PREFIX + detail)
-
-
-def flatten_select_options(
-    options: Iterable[SessionConfigSelectOption | SessionConfigSelectGroup],
-) -> tuple[SessionConfigSelectOption, ...]:
-    """The values of a select option, with named groups expanded in order."""
-    flat: list[SessionConfigSelectOption] = []
-    for entry in options:
-        if isinstance(entry, SessionConfigSelectGroup):
-            flat.extend(entry.options)
-        else:
-            flat.append(entry)
-    return tuple(flat)
 
 
 def _by_id(catalog: Sequence[SessionConfigOption], option_id: str) -> SessionConfigOption | None:
@@ -121,18 +108,20 @@ async def apply_session_config(
                 raise ACPSessionConfigError(f"the session offers no option {option_id!r}")
             current = await _set(setter, session_id, option_id, _check_value(option, value))
         return current
-    # the model goes first: changing it can add, replace or remove the effort option
-    choices: tuple[
-        tuple[Callable[[ACPModelOptions], SessionConfigOption | None], str | None, str], ...
-    ] = (
-        (lambda found: found.model, model, "model"),
-        (lambda found: found.effort, reasoning_effort, "reasoning effort"),
-    )
-    for pick, value, label in choices:
-        if value is None:
-            continue
-        option = pick(locate_model_options(current))
-        if option is None:
-            raise ACPSessionConfigError(f"the session offers no {label} option")
-        current = await _set(setter, session_id, option.id, _check_value(option, value))
+    # the model goes first (apply_model_selection's order): it can change the effort option
+    selection = ModelSelection(model=model, reasoning_effort=reasoning_effort)
+
+    async def set_option(sid: str, option_id: str, value: str) -> None:
+        nonlocal current
+        current = await _set(setter, sid, option_id, value)
+
+    try:
+        await apply_model_selection(
+            session_id=session_id,
+            catalog=lambda: current,
+            selection=selection,
+            set_option=set_option,
+        )
+    except ModelSelectionError as exc:
+        raise ACPSessionConfigError(str(exc)) from exc
     return current

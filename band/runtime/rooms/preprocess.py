@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 
+from band.core.preprocessor import Preprocessor
 from band.core.types import AgentInput, HistoryProvider, PlatformMessage
 from band.runtime.rooms.context import RoomContext
 from band.runtime.rooms.events import MessageEvent
@@ -19,11 +20,17 @@ __all__ = ["DefaultPreprocessor"]
 log = logging.getLogger("band.preprocessing")
 
 
-class DefaultPreprocessor:
+class DefaultPreprocessor(Preprocessor):
     """A message becomes ``AgentInput``: tools, history, participant and contact updates.
 
     Subclass it to filter messages (return None) or to adjust the input it builds.
     """
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        # band-sdk's constructor is its Protocol base's: shown as (*args, **kwargs), it refuses
+        # any argument; ours says so explicitly (the protocol's own is swapped on first use)
+        if args or kwargs:
+            raise TypeError(f"{type(self).__name__}() takes no arguments")
 
     async def process(
         self, ctx: RoomContext, event: MessageEvent, agent_id: str

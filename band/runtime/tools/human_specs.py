@@ -151,7 +151,8 @@ async def list_my_chat_participants(ctx: ToolContext, a: ListMyChatParticipants)
 
 async def add_my_chat_participant(ctx: ToolContext, a: AddMyChatParticipant) -> JsonValue:
     """POST /me/chats/{id}/participants."""
-    body = {"participant": {"participant_id": a.participant_id, "role": a.role}}
+    # band-sdk's input model leaves the role unset: the room's default role, member
+    body = {"participant": {"participant_id": a.participant_id, "role": a.role or "member"}}
     await _body(ctx, "POST", path("me/chats/{}/participants", a.chat_id), json=body)
     return f"Added participant: {a.participant_id}"
 

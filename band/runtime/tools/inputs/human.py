@@ -164,6 +164,18 @@ class AddMyChatParticipant(_Input):
     )
 
 
+class AddMyChatParticipantInput(AddMyChatParticipant):
+    """Add a user or agent to a chat room by ID (band-sdk's model: the role may be left unset).
+
+    band-mcp's ``AddMyChatParticipant`` (the MCP tool's schema) defaults the role to
+    ``member``; band-sdk's leaves it None and sends ``member`` for it, so do the tools here.
+    """
+
+    role: Literal["owner", "admin", "member"] | None = Field(  # type: ignore[assignment]
+        default=None, description="Role in the room (unset: member)."
+    )
+
+
 class RemoveMyChatParticipant(_Input):
     """Remove a participant from a chat room by ID."""
 
@@ -301,7 +313,6 @@ class DeleteUserMemory(MemoryRef):
 
 
 # band-sdk's names of the models above
-AddMyChatParticipantInput = AddMyChatParticipant
 ApproveContactRequestInput = ApproveContactRequest
 ArchiveUserMemoryInput = ArchiveUserMemory
 CancelContactRequestInput = CancelContactRequest
