@@ -65,6 +65,7 @@ from .errors import (  # noqa: F401 -- band-sdk re-exports these here; ours are 
     UnprocessableEntityError,
     api_error,
 )
+
 # band-sdk's request options and closer, at its import path
 from .generated import DEFAULT_REQUEST_OPTIONS as DEFAULT_REQUEST_OPTIONS
 from .generated import NO_RETRY_REQUEST_OPTIONS as NO_RETRY_REQUEST_OPTIONS
