@@ -11,12 +11,13 @@ and the loop ends when the model stops calling tools or after a successful
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import json
 import logging
 import os
 from abc import abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar, Unpack
 
@@ -46,6 +47,7 @@ __all__ = [
     "MAX_TOOL_ROUNDS",
     "USAGE_METADATA_KEY",
     "BaseAdapterConfig",
+    "EventPoster",
     "PromptConfig",
     "ModelReply",
     "ToolRequest",
@@ -399,6 +401,10 @@ def check_custom_tools(tools: Sequence[CustomToolDef] | None) -> list[CustomTool
     return listed
 
 
+#: Posts one ``tool_call`` / ``tool_result`` event body (kind, body).
+EventPoster = Callable[[str, JsonObject], Awaitable[None]]
+
+
 @dataclass(frozen=True)
 class ToolRun:
     """One executed tool call: the text the model gets back and how it went."""
@@ -428,15 +434,18 @@ async def run_tool_call(
     name: str,
     arguments: JsonValue,
     call_id: str,
+    *,
+    post: EventPoster | None = None,
 ) -> ToolRun:
     """Run one tool call the model made (a custom tool first, else a platform tool).
 
     With ``Emit.TOOL_CALLS`` the call and its result are posted as ``tool_call`` /
-    ``tool_result`` events. Failures become error text for the model, never exceptions.
+    ``tool_result`` events (``post``, given, posts them instead, ungated: a reporter of the
+    caller's own). Failures become error text for the model, never exceptions.
     """
-    await post_tool_event(
-        tools, features, "tool_call", {"name": name, "args": arguments, "tool_call_id": call_id}
-    )
+    if post is None:
+        post = functools.partial(post_tool_event, tools, features)
+    await post("tool_call", {"name": name, "args": arguments, "tool_call_id": call_id})
     try:
         if not isinstance(arguments, Mapping):
             value: JsonValue = BAD_ARGUMENTS
@@ -454,9 +463,7 @@ async def run_tool_call(
     except Exception as exc:  # the model sees the failure and may try something else
         log.warning("tool %s failed: %s", name, exc)
         run = ToolRun(f"Error: {exc}", ok=False, is_error=True)
-    await post_tool_event(
-        tools,
-        features,
+    await post(
         "tool_result",
         {"name": name, "output": run.output, "tool_call_id": call_id, "is_error": run.is_error},
     )

@@ -48,7 +48,6 @@ require("claude-sdk", "ClaudeSDKAdapter")  # an optional dependency: say how to 
 from claude_agent_sdk import (  # noqa: E402
     AssistantMessage,
     ClaudeAgentOptions,
-    ClaudeSDKClient,
     PermissionResultAllow,
     PermissionResultDeny,
     ResultMessage,
@@ -61,6 +60,7 @@ from claude_agent_sdk import (  # noqa: E402
     UserMessage,
     create_sdk_mcp_server,
 )
+from claude_agent_sdk.types import SystemPromptPreset  # noqa: E402
 
 from band.converters.claude_sdk import (  # noqa: E402
     SESSION_KEY,
@@ -70,6 +70,11 @@ from band.converters.claude_sdk import (  # noqa: E402
 from band.core.protocols import AgentToolsProtocol  # noqa: E402
 from band.core.simple_adapter import FeatureKwargs, SimpleAdapter  # noqa: E402
 from band.core.types import Emit, PlatformMessage  # noqa: E402
+from band.integrations.claude_sdk.prompts import generate_claude_sdk_agent_prompt  # noqa: E402
+from band.integrations.claude_sdk.sessions import (  # noqa: E402
+    ClaudeRoomSession,
+    ClaudeSessionManager,
+)
 from band.runtime.capabilities import Capability  # noqa: E402
 from band.runtime.tools.custom import CustomToolDef  # noqa: E402
 from band.workspaces import WorkspaceResolver  # noqa: E402
@@ -78,7 +83,6 @@ from ._bandtools import (  # noqa: E402
     BandToolSpec,
     FrameworkConfig,
     NativeToolEvents,
-    band_prompt,
     band_tool_specs,
     framework_failure,
 )
@@ -243,19 +247,32 @@ class _Approval:
 
 @dataclass
 class _Room:
-    """One room's Claude session: its CLI client, and the turn the session serves now."""
+    """What the adapter keeps of a room beside its Claude session (the session manager's):
+    the turn the session serves now, its pending approvals, the session id it announced."""
 
     room_id: str
-    session_id: str | None = None
-    client: ClaudeSDKClient | None = None
     tools: AgentToolsProtocol | None = None
     msg: PlatformMessage | None = None
     run: asyncio.Task[None] | None = None
     waiting: asyncio.Event = field(default_factory=asyncio.Event)
     approvals: dict[str, _Approval] = field(default_factory=dict)
     used: float = field(default_factory=time.monotonic)
-    announced: bool = False
-    drain: bool = False
+    announced: str | None = None
+
+
+@dataclass(frozen=True)
+class _ResolverWorkspaces:
+    """A ``workspace_for_room`` resolver as the session manager's workspaces."""
+
+    resolve: WorkspaceResolver
+
+    def claim(self, room_id: str) -> Path:
+        path = Path(self.resolve(room_id))
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    def release(self, room_id: str) -> None:
+        """The room's directory stays (its files are the room's work)."""
 
 
 class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
@@ -284,14 +301,43 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
         self._workspace_for_room = workspace_for_room
         self._custom = check_custom_tools(additional_tools)
         self._rooms: dict[str, _Room] = {}
-        self._system_prompt = ""
+        self._system_prompt: SystemPromptPreset | None = None
+        self._sessions: ClaudeSessionManager | None = None
         #: tool use id -> name of the native tool calls whose results are still to come
         self._native_names: dict[str, str] = {}
 
     async def on_started(self, agent_name: str, agent_description: str) -> None:
         """Render the system prompt Claude's own is extended with."""
         await super().on_started(agent_name, agent_description)
-        self._system_prompt = band_prompt(self, self.config.custom_section)
+        self._system_prompt = generate_claude_sdk_agent_prompt(
+            agent_name, agent_description, self.config.custom_section, self.features
+        )
+
+    @property
+    def sessions(self) -> ClaudeSessionManager:
+        """The rooms' Claude sessions (a new manager after :meth:`cleanup_all`)."""
+        if self._sessions is None:
+            workspaces = None
+            if self._workspace_for_room is not None:
+                workspaces = _ResolverWorkspaces(self._workspace_for_room)
+            self._sessions = ClaudeSessionManager(
+                self._base_options(),
+                can_use_tool_factory=lambda session, _: self._can_use_tool(
+                    self._room(session.room_id)
+                ),
+                mcp_servers_factory=lambda room_id: {
+                    MCP_SERVER: self._mcp_server(self._room(room_id))
+                },
+                workspaces=workspaces,
+                settle_grace_s=self.config.turn_settle_timeout_s,
+            )
+        return self._sessions
+
+    def _room(self, room_id: str) -> _Room:
+        room = self._rooms.get(room_id)
+        if room is None:
+            room = self._rooms[room_id] = _Room(room_id)
+        return room
 
     # -- a turn
 
@@ -307,11 +353,10 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
         room_id: str,
     ) -> None:
         """One turn: an approval command, or the message to the room's Claude session."""
-        room = self._rooms.get(room_id)
-        if room is None:
-            room = self._rooms[room_id] = _Room(room_id)
-        if is_session_bootstrap and room.client is None and history.session_id:
-            room.session_id = history.session_id
+        room = self._room(room_id)
+        session = self.sessions.room(room_id)
+        if is_session_bootstrap:
+            session.adopt(history.session_id)
         room.used = time.monotonic()
         command = _command(msg.content)
         if command is not None:
@@ -323,34 +368,14 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
             if not room.run.done():
                 return  # parked again: the turn was detached
         room.tools, room.msg = tools, msg
-        client = await self._client(room)
-        if room.drain:
-            client = await self._drained(room, client)
         notes = [f"[System]: {n}" for n in (participants_msg, contacts_msg) if n]
         prompt = "\n\n".join([*notes, msg.format_for_llm()])
-        if is_session_bootstrap and room.session_id is None and history.lines:
+        if is_session_bootstrap and session.session_id is None and history.lines:
             earlier = "\n".join(history.lines[-50:])
             prompt = f"[Earlier in this room]\n{earlier}\n\n{prompt}"
         room.waiting.clear()
-        room.run = asyncio.create_task(self._run(room, client, prompt))
+        room.run = asyncio.create_task(self._run(room, session, prompt))
         await self._until_done_or_parked(room, tools)
-
-    async def _drained(self, room: _Room, client: ClaudeSDKClient) -> ClaudeSDKClient:
-        """Read the rest of an interrupted response, so the next turn does not take its end
-        for its own; a CLI that does not end it in time is replaced (the session resumes)."""
-        room.drain = False
-
-        async def drain() -> None:
-            async for _ in client.receive_response():
-                pass
-
-        try:
-            await asyncio.wait_for(drain(), DRAIN_TIMEOUT_S)
-            return client
-        except Exception:
-            log.warning("room %s: the interrupted Claude response did not end", room.room_id)
-            await self._stop(room)
-            return await self._client(room)
 
     async def _until_done_or_parked(self, room: _Room, tools: AgentToolsProtocol) -> None:
         """Wait for the run; when it parks on an approval the turn is detached (the room's
@@ -362,10 +387,7 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
             done, _ = await asyncio.wait({run, parked}, return_when=asyncio.FIRST_COMPLETED)
         except asyncio.CancelledError:
             run.cancel()
-            room.drain = True  # the interrupted response's end is still to come
-            with contextlib.suppress(Exception):
-                if room.client is not None:
-                    await room.client.interrupt()
+            await self._interrupt(room.room_id)
             raise
         finally:
             parked.cancel()
@@ -380,34 +402,24 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
         room.waiting.clear()
         await self._until_done_or_parked(room, tools)
 
-    async def _run(self, room: _Room, client: ClaudeSDKClient, prompt: str) -> None:
-        """Send the prompt and read the response until its result."""
+    async def _run(self, room: _Room, session: ClaudeRoomSession, prompt: str) -> None:
+        """Send the prompt in the room's session and read the response until its result
+        (after the end of an interrupted one: a CLI that does not end it is replaced)."""
         usage = empty_usage()
         try:
-            await client.query(prompt)
+            if not await session.settled(DRAIN_TIMEOUT_S):
+                log.warning("room %s: the interrupted Claude response did not end", room.room_id)
+                await session.release("the interrupted response did not end")
             text = ""
-            async for message in client.receive_response():
-                tools = room.tools
-                assert tools is not None
-                if isinstance(message, SystemMessage) and message.subtype == "init":
-                    sid = message.data.get("session_id")
-                    if isinstance(sid, str):
-                        await self._session(room, tools, sid)
-                elif isinstance(message, AssistantMessage):
-                    text = await self._assistant(tools, message) or text
-                elif isinstance(message, UserMessage):
-                    await self._results(tools, message)
-                elif isinstance(message, ResultMessage):
-                    await self._session(room, tools, message.session_id)
-                    _add(usage, message.usage or {})
-                    if message.is_error:
-                        status = message.api_error_status
-                        code = str(status) if status else message.subtype
-                        log.error("room %s: Claude turn failed: %s", room.room_id, message.errors)
-                        await tools.send_failure(framework_failure(PROVIDER, code))
-                        raise _TurnFailed(code)
-                    if isinstance(message.result, str) and message.result.strip():
-                        text = message.result
+            answered = False
+            async with session.using(prepare=lambda: self._make_room_for(room)) as client:
+                with session.listening() as stream:
+                    await client.query(prompt)
+                    async for message in stream.until_result():
+                        answered = answered or isinstance(message, ResultMessage)
+                        text = await self._message(room, session, message, usage) or text
+            if not answered:
+                raise RuntimeError("the Claude Code CLI stopped before its answer")
             if room.msg is not None and room.tools is not None:
                 await relay_closing_text(room.tools, room.msg, text.strip())
         except (_TurnFailed, asyncio.CancelledError):
@@ -416,11 +428,40 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
             log.exception("room %s: the Claude session failed", room.room_id)
             if room.tools is not None:
                 await room.tools.send_failure(framework_failure(PROVIDER))
-            await self._stop(room)  # a broken CLI: the next turn starts one and resumes
+            # a broken CLI: stopped now; the next turn starts one and resumes the conversation
+            await session.release("the Claude session failed")
             raise
         finally:
             if room.tools is not None:
                 await send_usage(room.tools, self.features, usage)
+
+    async def _message(
+        self, room: _Room, session: ClaudeRoomSession, message: Any, usage: dict[str, int]
+    ) -> str:
+        """One message of the response: its events, the session it names, its usage; the
+        text it carries (the closing text so far)."""
+        tools = room.tools
+        assert tools is not None
+        if isinstance(message, SystemMessage) and message.subtype == "init":
+            sid = message.data.get("session_id")
+            if isinstance(sid, str):
+                await self._session(room, session, tools, sid)
+        elif isinstance(message, AssistantMessage):
+            return await self._assistant(tools, message)
+        elif isinstance(message, UserMessage):
+            await self._results(tools, message)
+        elif isinstance(message, ResultMessage):
+            await self._session(room, session, tools, message.session_id)
+            _add(usage, message.usage or {})
+            if message.is_error:
+                status = message.api_error_status
+                code = str(status) if status else message.subtype
+                log.error("room %s: Claude turn failed: %s", room.room_id, message.errors)
+                await tools.send_failure(framework_failure(PROVIDER, code))
+                raise _TurnFailed(code)
+            if isinstance(message.result, str) and message.result.strip():
+                return message.result
+        return ""
 
     async def _assistant(self, tools: AgentToolsProtocol, message: AssistantMessage) -> str:
         """An assistant message: native tool calls' events, thoughts; its text."""
@@ -461,14 +502,13 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
                         name, content or "", block.tool_use_id, ok=not block.is_error
                     )
 
-    async def _session(self, room: _Room, tools: AgentToolsProtocol, session_id: str) -> None:
+    async def _session(
+        self, room: _Room, session: ClaudeRoomSession, tools: AgentToolsProtocol, session_id: str
+    ) -> None:
         """Note the room's session; a new one is posted once as the session event."""
-        if session_id == room.session_id and room.announced:
-            return
-        new = session_id != room.session_id or not room.announced
-        room.session_id = session_id
-        if new:
-            room.announced = True
+        session.session_id = session_id
+        if session_id != room.announced:
+            room.announced = session_id
             with contextlib.suppress(Exception):
                 await tools.send_event(
                     SESSION_EVENT, "task", {SESSION_KEY: session_id, "room_id": room.room_id}
@@ -558,45 +598,36 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
 
     # -- the CLI processes
 
-    async def _client(self, room: _Room) -> ClaudeSDKClient:
-        """The room's connected client: started (resuming its session) when it has none,
-        after stopping the least recently used idle room's over ``max_live_processes``."""
-        if room.client is not None:
-            return room.client
-        live = [r for r in self._rooms.values() if r.client is not None and r is not room]
+    async def _make_room_for(self, room: _Room) -> None:
+        """Before the room's CLI starts: over ``max_live_processes``, stop the least recently
+        used idle room's (its session stays resumable)."""
+        sessions = self.sessions
+        live = [r for r in sessions.get_active_rooms() if r != room.room_id]
         while len(live) >= self.config.max_live_processes:
-            idle = [r for r in live if r.run is None or r.run.done()]
+            idle = [r for r in live if (run := self._room(r).run) is None or run.done()]
             if not idle:
                 break  # every process is busy: one more runs over the limit for a while
-            victim = min(idle, key=lambda r: r.used)
-            await self._stop(victim)
+            victim = min(idle, key=lambda r: self._room(r).used)
+            if (session := sessions.session(victim)) is not None:
+                await session.release("over max_live_processes")
             live.remove(victim)
-        client = ClaudeSDKClient(self._options(room))
-        await client.connect()
-        room.client = client
-        return client
 
-    def _options(self, room: _Room) -> ClaudeAgentOptions:
-        """The CLI's options for the room: the Band MCP server, its session, the settings."""
+    def _base_options(self) -> ClaudeAgentOptions:
+        """The CLI's options every room shares (the session manager adds the room's Band MCP
+        server, working directory, session and permission callback)."""
         cfg, cli = self.config, self.config.cli
         options: dict[str, Any] = {
-            "mcp_servers": {MCP_SERVER: self._mcp_server(room)},
-            "system_prompt": {
-                "type": "preset",
-                "preset": "claude_code",
-                "append": self._system_prompt,
-            },
+            "system_prompt": self._system_prompt
+            or generate_claude_sdk_agent_prompt(self.agent_name, self.agent_description),
             "permission_mode": str(cfg.permission_mode),
-            "resume": room.session_id,
             "model": cfg.model,
             "fallback_model": cfg.fallback_model,
-            "cwd": self._cwd(room),
+            "cwd": str(cfg.cwd) if cfg.cwd is not None else None,
             "setting_sources": list(cfg.setting_sources),
             "cli_path": cli.cli_path,
             "add_dirs": list(cli.add_dirs),
             "env": dict(cli.env),
             "extra_args": dict(cli.extra_args),
-            "can_use_tool": self._can_use_tool(room),
         }
         if cfg.max_thinking_tokens is not None:
             options["max_thinking_tokens"] = cfg.max_thinking_tokens
@@ -605,16 +636,6 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
         if cli.plugin_dirs:
             options["plugins"] = [{"type": "local", "path": p} for p in cli.plugin_dirs]
         return ClaudeAgentOptions(**options)
-
-    def _cwd(self, room: _Room) -> str | None:
-        """The room's working directory: ``config.cwd``, or the room's own workspace."""
-        if self.config.cwd is not None:
-            return str(self.config.cwd)
-        if self._workspace_for_room is not None:
-            path = Path(self._workspace_for_room(room.room_id))
-            path.mkdir(parents=True, exist_ok=True)
-            return str(path)
-        return None
 
     def _mcp_server(self, room: _Room) -> Any:
         """The in-process MCP server of the Band tools, each call on the room's current turn."""
@@ -642,43 +663,42 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
 
         return SdkMcpTool(spec.name, spec.description, spec.parameters, handler)
 
-    async def _stop(self, room: _Room) -> None:
-        """Stop the room's CLI process (its session stays resumable)."""
-        client, room.client = room.client, None
-        if client is not None:
+    async def _interrupt(self, room_id: str) -> None:
+        """Tell Claude to stop the room's response (its end is read before the next turn)."""
+        session = self._sessions.session(room_id) if self._sessions is not None else None
+        if session is not None and session.client is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(client.disconnect(), 30)
+                await session.client.interrupt()
 
     async def on_interrupt(self, room_id: str, mode: str) -> None:
         """The runtime cancels the turn; Claude is told to stop the response too."""
         room = self._rooms.get(room_id)
         if room is not None and room.run is not None and not room.run.done():
             room.run.cancel()
-            room.drain = True
-            if room.client is not None:
-                with contextlib.suppress(Exception):
-                    await room.client.interrupt()
+            await self._interrupt(room_id)
 
     async def on_cleanup(self, room_id: str) -> None:
         """The agent left the room: its run is cancelled and its CLI process stopped."""
         room = self._rooms.pop(room_id, None)
-        if room is None:
-            return
-        if room.run is not None and not room.run.done():
+        if room is not None and room.run is not None and not room.run.done():
             room.run.cancel()
             with contextlib.suppress(BaseException):
                 await room.run
-        await self._stop(room)
+        if self._sessions is not None:
+            await self._sessions.cleanup_session(room_id)
 
     async def cleanup_all(self) -> None:
         """The agent stops: every room's CLI process is stopped."""
         for room_id in list(self._rooms):
             await self.on_cleanup(room_id)
+        sessions, self._sessions = self._sessions, None
+        if sessions is not None:
+            await sessions.stop()
 
     @property
     def live_processes(self) -> int:
         """CLI processes running now."""
-        return sum(1 for r in self._rooms.values() if r.client is not None)
+        return self._sessions.get_session_count() if self._sessions is not None else 0
 
 
 class _TurnFailed(Exception):

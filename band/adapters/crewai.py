@@ -13,11 +13,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-import uuid
-from collections.abc import Sequence
-from typing import Any, ClassVar, Unpack
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, ClassVar, TypeVar, Unpack
 
-from pydantic import BaseModel, PositiveInt, PrivateAttr
+from pydantic import PositiveInt
 
 from band._extras import require
 
@@ -25,18 +24,20 @@ require("crewai", "CrewAIAdapter")  # an optional dependency: say how to get it
 
 from crewai import LLM, Crew, Task  # noqa: E402
 from crewai import Agent as CrewAIAgent  # noqa: E402
-from crewai.tools import BaseTool  # noqa: E402
 
-from band.converters.openai import OpenAIHistoryConverter, OpenAIMessages  # noqa: E402
+from band.converters.crewai import CrewAIHistoryConverter, CrewAIMessages  # noqa: E402
 from band.core.protocols import AgentToolsProtocol  # noqa: E402
 from band.core.simple_adapter import FeatureKwargs, SimpleAdapter  # noqa: E402
 from band.core.types import Emit, PlatformMessage  # noqa: E402
+from band.integrations.crewai.tools import (  # noqa: E402
+    CrewAIToolContext,
+    EmitToolCallsReporter,
+    crewai_tools,
+)
 from band.runtime.capabilities import Capability  # noqa: E402
-from band.runtime.tools.custom import CustomToolDef, find_custom_tool  # noqa: E402
-from band.runtime.tools.registry import TOOLS  # noqa: E402
+from band.runtime.tools.custom import CustomToolDef  # noqa: E402
 
 from ._bandtools import (  # noqa: E402
-    BandToolSpec,
     FrameworkConfig,
     band_prompt,
     band_tool_specs,
@@ -46,7 +47,6 @@ from ._model import (  # noqa: E402
     ALL_CAPABILITIES,
     check_custom_tools,
     relay_closing_text,
-    run_tool_call,
 )
 
 __all__ = ["OPENAI_MODEL", "CrewAIAdapter", "CrewAIAdapterConfig"]
@@ -57,6 +57,8 @@ log = logging.getLogger("band.adapters.crewai")
 PROVIDER = "crewai"
 #: The model a ``CrewAIAdapterConfig`` names by default (band-sdk 6.0.1's OpenAI default).
 OPENAI_MODEL = "gpt-6-luna"
+
+R = TypeVar("R")
 
 
 class CrewAIAdapterConfig(FrameworkConfig):
@@ -76,43 +78,19 @@ class CrewAIAdapterConfig(FrameworkConfig):
 
 
 class _Turn:
-    """What the crew's tools act on: the turn's tools and loop, until the turn ends."""
+    """What the crew's tools act on (the turn's guard): their calls run until the turn ends."""
 
-    def __init__(self, tools: AgentToolsProtocol, loop: asyncio.AbstractEventLoop) -> None:
-        self.tools = tools
-        self.loop = loop
+    def __init__(self) -> None:
         self.active = True
 
-
-class _BandTool(BaseTool):  # type: ignore[misc]  # crewai is not in the dev venv (mypy: Any)
-    """One Band tool (platform or custom) as a CrewAI tool; CrewAI calls it from the crew's
-    worker thread, and the call runs on the turn's event loop."""
-
-    _adapter: Any = PrivateAttr()
-    _turn: Any = PrivateAttr()
-
-    def bind(self, adapter: CrewAIAdapter, turn: _Turn) -> _BandTool:
-        self._adapter = adapter
-        self._turn = turn
-        return self
-
-    def _run(self, **arguments: Any) -> str:
-        turn: _Turn = self._turn
-        if not turn.active:  # the turn was interrupted: its crew does nothing more
-            return "Error: the turn was interrupted"
-        adapter: CrewAIAdapter = self._adapter
-        call = run_tool_call(
-            turn.tools,
-            adapter._custom,
-            adapter.features,
-            self.name,
-            arguments,
-            f"call_{uuid.uuid4().hex[:24]}",
-        )
-        return asyncio.run_coroutine_threadsafe(call, turn.loop).result().output
+    async def run_tool(self, operation: Callable[[], Coroutine[Any, Any, R]]) -> R:
+        """Run the call, unless the turn is over (interrupted: its crew does nothing more)."""
+        if not self.active:
+            raise RuntimeError("the turn was interrupted")
+        return await operation()
 
 
-class CrewAIAdapter(SimpleAdapter[OpenAIMessages]):
+class CrewAIAdapter(SimpleAdapter[CrewAIMessages]):
     """Runs each turn as a crew of the configured agent and one task."""
 
     SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset({Emit.TOOL_CALLS})
@@ -122,12 +100,12 @@ class CrewAIAdapter(SimpleAdapter[OpenAIMessages]):
         self,
         config: CrewAIAdapterConfig | None = None,
         *,
-        history_converter: OpenAIHistoryConverter | None = None,
+        history_converter: CrewAIHistoryConverter | None = None,
         additional_tools: Sequence[CustomToolDef] | None = None,
         **features: Unpack[FeatureKwargs],
     ) -> None:
         super().__init__(
-            history_converter=history_converter or OpenAIHistoryConverter(), **features
+            history_converter=history_converter or CrewAIHistoryConverter(), **features
         )
         self.config = config or CrewAIAdapterConfig()
         self._custom = check_custom_tools(additional_tools)
@@ -142,17 +120,11 @@ class CrewAIAdapter(SimpleAdapter[OpenAIMessages]):
             f"{self.config.backstory}\n\n{prompt}" if self.config.backstory else prompt
         )
 
-    def _tool(self, spec: BandToolSpec, turn: _Turn) -> _BandTool:
-        custom = find_custom_tool(self._custom, spec.name)
-        schema: type[BaseModel] = custom[0] if custom else TOOLS[spec.name].input_model
-        tool = _BandTool(name=spec.name, description=spec.description, args_schema=schema)
-        return tool.bind(self, turn)
-
     async def on_message(
         self,
         msg: PlatformMessage,
         tools: AgentToolsProtocol,
-        history: OpenAIMessages,
+        history: CrewAIMessages,
         participants_msg: str | None,
         contacts_msg: str | None,
         *,
@@ -173,14 +145,22 @@ class CrewAIAdapter(SimpleAdapter[OpenAIMessages]):
             sections.append(f"[Earlier in this room, already handled; context only:]\n{joined}")
         sections.extend(f"[System]: {n}" for n in (participants_msg, contacts_msg) if n)
         sections.append(f"[New message, act on it now:]\n{msg.format_for_llm()}")
-        turn = _Turn(tools, asyncio.get_running_loop())
-        specs = band_tool_specs(tools, self.features, self._custom)
+        turn = _Turn()
+        context = CrewAIToolContext(room_id, tools, tool_turn=turn)
+        crew_tools = crewai_tools(
+            band_tool_specs(tools, self.features, self._custom),
+            get_context=lambda: context,
+            reporter=EmitToolCallsReporter(self.features),
+            features=self.features,
+            custom_tools=self._custom,
+            fallback_loop=asyncio.get_running_loop(),
+        )
         agent = CrewAIAgent(
             role=self.config.role or self.agent_name,
             goal=self.config.goal or self.agent_description or "Help the room",
             backstory=self._backstory,
             llm=LLM(model=self.config.model),
-            tools=[self._tool(spec, turn) for spec in specs],
+            tools=crew_tools,
             verbose=self.config.verbose,
             max_iter=self.config.max_iter,
             max_rpm=self.config.max_rpm,

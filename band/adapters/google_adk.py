@@ -31,7 +31,7 @@ from google.adk.sessions import InMemorySessionService  # noqa: E402
 from google.adk.tools import BaseTool, ToolContext  # noqa: E402
 from google.genai import types  # noqa: E402
 
-from band.converters.openai import OpenAIHistoryConverter, OpenAIMessages  # noqa: E402
+from band.converters.google_adk import GoogleADKHistoryConverter, GoogleADKMessages  # noqa: E402
 from band.core.exceptions import ProviderRunError  # noqa: E402
 from band.core.protocols import AgentToolsProtocol  # noqa: E402
 from band.core.simple_adapter import FeatureKwargs, SimpleAdapter  # noqa: E402
@@ -121,7 +121,7 @@ class _Room:
     tools: AgentToolsProtocol | None = None
 
 
-class GoogleADKAdapter(SimpleAdapter[OpenAIMessages]):
+class GoogleADKAdapter(SimpleAdapter[GoogleADKMessages]):
     """Runs each room's turns through its ADK runner and session."""
 
     SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset({Emit.TOOL_CALLS, Emit.USAGE})
@@ -131,13 +131,13 @@ class GoogleADKAdapter(SimpleAdapter[OpenAIMessages]):
         self,
         config: GoogleADKAdapterConfig | None = None,
         *,
-        history_converter: OpenAIHistoryConverter | None = None,
+        history_converter: GoogleADKHistoryConverter | None = None,
         additional_tools: Sequence[CustomToolDef] | None = None,
         **features: Unpack[FeatureKwargs],
     ) -> None:
-        super().__init__(
-            history_converter=history_converter or OpenAIHistoryConverter(), **features
-        )
+        # kept typed: the session's opening transcript is the converter's rendering
+        self._converter = history_converter or GoogleADKHistoryConverter()
+        super().__init__(history_converter=self._converter, **features)
         self.config = config or GoogleADKAdapterConfig()
         self._custom = check_custom_tools(additional_tools)
         self._rooms: dict[str, _Room] = {}
@@ -179,7 +179,7 @@ class GoogleADKAdapter(SimpleAdapter[OpenAIMessages]):
         self,
         msg: PlatformMessage,
         tools: AgentToolsProtocol,
-        history: OpenAIMessages,
+        history: GoogleADKMessages,
         participants_msg: str | None,
         contacts_msg: str | None,
         *,
@@ -224,14 +224,10 @@ class GoogleADKAdapter(SimpleAdapter[OpenAIMessages]):
         finally:
             await send_usage(tools, self.features, usage)
 
-    def _transcript(self, history: OpenAIMessages) -> str:
-        """The room's earlier text messages, newest kept within the configured bounds."""
-        lines = [
-            str(m["content"])
-            for m in history[-self.config.max_history_messages :]
-            if m.get("role") == "user" and isinstance(m.get("content"), str)
-        ]
-        text = "\n".join(lines)
+    def _transcript(self, history: GoogleADKMessages) -> str:
+        """The room's earlier contents as the converter renders them, newest kept within the
+        configured bounds."""
+        text = self._converter.format_transcript(history[-self.config.max_history_messages :])
         return text[-self.config.max_transcript_chars :]
 
     async def on_cleanup(self, room_id: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from band.core.wire import JsonObject
 
@@ -13,6 +14,7 @@ __all__ = [
     "BaseConverter",
     "ToolCallEvent",
     "ToolResultEvent",
+    "call_arguments",
     "is_own_text",
     "parse",
 ]
@@ -94,6 +96,16 @@ def parse(row: JsonObject) -> ToolCallEvent | ToolResultEvent | None:
         event["tool_call_id"],
         bool(event.get("is_error", False)),
     )
+
+
+def call_arguments(raw: object) -> dict[str, Any]:
+    """A recorded call's arguments as an object (a JSON string is decoded; anything else: {})."""
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except json.JSONDecodeError:
+            return {}
+    return raw if isinstance(raw, dict) else {}
 
 
 def is_own_text(row: JsonObject, agent_name: str) -> bool:

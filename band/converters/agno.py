@@ -1,25 +1,31 @@
-"""``AgnoHistoryConverter``: platform history as Agno ``Message`` objects (needs ``agno``)."""
+"""``AgnoHistoryConverter``: platform history as Agno ``Message`` objects.
+
+Needs the ``[agno]`` extra (``agno`` is imported with this module, which ``band.converters``
+loads on first use).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from band._extras import require_module
 
-from band.core.wire import JsonObject
+require_module("agno", "AgnoHistoryConverter")  # an optional dependency: say which
 
-from .openai import OpenAIHistoryConverter
+from agno.models.message import Message  # noqa: E402
+
+from band.core.wire import JsonObject  # noqa: E402
+
+from .openai import OpenAIHistoryConverter  # noqa: E402
 
 __all__ = ["AgnoHistoryConverter", "AgnoMessages"]
 
-#: Agno messages (``agno.models.message.Message``; Any: agno is an optional dependency).
-AgnoMessages = list[Any]
+#: Agno messages (``agno.models.message.Message``).
+AgnoMessages = list[Message]
 
 
 class AgnoHistoryConverter(OpenAIHistoryConverter):
     """The Chat Completions conversion (others' text as ``[sender]: text`` user messages,
     this agent's tool calls with their results), as Agno messages, which share its shape."""
 
-    def convert(self, raw: list[JsonObject]) -> AgnoMessages:
+    def convert(self, raw: list[JsonObject]) -> AgnoMessages:  # type: ignore[override]
         """Convert history rows, oldest first."""
-        from agno.models.message import Message
-
         return [Message(**message) for message in super().convert(raw)]

@@ -22,6 +22,11 @@ class ClaudeSDKSessionState:
     session_id: str | None = None
     lines: tuple[str, ...] = ()
 
+    @property
+    def text(self) -> str:
+        """The earlier text lines as one string (band-sdk's ``text`` field)."""
+        return "\n".join(self.lines)
+
 
 class ClaudeSDKHistoryConverter:
     """The room's last ``Claude session`` event's session id, and its text lines."""

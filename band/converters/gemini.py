@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from band.core.wire import JsonObject
 
-from .langchain import _arguments
+from ._events import call_arguments
 from .openai import OpenAIHistoryConverter
 
 __all__ = ["GeminiHistoryConverter", "GeminiMessages", "openai_to_gemini"]
@@ -53,7 +53,7 @@ def openai_to_gemini(messages: list[JsonObject]) -> GeminiMessages:
                 call = {
                     "id": c["id"],
                     "name": c["function"]["name"],
-                    "args": _arguments(c["function"]["arguments"]),
+                    "args": call_arguments(c["function"]["arguments"]),
                 }
                 add("model", {"function_call": call})
     return out

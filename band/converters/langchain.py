@@ -1,42 +1,32 @@
 """``LangChainHistoryConverter``: platform history as LangChain messages (LangGraph's form).
 
 The rows are read as the OpenAI converter reads them (text from others, this agent's tool
-calls and their results); each message then becomes its LangChain class. ``langchain_core``
-is imported when history is converted, not with this module.
+calls and their results); each message then becomes its LangChain class. Needs the
+``[langgraph]`` extra (``langchain_core`` is imported with this module, which
+``band.converters`` loads on first use).
 """
 
 from __future__ import annotations
 
-import json
-from typing import TYPE_CHECKING, Any
+from band._extras import require_module
 
-from band.core.wire import JsonObject
+require_module("langgraph", "LangChainHistoryConverter")  # an optional dependency: say which
 
-from .openai import OpenAIHistoryConverter
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage  # noqa: E402
 
-if TYPE_CHECKING:
-    from langchain_core.messages import BaseMessage
+from band.core.wire import JsonObject  # noqa: E402
+
+from ._events import call_arguments  # noqa: E402
+from .openai import OpenAIHistoryConverter  # noqa: E402
 
 __all__ = ["LangChainHistoryConverter", "LangChainMessages", "openai_to_langchain"]
 
 #: LangChain messages: ``HumanMessage``, ``AIMessage`` with ``tool_calls``, ``ToolMessage``.
-LangChainMessages = list["BaseMessage"]
-
-
-def _arguments(raw: object) -> dict[str, Any]:
-    """A recorded call's arguments as an object (what LangChain's tool calls hold)."""
-    if isinstance(raw, str):
-        try:
-            raw = json.loads(raw)
-        except json.JSONDecodeError:
-            return {}
-    return raw if isinstance(raw, dict) else {}
+LangChainMessages = list[BaseMessage]
 
 
 def openai_to_langchain(messages: list[JsonObject]) -> LangChainMessages:
     """Chat Completions message dicts as LangChain message objects."""
-    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
-
     out: LangChainMessages = []
     for m in messages:
         if m["role"] == "user":
@@ -47,7 +37,7 @@ def openai_to_langchain(messages: list[JsonObject]) -> LangChainMessages:
             calls = [
                 {
                     "name": c["function"]["name"],
-                    "args": _arguments(c["function"]["arguments"]),
+                    "args": call_arguments(c["function"]["arguments"]),
                     "id": c["id"],
                     "type": "tool_call",
                 }

@@ -2,38 +2,40 @@
 
 The rows are read as the OpenAI converter reads them (text from others, this agent's tool
 calls and their results); each message then becomes a ``ModelRequest`` (user text, tool
-returns) or a ``ModelResponse`` (tool calls). ``pydantic_ai`` is imported when history is
-converted, not with this module.
+returns) or a ``ModelResponse`` (tool calls). Needs the ``[pydantic-ai]`` extra
+(``pydantic_ai`` is imported with this module, which ``band.converters`` loads on first use).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from band._extras import require_module
 
-from band.core.wire import JsonObject
+require_module("pydantic-ai", "PydanticAIHistoryConverter")  # an optional dependency
 
-from .langchain import _arguments
-from .openai import OpenAIHistoryConverter
+from typing import Any  # noqa: E402
 
-if TYPE_CHECKING:
-    from pydantic_ai.messages import ModelMessage
+from pydantic_ai.messages import (  # noqa: E402
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    ToolCallPart,
+    ToolReturnPart,
+    UserPromptPart,
+)
+
+from band.core.wire import JsonObject  # noqa: E402
+
+from ._events import call_arguments  # noqa: E402
+from .openai import OpenAIHistoryConverter  # noqa: E402
 
 __all__ = ["PydanticAIHistoryConverter", "PydanticAIMessages", "openai_to_pydantic_ai"]
 
 #: Pydantic AI's message history: ``ModelRequest`` and ``ModelResponse`` objects.
-PydanticAIMessages = list["ModelMessage"]
+PydanticAIMessages = list[ModelMessage]
 
 
 def openai_to_pydantic_ai(messages: list[JsonObject]) -> PydanticAIMessages:
     """Chat Completions message dicts as Pydantic AI model messages."""
-    from pydantic_ai.messages import (
-        ModelRequest,
-        ModelResponse,
-        ToolCallPart,
-        ToolReturnPart,
-        UserPromptPart,
-    )
-
     out: PydanticAIMessages = []
     names: dict[str, str] = {}  # a call's id -> its tool (a return names its tool)
     for m in messages:
@@ -55,7 +57,7 @@ def openai_to_pydantic_ai(messages: list[JsonObject]) -> PydanticAIMessages:
             parts: list[Any] = []
             for c in m.get("tool_calls") or []:
                 names[c["id"]] = c["function"]["name"]
-                args = _arguments(c["function"]["arguments"])
+                args = call_arguments(c["function"]["arguments"])
                 parts.append(ToolCallPart(c["function"]["name"], args, c["id"]))
             out.append(ModelResponse(parts=parts))
     return out

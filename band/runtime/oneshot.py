@@ -23,7 +23,7 @@ from band.client.rest import path
 from band.core.simple_adapter import SimpleAdapter
 from band.core.wire import AgentMe, JsonObject
 from band.platform.link import BandLink
-from band.runtime.capabilities import prune_unsupported
+from band.runtime.adapter_lifecycle import dispose_adapter, start_adapter
 from band.runtime.rooms.execution import RoomExecution
 from band.runtime.rooms.messages import inbound
 from band.runtime.rooms.settlement import Delivery
@@ -118,15 +118,19 @@ class OneShotInvoker:
         me = resp.data_as(AgentMe) or AgentMe()
         self._agent_name = me.name or self._agent_id
         self._agent_description = me.description or ""
-        features = prune_unsupported(self._adapter.features, me.feature_flags)
-        await self._adapter.startup(self._agent_name, self._agent_description, features=features)
+        await start_adapter(
+            self._adapter,
+            agent_name=self._agent_name,
+            agent_description=self._agent_description,
+            feature_flags=me.feature_flags,
+        )
         self._started = True
 
     async def shutdown(self) -> None:
         """Let the adapter release what it holds; ``startup`` is needed again after."""
         if self._started:
             self._started = False
-            await self._adapter.cleanup_all()
+            await dispose_adapter(self._adapter)
 
     async def handle_event(self, body: JsonObject) -> dict[str, Any]:
         """Handle one forwarded envelope; ``{"status": OneShotStatus, ...}``.

@@ -22,6 +22,7 @@ from band.core.wire import (
     Supersede,
     decode_as,
 )
+from band.runtime.adapter_lifecycle import dispose_adapter, start_adapter
 from band.runtime.agentconfig import AgentConfig, ConflictPolicy
 from band.runtime.capabilities import prune_unsupported
 from band.runtime.contacts.config import ContactEventConfig, ContactEventStrategy
@@ -159,7 +160,12 @@ class AgentRuntime:
         if callable(attach):
             attach(self.rest, self.agent_id)
         # band-sdk passes the resolved features (an adapter may override startup(features=))
-        await self.adapter.startup(self.agent_name, self.agent_description, features=features)
+        await start_adapter(
+            self.adapter,
+            agent_name=self.agent_name,
+            agent_description=self.agent_description,
+            feature_flags=me.feature_flags,
+        )
         await self.phoenix.connect()
         await self._join_agent_topics()
         if self.config.auto_subscribe_existing_rooms:
@@ -185,7 +191,7 @@ class AgentRuntime:
             await self.contacts.close()
         await self.phoenix.close()
         try:
-            await self.adapter.cleanup_all()
+            await dispose_adapter(self.adapter)  # cleanup_all, once per start
         finally:
             await self.rest.aclose()
         return graceful

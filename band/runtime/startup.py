@@ -18,6 +18,17 @@ from band.client.phoenix import SessionEndedError
 from band.config.env import DEFAULT_REST_URL, DEFAULT_WS_URL, env_value
 from band.core.exceptions import BandConfigError, StartupError
 
+# band-sdk exports its adapter lifecycle from here; ours lives in adapter_lifecycle
+from band.runtime.adapter_lifecycle import (
+    accept_adapter,
+    arm_adapter,
+    dispose_adapter,
+    dispose_framework,
+    refuse_recursive_shutdown,
+    release_adapter,
+    start_adapter,
+)
+
 __all__ = [
     "DEV_REST_URL",
     "DEV_WS_URL",
@@ -28,6 +39,13 @@ __all__ = [
     "ensure_logging",
     "install_quiet_excepthook",
     "url_source",
+    "accept_adapter",
+    "arm_adapter",
+    "dispose_adapter",
+    "dispose_framework",
+    "refuse_recursive_shutdown",
+    "release_adapter",
+    "start_adapter",
 ]
 
 #: Where ``band dev`` listens by default (what a forgotten ``BAND_REST_URL`` should have been).

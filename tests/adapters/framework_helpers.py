@@ -19,7 +19,10 @@ from typing import Any
 import yaml
 from pydantic import BaseModel
 
-from band.adapters._model import GENERIC_PROVIDER_FAILURE_MESSAGE
+from band.adapters._model import GENERIC_PROVIDER_FAILURE_MESSAGE, run_tool_call
+from band.core.protocols import AgentToolsProtocol
+from band.core.simple_adapter import SimpleAdapter
+from band.core.types import Emit, HistoryProvider, PlatformMessage
 from band.runtime.sessionconfig import SessionConfig
 from band.runtime.tools import TurnEffect
 from band.runtime.tools.custom import CustomToolDef, declares_turn_effect
@@ -454,3 +457,66 @@ def model_error_turn(
         mid = room.say("again", mention=bot)
         assert room.wait_for_reply(bot, after=mid).text == "back again"
     return failure
+
+
+class _Recorder(SimpleAdapter[HistoryProvider]):
+    """An agent without a model: each turn records the message and the raw history the
+    runtime hands over, then makes ``calls`` through the platform tools (their events posted
+    when ``emit``, as a model adapter's are)."""
+
+    SUPPORTED_EMIT = frozenset({Emit.TOOL_CALLS})
+
+    def __init__(self, calls: Sequence[tuple[str, dict[str, Any]]] = (), emit: bool = True) -> None:
+        super().__init__(emit=Emit.TOOL_CALLS if emit else ())
+        self.calls = list(calls)
+        self.turns: dict[str, list[dict[str, Any]]] = {}
+        self.turned = threading.Condition()
+
+    async def on_message(
+        self,
+        msg: PlatformMessage,
+        tools: AgentToolsProtocol,
+        history: HistoryProvider,
+        participants_msg: str | None,
+        contacts_msg: str | None,
+        *,
+        is_session_bootstrap: bool,
+        room_id: str,
+    ) -> None:
+        for n, (name, args) in enumerate(self.calls):
+            await run_tool_call(tools, [], self.features, name, args, f"call_{n}")
+        with self.turned:
+            self.turns[msg.id] = list(history.raw)
+            self.turned.notify_all()
+
+
+def recorded_history(band: LocalBand) -> tuple[list[dict[str, Any]], str]:
+    """A real room history and the agent whose it is, as band dev serves it to the runtime
+    after a restart: the person's question; the agent's ``band_get_participants`` call, a
+    ``band_send_message`` refused for its missing content (an error result) and one that
+    replies "2 of us here" (its text lands between call and result); then, while the agent is
+    stopped, a peer agent's "me too" and the person's "what did you say?", both mentioning
+    it. The rows the restarted agent's turn on the last one got."""
+    bot_handle = band.register_agent("Bot")
+    peer_handle = band.register_agent("Peer")
+    room = band.room(bot_handle, peer_handle)
+    calls = [
+        ("band_get_participants", {}),
+        ("band_send_message", {"mentions": ["@local"]}),
+        ("band_send_message", {"content": "2 of us here", "mentions": ["@local"]}),
+    ]
+    bot = band.run_agent(_Recorder(calls), handle=bot_handle)
+    mid = room.say("who is here?", mention=bot)
+    settled(room, mid, bot, "processed")
+    bot.stop()
+    reply = ("band_send_message", {"content": "me too", "mentions": ["@local/bot"]})
+    peer = band.run_agent(_Recorder([reply], emit=False), handle=peer_handle)
+    mid = room.say("anyone else?", mention=peer)
+    settled(room, mid, peer, "processed")
+    peer.stop()
+    last = room.say("what did you say?", mention=bot_handle)
+    again = _Recorder([("band_no_reply", {})])
+    band.run_agent(again, handle=bot_handle)  # the stopped agent's messages come on start
+    with again.turned:
+        assert again.turned.wait_for(lambda: last in again.turns, TIMEOUT)
+    return again.turns[last], bot_handle.name

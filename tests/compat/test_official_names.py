@@ -30,12 +30,15 @@ REST_TRANSPORT = (
 )
 REST_MODELS = (
     "the typed results here are our msgspec Structs (band.core.wire): keyword construction of "
-    "their fields, an omitted list is [] not None; band_rest's pydantic models also take "
-    "unknown keywords (**data)"
+    "their fields, an omitted list is [] (band_rest's: None) and an omitted "
+    "RemoveAgentContactResponseData.status None (band_rest's: 'removed'); band_rest's pydantic "
+    "models also take unknown keywords (**data)"
 )
-STREAMING = (
-    "band-sdk's WebSocket client internals (its Phoenix client, watchdog, wire payloads): "
-    "ours is band.client.phoenix; user code receives PlatformEvents, not transport objects"
+STREAMING_PAYLOADS = (
+    "the push payloads are frozen dataclasses of their documented fields (the runtime's own "
+    "for messages, participants and contacts): band-sdk's pydantic payloads also keep unknown "
+    "keywords (**extra); a message's metadata is a dict ({} when absent), not a "
+    "MessageMetadata model or None"
 )
 RETENTION = (
     "band-sdk's adapter-owned room residency engine (RoomRetention's one idle timer and "
@@ -53,7 +56,7 @@ DOCKER = (
 )
 INTERNALS = (
     "band-sdk runtime plumbing exported from its own submodules (the MCP tool server "
-    "builder, startup helpers, context serialization): ours are band.mcp and the runtime"
+    "builder): ours is band.mcp"
 )
 
 RUNTIME_CTORS = (
@@ -128,12 +131,11 @@ DECLINED: dict[str, str] = {
     "band.client.rest:*Error (*": REST_TRANSPORT,
     "band.client.rest:* (no var_keyword parameter)": REST_MODELS,
     "band.client.rest:* (parameter * default)": REST_MODELS,
-    "band.client.streaming:*": STREAMING,
+    "band.client.streaming:* (no var_keyword parameter)": STREAMING_PAYLOADS,
+    "band.client.streaming:MessageCreatedPayload (parameter metadata default)": STREAMING_PAYLOADS,
     "band.core.retention:*": RETENTION,
     "band.docker.launcher:*": DOCKER,
     "band.runtime.mcp_server:*": INTERNALS,
-    "band.runtime.startup:*": INTERNALS,
-    "band.runtime.context_serialization:*": INTERNALS,
 }
 
 ISSUES_48_49 = "arriving with issues 48/49 (framework adapters other helpers are building)"
@@ -141,26 +143,7 @@ ISSUES_48_49 = "arriving with issues 48/49 (framework adapters other helpers are
 #: Adapters, converters and test helpers being built right now (issues 48/49).
 ARRIVING: dict[str, str] = {
     f"band.adapters:{prefix}*": ISSUES_48_49 for prefix in ("ClaudeSDKAdapter",)
-} | {
-    **{
-        f"band.converters:{prefix}*": ISSUES_48_49
-        for prefix in (
-            "LangChain",
-            "PydanticAI",
-            "Gemini",
-            "GoogleADK",
-            "ClaudeSDK",
-            "CrewAIHistory",
-            "CrewAIMessages",
-            "Strands",
-            "Agno",
-        )
-    },
-    "band.converters:Anthropic*": ISSUES_48_49 + " (band.converters' lazy exports: ours has "
-    "band.converters.anthropic.AnthropicHistoryConverter; the package is being reworked there)",
-    "band.integrations.claude_sdk:*": ISSUES_48_49 + " (Claude SDK's tool helpers)",
-    "band.integrations.crewai*": ISSUES_48_49 + " (CrewAI's tool helpers)",
-}
+} | {}
 
 NOT_ASKED = "not yet asked for: no issue covers this adapter or integration"
 

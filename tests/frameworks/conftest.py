@@ -12,7 +12,13 @@ import pytest
 from band.testing import ScriptedModel
 
 #: test module -> the framework module it needs
-_NEEDS = {"test_google_adk_adapter.py": "google.adk", "test_crewai_adapter.py": "crewai"}
+_NEEDS = {
+    "test_google_adk_adapter.py": "google.adk",
+    "test_google_adk_converter.py": "google.adk",
+    "test_crewai_adapter.py": "crewai",
+    "test_crewai_converter.py": "crewai",
+    "test_crewai_integrations.py": "crewai",
+}
 
 
 def _missing(module: str) -> bool:

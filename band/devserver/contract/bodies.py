@@ -12,7 +12,7 @@ from pydantic_core import PydanticCustomError
 from band.core.wire import JsonObject
 
 from .fields import MemorySegment, MemorySystem, MemoryType, NonBlank, Obj, rule
-from .inputs import PREDICATE, BodyModel
+from .inputs import PREDICATE, BodyModel, WrappedBody
 
 EventType = Literal["tool_call", "tool_result", "thought", "error", "task", "attention"]
 Role = Literal["owner", "admin", "member"]
@@ -70,10 +70,9 @@ class ChatIn(Obj):
     task_id: str | None = None
 
 
-class ChatBody(BodyModel):
+class ChatBody(WrappedBody):
     """POST /agent/chats, POST /me/chats: ``{"chat": {title?, task_id?}}``."""
 
-    wrapper: ClassVar[str | None] = "chat"
     chat: ChatIn
 
 
@@ -83,10 +82,9 @@ class RenameIn(Obj):
     title: Annotated[NonBlank, AfterValidator(_title), AfterValidator(_trimmed)]
 
 
-class RenameBody(BodyModel):
+class RenameBody(WrappedBody):
     """PATCH /agent/chats/{id}: ``{"chat": {title}}``."""
 
-    wrapper: ClassVar[str | None] = "chat"
     chat: RenameIn
 
 
@@ -111,10 +109,9 @@ class MessageIn(Obj):
     attachment_ids: list[Annotated[str, Field(min_length=1)]] = Field(default_factory=list)
 
 
-class MessageBody(BodyModel):
+class MessageBody(WrappedBody):
     """POST .../messages: ``{"message": {content, mentions?, attachment_ids?}}``."""
 
-    wrapper: ClassVar[str | None] = "message"
     field_messages: ClassVar[dict[str, str]] = {
         "attachment_ids": "attachment_ids must be a list of file ids (omit it for none)"
     }
@@ -129,10 +126,9 @@ class EventIn(Obj):
     metadata: JsonObject | None = None
 
 
-class EventBody(BodyModel):
+class EventBody(WrappedBody):
     """POST .../events: ``{"event": {content, message_type, metadata?}}``."""
 
-    wrapper: ClassVar[str | None] = "event"
     event: EventIn
 
 
@@ -163,10 +159,9 @@ class ParticipantIn(Obj):
     role: Role = "member"
 
 
-class ParticipantBody(BodyModel):
+class ParticipantBody(WrappedBody):
     """POST .../participants: ``{"participant": {participant_id, role?}}``."""
 
-    wrapper: ClassVar[str | None] = "participant"
     participant: ParticipantIn
 
 
@@ -180,10 +175,9 @@ class RegisterIn(Obj):
     description: NonBlank
 
 
-class RegisterBody(BodyModel):
+class RegisterBody(WrappedBody):
     """POST /me/agents/register: ``{"agent": {name, description}}``."""
 
-    wrapper: ClassVar[str | None] = "agent"
     agent: RegisterIn
 
 
@@ -200,10 +194,9 @@ class ProfileIn(Obj):
         return self
 
 
-class ProfileBody(BodyModel):
+class ProfileBody(WrappedBody):
     """PUT /me/profile: ``{"user": {first_name?, last_name?}}``."""
 
-    wrapper: ClassVar[str | None] = "user"
     user: ProfileIn
 
 
@@ -276,10 +269,9 @@ class ContactRequestIn(Obj):
     message: ContactMessage | None = None
 
 
-class ContactRequestBody(BodyModel):
+class ContactRequestBody(WrappedBody):
     """POST /me/contacts/requests: ``{"contact_request": {recipient_handle, message?}}``."""
 
-    wrapper: ClassVar[str | None] = "contact_request"
     contact_request: ContactRequestIn
 
 
@@ -317,10 +309,9 @@ class MemoryIn(Obj):
         return value
 
 
-class MemoryBody(BodyModel):
+class MemoryBody(WrappedBody):
     """POST /agent/memories: ``{"memory": {content, system, type, segment, thought, ...}}``."""
 
-    wrapper: ClassVar[str | None] = "memory"
     memory: MemoryIn
 
 
@@ -392,8 +383,7 @@ class ConsentIn(Obj):
     audiences: Annotated[list[Audience], Field(max_length=100)]
 
 
-class ConsentBody(BodyModel):
+class ConsentBody(WrappedBody):
     """POST /me/delegation/consents: ``{"consent": {agent_id, audiences}}``."""
 
-    wrapper: ClassVar[str | None] = "consent"
     consent: ConsentIn

@@ -37,6 +37,18 @@ class BodyModel(BaseModel):
     field_messages: ClassVar[dict[str, str]] = {}
 
 
+class WrappedBody(BodyModel):
+    """A body whose object sits under one key (``{"chat": {...}}``): the model's one field,
+    whose name is the ``wrapper``."""
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        if len(cls.model_fields) != 1:
+            raise TypeError(f"{cls.__name__} wraps one object: it declares one field")
+        cls.wrapper = next(iter(cls.model_fields))
+
+
 class QueryModel(BaseModel):
     """Query parameters: strings parsed to the declared types; a name the route does not
     declare is a 422 naming it ("Unexpected field: x"), as on Band, so no parameter a client

@@ -6,5 +6,3 @@ from __future__ import annotations
 from band._extras import require_module
 
 require_module("pydantic-ai", "band.integrations.pydantic_ai")  # optional: say how to get it
-
-__all__: list[str] = []

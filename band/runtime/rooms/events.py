@@ -29,7 +29,8 @@ class ParticipantPayload:
     type: str
     handle: str | None = None
     description: str | None = None
-    is_external: bool | None = None
+    is_remote: bool | None = None
+    is_external: bool | None = None  # the platform's former name of is_remote
 
 
 @dataclass

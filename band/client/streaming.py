@@ -1,0 +1,305 @@
+"""The socket's vocabulary at band-sdk's ``band.client.streaming`` path: event names, typed
+push payloads, the upgrade error and the disconnect reason.
+
+The payloads the runtime hands to user code (messages, participants, contacts) are the
+runtime's own classes, exported here under band-sdk's names; the others are plain frozen
+dataclasses. :func:`payload_of` turns one push (event name and payload, as the socket gave
+them) into its typed payload after band_sdk_core's validator, as the runtime does.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import msgspec
+
+from band.client.phoenix import PhoenixError
+from band.core.wire import JsonObject, JsonValue
+from band.runtime.contacts.events import (
+    ContactAddedPayload,
+    ContactRemovedPayload,
+    ContactRequestReceivedPayload,
+    ContactRequestUpdatedPayload,
+)
+from band.runtime.rooms.events import MessageCreatedPayload, ParticipantPayload
+from band_sdk_core import validate_event_payload
+
+__all__ = [
+    "AgentControlPayload",
+    "ContactAddedPayload",
+    "ContactRemovedPayload",
+    "ContactRequestReceivedPayload",
+    "ContactRequestUpdatedPayload",
+    "ControlMode",
+    "DeliveryStatus",
+    "Mention",
+    "MessageCreatedPayload",
+    "MessageMetadata",
+    "ParticipantAddedPayload",
+    "ParticipantRemovedPayload",
+    "RoomAddedPayload",
+    "RoomDeletedPayload",
+    "RoomRemovedPayload",
+    "SupersedePayload",
+    "WebSocketClient",  # noqa: F822 -- band.client.websocket's, from __getattr__
+    "WebSocketDisconnectReason",
+    "WebSocketUpgradeError",
+    "WireEvent",
+    "payload_of",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """``WebSocketClient`` (band.client.websocket, which builds on the names here)."""
+    if name == "WebSocketClient":
+        from band.client.websocket import WebSocketClient
+
+        return WebSocketClient
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: A participant joined (``participant_added``) or left (``participant_removed``) a room.
+ParticipantAddedPayload = ParticipantPayload
+ParticipantRemovedPayload = ParticipantPayload
+
+#: The upgrade refusal code of a second connection under ``on_conflict=reject``.
+CONNECTION_CONFLICT = "connection_conflict"
+#: The HTTP statuses the platform refuses an upgrade with, with an error envelope.
+_UPGRADE_STATUSES = frozenset({400, 409, 429, 503})
+
+
+class WireEvent(enum.StrEnum):
+    """The push event names of the platform's channels."""
+
+    MESSAGE_CREATED = "message_created"
+    MESSAGE_UPDATED = "message_updated"  # message_created's shape; delivery states changed
+    ROOM_ADDED = "room_added"
+    ROOM_REMOVED = "room_removed"
+    ROOM_DELETED = "room_deleted"
+    PARTICIPANT_ADDED = "participant_added"
+    PARTICIPANT_REMOVED = "participant_removed"
+    CONTACT_REQUEST_RECEIVED = "contact_request_received"
+    CONTACT_REQUEST_UPDATED = "contact_request_updated"
+    CONTACT_ADDED = "contact_added"
+    CONTACT_REMOVED = "contact_removed"
+    SUPERSEDE = "supersede"
+    AGENT_CONTROL = "agent.control"
+    EVENT_CREATED = "event_created"  # no payload type: event rows are read over REST
+    TASK_CREATED = "task_created"  # the tasks channel's rows, passed through as dicts
+    TASK_UPDATED = "task_updated"
+
+
+class DeliveryStatus(enum.StrEnum):
+    """One recipient's state of a message: delivered, then processing, then processed or
+    failed (a failed message is served again by ``/next``; processed is final)."""
+
+    DELIVERED = "delivered"
+    PROCESSING = "processing"
+    PROCESSED = "processed"
+    FAILED = "failed"
+
+
+class ControlMode(enum.StrEnum):
+    """What an ``agent.control`` push asks of the agent or one room's execution."""
+
+    INTERRUPT = "interrupt"
+    STOP = "stop"
+    PLAY = "play"
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """Someone a message mentions."""
+
+    id: str
+    username: str | None = None
+    handle: str | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MessageMetadata:
+    """A message's metadata: its mentions, status and per-recipient delivery states."""
+
+    mentions: list[Mention] = field(default_factory=list)
+    status: str | None = None
+    delivery_status: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoomAddedPayload:
+    """The agent was added to a room (``room_added`` on its rooms channel)."""
+
+    id: str
+    inserted_at: str
+    updated_at: str
+    title: str | None = None
+    task_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoomRemovedPayload:
+    """The agent was removed from a room (same shape as ``room_added``)."""
+
+    id: str
+    inserted_at: str
+    updated_at: str
+    title: str | None = None
+    task_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoomDeletedPayload:
+    """A room was deleted."""
+
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class SupersedePayload:
+    """The platform handed the agent's session to a newer connection."""
+
+    reason: str
+    message: str
+    retryable: bool
+    retry_after: int | None = None
+    target_socket_id: str | None = None
+    correlation_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AgentControlPayload:
+    """Interrupt, stop or resume the agent (``scope="agent"``) or one room's execution."""
+
+    mode: ControlMode
+    scope: Literal["agent", "room"]
+    agent_id: str
+    type: str | None = None
+    execution_id: str | None = None
+    room_id: str | None = None
+    reason: str | None = None
+    correlation_id: str | None = None
+
+
+@dataclass(frozen=True)
+class WebSocketDisconnectReason:
+    """Why the platform ended the agent's socket for good (a supersede), and whether and
+    when a reconnect may help."""
+
+    reason: str
+    message: str
+    retryable: bool
+    retry_after: int | None = None
+    target_socket_id: str | None = None
+    correlation_id: str | None = None
+    dead_reason: str | None = None
+    stale_reason: str | None = None
+
+
+class WebSocketUpgradeError(PhoenixError):
+    """The platform refused the socket's HTTP upgrade (400, 409, 429 or 503 with an error
+    envelope); ``retry_after`` in seconds when it said."""
+
+    def __init__(
+        self,
+        *,
+        status_code: int,
+        code: str | None = None,
+        message: str | None = None,
+        request_id: str | None = None,
+        retry_after: int | None = None,
+    ) -> None:
+        self.status_code = status_code
+        self.code = code
+        self.message = message or f"the socket upgrade was refused with HTTP {status_code}"
+        self.request_id = request_id
+        self.retry_after = retry_after
+        super().__init__(self.message)
+
+    @property
+    def is_connection_conflict(self) -> bool:
+        """True when another connection of the agent holds the socket (``on_conflict=reject``)."""
+        return self.code == CONNECTION_CONFLICT
+
+    @classmethod
+    def from_exception(cls, exc: Exception) -> WebSocketUpgradeError | None:
+        """The refusal a websockets handshake error carries, or None when it is no refusal
+        with an error envelope (another status, no HTTP response)."""
+        response = getattr(exc, "response", None)
+        status = getattr(response, "status_code", None)
+        if not isinstance(status, int) or status not in _UPGRADE_STATUSES:
+            return None
+        error = _error_object(getattr(response, "body", b"") or b"")
+        retry_after = _seconds(error.get("retry_after"))
+        headers = getattr(response, "headers", None)
+        if retry_after is None and status == 429 and headers is not None:
+            retry_after = _seconds(headers.get("Retry-After"))
+        return cls(
+            status_code=status,
+            code=_text(error.get("code")),
+            message=_text(error.get("message")),
+            request_id=_text(error.get("request_id")),
+            retry_after=retry_after,
+        )
+
+
+def _error_object(body: bytes) -> JsonObject:
+    """The ``error`` object of an upgrade refusal's JSON body ({} when there is none)."""
+    try:
+        decoded = json.loads(body)
+    except ValueError:
+        return {}
+    error = decoded.get("error") if isinstance(decoded, dict) else None
+    return error if isinstance(error, dict) else {}
+
+
+def _text(value: JsonValue) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _seconds(value: JsonValue) -> int | None:
+    """Whole seconds from a number or a numeric string; None otherwise."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return max(0, int(value))
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None
+
+
+#: The typed payload of each event that has one.
+PAYLOAD_TYPES: dict[WireEvent, type[Any]] = {
+    WireEvent.MESSAGE_CREATED: MessageCreatedPayload,
+    WireEvent.MESSAGE_UPDATED: MessageCreatedPayload,
+    WireEvent.ROOM_ADDED: RoomAddedPayload,
+    WireEvent.ROOM_REMOVED: RoomRemovedPayload,
+    WireEvent.ROOM_DELETED: RoomDeletedPayload,
+    WireEvent.PARTICIPANT_ADDED: ParticipantAddedPayload,
+    WireEvent.PARTICIPANT_REMOVED: ParticipantRemovedPayload,
+    WireEvent.CONTACT_REQUEST_RECEIVED: ContactRequestReceivedPayload,
+    WireEvent.CONTACT_REQUEST_UPDATED: ContactRequestUpdatedPayload,
+    WireEvent.CONTACT_ADDED: ContactAddedPayload,
+    WireEvent.CONTACT_REMOVED: ContactRemovedPayload,
+    WireEvent.SUPERSEDE: SupersedePayload,
+    WireEvent.AGENT_CONTROL: AgentControlPayload,
+}
+
+
+def payload_of(event: str, payload: Mapping[str, JsonValue]) -> Any:
+    """The typed payload of push ``event`` (``PAYLOAD_TYPES``), checked by band_sdk_core's
+    validator first; unknown fields are dropped.
+
+    Raises ValueError naming the problem when the payload is invalid, KeyError for an
+    event with no payload type (``event_created``, the tasks channel's rows).
+    """
+    kind = PAYLOAD_TYPES[WireEvent(event)]
+    data = validate_event_payload(event, dict(payload))
+    try:
+        return msgspec.convert(data, kind, strict=False)
+    except msgspec.ValidationError as exc:
+        raise ValueError(f"invalid {event} payload: {exc}") from exc
