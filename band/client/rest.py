@@ -339,7 +339,8 @@ class RestClient:
                     raise BandConnectionError(f"{method} {url} failed: {exc}") from exc
                 delay = self._backoff(attempt, None)
             else:
-                _reraise_swallowed_cancel()
+                if not lean:  # the lean client awaits its own future: a cancel is never lost
+                    _reraise_swallowed_cancel()
                 if resp.status_code < 400:
                     body = bytes(resp.content or b"") if raw else _decode(resp)
                     return RestResponse(resp.status_code, body, resp.headers)
