@@ -428,8 +428,8 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
             log.exception("room %s: the Claude session failed", room.room_id)
             if room.tools is not None:
                 await room.tools.send_failure(framework_failure(PROVIDER))
-            # a broken CLI: the next turn starts one and resumes the conversation
-            session.recover("the Claude session failed")
+            # a broken CLI: stopped now; the next turn starts one and resumes the conversation
+            await session.release("the Claude session failed")
             raise
         finally:
             if room.tools is not None:

@@ -9,6 +9,7 @@ extra is installed, and costs nothing otherwise.
 from __future__ import annotations
 
 import importlib
+import weakref
 from typing import TYPE_CHECKING, Any, Protocol
 
 from band._extras import require
@@ -16,11 +17,14 @@ from band._extras import require
 if TYPE_CHECKING:
     from band_rest.core.request_options import RequestOptions
 
+    from .rest import RestClient
+
 __all__ = [
     "BAND_REST_NAMES",
     "DEFAULT_REQUEST_OPTIONS",
     "NO_RETRY_REQUEST_OPTIONS",
     "aclose_rest_client",
+    "adopt_rest_client",
     "band_rest_name",
 ]
 
@@ -60,9 +64,44 @@ class _Closable(Protocol):
     async def aclose(self) -> None: ...
 
 
+#: band_rest client -> the RestClient of ours that speaks for it (closed with it)
+_ADOPTED: weakref.WeakKeyDictionary[Any, RestClient] = weakref.WeakKeyDictionary()
+
+
+def _is_band_rest_client(client: Any) -> bool:
+    """True for band_rest's generated clients (they keep key and URL in a client wrapper)."""
+    module = type(client).__module__
+    return (module == "band_rest" or module.startswith("band_rest.")) and hasattr(
+        client, "_client_wrapper"
+    )
+
+
+def adopt_rest_client(client: Any) -> Any:
+    """Our RestClient for band_rest's ``AsyncRestClient`` (same API key, base URL and timeout),
+    so code written for band-sdk can hand its client to AgentTools; anything else as given."""
+    if not _is_band_rest_client(client):
+        return client
+    adopted = _ADOPTED.get(client)
+    if adopted is None:
+        from .rest import DEFAULT_TIMEOUT_S, RestClient
+
+        wrapper = client._client_wrapper
+        timeout = wrapper.get_timeout()
+        adopted = RestClient(
+            api_key=wrapper.api_key,
+            base_url=wrapper.get_base_url(),
+            timeout=float(timeout) if isinstance(timeout, int | float) else DEFAULT_TIMEOUT_S,
+        )
+        _ADOPTED[client] = adopted
+    return adopted
+
+
 async def aclose_rest_client(client: Any) -> None:
-    """Close the HTTP connections of ``client``: band_rest's ``AsyncRestClient`` (or our
-    :class:`~band.client.rest.RestClient`, which closes itself)."""
+    """Close the HTTP connections of ``client``: band_rest's ``AsyncRestClient`` (and the
+    RestClient adopted for it), or our :class:`~band.client.rest.RestClient`."""
+    adopted = _ADOPTED.pop(client, None) if _is_band_rest_client(client) else None
+    if adopted is not None:
+        await adopted.aclose()
     if callable(getattr(client, "aclose", None)):
         closable: _Closable = client
         await closable.aclose()
