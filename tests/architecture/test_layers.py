@@ -30,6 +30,8 @@ LAYERS: dict[str, float] = {
     "band.logging_config": 0,
     "band.private_files": 0,
     "band.client": 1,
+    # band-sdk's socket client path: it exports the runtime's payload types under its names
+    "band.client.streaming": 2.7,
     "band.serving": 1,  # the local HTTP servers' limits (band dev, band-mcp, the ACP MCP server)
     "band.runtime": 2,  # its leaf modules (settings, pushes, the turn trace, posts...)
     "band.runtime.trace_otel": 2.1,  # a sink of band.runtime.trace

@@ -60,28 +60,16 @@ RUNTIME_CTORS = (
     "would be a second runtime. Composing by hand is BandLink + RoomPresence + an Execution "
     "per room (tests/runtime/test_composition.py)"
 )
-ACP_RUNTIME = (
-    "band-sdk's own ACP client process runtime (ACPRuntime with its collecting client and "
-    "chunk sink, the connection/spawn protocols, its TCP spawner, its session-load and "
-    "stderr-drain timeouts): ours is one process.ACPRoomProcess per room behind "
-    "ACPClientAdapter, where session/load shares the start's bound and stderr is drained "
-    "without a separate wait; these classes would be a second ACP runtime. Its constants and "
-    "permission/elicitation helpers are provided (band.integrations.acp.client_runtime)"
-)
-ACP_CLIENT_STATE = (
-    "session-state and chunk types of band-sdk's ACP client (its BandACPClient, the chunks it "
-    "buffers, the room-to-session map it persists): ours narrates each turn through "
-    "band.integrations.acp.narration.TurnNarrator, posting in stream order, and keeps each "
-    "room's session in band.integrations.acp.rooms"
-)
-ACP_CLIENT_HISTORY = (
-    "band-sdk's ACPClientHistoryConverter returns its client's ACPClientSessionState "
-    "(declined above): our ACPClientAdapter reads the room's last 'ACP client session' event "
-    "and its replay lines itself (band.integrations.acp.adapter)"
+CLAUDE_RETENTION = (
+    "ClaudeSDKAdapterConfig(retention=) defaults to band-sdk's RoomRetentionConfig, from the "
+    "room-residency engine declined below (RETENTION); ours takes any value and defaults to "
+    "None: ClaudeSessionManager keeps no suspended session to park (idle retention is off in "
+    "band-sdk's Claude adapter too)"
 )
 
 #: Names we do not provide, on purpose (fnmatch patterns on ``module:Name``).
 DECLINED: dict[str, str] = {
+    "band.adapters:ClaudeSDKAdapterConfig (parameter retention default)": CLAUDE_RETENTION,
     "band:AgentRuntime (*": RUNTIME_CTORS,
     "band:ExecutionContext (*": RUNTIME_CTORS,
     "band.runtime:AgentRuntime (*": RUNTIME_CTORS,
@@ -91,23 +79,6 @@ DECLINED: dict[str, str] = {
     "it cannot be instantiated (TypeError), so no call written for it exists to run on ours, "
     "a concrete LRU keyed by client, room and file with get/put/discard",
     **{
-        f"band.integrations.acp.client_runtime:{name}": ACP_RUNTIME
-        for name in (
-            "ACPRuntime",
-            "ACPCollectingClient",
-            "ChunkSink",
-            "ACPConnectionProtocol",
-            "ACPSpawnContextProtocol",
-            "tcp_spawn_process",
-            "ACP_SESSION_LOAD_TIMEOUT_SECONDS",
-            "STDERR_DRAIN_TIMEOUT_S",
-        )
-    },
-    **{
-        f"band.integrations.acp:{name}": ACP_CLIENT_STATE
-        for name in ("ACPClientSessionState", "BandACPClient", "CollectedChunk")
-    },
-    "band.converters:ACPClientHistoryConverter": ACP_CLIENT_HISTORY,
     "band.client.rest:RestClient (*": REST_TRANSPORT,
     "band.client.rest:*Error (*": REST_TRANSPORT,
     "band.client.rest:* (no var_keyword parameter)": REST_MODELS,
@@ -121,9 +92,7 @@ DECLINED: dict[str, str] = {
 ISSUES_48_49 = "arriving with issues 48/49 (framework adapters other helpers are building)"
 
 #: Adapters, converters and test helpers being built right now (issues 48/49).
-ARRIVING: dict[str, str] = {
-    f"band.adapters:{prefix}*": ISSUES_48_49 for prefix in ("ClaudeSDKAdapter",)
-} | {}
+ARRIVING: dict[str, str] = {}  # none left: every name issues 48/49 owed has arrived
 
 NOT_ASKED = "not yet asked for: no issue covers this adapter or integration"
 

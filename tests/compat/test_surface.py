@@ -60,9 +60,6 @@ WIRE = (
 #: Every remaining difference, each with its reason (fnmatch patterns on ``module:subject``
 #: or on ``subject`` alone, the subject being a name or ``Class.member``).
 ALLOWED: dict[str, str] = {
-    "band.integrations.acp:BandACPClient": ACP_SERVER + " (nor band-sdk's ACP client class)",
-    "band.integrations.acp:ACPClientSessionState": ACP_SERVER + " (session state is internal)",
-    "band.integrations.acp:CollectedChunk": ACP_SERVER + " (chunk collection is internal)",
     # --- on purpose ---
     "band.client.rest:RestClient*": REST_CLIENT,
     "band.client.rest:*Error": "the HTTP errors are band.client.errors' (BandAPIError "

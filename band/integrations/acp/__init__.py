@@ -8,6 +8,7 @@ require("acp", "The ACP adapter (band.integrations.acp)")
 
 from .adapter import ACPClientAdapter  # noqa: E402
 from .client import ACPClientProfile  # noqa: E402
+from .collecting import BandACPClient, CollectedChunk  # noqa: E402
 from .config import (  # noqa: E402
     ACPClientAdapterConfig,
     ACPConfigRequest,
@@ -22,6 +23,7 @@ from .server import (  # noqa: E402
     BandACPServerAdapterConfig,
     run_acp_server,
 )
+from .session_state import ACPClientSessionState  # noqa: E402
 from .sessions import ACPSessionState, PendingACPPrompt  # noqa: E402
 from .updates import ACPPushHandler, EventConverter  # noqa: E402
 
@@ -29,6 +31,7 @@ __all__ = [
     "ACPClientAdapter",
     "ACPClientAdapterConfig",
     "ACPClientProfile",
+    "ACPClientSessionState",
     "ACPConfigRequest",
     "ACPPermissionRequest",
     "ACPPushHandler",
@@ -36,7 +39,9 @@ __all__ = [
     "ACPSessionState",
     "AgentRouter",
     "BandACPServerAdapter",
+    "BandACPClient",
     "BandACPServerAdapterConfig",
+    "CollectedChunk",
     "ConfigResolver",
     "EventConverter",
     "PendingACPPrompt",

@@ -47,8 +47,8 @@ from .config import (
     SessionMcpServer,
 )
 from .mentions import has_mention_tokens, replace_uuid_mentions
-from .narration import SESSION_EVENT
 from .rooms import ACPRooms, ACPSessionBusyError, TurnRequest
+from .session_state import ACPClientSessionState
 
 __all__ = [
     "ACPClientAdapter",
@@ -273,25 +273,12 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
     @staticmethod
     def last_session_id(rows: Sequence[Mapping[str, JsonValue]], room_id: str) -> str | None:
         """The session named by the room's last ``ACP client session`` event."""
-        for row in reversed(rows):
-            meta = row.get("metadata") or {}
-            if row.get("message_type") == "task" and row.get("content") == SESSION_EVENT:
-                if meta.get("acp_client_room_id", room_id) == room_id:
-                    sid = meta.get("acp_client_session_id")
-                    if isinstance(sid, str) and sid:
-                        return sid
-        return None
+        return ACPClientSessionState.from_history(rows, room_id).room_to_session.get(room_id)
 
     @staticmethod
     def replay_lines(rows: Sequence[Mapping[str, JsonValue]]) -> list[str]:
         """The room's earlier text messages as ``[sender]: content`` lines."""
-        lines = []
-        for row in rows:
-            if row.get("message_type", "text") != "text":
-                continue
-            sender = row.get("sender_name") or row.get("sender_id") or "unknown"
-            lines.append(f"[{sender}]: {row.get('content', '')}")
-        return lines
+        return ACPClientSessionState.from_history(rows, "").replay_messages
 
     @staticmethod
     def _mention_rewriter(tools: AgentToolsProtocol) -> Callable[[str], Awaitable[str]]:
