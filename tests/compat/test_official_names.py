@@ -78,7 +78,6 @@ DECLINED: dict[str, str] = {
     "Protocol naming async_lru's cache_* methods (the type of its internal attachment cache): "
     "it cannot be instantiated (TypeError), so no call written for it exists to run on ours, "
     "a concrete LRU keyed by client, room and file with get/put/discard",
-    **{
     "band.client.rest:RestClient (*": REST_TRANSPORT,
     "band.client.rest:*Error (*": REST_TRANSPORT,
     "band.client.rest:* (no var_keyword parameter)": REST_MODELS,
