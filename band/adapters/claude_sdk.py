@@ -26,7 +26,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -72,6 +72,7 @@ from band.core.simple_adapter import FeatureKwargs  # noqa: E402
 from band.core.types import Emit, PlatformMessage  # noqa: E402
 from band.integrations.claude_sdk.prompts import generate_claude_sdk_agent_prompt  # noqa: E402
 from band.integrations.claude_sdk.sessions import (  # noqa: E402
+    SETTLE_GRACE_S,
     ClaudeRoomSession,
     ClaudeSessionManager,
 )
@@ -136,6 +137,12 @@ RESERVED_CLI_FLAGS = frozenset(
 DRAIN_TIMEOUT_S = 10.0
 #: Live CLI processes by default (as the ACP adapter's ``max_live_processes``).
 DEFAULT_MAX_LIVE_PROCESSES = 16
+#: The tool whose repeats the adapter collapses, and for how long (band-sdk's default window:
+#: long enough for a CLI's retry, short enough that a deliberate resend minutes later posts).
+SEND_MESSAGE = "band_send_message"
+DEDUP_TTL_S = 30.0
+#: How many recent sends a room remembers for that.
+DEDUP_MAX_ENTRIES = 64
 
 
 class ClaudePermissionMode(StrEnum):
@@ -201,8 +208,8 @@ class ClaudeSDKAdapterConfig(FrameworkConfig):
     cwd: Path | None = None
     setting_sources: tuple[str, ...] = ()
     turn_timeout_s: PositiveFloat | None = None
-    turn_settle_timeout_s: NonNegativeFloat = 5.0
-    send_message_dedup_ttl_seconds: NonNegativeFloat = 0.0
+    turn_settle_timeout_s: NonNegativeFloat = SETTLE_GRACE_S
+    send_message_dedup_ttl_seconds: NonNegativeFloat = DEDUP_TTL_S
     cli: ClaudeCLIOptions = Field(default_factory=ClaudeCLIOptions)
     approvals: ClaudeApprovalOptions | None = None
     max_live_processes: PositiveInt = DEFAULT_MAX_LIVE_PROCESSES
@@ -230,6 +237,58 @@ class _Approval:
     decision: asyncio.Future[bool]
 
 
+def _send_key(arguments: Mapping[str, Any]) -> tuple[str, frozenset[str]] | None:
+    """What makes two ``band_send_message`` calls the same: the content and the mentioned
+    handles (in any order, strings or ``{"handle"|"id": ...}``); None for malformed ones."""
+    content, mentions = arguments.get("content"), arguments.get("mentions") or []
+    if not isinstance(content, str) or not isinstance(mentions, list):
+        return None
+    names = {
+        m if isinstance(m, str) else str(m.get("handle") or m.get("id") or "")
+        for m in mentions
+        if isinstance(m, str | dict)
+    }
+    return content, frozenset(n for n in names if n)
+
+
+@dataclass
+class _Sends:
+    """A room's recent ``band_send_message`` calls: an identical one within the window gets
+    the first one's result and posts nothing (the CLI or its MCP transport may re-issue a call,
+    even after the turn ended). A failed call is forgotten, so its retry posts."""
+
+    recent: dict[tuple[str, frozenset[str]], tuple[float, asyncio.Future[Any]]] = field(
+        default_factory=dict
+    )
+
+    async def once(
+        self, arguments: Mapping[str, Any], ttl: float, send: Callable[[], Awaitable[Any]]
+    ) -> Any:
+        """``send()``'s result, shared by the identical calls of the last ``ttl`` seconds."""
+        now = time.monotonic()
+        for stale in [k for k, (at, _) in self.recent.items() if now - at >= ttl]:
+            del self.recent[stale]
+        key = _send_key(arguments)
+        if key is None:
+            return await send()
+        earlier = self.recent.get(key)
+        if earlier is not None:
+            log.warning("a repeated band_send_message within %ss was not posted again", ttl)
+            return await asyncio.shield(earlier[1])
+        sending = asyncio.ensure_future(send())
+        self.recent[key] = (now, sending)
+        while len(self.recent) > DEDUP_MAX_ENTRIES:  # the oldest go first
+            del self.recent[next(iter(self.recent))]
+        try:
+            result = await asyncio.shield(sending)
+        except Exception:
+            self.recent.pop(key, None)
+            raise
+        if isinstance(result, dict) and result.get("is_error"):
+            self.recent.pop(key, None)  # nothing was posted
+        return result
+
+
 @dataclass
 class _Room:
     """What the adapter keeps of a room beside its Claude session (the session manager's):
@@ -243,6 +302,7 @@ class _Room:
     approvals: dict[str, _Approval] = field(default_factory=dict)
     used: float = field(default_factory=time.monotonic)
     announced: str | None = None
+    sends: _Sends = field(default_factory=_Sends)
 
 
 @dataclass(frozen=True)
@@ -413,8 +473,8 @@ class ClaudeSDKAdapter(FrameworkAdapterBase[ClaudeSDKSessionState]):
             log.exception("room %s: the Claude session failed", room.room_id)
             if room.tools is not None:
                 await self._send_failure(room.tools)
-            # a broken CLI: the next turn starts one and resumes the conversation
-            session.recover("the Claude session failed")
+            # a broken CLI: stopped now; the next turn starts one and resumes the conversation
+            await session.release("the Claude session failed")
             raise
         finally:
             if room.tools is not None:
@@ -638,8 +698,16 @@ class ClaudeSDKAdapter(FrameworkAdapterBase[ClaudeSDKSessionState]):
                     "content": [{"type": "text", "text": "Error: no Band turn"}],
                     "is_error": True,
                 }
-            run = await self._run_band_tool(tools, spec.name, arguments, _call_id())
-            return {"content": [{"type": "text", "text": run.output}], "is_error": not run.ok}
+
+            async def call() -> dict[str, Any]:
+                run = await self._run_band_tool(tools, spec.name, arguments, _call_id())
+                return {"content": [{"type": "text", "text": run.output}], "is_error": not run.ok}
+
+            ttl = self.config.send_message_dedup_ttl_seconds
+            if spec.name == SEND_MESSAGE and ttl > 0:
+                result: dict[str, Any] = await room.sends.once(arguments, ttl, call)
+                return result
+            return await call()
 
         return SdkMcpTool(spec.name, spec.description, spec.parameters, handler)
 

@@ -9,6 +9,7 @@ extra is installed, and costs nothing otherwise.
 from __future__ import annotations
 
 import importlib
+import weakref
 from typing import TYPE_CHECKING, Any, Protocol
 
 from band._extras import require
@@ -21,6 +22,8 @@ __all__ = [
     "DEFAULT_REQUEST_OPTIONS",
     "NO_RETRY_REQUEST_OPTIONS",
     "aclose_rest_client",
+    "adopted",
+    "is_band_rest_client",
     "band_rest_name",
 ]
 
@@ -60,9 +63,25 @@ class _Closable(Protocol):
     async def aclose(self) -> None: ...
 
 
+#: band_rest client -> the RestClient of ours that speaks for it (closed with it; filled by
+#: :func:`band.client.rest.adopt_rest_client`)
+adopted: weakref.WeakKeyDictionary[Any, _Closable] = weakref.WeakKeyDictionary()
+
+
+def is_band_rest_client(client: Any) -> bool:
+    """True for band_rest's generated clients (they keep key and URL in a client wrapper)."""
+    module = type(client).__module__
+    return (module == "band_rest" or module.startswith("band_rest.")) and hasattr(
+        client, "_client_wrapper"
+    )
+
+
 async def aclose_rest_client(client: Any) -> None:
-    """Close the HTTP connections of ``client``: band_rest's ``AsyncRestClient`` (or our
-    :class:`~band.client.rest.RestClient`, which closes itself)."""
+    """Close the HTTP connections of ``client``: band_rest's ``AsyncRestClient`` (and the
+    RestClient adopted for it), or our :class:`~band.client.rest.RestClient`."""
+    ours = adopted.pop(client, None) if is_band_rest_client(client) else None
+    if ours is not None:
+        await ours.aclose()
     if callable(getattr(client, "aclose", None)):
         closable: _Closable = client
         await closable.aclose()

@@ -202,6 +202,8 @@ class PhoenixClient:
         self._closing = False
         self._supersede: SessionOutcome | None = None
         self.dead_reason: str | None = None
+        #: the last refused upgrade (its status, headers and error body), for callers to read
+        self.last_refusal: InvalidStatus | None = None
         self.connections = 0
         self.heartbeats_acked = 0
         self._last_ack = time.monotonic()
@@ -486,6 +488,7 @@ class PhoenixClient:
                 create_connection=_PushConnection,
             )
         except InvalidStatus as exc:
+            self.last_refusal = exc
             status = exc.response.status_code
             terminal, _ = classify_upgrade(status)
             refusal = _upgrade_refusal(exc)

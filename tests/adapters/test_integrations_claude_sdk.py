@@ -187,3 +187,32 @@ def test_the_prompt_is_claude_codes_own_with_bands_appended() -> None:
     )
     assert "Keeps notes" in full["append"] and "Always answer in French." in full["append"]
     assert "band_store_memory" in full["append"]
+
+
+@needs_cli
+def test_a_cli_that_dies_between_turns_is_replaced_on_the_next_lease(
+    model: ScriptedModel, tmp_path: Path
+) -> None:
+    model.script(TextTurn("the word is plum"), TextTurn("it was plum"))
+
+    async def main() -> None:
+        manager = ClaudeSessionManager(_options(model, tmp_path / "home"))
+        _, cli = await _ask(manager, "r1", "pick a word")
+        session = manager.room("r1")
+        # the CLI process dies outside any turn (the SDK keeps it as its transport's process)
+        cli._transport._process.kill()
+        await asyncio.wait_for(_retired(session), 30)  # the reader saw the end
+        assert await session.settled(0)  # nothing owed by a retired CLI
+        answer, replaced = await _ask(manager, "r1", "which word?")
+        assert answer == "it was plum" and replaced is not cli
+        texts = " | ".join(t for _, t in _conversation(model)[-1].messages)
+        assert "pick a word" in texts  # the conversation resumed
+        await manager.stop()
+
+    asyncio.run(main())
+
+
+async def _retired(session: Any) -> None:
+    """Until the room's reader has retired its dead CLI (checked each loop turn)."""
+    while session._retire is None:
+        await asyncio.sleep(0.01)

@@ -62,6 +62,30 @@ def test_band_sdk_rest_code_runs_on_band_dev(live: Live) -> None:
     asyncio.run(go())
 
 
+def test_agent_tools_take_band_sdks_async_rest_client(live: Live) -> None:
+    """band-sdk scripts build AgentTools on band_rest's AsyncRestClient: ours speaks for it."""
+    aid, _, key = live.register("Adopted")
+    rid = room_with(live, aid)
+
+    async def go() -> None:
+        from band.client.rest import AsyncRestClient, RestClient, aclose_rest_client
+        from band.runtime.tools import AgentTools
+
+        client = AsyncRestClient(api_key=key, base_url=live.rest)
+        tools = AgentTools(rid, client, agent_id=aid)
+        assert isinstance(tools.rest, RestClient)
+        assert AgentTools(rid, client, agent_id=aid).rest is tools.rest  # one per client
+        people = await tools.get_participants()
+        assert aid in {p["id"] for p in people}
+        await tools.send_event("adopted client works", message_type="thought")
+        await aclose_rest_client(client)
+        assert tools.rest.closed
+
+    asyncio.run(go())
+    seen = live.human("GET", f"/api/v1/me/chats/{rid}/messages").json()["data"]
+    assert [m["content"] for m in seen if m["sender_id"] == aid] == ["adopted client works"]
+
+
 def test_the_names_are_band_rests_own() -> None:
     """The lazily handed-out names are band_rest's classes (isinstance/except work across)."""
     assert rest.AsyncRestClient is band_rest.AsyncRestClient

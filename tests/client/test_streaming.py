@@ -71,6 +71,18 @@ def test_the_channels_hand_typed_payloads_to_the_callbacks(live: Live) -> None:
             assert (message.id, message.sender_type) == (mid, "User")
             assert message.content.endswith("hello there")
             assert message.metadata["mentions"][0]["id"] == aid
+            marks = f"/api/v1/agent/chats/{rid}/messages/{mid}"
+            for step in ("processing", "processed"):
+                marked = await asyncio.to_thread(live.agent, key, "POST", f"{marks}/{step}")
+                assert marked.is_success, marked.text
+            await wait_for(lambda: len(got.of("message_updated")) == 2)
+            updates = got.of("message_updated")
+            assert all(isinstance(u, MessageCreatedPayload) and u.id == mid for u in updates)
+            states = [u.metadata["delivery_status"][aid]["status"] for u in updates]
+            assert [DeliveryStatus(s) for s in states] == [
+                DeliveryStatus.PROCESSING,
+                DeliveryStatus.PROCESSED,
+            ]
             body = {"participant": {"participant_id": other}}
             path = f"/api/v1/me/chats/{rid}/participants"
             await asyncio.to_thread(live.human, "POST", path, json=body)
@@ -133,8 +145,10 @@ def test_reject_refuses_a_second_connection_with_an_upgrade_error(live: Live) ->
                 session_policy=POLICY,
                 conflict_policy=ConflictPolicy.REJECT,
             )
-            with pytest.raises(SessionEndedError, match="409"):
+            with pytest.raises(WebSocketUpgradeError) as entered:
                 await second.__aenter__()
+            assert entered.value.status_code == 409 and entered.value.is_connection_conflict
+            assert isinstance(entered.value.__cause__, SessionEndedError)
             # the refusal itself, as websockets reports it, parsed by WebSocketUpgradeError
             url = f"{live.ws}?vsn=2.0.0&agent_id={aid}&on_conflict=reject"
             with pytest.raises(websockets.InvalidStatus) as refused:

@@ -11,6 +11,7 @@ PAGE = ROOT / "docs" / "reference" / "configuration.md"
 # ``"BAND_..."`` literals in band/ that are not environment variables
 NOT_VARIABLES = {
     "BAND_MCP_SERVER_NAME",  # a constant's name in band.runtime.tools.registry's __all__
+    "BAND_REST_NAMES",  # a constant's name in band.client.generated's __all__
 }
 READS = re.compile(
     r"""(?:env_value|env_flag|environ\.get|getenv)\(\s*["']([A-Z][A-Z0-9_]+)["']"""

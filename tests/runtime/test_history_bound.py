@@ -34,6 +34,11 @@ def test_cached_context_keeps_only_what_a_turn_can_see(platform: RestartablePlat
             assert len(history._rows) == 4  # the last three, plus room for the turn's own
             rows = await history.for_turn("local-49", refresh=False)
             assert [r["content"] for r in rows] == ["r46", "r47", "r48"]
+            history.remember({"id": "local-48", "content": "again"})  # held: not twice
+            history.remember({"id": "local-0", "content": "back"})  # dropped long ago: again
+            assert [r["content"] for r in history.cached()] == ["r47", "r48", "r49", "back"]
+            rows = await history.for_turn("local-47", refresh=False)
+            assert [r["content"] for r in rows] == ["r48", "r49", "back"]
         finally:
             await rest.aclose()
 

@@ -169,13 +169,16 @@ class ClaudeRoomSession:
             yield stream
         finally:
             self._turn = None
-            if not stream.completed and self.client is not None:
+            # a live CLI still owes the rest of the response (a retired one is replaced)
+            if not stream.completed and self.client is not None and self._retire is None:
                 self._unfinished += 1
                 self._finished.clear()
 
     async def settled(self, timeout: float) -> bool:
         """Wait until the responses of interrupted turns have ended (their results read);
         False when one did not end in ``timeout`` seconds."""
+        if self._retire is not None:
+            return True  # the CLI is replaced before the next operation: nothing to wait for
         try:
             await asyncio.wait_for(self._finished.wait(), timeout)
             return True

@@ -19,6 +19,8 @@ class RoomHistory:
         self.room_id = room_id
         self.config = config
         self._rows: list[JsonObject] = []
+        #: how many rows hold each string id: a membership test without a scan of the rows
+        self._ids: dict[str, int] = {}
         self._fetched_at: float | None = None
 
     async def for_turn(self, message_id: str, *, refresh: bool) -> list[JsonObject]:
@@ -32,9 +34,11 @@ class RoomHistory:
         if refresh or stale or not self.config.enable_context_cache:
             resp = await self.rest.request("GET", path("/agent/chats/{}/context", self.room_id))
             rows = resp.data if isinstance(resp.data, list) else []
-            self._rows = self._bounded([r for r in rows if isinstance(r, dict)])
+            self._set_rows(self._bounded([r for r in rows if isinstance(r, dict)]))
             self._fetched_at = time.monotonic()
-        rows = [r for r in self._rows if r.get("id") != message_id]
+        rows = self._rows
+        if message_id in self._ids:
+            rows = [r for r in rows if r.get("id") != message_id]
         return rows[-self.config.max_context_messages :]
 
     def cached(self) -> list[JsonObject]:
@@ -43,9 +47,36 @@ class RoomHistory:
 
     def remember(self, row: JsonObject) -> None:
         """Keep a handled message in the cached context (the next fetch replaces it)."""
-        if all(r.get("id") != row.get("id") for r in self._rows):
-            self._rows.append(row)
-            self._rows = self._bounded(self._rows)  # however busy the room is between fetches
+        rid = row.get("id")
+        if isinstance(rid, str):
+            known = rid in self._ids
+        else:  # no id, or not a string (not from a validated row): compared as before
+            known = any(r.get("id") == rid for r in self._rows)
+        if known:
+            return
+        self._rows.append(row)
+        if isinstance(rid, str):
+            self._ids[rid] = self._ids.get(rid, 0) + 1
+        keep = self.config.max_context_messages
+        excess = len(self._rows) - (keep + 1)
+        if keep > 0 and excess > 0:  # however busy the room is between fetches: the oldest go
+            for old in self._rows[:excess]:
+                oid = old.get("id")
+                if isinstance(oid, str):
+                    left = self._ids[oid] - 1
+                    if left:
+                        self._ids[oid] = left
+                    else:
+                        del self._ids[oid]
+            del self._rows[:excess]
+
+    def _set_rows(self, rows: list[JsonObject]) -> None:
+        self._rows = rows
+        self._ids = {}
+        for r in rows:
+            rid = r.get("id")
+            if isinstance(rid, str):
+                self._ids[rid] = self._ids.get(rid, 0) + 1
 
     def _bounded(self, rows: list[JsonObject]) -> list[JsonObject]:
         """The rows worth holding: a turn sees ``max_context_messages`` besides its own one."""

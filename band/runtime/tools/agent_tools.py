@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from band.client.rest import RestClient, path
+from band.client.rest import RestClient, adopt_rest_client, path
 from band.core import wire as w
 from band.core.protocols import AgentToolsProtocol
 from band.core.turn import AgentFailure, Turn, failure_event
@@ -78,6 +78,8 @@ class AgentTools:
         agent_id: str | None = None,
     ) -> None:
         self.room_id = room_id
+        # band-sdk passes band_rest's AsyncRestClient here: ours speaks for it
+        rest = adopt_rest_client(rest)
         self.rest = rest
         self.hub_room_id = hub_room_id
         self.turn = Turn()

@@ -22,8 +22,36 @@ import band_sdk_core
 from band.core.wire import JsonObject
 
 from .files import ListRoomFilesInput, ReadRoomFileInput, SendRoomFileInput
-from .human import *  # noqa: F403 -- the human-scope tools' models
-from .human import __all__ as _human_all
+from .human import (
+    AddMyChatParticipantInput,
+    ApproveContactRequestInput,
+    ArchiveUserMemoryInput,
+    CancelContactRequestInput,
+    CreateContactRequestInput,
+    CreateMyChatRoomInput,
+    DeleteUserMemoryInput,
+    GetMyChatRoomInput,
+    GetMyProfileInput,
+    GetUserMemoryInput,
+    ListMyAgentsInput,
+    ListMyChatMessagesInput,
+    ListMyChatParticipantsInput,
+    ListMyChatsInput,
+    ListMyContactsInput,
+    ListMyPeersInput,
+    ListReceivedContactRequestsInput,
+    ListSentContactRequestsInput,
+    ListUserMemoriesInput,
+    RegisterMyAgentInput,
+    RejectContactRequestInput,
+    RemoveMyChatParticipantInput,
+    RemoveMyContactInput,
+    ResolveHandleInput,
+    RestoreUserMemoryInput,
+    SendMyChatMessageInput,
+    SupersedeUserMemoryInput,
+    UpdateMyProfileInput,
+)
 from .identifiers import ID_ERROR, ResourceId, check_id
 
 __all__ = [
@@ -59,7 +87,34 @@ __all__ = [
     "ReadRoomFileInput",
     "SendRoomFileInput",
     # the human-scope tools' models (.human), under band-sdk's names
-    *[name for name in _human_all if name.endswith("Input")],
+    "AddMyChatParticipantInput",
+    "ApproveContactRequestInput",
+    "ArchiveUserMemoryInput",
+    "CancelContactRequestInput",
+    "CreateContactRequestInput",
+    "CreateMyChatRoomInput",
+    "DeleteUserMemoryInput",
+    "GetMyChatRoomInput",
+    "GetMyProfileInput",
+    "GetUserMemoryInput",
+    "ListMyAgentsInput",
+    "ListMyChatMessagesInput",
+    "ListMyChatParticipantsInput",
+    "ListMyChatsInput",
+    "ListMyContactsInput",
+    "ListMyPeersInput",
+    "ListReceivedContactRequestsInput",
+    "ListSentContactRequestsInput",
+    "ListUserMemoriesInput",
+    "RegisterMyAgentInput",
+    "RejectContactRequestInput",
+    "RemoveMyChatParticipantInput",
+    "RemoveMyContactInput",
+    "ResolveHandleInput",
+    "RestoreUserMemoryInput",
+    "SendMyChatMessageInput",
+    "SupersedeUserMemoryInput",
+    "UpdateMyProfileInput",
 ]
 
 INCLUDE_ERROR = "include must be 'history' or omitted"

@@ -12,13 +12,8 @@ from types import TracebackType
 from typing import Any
 
 from band.client.phoenix import PhoenixClient, PhoenixError, SessionEndedError
-from band.client.streaming import (
-    PAYLOAD_TYPES,
-    SupersedePayload,
-    WebSocketDisconnectReason,
-    WireEvent,
-    payload_of,
-)
+from band.client.streaming.errors import WebSocketDisconnectReason, WebSocketUpgradeError
+from band.client.streaming.wire import PAYLOAD_TYPES, SupersedePayload, WireEvent, payload_of
 from band.core.types import ConflictPolicy
 from band.core.wire import JsonObject
 from band_sdk_core import AgentTopicKind, SessionPolicy, chat_room_topic, room_participants_topic
@@ -39,6 +34,8 @@ class WebSocketClient:
     """One agent's (or person's) socket: ``async with`` connects, each ``join_*`` subscribes a
     channel's events to async callbacks, ``run_forever`` waits until the session ends.
 
+    A refused upgrade (``conflict_policy=REJECT`` while another connection lives, say) raises
+    WebSocketUpgradeError on entry; other failures to connect raise SessionEndedError.
     Invalid pushes are dropped and counted (``validation_error_count``); a ``supersede`` on the
     control channel ends the session and is kept as ``last_disconnect_reason``.
     """
@@ -113,8 +110,12 @@ class WebSocketClient:
         )
         try:
             await self.client.connect()
-        except SessionEndedError:
+        except SessionEndedError as exc:
             await self.client.close()
+            refusal = self.client.last_refusal
+            upgrade = WebSocketUpgradeError.from_exception(refusal) if refusal else None
+            if upgrade is not None:  # refused with an error envelope: band-sdk's error
+                raise upgrade from exc
             raise
         return self
 
