@@ -68,7 +68,7 @@ from band.converters.claude_sdk import (  # noqa: E402
     ClaudeSDKSessionState,
 )
 from band.core.protocols import AgentToolsProtocol  # noqa: E402
-from band.core.simple_adapter import FeatureKwargs, SimpleAdapter  # noqa: E402
+from band.core.simple_adapter import FeatureKwargs  # noqa: E402
 from band.core.types import Emit, PlatformMessage  # noqa: E402
 from band.integrations.claude_sdk.prompts import generate_claude_sdk_agent_prompt  # noqa: E402
 from band.integrations.claude_sdk.sessions import (  # noqa: E402
@@ -76,25 +76,12 @@ from band.integrations.claude_sdk.sessions import (  # noqa: E402
     ClaudeRoomSession,
     ClaudeSessionManager,
 )
-from band.runtime.capabilities import Capability  # noqa: E402
 from band.runtime.tools.custom import CustomToolDef  # noqa: E402
 from band.workspaces import WorkspaceResolver  # noqa: E402
 
-from ._bandtools import (  # noqa: E402
-    BandToolSpec,
-    FrameworkConfig,
-    NativeToolEvents,
-    band_tool_specs,
-    framework_failure,
-)
-from ._model import (  # noqa: E402
-    ALL_CAPABILITIES,
-    check_custom_tools,
-    empty_usage,
-    relay_closing_text,
-    run_tool_call,
-    send_usage,
-)
+from ._bandtools import BandToolSpec, FrameworkConfig, NativeToolEvents  # noqa: E402
+from ._base import FrameworkAdapterBase  # noqa: E402
+from ._model import empty_usage  # noqa: E402
 
 __all__ = [
     "ClaudeApprovalOptions",
@@ -108,8 +95,6 @@ __all__ = [
 
 log = logging.getLogger("band.adapters.claude_sdk")
 
-#: The provider named in a failed turn's error event (band-sdk 6.0.1's).
-PROVIDER = "claude_sdk"
 #: The in-process MCP server's name: Claude sees the Band tools as ``mcp__band__<name>``.
 MCP_SERVER = "band"
 MCP_PREFIX = f"mcp__{MCP_SERVER}__"
@@ -335,13 +320,13 @@ class _ResolverWorkspaces:
         """The room's directory stays (its files are the room's work)."""
 
 
-class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
+class ClaudeSDKAdapter(FrameworkAdapterBase[ClaudeSDKSessionState]):
     """Runs each room's turns in the room's Claude Code session."""
 
+    PROVIDER = "claude_sdk"
     SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset(
         {Emit.TOOL_CALLS, Emit.THOUGHTS, Emit.USAGE}
     )
-    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = ALL_CAPABILITIES
 
     def __init__(
         self,
@@ -359,7 +344,7 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
         if self.config.cwd is not None and workspace_for_room is not None:
             raise ValueError("config.cwd and workspace_for_room are mutually exclusive")
         self._workspace_for_room = workspace_for_room
-        self._custom = check_custom_tools(additional_tools)
+        self._take_custom_tools(additional_tools)
         self._rooms: dict[str, _Room] = {}
         self._system_prompt: SystemPromptPreset | None = None
         self._sessions: ClaudeSessionManager | None = None
@@ -481,19 +466,19 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
             if not answered:
                 raise RuntimeError("the Claude Code CLI stopped before its answer")
             if room.msg is not None and room.tools is not None:
-                await relay_closing_text(room.tools, room.msg, text.strip())
+                await self._close(room.tools, room.msg, text.strip())
         except (_TurnFailed, asyncio.CancelledError):
             raise
         except Exception:
             log.exception("room %s: the Claude session failed", room.room_id)
             if room.tools is not None:
-                await room.tools.send_failure(framework_failure(PROVIDER))
+                await self._send_failure(room.tools)
             # a broken CLI: stopped now; the next turn starts one and resumes the conversation
             await session.release("the Claude session failed")
             raise
         finally:
             if room.tools is not None:
-                await send_usage(room.tools, self.features, usage)
+                await self._send_usage(room.tools, usage)
 
     async def _message(
         self, room: _Room, session: ClaudeRoomSession, message: Any, usage: dict[str, int]
@@ -517,7 +502,7 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
                 status = message.api_error_status
                 code = str(status) if status else message.subtype
                 log.error("room %s: Claude turn failed: %s", room.room_id, message.errors)
-                await tools.send_failure(framework_failure(PROVIDER, code))
+                await self._send_failure(tools, code)
                 raise _TurnFailed(code)
             if isinstance(message.result, str) and message.result.strip():
                 return message.result
@@ -702,11 +687,8 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
         tools = room.tools
         assert tools is not None
         return create_sdk_mcp_server(
-            MCP_SERVER, tools=[self._mcp_tool(room, s) for s in self._specs(tools)]
+            MCP_SERVER, tools=[self._mcp_tool(room, s) for s in self._band_specs(tools)]
         )
-
-    def _specs(self, tools: AgentToolsProtocol) -> list[BandToolSpec]:
-        return band_tool_specs(tools, self.features, self._custom)
 
     def _mcp_tool(self, room: _Room, spec: BandToolSpec) -> SdkMcpTool[Any]:
         async def handler(arguments: dict[str, Any]) -> dict[str, Any]:
@@ -718,9 +700,7 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
                 }
 
             async def call() -> dict[str, Any]:
-                run = await run_tool_call(
-                    tools, self._custom, self.features, spec.name, arguments, _call_id()
-                )
+                run = await self._run_band_tool(tools, spec.name, arguments, _call_id())
                 return {"content": [{"type": "text", "text": run.output}], "is_error": not run.ok}
 
             ttl = self.config.send_message_dedup_ttl_seconds
