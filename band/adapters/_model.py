@@ -17,7 +17,7 @@ import json
 import logging
 import os
 from abc import abstractmethod
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar, Unpack
 
@@ -56,6 +56,7 @@ __all__ = [
     "post_tool_event",
     "relay_closing_text",
     "ModelAdapter",
+    "RoomTranscripts",
     "run_tool_call",
     "send_usage",
 ]
@@ -75,6 +76,20 @@ BAD_ARGUMENTS = "Error: the tool arguments must be a JSON object"
 ALL_CAPABILITIES = frozenset(
     {Capability.MEMORY, Capability.CONTACTS, Capability.TASKS, Capability.FILES}
 )
+
+
+T = TypeVar("T")
+
+
+class RoomTranscripts(dict[str, list[T]]):
+    """The transcript an adapter keeps of each room between turns (room id -> messages)."""
+
+    def for_turn(self, room_id: str, history: Iterable[T], bootstrap: bool) -> list[T]:
+        """The room's transcript for this turn: the converted room history on a session
+        bootstrap, else what was kept of earlier turns (empty in a room new to the adapter)."""
+        if bootstrap or room_id not in self:
+            self[room_id] = list(history) if bootstrap else []
+        return self[room_id]
 
 
 class PromptConfig(BaseModel):
@@ -168,7 +183,7 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
         super().__init__(history_converter=history_converter or default_converter, **features)
         self.config: C = config or default_config
         self._custom_tools = check_custom_tools(additional_tools)
-        self._history: dict[str, list[JsonObject]] = {}
+        self._history: RoomTranscripts[JsonObject] = RoomTranscripts()
         self._system_prompt = ""
         require(self._extra(), f"{self.API_NAME}Adapter")  # optional: say how to get it
         #: the provider's async client the turns use (replace it to point elsewhere);
@@ -230,7 +245,7 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
         room_id: str,
     ) -> None:
         """One turn: the message (and any room changes) to the model, then its tool calls."""
-        messages = self._room_history(room_id, history, is_session_bootstrap)
+        messages = self._history.for_turn(room_id, history, is_session_bootstrap)
         notes = [f"[System]: {note}" for note in (participants_msg, contacts_msg) if note]
         messages.extend(self._user_messages([*notes, msg.format_for_llm()]))
         schemas = self._tool_schemas(tools)
@@ -286,13 +301,6 @@ class ModelAdapter(SimpleAdapter[H], Generic[H, C]):
     async def on_cleanup(self, room_id: str) -> None:
         """Forget the room's conversation."""
         self._history.pop(room_id, None)
-
-    def _room_history(self, room_id: str, history: H, bootstrap: bool) -> list[JsonObject]:
-        """The room's model history: the converted room history on a session bootstrap,
-        else what this adapter kept of earlier turns."""
-        if bootstrap or room_id not in self._history:
-            self._history[room_id] = list(history) if bootstrap else []
-        return self._history[room_id]
 
     def _user_messages(self, texts: list[str]) -> list[JsonObject]:
         """The user-side messages of a turn (room notes, then the message), one per text."""

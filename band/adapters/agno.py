@@ -18,7 +18,6 @@ declared effect is recorded, as with the model adapters.
 from __future__ import annotations
 
 import json
-import logging
 import uuid
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
@@ -40,33 +39,18 @@ from agno.utils.callables import ainvoke_callable_factory, is_callable_factory  
 from band.converters.agno import AgnoHistoryConverter, AgnoMessages  # noqa: E402
 from band.core.exceptions import ProviderRunError  # noqa: E402
 from band.core.protocols import AgentToolsProtocol  # noqa: E402
-from band.core.simple_adapter import FeatureKwargs, SimpleAdapter  # noqa: E402
+from band.core.simple_adapter import FeatureKwargs  # noqa: E402
 from band.core.types import Emit, PlatformMessage  # noqa: E402
-from band.runtime.capabilities import Capability  # noqa: E402
 from band.runtime.prompts import render_system_prompt  # noqa: E402
 from band.runtime.tools.custom import CustomToolDef  # noqa: E402
 
-from ._bandtools import (  # noqa: E402
-    FrameworkConfig,
-    NativeToolEvents,
-    band_tool_specs,
-    framework_failure,
-)
-from ._model import (  # noqa: E402
-    ALL_CAPABILITIES,
-    check_custom_tools,
-    empty_usage,
-    relay_closing_text,
-    run_tool_call,
-    send_usage,
-)
+from ._bandtools import FrameworkConfig, NativeToolEvents  # noqa: E402
+from ._base import FrameworkAdapterBase  # noqa: E402
+from ._model import RoomTranscripts, empty_usage  # noqa: E402
 
 __all__ = ["AgnoAdapter", "AgnoAdapterConfig"]
 
-log = logging.getLogger("band.adapters.agno")
 
-#: The provider named in a failed turn's error event (band-sdk 6.0.1's).
-PROVIDER = "agno"
 #: The roles kept of a run's messages: Agno's injected system/context messages are not replayed.
 _CONVERSATION_ROLES = frozenset({"user", "assistant", "tool"})
 
@@ -88,13 +72,13 @@ class _Run:
 _current: ContextVar[_Run | None] = ContextVar("band_agno_run", default=None)
 
 
-class AgnoAdapter(SimpleAdapter[AgnoMessages]):
+class AgnoAdapter(FrameworkAdapterBase[AgnoMessages]):
     """Runs the given Agno agent once per turn, the room's Band tools bound for the run."""
 
+    PROVIDER = "agno"
     SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset(
         {Emit.TOOL_CALLS, Emit.THOUGHTS, Emit.USAGE}
     )
-    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = ALL_CAPABILITIES
 
     def __init__(
         self,
@@ -111,9 +95,9 @@ class AgnoAdapter(SimpleAdapter[AgnoMessages]):
         self._given = agent
         self._agent: AgnoAgent | None = None
         self._session_id_factory = session_id_factory
-        self._custom = check_custom_tools(additional_tools)
+        self._take_custom_tools(additional_tools)
         self._user_tools: list[Any] | Callable[..., Any] = []
-        self._history: dict[str, list[Message]] = {}
+        self._history: RoomTranscripts[Message] = RoomTranscripts()
         self._agno_history = False
 
     @property
@@ -162,15 +146,13 @@ class AgnoAdapter(SimpleAdapter[AgnoMessages]):
     def _band_functions(self, tools: AgentToolsProtocol) -> list[Function]:
         """The Band tools as Agno functions (their schemas as given, not re-derived)."""
         functions = []
-        for spec in band_tool_specs(tools, self.features, self._custom):
+        for spec in self._band_specs(tools):
 
             async def call(_name: str = spec.name, **arguments: Any) -> str:
                 run = _current.get()
                 if run is None:
                     return f"Error: {_name} was called outside a Band turn"
-                result = await run_tool_call(
-                    run.tools, self._custom, self.features, _name, arguments, _call_id()
-                )
+                result = await self._run_band_tool(run.tools, _name, arguments, _call_id())
                 return result.output
 
             functions.append(
@@ -219,14 +201,12 @@ class AgnoAdapter(SimpleAdapter[AgnoMessages]):
         if self._agno_history:
             messages: list[Message] = []
         else:
-            if is_session_bootstrap or room_id not in self._history:
-                self._history[room_id] = list(history) if is_session_bootstrap else []
-            messages = list(self._history[room_id])
+            messages = list(self._history.for_turn(room_id, history, is_session_bootstrap))
         for note in (participants_msg, contacts_msg):
             if note:
                 messages.append(Message(role="user", content=f"[System]: {note}"))
         messages.append(Message(role="user", content=msg.format_for_llm()))
-        names = frozenset(s.name for s in band_tool_specs(tools, self.features, self._custom))
+        names = frozenset(s.name for s in self._band_specs(tools))
         # the agent's own tools record no effect: Agno tools count as OBSERVE (the seed)
         run = _Run(tools, NativeToolEvents(tools, self.features), names)
         token = _current.set(run)
@@ -239,9 +219,8 @@ class AgnoAdapter(SimpleAdapter[AgnoMessages]):
                 if output.status == RunStatus.error:  # Agno returns a failed run as data
                     raise ProviderRunError(RunStatus.error.value, str(output.content or "")[:500])
             except Exception as exc:
-                log.exception("room %s: the Agno run failed", room_id)
                 code = exc.code if isinstance(exc, ProviderRunError) else None
-                await tools.send_failure(framework_failure(PROVIDER, code))
+                await self._run_failed(tools, room_id, exc, code)
                 raise
             usage = _usage(output)
             if output.messages:
@@ -251,10 +230,10 @@ class AgnoAdapter(SimpleAdapter[AgnoMessages]):
             if Emit.THOUGHTS in self.features.emit and output.reasoning_content:
                 await tools.send_event(str(output.reasoning_content), "thought")
             text = output.content if isinstance(output.content, str) else ""
-            await relay_closing_text(tools, msg, text.strip())
+            await self._close(tools, msg, text.strip())
         finally:
             _current.reset(token)
-            await send_usage(tools, self.features, usage)
+            await self._send_usage(tools, usage)
 
     async def on_cleanup(self, room_id: str) -> None:
         """Forget the room's transcript."""

@@ -26,7 +26,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -68,32 +68,20 @@ from band.converters.claude_sdk import (  # noqa: E402
     ClaudeSDKSessionState,
 )
 from band.core.protocols import AgentToolsProtocol  # noqa: E402
-from band.core.simple_adapter import FeatureKwargs, SimpleAdapter  # noqa: E402
+from band.core.simple_adapter import FeatureKwargs  # noqa: E402
 from band.core.types import Emit, PlatformMessage  # noqa: E402
 from band.integrations.claude_sdk.prompts import generate_claude_sdk_agent_prompt  # noqa: E402
 from band.integrations.claude_sdk.sessions import (  # noqa: E402
+    SETTLE_GRACE_S,
     ClaudeRoomSession,
     ClaudeSessionManager,
 )
-from band.runtime.capabilities import Capability  # noqa: E402
 from band.runtime.tools.custom import CustomToolDef  # noqa: E402
 from band.workspaces import WorkspaceResolver  # noqa: E402
 
-from ._bandtools import (  # noqa: E402
-    BandToolSpec,
-    FrameworkConfig,
-    NativeToolEvents,
-    band_tool_specs,
-    framework_failure,
-)
-from ._model import (  # noqa: E402
-    ALL_CAPABILITIES,
-    check_custom_tools,
-    empty_usage,
-    relay_closing_text,
-    run_tool_call,
-    send_usage,
-)
+from ._bandtools import BandToolSpec, FrameworkConfig, NativeToolEvents  # noqa: E402
+from ._base import FrameworkAdapterBase  # noqa: E402
+from ._model import empty_usage  # noqa: E402
 
 __all__ = [
     "ClaudeApprovalOptions",
@@ -107,8 +95,6 @@ __all__ = [
 
 log = logging.getLogger("band.adapters.claude_sdk")
 
-#: The provider named in a failed turn's error event (band-sdk 6.0.1's).
-PROVIDER = "claude_sdk"
 #: The in-process MCP server's name: Claude sees the Band tools as ``mcp__band__<name>``.
 MCP_SERVER = "band"
 MCP_PREFIX = f"mcp__{MCP_SERVER}__"
@@ -151,6 +137,12 @@ RESERVED_CLI_FLAGS = frozenset(
 DRAIN_TIMEOUT_S = 10.0
 #: Live CLI processes by default (as the ACP adapter's ``max_live_processes``).
 DEFAULT_MAX_LIVE_PROCESSES = 16
+#: The tool whose repeats the adapter collapses, and for how long (band-sdk's default window:
+#: long enough for a CLI's retry, short enough that a deliberate resend minutes later posts).
+SEND_MESSAGE = "band_send_message"
+DEDUP_TTL_S = 30.0
+#: How many recent sends a room remembers for that.
+DEDUP_MAX_ENTRIES = 64
 
 
 class ClaudePermissionMode(StrEnum):
@@ -216,8 +208,8 @@ class ClaudeSDKAdapterConfig(FrameworkConfig):
     cwd: Path | None = None
     setting_sources: tuple[str, ...] = ()
     turn_timeout_s: PositiveFloat | None = None
-    turn_settle_timeout_s: NonNegativeFloat = 5.0
-    send_message_dedup_ttl_seconds: NonNegativeFloat = 0.0
+    turn_settle_timeout_s: NonNegativeFloat = SETTLE_GRACE_S
+    send_message_dedup_ttl_seconds: NonNegativeFloat = DEDUP_TTL_S
     cli: ClaudeCLIOptions = Field(default_factory=ClaudeCLIOptions)
     approvals: ClaudeApprovalOptions | None = None
     max_live_processes: PositiveInt = DEFAULT_MAX_LIVE_PROCESSES
@@ -245,6 +237,58 @@ class _Approval:
     decision: asyncio.Future[bool]
 
 
+def _send_key(arguments: Mapping[str, Any]) -> tuple[str, frozenset[str]] | None:
+    """What makes two ``band_send_message`` calls the same: the content and the mentioned
+    handles (in any order, strings or ``{"handle"|"id": ...}``); None for malformed ones."""
+    content, mentions = arguments.get("content"), arguments.get("mentions") or []
+    if not isinstance(content, str) or not isinstance(mentions, list):
+        return None
+    names = {
+        m if isinstance(m, str) else str(m.get("handle") or m.get("id") or "")
+        for m in mentions
+        if isinstance(m, str | dict)
+    }
+    return content, frozenset(n for n in names if n)
+
+
+@dataclass
+class _Sends:
+    """A room's recent ``band_send_message`` calls: an identical one within the window gets
+    the first one's result and posts nothing (the CLI or its MCP transport may re-issue a call,
+    even after the turn ended). A failed call is forgotten, so its retry posts."""
+
+    recent: dict[tuple[str, frozenset[str]], tuple[float, asyncio.Future[Any]]] = field(
+        default_factory=dict
+    )
+
+    async def once(
+        self, arguments: Mapping[str, Any], ttl: float, send: Callable[[], Awaitable[Any]]
+    ) -> Any:
+        """``send()``'s result, shared by the identical calls of the last ``ttl`` seconds."""
+        now = time.monotonic()
+        for stale in [k for k, (at, _) in self.recent.items() if now - at >= ttl]:
+            del self.recent[stale]
+        key = _send_key(arguments)
+        if key is None:
+            return await send()
+        earlier = self.recent.get(key)
+        if earlier is not None:
+            log.warning("a repeated band_send_message within %ss was not posted again", ttl)
+            return await asyncio.shield(earlier[1])
+        sending = asyncio.ensure_future(send())
+        self.recent[key] = (now, sending)
+        while len(self.recent) > DEDUP_MAX_ENTRIES:  # the oldest go first
+            del self.recent[next(iter(self.recent))]
+        try:
+            result = await asyncio.shield(sending)
+        except Exception:
+            self.recent.pop(key, None)
+            raise
+        if isinstance(result, dict) and result.get("is_error"):
+            self.recent.pop(key, None)  # nothing was posted
+        return result
+
+
 @dataclass
 class _Room:
     """What the adapter keeps of a room beside its Claude session (the session manager's):
@@ -258,6 +302,7 @@ class _Room:
     approvals: dict[str, _Approval] = field(default_factory=dict)
     used: float = field(default_factory=time.monotonic)
     announced: str | None = None
+    sends: _Sends = field(default_factory=_Sends)
 
 
 @dataclass(frozen=True)
@@ -275,13 +320,13 @@ class _ResolverWorkspaces:
         """The room's directory stays (its files are the room's work)."""
 
 
-class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
+class ClaudeSDKAdapter(FrameworkAdapterBase[ClaudeSDKSessionState]):
     """Runs each room's turns in the room's Claude Code session."""
 
+    PROVIDER = "claude_sdk"
     SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset(
         {Emit.TOOL_CALLS, Emit.THOUGHTS, Emit.USAGE}
     )
-    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = ALL_CAPABILITIES
 
     def __init__(
         self,
@@ -299,7 +344,7 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
         if self.config.cwd is not None and workspace_for_room is not None:
             raise ValueError("config.cwd and workspace_for_room are mutually exclusive")
         self._workspace_for_room = workspace_for_room
-        self._custom = check_custom_tools(additional_tools)
+        self._take_custom_tools(additional_tools)
         self._rooms: dict[str, _Room] = {}
         self._system_prompt: SystemPromptPreset | None = None
         self._sessions: ClaudeSessionManager | None = None
@@ -421,19 +466,19 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
             if not answered:
                 raise RuntimeError("the Claude Code CLI stopped before its answer")
             if room.msg is not None and room.tools is not None:
-                await relay_closing_text(room.tools, room.msg, text.strip())
+                await self._close(room.tools, room.msg, text.strip())
         except (_TurnFailed, asyncio.CancelledError):
             raise
         except Exception:
             log.exception("room %s: the Claude session failed", room.room_id)
             if room.tools is not None:
-                await room.tools.send_failure(framework_failure(PROVIDER))
+                await self._send_failure(room.tools)
             # a broken CLI: stopped now; the next turn starts one and resumes the conversation
             await session.release("the Claude session failed")
             raise
         finally:
             if room.tools is not None:
-                await send_usage(room.tools, self.features, usage)
+                await self._send_usage(room.tools, usage)
 
     async def _message(
         self, room: _Room, session: ClaudeRoomSession, message: Any, usage: dict[str, int]
@@ -457,7 +502,7 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
                 status = message.api_error_status
                 code = str(status) if status else message.subtype
                 log.error("room %s: Claude turn failed: %s", room.room_id, message.errors)
-                await tools.send_failure(framework_failure(PROVIDER, code))
+                await self._send_failure(tools, code)
                 raise _TurnFailed(code)
             if isinstance(message.result, str) and message.result.strip():
                 return message.result
@@ -642,11 +687,8 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
         tools = room.tools
         assert tools is not None
         return create_sdk_mcp_server(
-            MCP_SERVER, tools=[self._mcp_tool(room, s) for s in self._specs(tools)]
+            MCP_SERVER, tools=[self._mcp_tool(room, s) for s in self._band_specs(tools)]
         )
-
-    def _specs(self, tools: AgentToolsProtocol) -> list[BandToolSpec]:
-        return band_tool_specs(tools, self.features, self._custom)
 
     def _mcp_tool(self, room: _Room, spec: BandToolSpec) -> SdkMcpTool[Any]:
         async def handler(arguments: dict[str, Any]) -> dict[str, Any]:
@@ -656,10 +698,16 @@ class ClaudeSDKAdapter(SimpleAdapter[ClaudeSDKSessionState]):
                     "content": [{"type": "text", "text": "Error: no Band turn"}],
                     "is_error": True,
                 }
-            run = await run_tool_call(
-                tools, self._custom, self.features, spec.name, arguments, _call_id()
-            )
-            return {"content": [{"type": "text", "text": run.output}], "is_error": not run.ok}
+
+            async def call() -> dict[str, Any]:
+                run = await self._run_band_tool(tools, spec.name, arguments, _call_id())
+                return {"content": [{"type": "text", "text": run.output}], "is_error": not run.ok}
+
+            ttl = self.config.send_message_dedup_ttl_seconds
+            if spec.name == SEND_MESSAGE and ttl > 0:
+                result: dict[str, Any] = await room.sends.once(arguments, ttl, call)
+                return result
+            return await call()
 
         return SdkMcpTool(spec.name, spec.description, spec.parameters, handler)
 

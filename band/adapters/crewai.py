@@ -11,7 +11,6 @@ key and base URL from the environment (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``):
 from __future__ import annotations
 
 import asyncio
-import logging
 import threading
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, ClassVar, TypeVar, Unpack
@@ -27,34 +26,21 @@ from crewai import Agent as CrewAIAgent  # noqa: E402
 
 from band.converters.crewai import CrewAIHistoryConverter, CrewAIMessages  # noqa: E402
 from band.core.protocols import AgentToolsProtocol  # noqa: E402
-from band.core.simple_adapter import FeatureKwargs, SimpleAdapter  # noqa: E402
+from band.core.simple_adapter import FeatureKwargs  # noqa: E402
 from band.core.types import Emit, PlatformMessage  # noqa: E402
 from band.integrations.crewai.tools import (  # noqa: E402
     CrewAIToolContext,
     EmitToolCallsReporter,
     crewai_tools,
 )
-from band.runtime.capabilities import Capability  # noqa: E402
 from band.runtime.tools.custom import CustomToolDef  # noqa: E402
 
-from ._bandtools import (  # noqa: E402
-    FrameworkConfig,
-    band_prompt,
-    band_tool_specs,
-    framework_failure,
-)
-from ._model import (  # noqa: E402
-    ALL_CAPABILITIES,
-    check_custom_tools,
-    relay_closing_text,
-)
+from ._bandtools import FrameworkConfig  # noqa: E402
+from ._base import FrameworkAdapterBase  # noqa: E402
 
 __all__ = ["OPENAI_MODEL", "CrewAIAdapter", "CrewAIAdapterConfig"]
 
-log = logging.getLogger("band.adapters.crewai")
 
-#: The provider named in a failed turn's error event (band-sdk 6.0.1's).
-PROVIDER = "crewai"
 #: The model a ``CrewAIAdapterConfig`` names by default (band-sdk 6.0.1's OpenAI default).
 OPENAI_MODEL = "gpt-6-luna"
 
@@ -90,11 +76,11 @@ class _Turn:
         return await operation()
 
 
-class CrewAIAdapter(SimpleAdapter[CrewAIMessages]):
+class CrewAIAdapter(FrameworkAdapterBase[CrewAIMessages]):
     """Runs each turn as a crew of the configured agent and one task."""
 
+    PROVIDER = "crewai"
     SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset({Emit.TOOL_CALLS})
-    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = ALL_CAPABILITIES
 
     def __init__(
         self,
@@ -108,14 +94,14 @@ class CrewAIAdapter(SimpleAdapter[CrewAIMessages]):
             history_converter=history_converter or CrewAIHistoryConverter(), **features
         )
         self.config = config or CrewAIAdapterConfig()
-        self._custom = check_custom_tools(additional_tools)
+        self._take_custom_tools(additional_tools)
         self._history: dict[str, list[str]] = {}
         self._backstory = ""
 
     async def on_started(self, agent_name: str, agent_description: str) -> None:
         """The backstory: the configured one, then the Band instructions."""
         await super().on_started(agent_name, agent_description)
-        prompt = band_prompt(self, self.config.custom_section)
+        prompt = self._band_prompt(self.config.custom_section)
         self._backstory = (
             f"{self.config.backstory}\n\n{prompt}" if self.config.backstory else prompt
         )
@@ -148,7 +134,7 @@ class CrewAIAdapter(SimpleAdapter[CrewAIMessages]):
         turn = _Turn()
         context = CrewAIToolContext(room_id, tools, tool_turn=turn)
         crew_tools = crewai_tools(
-            band_tool_specs(tools, self.features, self._custom),
+            self._band_specs(tools),
             get_context=lambda: context,
             reporter=EmitToolCallsReporter(self.features),
             features=self.features,
@@ -178,17 +164,16 @@ class CrewAIAdapter(SimpleAdapter[CrewAIMessages]):
         except asyncio.CancelledError:
             turn.active = False  # the crew's thread runs on; its tools do nothing more
             raise
-        except Exception:
+        except Exception as exc:
             turn.active = False
-            log.exception("room %s: the crew run failed", room_id)
-            await tools.send_failure(framework_failure(PROVIDER))
+            await self._run_failed(tools, room_id, exc)
             raise
         turn.active = False
         text = str(getattr(result, "raw", "") or "").strip()
         earlier.append(msg.format_for_llm())
         if text:
             earlier.append(f"[you answered]: {text}")
-        await relay_closing_text(tools, msg, text)
+        await self._close(tools, msg, text)
 
     async def on_cleanup(self, room_id: str) -> None:
         """Forget the room's earlier turns."""

@@ -11,12 +11,11 @@ client reads ``GOOGLE_API_KEY``/``GEMINI_API_KEY`` and ``GOOGLE_GEMINI_BASE_URL`
 
 from __future__ import annotations
 
-import logging
 import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Unpack
+from typing import Any, Unpack
 
 from pydantic import Field, PositiveInt
 
@@ -34,33 +33,17 @@ from google.genai import types  # noqa: E402
 from band.converters.google_adk import GoogleADKHistoryConverter, GoogleADKMessages  # noqa: E402
 from band.core.exceptions import ProviderRunError  # noqa: E402
 from band.core.protocols import AgentToolsProtocol  # noqa: E402
-from band.core.simple_adapter import FeatureKwargs, SimpleAdapter  # noqa: E402
-from band.core.types import Emit, PlatformMessage  # noqa: E402
-from band.runtime.capabilities import Capability  # noqa: E402
+from band.core.simple_adapter import FeatureKwargs  # noqa: E402
+from band.core.types import PlatformMessage  # noqa: E402
 from band.runtime.tools.custom import CustomToolDef  # noqa: E402
 
-from ._bandtools import (  # noqa: E402
-    BandToolSpec,
-    FrameworkConfig,
-    band_prompt,
-    band_tool_specs,
-    framework_failure,
-)
-from ._model import (  # noqa: E402
-    ALL_CAPABILITIES,
-    check_custom_tools,
-    empty_usage,
-    relay_closing_text,
-    run_tool_call,
-    send_usage,
-)
+from ._bandtools import BandToolSpec, FrameworkConfig  # noqa: E402
+from ._base import FrameworkAdapterBase  # noqa: E402
+from ._model import empty_usage  # noqa: E402
 
 __all__ = ["GEMINI_MODEL", "GoogleADKAdapter", "GoogleADKAdapterConfig"]
 
-log = logging.getLogger("band.adapters.google_adk")
 
-#: The provider named in a failed turn's error event (band-sdk 6.0.1's).
-PROVIDER = "google_adk"
 #: The model a ``GoogleADKAdapterConfig`` names by default (band-sdk 6.0.1's Gemini default).
 GEMINI_MODEL = "gemini-3.8-flash"
 #: The most extra attempts ``max_retries`` may ask of a model request.
@@ -106,9 +89,7 @@ class _BandTool(BaseTool):  # type: ignore[misc]  # google-adk is not in the dev
         if tools is None:
             return {"error": "Error: no Band turn"}
         call_id = tool_context.function_call_id or f"call_{uuid.uuid4().hex[:24]}"
-        run = await run_tool_call(
-            tools, self._adapter._custom, self._adapter.features, self.name, args, call_id
-        )
+        run = await self._adapter._run_band_tool(tools, self.name, args, call_id)
         return {"result": run.output} if run.ok else {"error": run.output}
 
 
@@ -121,11 +102,10 @@ class _Room:
     tools: AgentToolsProtocol | None = None
 
 
-class GoogleADKAdapter(SimpleAdapter[GoogleADKMessages]):
+class GoogleADKAdapter(FrameworkAdapterBase[GoogleADKMessages]):
     """Runs each room's turns through its ADK runner and session."""
 
-    SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset({Emit.TOOL_CALLS, Emit.USAGE})
-    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = ALL_CAPABILITIES
+    PROVIDER = "google_adk"
 
     def __init__(
         self,
@@ -139,15 +119,15 @@ class GoogleADKAdapter(SimpleAdapter[GoogleADKMessages]):
         self._converter = history_converter or GoogleADKHistoryConverter()
         super().__init__(history_converter=self._converter, **features)
         self.config = config or GoogleADKAdapterConfig()
-        self._custom = check_custom_tools(additional_tools)
+        self._take_custom_tools(additional_tools)
         self._rooms: dict[str, _Room] = {}
         self._system_prompt = ""
 
     async def on_started(self, agent_name: str, agent_description: str) -> None:
         """Render the system prompt once the agent's name and description are known."""
         await super().on_started(agent_name, agent_description)
-        self._system_prompt = self.config.system_prompt or band_prompt(
-            self, self.config.custom_section
+        self._system_prompt = self.config.system_prompt or self._band_prompt(
+            self.config.custom_section
         )
 
     async def _room(self, room_id: str, tools: AgentToolsProtocol, fresh: bool) -> _Room:
@@ -166,9 +146,7 @@ class GoogleADKAdapter(SimpleAdapter[GoogleADKMessages]):
         )
         runner = Runner(agent=agent, app_name=_APP, session_service=InMemorySessionService())
         room = _Room(runner, str(uuid.uuid4()))
-        agent.tools = [
-            _BandTool(self, room, s) for s in band_tool_specs(tools, self.features, self._custom)
-        ]
+        agent.tools = [_BandTool(self, room, s) for s in self._band_specs(tools)]
         await runner.session_service.create_session(
             app_name=_APP, user_id=room_id, session_id=room.session_id
         )
@@ -213,16 +191,15 @@ class GoogleADKAdapter(SimpleAdapter[GoogleADKMessages]):
                 if failure is not None:
                     raise failure
             except Exception as exc:
-                log.exception("room %s: the ADK run failed", room_id)
                 code = exc.code if isinstance(exc, ProviderRunError) else None
-                await tools.send_failure(framework_failure(PROVIDER, code))
+                await self._run_failed(tools, room_id, exc, code)
                 # a broken session: the next turn opens one
                 if (broken := self._rooms.pop(room_id, None)) is not None:
                     await _close(broken)
                 raise
-            await relay_closing_text(tools, msg, text.strip())
+            await self._close(tools, msg, text.strip())
         finally:
-            await send_usage(tools, self.features, usage)
+            await self._send_usage(tools, usage)
 
     def _transcript(self, history: GoogleADKMessages) -> str:
         """The room's earlier contents as the converter renders them, newest kept within the

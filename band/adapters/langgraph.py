@@ -23,7 +23,7 @@ import asyncio  # noqa: E402
 import logging  # noqa: E402 -- after the extra check, which names what is missing
 import uuid  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
-from typing import Any, ClassVar, Unpack  # noqa: E402
+from typing import Any, Unpack  # noqa: E402
 
 from langchain_core.callbacks import BaseCallbackHandler  # noqa: E402
 from langchain_core.language_models import BaseChatModel  # noqa: E402
@@ -46,36 +46,20 @@ from pydantic import PositiveInt  # noqa: E402
 from band.converters._events import INTERRUPTED_TOOL_TEXT  # noqa: E402
 from band.converters.langchain import LangChainHistoryConverter, LangChainMessages  # noqa: E402
 from band.core.protocols import AgentToolsProtocol  # noqa: E402
-from band.core.simple_adapter import FeatureKwargs, SimpleAdapter  # noqa: E402
+from band.core.simple_adapter import FeatureKwargs  # noqa: E402
 from band.core.types import AdapterFeatures, Emit, PlatformMessage  # noqa: E402
 from band.core.wire import JsonValue  # noqa: E402
-from band.runtime.capabilities import Capability  # noqa: E402
 from band.runtime.prompts import render_system_prompt  # noqa: E402
 from band.runtime.tools.custom import CustomToolDef  # noqa: E402
 
-from ._bandtools import (  # noqa: E402
-    BandToolSpec,
-    FrameworkConfig,
-    band_tool_specs,
-    framework_failure,
-    result_text,
-)
-from ._model import (  # noqa: E402
-    add_usage,
-    check_custom_tools,
-    empty_usage,
-    post_tool_event,
-    relay_closing_text,
-    run_tool_call,
-    send_usage,
-)
+from ._bandtools import BandToolSpec, FrameworkConfig, band_tool_specs, result_text  # noqa: E402
+from ._base import FrameworkAdapterBase  # noqa: E402
+from ._model import add_usage, empty_usage, post_tool_event, run_tool_call  # noqa: E402
 
 __all__ = ["LangGraphAdapter", "LangGraphAdapterConfig"]
 
 log = logging.getLogger("band.adapters.langgraph")
 
-#: The provider a LangGraph turn's failure names (band-sdk 6.0.1's).
-PROVIDER = "langgraph"
 #: A graph built for one turn from the turn's tools.
 GraphFactory = Callable[[list[BaseTool]], Any]
 
@@ -275,7 +259,7 @@ class _Telemetry(BaseCallbackHandler):
                 )
 
 
-class LangGraphAdapter(SimpleAdapter[LangChainMessages]):
+class LangGraphAdapter(FrameworkAdapterBase[LangChainMessages]):
     """Runs each turn through a LangGraph graph whose thread is the room.
 
     ``additional_tools`` takes ``(InputModel, handler)`` custom tools (their declared turn
@@ -284,10 +268,7 @@ class LangGraphAdapter(SimpleAdapter[LangChainMessages]):
     replied or declined this turn.
     """
 
-    SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset({Emit.TOOL_CALLS, Emit.USAGE})
-    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset(
-        {Capability.MEMORY, Capability.CONTACTS, Capability.TASKS, Capability.FILES}
-    )
+    PROVIDER = "langgraph"
 
     def __init__(
         self,
@@ -319,7 +300,7 @@ class LangGraphAdapter(SimpleAdapter[LangChainMessages]):
         self.graph = graph
         self.checkpointer = checkpointer
         custom = [t for t in additional_tools or [] if isinstance(t, tuple)]
-        self._custom_tools = check_custom_tools(custom)
+        self._take_custom_tools(custom)
         #: ready-made LangChain tools, handed to the graph as they are
         self._native_tools = [t for t in additional_tools or [] if not isinstance(t, tuple)]
         inject = self.config.inject_system_prompt
@@ -345,7 +326,7 @@ class LangGraphAdapter(SimpleAdapter[LangChainMessages]):
 
     def tools_for_turn(self, tools: AgentToolsProtocol) -> list[BaseTool]:
         """The turn's LangChain tools: the Band tools, the custom tools, the native tools."""
-        band = band_langchain_tools(tools, self.features, self._custom_tools)
+        band = band_langchain_tools(tools, self.features, self._custom)
         return band + self._native_tools
 
     async def on_message(
@@ -386,13 +367,12 @@ class LangGraphAdapter(SimpleAdapter[LangChainMessages]):
             state = await graph.ainvoke({"messages": messages}, config=config)
             self._bootstrapped.add(room_id)
             await telemetry.flush()
-        except Exception:
-            log.exception("room %s: the LangGraph run failed", room_id)
-            await tools.send_failure(framework_failure(PROVIDER))
+        except Exception as exc:
+            await self._run_failed(tools, room_id, exc)
             raise
         finally:
-            await send_usage(tools, self.features, telemetry.usage)
-        await relay_closing_text(tools, msg, closing_text(state))
+            await self._send_usage(tools, telemetry.usage)
+        await self._close(tools, msg, closing_text(state))
 
     async def _thread_has_messages(self, graph: Any, room_id: str) -> bool:
         """Whether the graph's checkpointer already holds this room's thread (a restart with

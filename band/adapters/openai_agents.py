@@ -42,6 +42,7 @@ from ._model import (
     ALL_CAPABILITIES,
     MAX_TOOL_ROUNDS,
     BaseAdapterConfig,
+    RoomTranscripts,
     ToolRun,
     add_usage,
     check_custom_tools,
@@ -152,7 +153,7 @@ class OpenAIAgentsAdapter(SimpleAdapter[AgentsHistory]):
         #: the Agents SDK ``Agent`` each turn runs (None: one made from the config)
         self.agent: Any = agent
         self._custom_tools = check_custom_tools(additional_tools)
-        self._history: dict[str, AgentsHistory] = {}
+        self._history: RoomTranscripts[JsonObject] = RoomTranscripts()
         self._system_prompt = ""
         openai = importlib.import_module("openai")
         #: the ``AsyncOpenAI`` the runs' models use (replace it to point elsewhere)
@@ -181,9 +182,7 @@ class OpenAIAgentsAdapter(SimpleAdapter[AgentsHistory]):
         """One turn: the room's items and the message to the agent's run, events as it goes."""
         if self.agent is None:  # not started through an Agent (a unit test): a default one
             self.agent = self._sdk.Agent(name=self.agent_name or "Band agent")
-        if is_session_bootstrap or room_id not in self._history:
-            self._history[room_id] = list(history) if is_session_bootstrap else []
-        items = self._history[room_id]
+        items = self._history.for_turn(room_id, history, is_session_bootstrap)
         for note in (participants_msg, contacts_msg):
             if note:
                 items.append({"role": "user", "content": f"[System]: {note}"})

@@ -19,9 +19,8 @@ from band._extras import require_module
 require_module("pydantic-ai", "PydanticAIAdapter")  # an optional dependency: say how to get it
 
 import inspect  # noqa: E402 -- after the extra check, which names what is missing
-import logging  # noqa: E402
 from collections.abc import AsyncIterable, Callable, Sequence  # noqa: E402
-from typing import Any, ClassVar, Unpack, get_type_hints  # noqa: E402
+from typing import Any, Unpack, get_type_hints  # noqa: E402
 
 from pydantic_ai import Agent, RunContext, Tool  # noqa: E402
 from pydantic_ai.capabilities import Hooks  # noqa: E402
@@ -41,9 +40,8 @@ from pydantic_ai.toolsets import FunctionToolset  # noqa: E402
 
 from band.converters.pydantic_ai import PydanticAIHistoryConverter, PydanticAIMessages  # noqa: E402
 from band.core.protocols import AgentToolsProtocol  # noqa: E402
-from band.core.simple_adapter import FeatureKwargs, SimpleAdapter  # noqa: E402
-from band.core.types import AdapterFeatures, Emit, PlatformMessage  # noqa: E402
-from band.runtime.capabilities import Capability  # noqa: E402
+from band.core.simple_adapter import FeatureKwargs  # noqa: E402
+from band.core.types import AdapterFeatures, PlatformMessage  # noqa: E402
 from band.runtime.prompts import render_system_prompt  # noqa: E402
 from band.runtime.tools.custom import (  # noqa: E402
     CustomToolDef,
@@ -51,29 +49,11 @@ from band.runtime.tools.custom import (  # noqa: E402
     is_failed_tool_output,
 )
 
-from ._bandtools import (  # noqa: E402
-    BandToolSpec,
-    FrameworkConfig,
-    band_tool_specs,
-    framework_failure,
-    result_text,
-)
-from ._model import (  # noqa: E402
-    add_usage,
-    check_custom_tools,
-    empty_usage,
-    post_tool_event,
-    relay_closing_text,
-    run_tool_call,
-    send_usage,
-)
+from ._bandtools import BandToolSpec, FrameworkConfig, result_text  # noqa: E402
+from ._base import FrameworkAdapterBase  # noqa: E402
+from ._model import RoomTranscripts, add_usage, empty_usage, post_tool_event, run_tool_call  # noqa: E402
 
 __all__ = ["PydanticAIAdapter", "PydanticAIAdapterConfig"]
-
-log = logging.getLogger("band.adapters.pydantic_ai")
-
-#: The provider a Pydantic AI turn's failure names (band-sdk 6.0.1's).
-PROVIDER = "pydantic_ai"
 
 
 class PydanticAIAdapterConfig(FrameworkConfig):
@@ -171,13 +151,10 @@ def _succeeded(part: ToolReturnPart) -> bool:
     )
 
 
-class PydanticAIAdapter(SimpleAdapter[PydanticAIMessages]):
+class PydanticAIAdapter(FrameworkAdapterBase[PydanticAIMessages]):
     """Runs each turn as a Pydantic AI agent run over the room's message history."""
 
-    SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset({Emit.TOOL_CALLS, Emit.USAGE})
-    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset(
-        {Capability.MEMORY, Capability.CONTACTS, Capability.TASKS, Capability.FILES}
-    )
+    PROVIDER = "pydantic_ai"
 
     def __init__(
         self,
@@ -198,13 +175,13 @@ class PydanticAIAdapter(SimpleAdapter[PydanticAIMessages]):
         self._model: Model | str = llm if llm is not None else str(self.config.model)
         self._instrument = instrument
         tools = additional_tools or []
-        self._custom_tools = check_custom_tools([t for t in tools if isinstance(t, tuple)])
+        self._take_custom_tools([t for t in tools if isinstance(t, tuple)])
         #: Pydantic AI tool functions, registered as they are; their declared effects
         self._native_tools = [t for t in tools if not isinstance(t, tuple)]
         self._native_effects = {
             t.__name__: effect for t in self._native_tools if (effect := declared_effect(t))
         }
-        self._history: dict[str, list[ModelMessage]] = {}
+        self._history: RoomTranscripts[ModelMessage] = RoomTranscripts()
         self._agent: Agent[AgentToolsProtocol, str | None] | None = None
 
     async def on_started(self, agent_name: str, agent_description: str) -> None:
@@ -253,16 +230,14 @@ class PydanticAIAdapter(SimpleAdapter[PydanticAIMessages]):
         message; its closing text relayed when no tool replied."""
         agent = self._agent or self._build_agent()
         self._agent = agent
-        if is_session_bootstrap or room_id not in self._history:
-            self._history[room_id] = list(history) if is_session_bootstrap else []
-        past = self._history[room_id]
+        past = self._history.for_turn(room_id, history, is_session_bootstrap)
         for note in (participants_msg, contacts_msg):
             if note:
                 past.append(ModelRequest(parts=[UserPromptPart(content=f"[System]: {note}")]))
         prompt = msg.format_for_llm()
-        specs = band_tool_specs(tools, self.features, self._custom_tools)
+        specs = self._band_specs(tools)
         outcomes: dict[str, bool] = {}
-        toolset = band_toolset(specs, self._custom_tools, self.features, outcomes)
+        toolset = band_toolset(specs, self._custom, self.features, outcomes)
         usage = empty_usage()
         band_names = {spec.name for spec in specs}
         calls: dict[str, str] = {}
@@ -300,8 +275,7 @@ class PydanticAIAdapter(SimpleAdapter[PydanticAIMessages]):
             # partial messages do not: a call without its result is refused next time)
             past.append(ModelRequest(parts=[UserPromptPart(content=prompt)]))
             if isinstance(exc, Exception):
-                log.exception("room %s: the Pydantic AI run failed", room_id)
-                await tools.send_failure(framework_failure(PROVIDER))
+                await self._run_failed(tools, room_id, exc)
             raise
         run_usage = result.usage
         add_usage(
@@ -312,8 +286,8 @@ class PydanticAIAdapter(SimpleAdapter[PydanticAIMessages]):
             cache_write_tokens=run_usage.cache_write_tokens,
         )
         self._history[room_id] = list(result.all_messages())
-        await send_usage(tools, self.features, usage)
-        await relay_closing_text(tools, msg, result.output or "")
+        await self._send_usage(tools, usage)
+        await self._close(tools, msg, result.output or "")
 
     async def _native_result(
         self, tools: AgentToolsProtocol, name: str, event: FunctionToolResultEvent

@@ -19,9 +19,8 @@ records it, as a custom tool's does.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Unpack, cast
+from typing import Any, Unpack, cast
 
 from band._extras import require
 
@@ -39,39 +38,22 @@ from strands.types.tools import AgentTool, ToolGenerator, ToolSpec, ToolUse  # n
 
 from band.converters.strands import StrandsHistoryConverter, StrandsMessages  # noqa: E402
 from band.core.protocols import AgentToolsProtocol  # noqa: E402
-from band.core.simple_adapter import FeatureKwargs, SimpleAdapter  # noqa: E402
-from band.core.types import Emit, PlatformMessage  # noqa: E402
+from band.core.simple_adapter import FeatureKwargs  # noqa: E402
+from band.core.types import PlatformMessage  # noqa: E402
 from band.core.wire import JsonObject  # noqa: E402
-from band.runtime.capabilities import Capability  # noqa: E402
 from band.runtime.tools.custom import (  # noqa: E402
     CustomToolDef,
     get_custom_tool_name,
     reject_conflicting_tool_names,
 )
 
-from ._bandtools import (  # noqa: E402
-    BandToolSpec,
-    FrameworkConfig,
-    NativeToolEvents,
-    band_prompt,
-    band_tool_specs,
-    framework_failure,
-    native_effects,
-)
-from ._model import (  # noqa: E402
-    ALL_CAPABILITIES,
-    empty_usage,
-    relay_closing_text,
-    run_tool_call,
-    send_usage,
-)
+from ._bandtools import BandToolSpec, FrameworkConfig, NativeToolEvents, native_effects  # noqa: E402
+from ._base import FrameworkAdapterBase  # noqa: E402
+from ._model import RoomTranscripts, empty_usage  # noqa: E402
 
 __all__ = ["StrandsAdapter", "StrandsAdapterConfig", "StrandsCustomTool"]
 
-log = logging.getLogger("band.adapters.strands")
 
-#: The provider named in a failed turn's error event (band-sdk 6.0.1's).
-PROVIDER = "strands"
 #: A custom tool: a Strands tool (``@strands.tool`` function or ``AgentTool``) or a portable
 #: ``(InputModel, handler)`` pair.
 StrandsCustomTool = Callable[..., Any] | AgentTool | CustomToolDef
@@ -192,11 +174,10 @@ def _openai_order(messages: StrandsMessages) -> StrandsMessages:
     return out
 
 
-class StrandsAdapter(SimpleAdapter[StrandsMessages]):
+class StrandsAdapter(FrameworkAdapterBase[StrandsMessages]):
     """Runs each turn as a Strands agent loop with the Band tools as Strands tools."""
 
-    SUPPORTED_EMIT: ClassVar[frozenset[Emit]] = frozenset({Emit.TOOL_CALLS, Emit.USAGE})
-    SUPPORTED_CAPABILITIES: ClassVar[frozenset[Capability]] = ALL_CAPABILITIES
+    PROVIDER = "strands"
 
     def __init__(
         self,
@@ -219,19 +200,19 @@ class StrandsAdapter(SimpleAdapter[StrandsMessages]):
         tools = list(additional_tools or [])
         names = [_tool_name(t) for t in tools]
         reject_conflicting_tool_names(names)  # Strands' registry would keep the last silently
-        self._custom: list[CustomToolDef] = [t for t in tools if isinstance(t, tuple)]
+        self._take_custom_tools([t for t in tools if isinstance(t, tuple)])
         self._native = [t for t in tools if not isinstance(t, tuple)]
         self._native_effects = native_effects(
             (n, t) for n, t in zip(names, tools, strict=True) if not isinstance(t, tuple)
         )
-        self._history: dict[str, StrandsMessages] = {}
+        self._history: RoomTranscripts[JsonObject] = RoomTranscripts()
         self._system_prompt = ""
 
     async def on_started(self, agent_name: str, agent_description: str) -> None:
         """Render the system prompt once the agent's name and description are known."""
         await super().on_started(agent_name, agent_description)
-        self._system_prompt = self.config.system_prompt or band_prompt(
-            self, self.config.custom_section
+        self._system_prompt = self.config.system_prompt or self._band_prompt(
+            self.config.custom_section
         )
 
     async def on_message(
@@ -246,9 +227,7 @@ class StrandsAdapter(SimpleAdapter[StrandsMessages]):
         room_id: str,
     ) -> None:
         """One turn: the message to a Strands agent over the room's transcript."""
-        if is_session_bootstrap or room_id not in self._history:
-            self._history[room_id] = list(history) if is_session_bootstrap else []
-        messages = list(self._history[room_id])
+        messages = list(self._history.for_turn(room_id, history, is_session_bootstrap))
         if self._openai_model():
             messages = _openai_order(messages)
         # one user message: Converse refuses two user messages in a row
@@ -257,11 +236,9 @@ class StrandsAdapter(SimpleAdapter[StrandsMessages]):
 
         async def run(name: str, use: ToolUse) -> Any:
             args = use.get("input")
-            return await run_tool_call(
-                tools, self._custom, self.features, name, args or {}, use["toolUseId"]
-            )
+            return await self._run_band_tool(tools, name, args or {}, use["toolUseId"])
 
-        specs = band_tool_specs(tools, self.features, self._custom)
+        specs = self._band_specs(tools)
         band_tools = [_BandTool(spec, run) for spec in specs]
         events = NativeToolEvents(tools, self.features, self._native_effects)
         hooks = _TurnHooks({s.name for s in specs}, events)
@@ -277,14 +254,13 @@ class StrandsAdapter(SimpleAdapter[StrandsMessages]):
         try:
             try:
                 result = await agent.invoke_async(prompt)
-            except Exception:
-                log.exception("room %s: the Strands run failed", room_id)
-                await tools.send_failure(framework_failure(PROVIDER))
+            except Exception as exc:
+                await self._run_failed(tools, room_id, exc)
                 raise
             self._history[room_id] = cast(StrandsMessages, list(agent.messages))
-            await relay_closing_text(tools, msg, _closing_text(result))
+            await self._close(tools, msg, _closing_text(result))
         finally:
-            await send_usage(tools, self.features, _usage(agent))
+            await self._send_usage(tools, _usage(agent))
 
     def _openai_model(self) -> bool:
         """Whether the model is one of Strands' OpenAI models."""

@@ -17,14 +17,13 @@ from band._extras import require
 if TYPE_CHECKING:
     from band_rest.core.request_options import RequestOptions
 
-    from .rest import RestClient
-
 __all__ = [
     "BAND_REST_NAMES",
     "DEFAULT_REQUEST_OPTIONS",
     "NO_RETRY_REQUEST_OPTIONS",
     "aclose_rest_client",
-    "adopt_rest_client",
+    "adopted",
+    "is_band_rest_client",
     "band_rest_name",
 ]
 
@@ -64,11 +63,12 @@ class _Closable(Protocol):
     async def aclose(self) -> None: ...
 
 
-#: band_rest client -> the RestClient of ours that speaks for it (closed with it)
-_ADOPTED: weakref.WeakKeyDictionary[Any, RestClient] = weakref.WeakKeyDictionary()
+#: band_rest client -> the RestClient of ours that speaks for it (closed with it; filled by
+#: :func:`band.client.rest.adopt_rest_client`)
+adopted: weakref.WeakKeyDictionary[Any, _Closable] = weakref.WeakKeyDictionary()
 
 
-def _is_band_rest_client(client: Any) -> bool:
+def is_band_rest_client(client: Any) -> bool:
     """True for band_rest's generated clients (they keep key and URL in a client wrapper)."""
     module = type(client).__module__
     return (module == "band_rest" or module.startswith("band_rest.")) and hasattr(
@@ -76,32 +76,12 @@ def _is_band_rest_client(client: Any) -> bool:
     )
 
 
-def adopt_rest_client(client: Any) -> Any:
-    """Our RestClient for band_rest's ``AsyncRestClient`` (same API key, base URL and timeout),
-    so code written for band-sdk can hand its client to AgentTools; anything else as given."""
-    if not _is_band_rest_client(client):
-        return client
-    adopted = _ADOPTED.get(client)
-    if adopted is None:
-        from .rest import DEFAULT_TIMEOUT_S, RestClient
-
-        wrapper = client._client_wrapper
-        timeout = wrapper.get_timeout()
-        adopted = RestClient(
-            api_key=wrapper.api_key,
-            base_url=wrapper.get_base_url(),
-            timeout=float(timeout) if isinstance(timeout, int | float) else DEFAULT_TIMEOUT_S,
-        )
-        _ADOPTED[client] = adopted
-    return adopted
-
-
 async def aclose_rest_client(client: Any) -> None:
     """Close the HTTP connections of ``client``: band_rest's ``AsyncRestClient`` (and the
     RestClient adopted for it), or our :class:`~band.client.rest.RestClient`."""
-    adopted = _ADOPTED.pop(client, None) if _is_band_rest_client(client) else None
-    if adopted is not None:
-        await adopted.aclose()
+    ours = adopted.pop(client, None) if is_band_rest_client(client) else None
+    if ours is not None:
+        await ours.aclose()
     if callable(getattr(client, "aclose", None)):
         closable: _Closable = client
         await closable.aclose()

@@ -70,7 +70,7 @@ from .errors import (  # noqa: F401 -- band-sdk re-exports these here; ours are 
 from .generated import DEFAULT_REQUEST_OPTIONS as DEFAULT_REQUEST_OPTIONS
 from .generated import NO_RETRY_REQUEST_OPTIONS as NO_RETRY_REQUEST_OPTIONS
 from .generated import aclose_rest_client as aclose_rest_client
-from .generated import band_rest_name
+from .generated import adopted, band_rest_name, is_band_rest_client
 from .http11 import Primitive, QueryParams
 
 if TYPE_CHECKING:
@@ -480,3 +480,21 @@ def _decode(resp: _Answer) -> JsonValue:
         except msgspec.DecodeError:
             return content.decode("utf-8", errors="replace")
     return content
+
+
+def adopt_rest_client(client: Any) -> Any:
+    """Our RestClient for band_rest's ``AsyncRestClient`` (same API key, base URL and timeout),
+    so code written for band-sdk can hand its client to AgentTools; anything else as given."""
+    if not is_band_rest_client(client):
+        return client
+    ours = adopted.get(client)
+    if ours is None:
+        wrapper = client._client_wrapper
+        timeout = wrapper.get_timeout()
+        ours = RestClient(
+            api_key=wrapper.api_key,
+            base_url=wrapper.get_base_url(),
+            timeout=float(timeout) if isinstance(timeout, int | float) else DEFAULT_TIMEOUT_S,
+        )
+        adopted[client] = ours
+    return ours

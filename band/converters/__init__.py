@@ -2,7 +2,9 @@
 
 Each converter loads on first use, so ``import band.converters`` imports no framework; one
 whose framework is missing (LangChain, Pydantic AI, Agno) says which extra installs it, in one
-line. A converter is built with ``agent_name`` (or told it by ``set_agent_name``) and its
+line. ``ACPServerHistoryConverter`` reads the sessions the ACP server adapter records in its
+rooms, ``ACPClientHistoryConverter`` the session and replay lines of an ACP client adapter's
+room. A converter is built with ``agent_name`` (or told it by ``set_agent_name``) and its
 ``convert(raw)`` takes the platform's history rows, oldest first.
 """
 
@@ -11,6 +13,8 @@ from typing import TYPE_CHECKING
 from band._lazy import lazy_exports
 
 _CONVERTERS = {
+    "ACPClientHistoryConverter": "band.converters.acp_client",
+    "ACPServerHistoryConverter": "band.converters.acp_server",
     "AgnoHistoryConverter": "band.converters.agno",
     "AgnoMessages": "band.converters.agno",
     "AnthropicHistoryConverter": "band.converters.anthropic",
@@ -31,6 +35,8 @@ _CONVERTERS = {
 }
 
 __all__ = [
+    "ACPClientHistoryConverter",
+    "ACPServerHistoryConverter",
     "AgnoHistoryConverter",
     "AgnoMessages",
     "AnthropicHistoryConverter",
@@ -51,6 +57,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from band.converters.acp_client import ACPClientHistoryConverter
+    from band.converters.acp_server import ACPServerHistoryConverter
     from band.converters.agno import AgnoHistoryConverter, AgnoMessages
     from band.converters.anthropic import AnthropicHistoryConverter, AnthropicMessages
     from band.converters.claude_sdk import ClaudeSDKHistoryConverter

@@ -127,6 +127,8 @@ class BandLink:
         self.ws_url = ws_url
         self.rest_url = rest_url
         self.conflict_policy = ConflictPolicy(conflict_policy)
+        #: the agent's key (band-sdk's attribute; ``AgentRuntime(link, ...)`` connects with it)
+        self.api_key = api_key
         self.rest = RestClient(api_key, rest_url)
         reject = self.conflict_policy == ConflictPolicy.REJECT
         self._phoenix = PhoenixClient(

@@ -26,7 +26,7 @@ _EXPORTS = {
     "render_system_prompt": "band.runtime.prompts",
     "AgentConfig": "band.runtime.agentconfig",
     "AgentRuntime": "band.runtime.runtime",
-    "ExecutionContext": "band.runtime.rooms.execution",
+    "ExecutionContext": "band.runtime.composed",
     "GracefulShutdown": "band.runtime.shutdown",
     "run_with_graceful_shutdown": "band.runtime.shutdown",
     "PlatformMessage": "band.core.types",
@@ -86,6 +86,7 @@ if TYPE_CHECKING:
     from band.core.types import PlatformMessage
     from band.runtime.agentconfig import AgentConfig
     from band.runtime.callbacks import MessageHandler
+    from band.runtime.composed import ExecutionContext
     from band.runtime.conversation import ConversationContext
     from band.runtime.execution_api import Execution, ExecutionHandler
     from band.runtime.formatters import (
@@ -97,7 +98,6 @@ if TYPE_CHECKING:
     from band.runtime.presence import RoomPresence
     from band.runtime.prompts import BASE_INSTRUCTIONS, TEMPLATES, render_system_prompt
     from band.runtime.retry_tracker import MessageRetryTracker
-    from band.runtime.rooms.execution import ExecutionContext
     from band.runtime.runtime import AgentRuntime
     from band.runtime.sessionconfig import SessionConfig
     from band.runtime.shutdown import GracefulShutdown, run_with_graceful_shutdown

@@ -24,6 +24,7 @@ from band.core.simple_adapter import SimpleAdapter
 from band.core.wire import AgentMe, JsonObject
 from band.platform.link import BandLink
 from band.runtime.adapter_lifecycle import dispose_adapter, start_adapter
+from band.runtime.composed import ExecutionContext
 from band.runtime.rooms.execution import RoomExecution
 from band.runtime.rooms.messages import inbound
 from band.runtime.rooms.settlement import Delivery
@@ -170,6 +171,9 @@ class OneShotInvoker:
             adapter=self._adapter,
             config=self._config,
             recorder=self._recorder,
+            context=ExecutionContext(  # band-sdk's type of a preprocessor's ``ctx``
+                room_id, agent_id=self._agent_id, rest=self._link.rest, config=self._config
+            ),
         )
         before = {id(t) for t in self._recorder.recent()}
         await self._delivery.flush_room(room_id)  # marks an earlier call could not post

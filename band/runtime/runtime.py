@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from band.client.phoenix import PhoenixClient, PushHandler
@@ -21,10 +23,23 @@ from band.core.wire import (
     RoomAdded,
     Supersede,
     decode_as,
+    to_dict,
 )
 from band.runtime.adapter_lifecycle import dispose_adapter, start_adapter
 from band.runtime.agentconfig import AgentConfig, ConflictPolicy
 from band.runtime.capabilities import prune_unsupported
+from band.runtime.composed import (
+    ControlCallback,
+    ExecuteHandler,
+    ExecutionContext,
+    ExecutionFactory,
+    FactoryRoom,
+    HandlerTurns,
+    Link,
+    MessageControl,
+    SessionCleanup,
+    participant_turn,
+)
 from band.runtime.contacts.config import ContactEventConfig, ContactEventStrategy
 from band.runtime.contacts.events import contact_event
 from band.runtime.contacts.handler import ContactEventHandler
@@ -62,23 +77,68 @@ CONTROL_DEDUPE = 256
 
 
 class AgentRuntime:
-    """Connects one agent: identity, socket, room subscriptions and one execution per room."""
+    """Connects one agent: identity, socket, room subscriptions and one execution per room.
+
+    ``Agent`` builds it with keywords (``agent_id=, api_key=, rest_url=, ws_url=, adapter=,
+    config=``). band-sdk's composition call works too: ``AgentRuntime(link, agent_id,
+    on_execute)`` runs the same runtime on the ``BandLink``'s REST client and credentials,
+    with ``on_execute(ctx, event)`` as each room's turn (``band.runtime.composed``), or with
+    ``execution_factory``'s own execution per room. The runtime opens its own socket with the
+    link's credentials: leave the link unconnected (``stop()`` disconnects it).
+    """
 
     def __init__(
         self,
-        *,
-        agent_id: str,
-        api_key: str,
-        rest_url: str,
-        ws_url: str,
-        adapter: SimpleAdapter[Any],
-        config: AgentConfig,
-        session_config: SessionConfig,
+        link: Link | None = None,
+        agent_id: str | None = None,
+        on_execute: ExecuteHandler | None = None,
+        execution_factory: ExecutionFactory | None = None,
+        room_filter: Callable[[JsonObject], bool] | None = None,
+        session_config: SessionConfig | None = None,
+        on_session_cleanup: SessionCleanup | None = None,
+        on_control: ControlCallback | None = None,
+        on_message_control: MessageControl | None = None,
         on_participant_added: ParticipantAddedCallback | None = None,
         on_participant_removed: ParticipantRemovedCallback | None = None,
+        *,
+        api_key: str | None = None,
+        rest_url: str | None = None,
+        ws_url: str | None = None,
+        adapter: SimpleAdapter[Any] | None = None,
+        config: AgentConfig | None = None,
         contact_config: ContactEventConfig | None = None,
         preprocessor: Preprocessor | None = None,
     ) -> None:
+        self.link = link
+        self._turns: HandlerTurns | None = None
+        rest: RestClient | None = None
+        if link is not None:  # band-sdk's composition: AgentRuntime(link, agent_id, on_execute)
+            if on_execute is None or adapter is not None or api_key is not None:
+                raise TypeError(
+                    "AgentRuntime takes a BandLink with on_execute (band-sdk's composition) "
+                    "or api_key/rest_url/ws_url with an adapter, not both"
+                )
+            agent_id = agent_id or link.agent_id
+            api_key, rest_url, ws_url, rest = link.api_key, link.rest_url, link.ws_url, link.rest
+            config = config or AgentConfig(conflict_policy=link.conflict_policy)
+            self._turns = adapter = HandlerTurns(
+                on_execute,
+                on_session_cleanup=on_session_cleanup,
+                on_control=on_control,
+                on_message_control=on_message_control,
+            )
+            preprocessor = preprocessor or self._turns
+        elif on_execute is not None or execution_factory is not None:
+            raise TypeError("on_execute needs a BandLink: AgentRuntime(link, agent_id, on_execute)")
+        if not (agent_id and api_key and rest_url and ws_url and adapter is not None):
+            raise TypeError(
+                "AgentRuntime needs agent_id, api_key, rest_url, ws_url and adapter "
+                "(or band-sdk's AgentRuntime(link, agent_id, on_execute))"
+            )
+        config = config or AgentConfig()
+        session_config = session_config or SessionConfig()
+        self.room_filter = room_filter
+        self.execution_factory = execution_factory
         self.agent_id = agent_id
         self.contact_config = contact_config or ContactEventConfig()
         self.preprocessor = preprocessor
@@ -89,7 +149,7 @@ class AgentRuntime:
         self.session_config = session_config
         self.agent_name = ""
         self.agent_description = ""
-        self.rest = RestClient(api_key, rest_url)
+        self.rest = rest or RestClient(api_key, rest_url)
         #: each turn's timeline: one INFO line per turn on ``band.turns``, ``recent()`` traces
         otel = otel_sink()  # None unless opentelemetry-api is installed
         self.turn_recorder = TurnRecorder(agent_id, sinks=[otel] if otel is not None else [])
@@ -110,7 +170,7 @@ class AgentRuntime:
         # the budget counts runs of the adapter: 0 would never run a message, so it means 1
         self.retries = RetryTracker(max(1, session_config.max_message_retries))
         self.delivery = Delivery(self.rest, ClaimRegistry(), self.retries)
-        self.rooms: dict[str, RoomExecution] = {}
+        self.rooms: dict[str, RoomExecution | FactoryRoom] = {}
         self._listing: dict[str, Room] = {}  # the last room listing, by id
         self.hub: ContactsHub | None = None
         if self.contact_config.strategy == ContactEventStrategy.HUB_ROOM:
@@ -126,6 +186,7 @@ class AgentRuntime:
         self.membership = RoomRoster()  # which rooms the agent is admitted to
         self.ended = asyncio.Event()
         self.end_reason: str | None = None
+        self._stop_asked = asyncio.Event()  # ends run(): stop() or a signal
         #: True while joined to the agent's contacts topic (band-sdk: is_contacts_subscribed)
         self.contacts_subscribed = False
         self._controls: OrderedDict[str, None] = OrderedDict()
@@ -143,6 +204,7 @@ class AgentRuntime:
 
     async def start(self) -> None:
         """Identify the agent, connect the socket, join its topics and rooms."""
+        self._stop_asked.clear()
         me = (await self.rest.request("GET", "/agent/me")).data_as(AgentMe) or AgentMe()
         self.agent_name = me.name or self.agent_id
         self.agent_description = me.description or ""
@@ -180,6 +242,7 @@ class AgentRuntime:
         False when one had to be cancelled.
         """
         self.contacts_subscribed = False
+        self._stop_asked.set()
         rooms, self.rooms = list(self.rooms.values()), {}
         results = await asyncio.gather(
             *(room.close(timeout) for room in rooms), return_exceptions=True
@@ -194,7 +257,32 @@ class AgentRuntime:
             await dispose_adapter(self.adapter)  # cleanup_all, once per start
         finally:
             await self.rest.aclose()
+            if self.link is not None:  # band-sdk's stop() disconnects the link too
+                await self.link.disconnect()
         return graceful
+
+    async def run(self, *, install_signal_handlers: bool = True) -> None:
+        """Start, run until the socket ends for good (or SIGINT/SIGTERM when
+        ``install_signal_handlers``; or ``stop()`` from elsewhere), then stop."""
+        loop = asyncio.get_running_loop()
+        installed = []
+        if install_signal_handlers:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                    loop.add_signal_handler(sig, self._stop_asked.set)
+                    installed.append(sig)
+        try:
+            await self.start()
+            waits = [asyncio.ensure_future(e.wait()) for e in (self.ended, self._stop_asked)]
+            try:
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for wait in waits:
+                    wait.cancel()
+        finally:
+            for sig in installed:
+                loop.remove_signal_handler(sig)
+            await self.stop()
 
     async def _join_agent_topics(self) -> None:
         control = AgentTopicKind.Control.topic(self.agent_id)
@@ -256,7 +344,7 @@ class AgentRuntime:
         before joining; as in ``_sync_rooms`` every room is joined before any starts.
         """
         rooms: dict[str, Room] = {}
-        joins: list[asyncio.Future[RoomExecution | None]] = []
+        joins: list[asyncio.Future[RoomExecution | FactoryRoom | None]] = []
         try:
             async for page_rooms in self._room_pages():
                 for listed in page_rooms:
@@ -264,7 +352,9 @@ class AgentRuntime:
                     if room_id is None or room_id in rooms:
                         continue
                     rooms[room_id] = listed
-                    ticket = self.membership.begin_room_admission(room_id, passes_filter=True)
+                    ticket = self.membership.begin_room_admission(
+                        room_id, passes_filter=self._wanted(to_dict(listed))
+                    )
                     if ticket is not None:
                         joins.append(
                             asyncio.ensure_future(self._admit(room_id, ticket, start=False))
@@ -281,7 +371,10 @@ class AgentRuntime:
 
     async def _sync_rooms(self) -> None:
         """Join new rooms, drop rooms that are gone, resync the ones that stayed."""
-        plan = self.membership.reconcile(await self._room_ids())
+        ids = await self._room_ids()
+        if self.room_filter is not None:  # a room the filter refuses is not the agent's here
+            ids = [i for i in ids if self._wanted(to_dict(self._listing[i]))]
+        plan = self.membership.reconcile(ids)
         for room_id in plan.removed:
             await self._drop_room(room_id)
         for room_id in plan.resync:
@@ -298,29 +391,24 @@ class AgentRuntime:
             if room is not None:
                 self._start(room)
 
-    async def _add_room(self, room_id: str) -> None:
-        ticket = self.membership.begin_room_admission(room_id, passes_filter=True)
+    def _wanted(self, room: JsonObject) -> bool:
+        """Whether ``room_filter`` (band-sdk's composition) lets the agent join ``room``."""
+        return self.room_filter is None or bool(self.room_filter(room))
+
+    async def _add_room(self, room_id: str, room: JsonObject | None = None) -> None:
+        wanted = self._wanted(room or {"id": room_id})
+        ticket = self.membership.begin_room_admission(room_id, passes_filter=wanted)
         if ticket is not None:
             await self._admit(room_id, ticket)
 
     async def _admit(
         self, room_id: str, ticket: int, *, start: bool = True
-    ) -> RoomExecution | None:
+    ) -> RoomExecution | FactoryRoom | None:
         """Subscribe to a room and start its execution (unless it was removed meanwhile).
 
         With ``start=False`` the admitted room is returned for the caller to ``_start``.
         """
-        room = RoomExecution(
-            room_id,
-            agent_id=self.agent_id,
-            rest=self.rest,
-            delivery=self.delivery,
-            adapter=self.adapter,
-            config=self.session_config,
-            preprocessor=self.preprocessor,
-            hub_room_id=self.hub_room_id,
-            recorder=self.turn_recorder,
-        )
+        room = self._new_room(room_id)
         self.rooms[room_id] = room  # live pushes right after the join reach its queue
         joined = await self.subscriptions.join_room(
             room_id, self._room_handler(room_id), self._participants_handler(room_id)
@@ -337,7 +425,43 @@ class AgentRuntime:
             self._start(room)
         return room
 
-    def _start(self, room: RoomExecution) -> None:
+    def _new_room(self, room_id: str) -> RoomExecution | FactoryRoom:
+        """The room's execution: the runtime's own, or band-sdk's ``execution_factory``'s."""
+        if self.execution_factory is not None and self._turns is not None:
+            try:
+                own = self.execution_factory(room_id, self.link, hub_room_id=self.hub_room_id)
+            except TypeError:  # band-sdk's older factories take (room_id, link) only
+                own = self.execution_factory(room_id, self.link)
+            return FactoryRoom(
+                room_id,
+                own,
+                self._turns,
+                agent_id=self.agent_id,
+                rest=self.rest,
+                config=self.session_config,
+                hub_room_id=self.hub_room_id,
+            )
+        context = ExecutionContext(  # what the room's preprocessor gets as ``ctx``
+            room_id,
+            agent_id=self.agent_id,
+            rest=self.rest,
+            config=self.session_config,
+            hub_room_id=self.hub_room_id,
+        )
+        return RoomExecution(
+            room_id,
+            agent_id=self.agent_id,
+            rest=self.rest,
+            delivery=self.delivery,
+            adapter=self.adapter,
+            config=self.session_config,
+            preprocessor=self.preprocessor,
+            hub_room_id=self.hub_room_id,
+            recorder=self.turn_recorder,
+            context=context,
+        )
+
+    def _start(self, room: RoomExecution | FactoryRoom) -> None:
         """Start an admitted room's execution, unless it was dropped since."""
         if self.rooms.get(room.room_id) is not room:
             return
@@ -405,7 +529,18 @@ class AgentRuntime:
             room.participants.removed(data)
         room.participants_changed()
         payload = payload_from(ParticipantPayload, data)
-        if added and self.on_participant_added is not None:
+        if isinstance(room, FactoryRoom):  # band-sdk's custom execution hears it itself
+            kind = ParticipantAddedEvent if added else ParticipantRemovedEvent
+            room.deliver(kind(room_id=room_id, payload=payload, raw=data))
+        elif self._turns is not None:  # band-sdk's composition: the hook, then on_execute
+            change: ParticipantAddedEvent | ParticipantRemovedEvent
+            if added:
+                change = ParticipantAddedEvent(room_id=room_id, payload=payload, raw=data)
+            else:
+                change = ParticipantRemovedEvent(room_id=room_id, payload=payload, raw=data)
+            hook = self.on_participant_added if added else self.on_participant_removed
+            self._spawn(participant_turn(self._turns, room.context, change, hook))
+        elif added and self.on_participant_added is not None:
             event = ParticipantAddedEvent(room_id=room_id, payload=payload, raw=data)
             self._spawn(self.on_participant_added(room_id, event))
         elif not added and self.on_participant_removed is not None:
@@ -414,7 +549,7 @@ class AgentRuntime:
 
     def _on_rooms(self, event: str, data: JsonObject) -> None:
         if event == "room_added":
-            self._spawn(self._add_room(str(decode_as(RoomAdded, data).id)))
+            self._spawn(self._add_room(str(decode_as(RoomAdded, data).id), data))
         elif event == "room_removed":
             decision = evaluate_delivery_event(event, None, data, self.agent_id)
             self._spawn(self._drop_room(str(decision.get("room_id"))))

@@ -19,15 +19,8 @@ from band.config.env import DEFAULT_REST_URL, DEFAULT_WS_URL, env_value
 from band.core.exceptions import BandConfigError, StartupError
 
 # band-sdk exports its adapter lifecycle from here; ours lives in adapter_lifecycle
-from band.runtime.adapter_lifecycle import (
-    accept_adapter,
-    arm_adapter,
-    dispose_adapter,
-    dispose_framework,
-    refuse_recursive_shutdown,
-    release_adapter,
-    start_adapter,
-)
+from band.runtime.adapter_lifecycle import *  # noqa: F403 -- band-sdk's names, ours
+from band.runtime.adapter_lifecycle import __all__ as _lifecycle
 
 __all__ = [
     "DEV_REST_URL",
@@ -39,13 +32,7 @@ __all__ = [
     "ensure_logging",
     "install_quiet_excepthook",
     "url_source",
-    "accept_adapter",
-    "arm_adapter",
-    "dispose_adapter",
-    "dispose_framework",
-    "refuse_recursive_shutdown",
-    "release_adapter",
-    "start_adapter",
+    *_lifecycle,
 ]
 
 #: Where ``band dev`` listens by default (what a forgotten ``BAND_REST_URL`` should have been).

@@ -27,7 +27,8 @@ of the prompt. Steps:
   as JSON.
 * ``tools``: think the names of the ``band`` MCP server's tools as a JSON list.
 
-Flags (argv or ``SCRIPTED_AGENT_FLAGS``): ``--no-load`` (no ``loadSession``),
+Flags (argv or ``SCRIPTED_AGENT_FLAGS``): ``--tcp`` (serve one client on a TCP port instead of
+stdio), ``--no-load`` (no ``loadSession``),
 ``--mcp=http,sse`` / ``--mcp=none`` (advertised MCP transports), ``--auth=<id>``
 (require ``authenticate`` with that method before ``session/new``), ``--replay-after-load``
 (send a loaded session's replay after answering ``session/load``, as Gemini CLI does).
@@ -502,10 +503,32 @@ class ScriptedAgent:
         await self.say(sid, update_agent_thought_text(f"permission: {chosen}"))
 
 
+async def serve_tcp() -> None:
+    """``--tcp``: listen on 127.0.0.1 (a free port, printed as ``PORT <n>`` on stdout) and
+    serve the first client that connects until it disconnects."""
+    served = asyncio.get_running_loop().create_future()
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            await run_agent(ScriptedAgent(), writer, reader)  # type: ignore[arg-type]
+        finally:
+            writer.close()
+            if not served.done():
+                served.set_result(None)
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0, limit=16 * 1024 * 1024)
+    print("PORT", server.sockets[0].getsockname()[1], flush=True)
+    async with server:
+        await served
+
+
 async def main() -> None:
     """Serve one client over stdio until stdin closes (then, with ``--slow-exit=S``, take S
     seconds to write ``exited.json`` in the workspace and exit 0, as an agent saving its
-    sessions on the way out does)."""
+    sessions on the way out does); ``--tcp``: over TCP instead."""
+    if "tcp" in flags():
+        await serve_tcp()
+        return
     await run_agent(ScriptedAgent())  # type: ignore[arg-type]
     slow = flags().get("slow-exit")
     if slow:

@@ -315,7 +315,7 @@ def test_band_mcp_server_lists_tools_without_room_field(plat: Live, tmp_path: Pa
 
         async with harness(plat, tmp_path) as h:
             await h.message("reply warm up")
-            url = h.adapter.mcp_server.url(h.room)
+            url = h.adapter.mcp_server.room_http_url(h.room)
             async with streamable_http_client(url) as s, ClientSession(s[0], s[1]) as session:
                 await session.initialize()
                 tools = {t.name: t for t in (await session.list_tools()).tools}
@@ -347,7 +347,9 @@ def test_two_rooms_get_their_own_urls_processes_and_workspaces(plat: Live, tmp_p
             assert a.workspace != b.workspace and a.process is not b.process
             assert a.process and b.process and a.process.proc and b.process.proc
             assert a.process.proc.pid != b.process.proc.pid
-            assert h.adapter.mcp_server.url(h.room) != h.adapter.mcp_server.url(other)
+            assert h.adapter.mcp_server.room_http_url(h.room) != h.adapter.mcp_server.room_http_url(
+                other
+            )
             assert ("text", "in room one") in h.events() and ("text", "in room two") in h.events(
                 other
             )

@@ -44,7 +44,7 @@ async def _listed(h: Harness) -> list[str]:
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
 
-    url = h.adapter.mcp_server.url(h.room)
+    url = h.adapter.mcp_server.room_http_url(h.room)
     async with streamable_http_client(url) as s, ClientSession(s[0], s[1]) as session:
         await session.initialize()
         return [t.name for t in (await session.list_tools()).tools]
@@ -191,7 +191,7 @@ def test_read_room_file_image_is_mcp_image_content(plat: Live, tmp_path: Path) -
                 },
             )
             await h.message("reply warm up")  # binds the room's tools
-            url = h.adapter.mcp_server.url(h.room)
+            url = h.adapter.mcp_server.room_http_url(h.room)
             async with streamable_http_client(url) as s, ClientSession(s[0], s[1]) as session:
                 await session.initialize()
                 image = await session.call_tool("band_read_room_file", {"file_id": fid})

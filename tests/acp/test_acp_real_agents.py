@@ -388,3 +388,47 @@ def test_gemini_refuses_a_lost_session(
             await room.person.aclose()
 
     run(main(), timeout=900)
+
+
+def test_claude_code_driven_by_acp_runtime(tmp_path: Path) -> None:
+    """ACPRuntime with a real agent: Claude Code's text, its shell call and the call's output
+    come back as collected chunks, in stream order."""
+    from band.integrations.acp.client_runtime import ACPRuntime
+    from band.testing import ModelRequest, ScriptedTurn, TextTurn, ToolTurn
+
+    def respond(request: ModelRequest) -> ScriptedTurn:
+        if "Bash" not in request.tool_names:
+            return TextTurn("Band room")  # Claude Code's own side queries
+        if any(role == "assistant" for role, _ in request.messages):
+            return TextTurn("Done after the shell.")
+        return ToolTurn(
+            "Bash",
+            {"command": "echo hi", "description": "Run a command"},
+            text="Hello from the runtime.",
+        )
+
+    async def main(model: ScriptedModel) -> None:
+        real = claude_code(model.base_url, tmp_path / "home", model.api_key)
+        workspace = tmp_path / "ws"
+        workspace.mkdir()
+        runtime = ACPRuntime(command=real.command, env=real.env, cwd=str(workspace))
+        await asyncio.wait_for(runtime.start(), TURN_S)
+        try:
+            sid = await runtime.create_session(cwd=str(workspace), mcp_servers=[])
+            chunks = await asyncio.wait_for(
+                runtime.prompt(session_id=sid, prompt_text="Run echo hi, please."), TURN_S
+            )
+        finally:
+            await runtime.stop()
+        kinds = [c.chunk_type for c in chunks]
+        assert kinds == ["text", "tool_call", "tool_result", "text"], chunks
+        text, call, result, last = chunks
+        assert (text.content, last.content) == ("Hello from the runtime.", "Done after the shell.")
+        assert call.metadata["raw_input"]["command"] == "echo hi"  # Claude Code's Bash input
+        assert result.metadata["status"] == "completed" and result.content.strip() == "hi"
+        assert (
+            result.tool is call.tool and result.metadata["tool_call_id"] == call.tool.tool_call_id
+        )
+
+    with ScriptedModel(respond=respond) as model:
+        run(main(model), timeout=3 * TURN_S)

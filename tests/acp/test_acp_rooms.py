@@ -869,3 +869,28 @@ def test_a_stopped_agent_gets_time_to_exit_on_its_own(live: Live, tmp_path: Path
         assert Path(workspace, "exited.json").exists()
 
     scenario(live, tmp_path, body, "--slow-exit=3")
+
+
+def test_session_state_from_the_rooms_history(live: Live, tmp_path: Path) -> None:
+    """ACPClientSessionState read from the platform's rows (directly and by band-sdk's
+    ACPClientHistoryConverter): the session event's room and session, and the text messages
+    as replay lines."""
+    from bandtest.platform import say
+
+    from band.converters import ACPClientHistoryConverter
+    from band.integrations.acp import ACPClientSessionState
+
+    async def body(rooms: ACPRooms, room: Room) -> None:
+        say(live, room.id, "hi there")
+        await room.turn("say ok")
+        rows = room_rows(room.live, room.id)
+        state = ACPClientSessionState.from_history(rows, room.id)
+        assert state.room_to_session == {room.id: rooms.room(room.id).session_id}
+        (line,) = state.replay_messages
+        assert line.endswith("]: hi there")
+        # band-sdk's converter over the same rows gives the same state
+        converted = ACPClientHistoryConverter().convert(rows)
+        assert converted.room_to_session == state.room_to_session
+        assert converted.replay_messages == state.replay_messages
+
+    scenario(live, tmp_path, body)

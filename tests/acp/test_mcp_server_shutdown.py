@@ -10,7 +10,7 @@ import logging
 import httpx
 import pytest
 
-from band.integrations.acp.mcp_server import BandMCPServer
+from band.integrations.mcp.local_server import LocalMCPServer, MCPToolRegistration
 from band.runtime.tools.registry import SEND_MESSAGE
 
 JSON = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
@@ -28,15 +28,18 @@ def test_stop_with_an_open_tool_call_logs_no_error(
 ) -> None:
     entered = asyncio.Event()
 
-    async def hang(room: str, name: str, args: object) -> object:
+    async def hang(args: object) -> object:
         entered.set()
         await asyncio.Event().wait()  # a tool call that never finishes on its own
         raise AssertionError("unreachable")
 
     async def body() -> int | None:
-        server = BandMCPServer(lambda: [SEND_MESSAGE], call=hang)
+        tool = MCPToolRegistration(
+            SEND_MESSAGE.name, SEND_MESSAGE.description, SEND_MESSAGE.input_model, hang, True
+        )
+        server = LocalMCPServer("band", [tool], port_min=0, port_max=0, room_bound=True)
         await server.start()
-        url = server.url("room-1", "http")
+        url = server.room_http_url("room-1")
         async with httpx.AsyncClient(timeout=60) as client:
             init = _rpc(
                 "initialize",

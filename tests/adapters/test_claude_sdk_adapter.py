@@ -128,6 +128,26 @@ def test_a_reply_a_band_tool_and_the_second_turn_in_the_same_session(
     assert len(sessions) == 1 and adapter.live_processes == 1
 
 
+@pytest.mark.parametrize("window", [None, 0.0])
+def test_a_repeated_send_within_the_window_posts_once(
+    window: float | None, model: ScriptedModel, band_platform: LocalBand, tmp_path: Path
+) -> None:
+    """The same band_send_message twice (as a CLI retry issues it): one post by default
+    (band-sdk's 30 s window), both with the window off."""
+    again = ToolTurn("band_send_message", {"content": "on it", "mentions": ["@local"]})
+    model.script(again, again, TextTurn("All done."))
+    config = {} if window is None else {"send_message_dedup_ttl_seconds": window}
+    bot, room = start(band_platform, _adapter(model, tmp_path / "home", config=config))
+    mid = room.say("hello", mention=bot)
+    settled(room, mid, bot, "processed", timeout=120)
+    posts = [m.text for m in room.messages_from(bot)]
+    first, second = [r.tool_results[-1][1] for r in _main(model)[1:3]]
+    if window is None:
+        assert posts == ["on it"] and second == first  # the repeat got the first one's answer
+    else:
+        assert posts == ["on it", "on it"] and second != first
+
+
 def test_a_custom_tool_declared_act_completes_the_turn(
     model: ScriptedModel, band_platform: LocalBand, tmp_path: Path
 ) -> None:

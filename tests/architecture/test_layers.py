@@ -30,6 +30,8 @@ LAYERS: dict[str, float] = {
     "band.logging_config": 0,
     "band.private_files": 0,
     "band.client": 1,
+    # band-sdk's socket client path: it exports the runtime's payload types under its names
+    "band.client.streaming": 2.7,
     "band.serving": 1,  # the local HTTP servers' limits (band dev, band-mcp, the ACP MCP server)
     "band.runtime": 2,  # its leaf modules (settings, pushes, the turn trace, posts...)
     "band.runtime.trace_otel": 2.1,  # a sink of band.runtime.trace
@@ -40,10 +42,12 @@ LAYERS: dict[str, float] = {
     "band.runtime.contact_handler": 2.3,
     "band.runtime.rooms": 2.4,  # the rooms' delivery pipeline and its worker
     "band.runtime.context": 2.4,  # band-sdk's import paths of rooms modules
-    "band.runtime.execution": 2.4,
+    "band.runtime.execution": 2.45,  # also ExecutionContext's path (band.runtime.composed)
     "band.runtime.messages": 2.4,
     "band.runtime.participants": 2.4,
     "band.runtime.callbacks": 2.4,
+    # band-sdk's AgentRuntime(link, ...) / ExecutionContext(room_id, link, on_execute) calls
+    "band.runtime.composed": 2.45,
     "band.runtime.runtime": 2.5,
     "band.runtime.startup": 2.5,
     "band.runtime.shutdown": 2.5,
@@ -58,6 +62,11 @@ LAYERS: dict[str, float] = {
     "band.platform": 2.7,  # band-sdk's import path of the runtime's event types
     "band.workspaces": 2,
     "band.converters": 2,
+    # band-sdk's paths of the ACP integration's history readers and the MCP server's builder
+    "band.converters.__init__": 3,  # the facade names them all (lazily)
+    "band.converters.acp_client": 3,
+    "band.converters.acp_server": 3,
+    "band.runtime.mcp_server": 3,
     "band.agent": 3,
     "band.adapters": 3,
     "band.integrations": 3,

@@ -54,79 +54,27 @@ DOCKER = (
     "locked project with uv and execs its entrypoint; a deployment tool of that image, not "
     "SDK API that a script calls"
 )
-INTERNALS = (
-    "band-sdk runtime plumbing exported from its own submodules (the MCP tool server "
-    "builder): ours is band.mcp"
+PLATFORM_STOP = (
+    "band-sdk's ExecutionContext(on_platform_stop=) hook receives its TurnScope (the per-turn "
+    "record its AgentRuntime uses to report a platform stop through on_control once); ours "
+    "has no such record to hand over: a room the platform stops reaches on_control(room_id, "
+    "'stop') of AgentRuntime(link, agent_id, on_execute, on_control=...) directly"
 )
-
-RUNTIME_CTORS = (
-    "AgentRuntime and ExecutionContext are our runtime's own classes behind Agent (keyword "
-    "constructors taking the adapter); band-sdk's AgentRuntime(link, agent_id, on_execute) "
-    "would be a second runtime. Composing by hand is BandLink + RoomPresence + an Execution "
-    "per room (tests/runtime/test_composition.py)"
-)
-ACP_RUNTIME = (
-    "band-sdk's own ACP client process runtime (ACPRuntime with its collecting client and "
-    "chunk sink, the connection/spawn protocols, its TCP spawner, its session-load and "
-    "stderr-drain timeouts): ours is one process.ACPRoomProcess per room behind "
-    "ACPClientAdapter, where session/load shares the start's bound and stderr is drained "
-    "without a separate wait; these classes would be a second ACP runtime. Its constants and "
-    "permission/elicitation helpers are provided (band.integrations.acp.client_runtime)"
-)
-ACP_CLIENT_STATE = (
-    "session-state and chunk types of band-sdk's ACP client (its BandACPClient, the chunks it "
-    "buffers, the room-to-session map it persists): ours narrates each turn through "
-    "band.integrations.acp.narration.TurnNarrator, posting in stream order, and keeps each "
-    "room's session in band.integrations.acp.rooms"
-)
-ACP_SERVER_INTERNALS = (
-    "parts of band-sdk's ACP server adapter's own implementation (its @peer prompt router, "
-    "push handler, event converter, pending-prompt and session-state records, and the "
-    "history converters that rebuild them): our BandACPServerAdapter/ACPServer keep theirs "
-    "private (tests/acp/test_acp_server.py drives them with the official ACP client)"
+CLAUDE_RETENTION = (
+    "ClaudeSDKAdapterConfig(retention=) defaults to band-sdk's RoomRetentionConfig, from the "
+    "room-residency engine declined below (RETENTION); ours takes any value and defaults to "
+    "None: ClaudeSessionManager keeps no suspended session to park (idle retention is off in "
+    "band-sdk's Claude adapter too)"
 )
 
 #: Names we do not provide, on purpose (fnmatch patterns on ``module:Name``).
 DECLINED: dict[str, str] = {
-    "band:AgentRuntime (*": RUNTIME_CTORS,
-    "band:ExecutionContext (*": RUNTIME_CTORS,
-    "band.runtime:AgentRuntime (*": RUNTIME_CTORS,
-    "band.runtime:ExecutionContext (*": RUNTIME_CTORS,
+    "band.adapters:ClaudeSDKAdapterConfig (parameter retention default)": CLAUDE_RETENTION,
+    "band*:ExecutionContext (parameter on_platform_stop missing)": PLATFORM_STOP,
     "band.runtime.tools:AttachmentCache (*": "band-sdk's AttachmentCache is a typing "
     "Protocol naming async_lru's cache_* methods (the type of its internal attachment cache): "
     "it cannot be instantiated (TypeError), so no call written for it exists to run on ours, "
     "a concrete LRU keyed by client, room and file with get/put/discard",
-    "band.integrations.mcp:BandMCPBackendSettings (parameter *": "the Band MCP backend is "
-    "the ACP adapter's loopback server: one URL per room (room_bound defaults to True; band-sdk's "
-    "multi-room endpoint routed by chat_id is not offered) on a free port (no port range)",
-    **{
-        f"band.integrations.acp.client_runtime:{name}": ACP_RUNTIME
-        for name in (
-            "ACPRuntime",
-            "ACPCollectingClient",
-            "ChunkSink",
-            "ACPConnectionProtocol",
-            "ACPSpawnContextProtocol",
-            "tcp_spawn_process",
-            "ACP_SESSION_LOAD_TIMEOUT_SECONDS",
-            "STDERR_DRAIN_TIMEOUT_S",
-        )
-    },
-    **{
-        f"band.integrations.acp:{name}": ACP_CLIENT_STATE
-        for name in ("ACPClientSessionState", "BandACPClient", "CollectedChunk")
-    },
-    **{
-        f"band.integrations.acp:{name}": ACP_SERVER_INTERNALS
-        for name in (
-            "ACPPushHandler",
-            "ACPSessionState",
-            "AgentRouter",
-            "EventConverter",
-            "PendingACPPrompt",
-        )
-    },
-    "band.converters:ACP*HistoryConverter": ACP_SERVER_INTERNALS,
     "band.client.rest:RestClient (*": REST_TRANSPORT,
     "band.client.rest:*Error (*": REST_TRANSPORT,
     "band.client.rest:* (no var_keyword parameter)": REST_MODELS,
@@ -135,15 +83,12 @@ DECLINED: dict[str, str] = {
     "band.client.streaming:MessageCreatedPayload (parameter metadata default)": STREAMING_PAYLOADS,
     "band.core.retention:*": RETENTION,
     "band.docker.launcher:*": DOCKER,
-    "band.runtime.mcp_server:*": INTERNALS,
 }
 
 ISSUES_48_49 = "arriving with issues 48/49 (framework adapters other helpers are building)"
 
 #: Adapters, converters and test helpers being built right now (issues 48/49).
-ARRIVING: dict[str, str] = {
-    f"band.adapters:{prefix}*": ISSUES_48_49 for prefix in ("ClaudeSDKAdapter",)
-} | {}
+ARRIVING: dict[str, str] = {}  # none left: every name issues 48/49 owed has arrived
 
 NOT_ASKED = "not yet asked for: no issue covers this adapter or integration"
 

@@ -1,4 +1,6 @@
-"""band-sdk's composition API (issue 55): BandLink + RoomPresence + an Execution per room.
+"""band-sdk's composition API (issue 55): BandLink + RoomPresence + an Execution per room,
+and band-sdk's AgentRuntime(link, agent_id, on_execute) / ExecutionContext(room_id, link,
+on_execute) calls on our runtime.
 
 A hand-composed agent on the real local platform: the link streams the pushes, the presence
 joins the existing room and the rooms the agent is added to and leaves the ones it is removed
@@ -10,14 +12,23 @@ from __future__ import annotations
 import asyncio
 from typing import Any, get_args
 
+import pytest
 from bandtest.agents import Human, plain, wait_for
 from bandtest.platform import Live, room_with
 
-from band import BandLink, ConversationContext, Execution, MessageRetryTracker, RoomPresence
+from band import (
+    AgentRuntime,
+    BandLink,
+    ConversationContext,
+    Execution,
+    ExecutionContext,
+    MessageRetryTracker,
+    RoomPresence,
+)
 from band.platform import SettlementResult
 from band.platform.link import LinkEvent, RoomAddedEvent
 from band.runtime import ExecutionHandler, MessageHandler
-from band.runtime.rooms.events import MessageEvent
+from band.runtime.rooms.events import MessageEvent, ParticipantAddedEvent
 from band.runtime.tools import AgentTools
 
 
@@ -195,3 +206,288 @@ def test_the_handler_types_take_what_the_runtime_hands_over() -> None:
     assert message_args == ["PlatformMessage", "AgentTools"]
     handler_args, _ = get_args(ExecutionHandler)
     assert handler_args == [Any, "LinkEvent"]
+
+
+def test_band_sdks_agent_runtime_composition_answers_once_and_calls_its_hooks(
+    live: Live,
+) -> None:
+    """band-sdk's docstring composition, ``AgentRuntime(link, agent_id, on_execute, ...)``,
+    runs on our runtime: each message reaches on_execute once (claimed, marked, settled),
+    participant changes reach their hooks and on_execute, leaving a room cleans it up."""
+    aid, _, key = live.register("HandComposed")
+    other, _, _ = live.register("Bystander")
+    rid = room_with(live, aid, title="composed")
+
+    async def scenario() -> None:
+        human = Human(live)
+        link = BandLink(aid, key, ws_url=live.ws, rest_url=live.rest)
+        runs: list[tuple[str, str]] = []  # (room, message id) per on_execute run on a message
+        seen: list[Any] = []  # every event on_execute got, in order
+        added: list[tuple[str, str | None]] = []
+        removed: list[tuple[str, str | None]] = []
+        cleaned: list[str] = []
+
+        async def on_execute(ctx: ExecutionContext, event: Any) -> None:
+            seen.append(event)
+            if isinstance(event, MessageEvent) and event.payload is not None:
+                runs.append((ctx.room_id, event.payload.id))
+                history = ctx.get_history_for_llm()
+                tools = AgentTools.from_context(ctx)
+                text = f"got: {event.payload.content} ({len(ctx.participants)} here)"
+                await tools.send_message(text, mentions=[event.payload.sender_id])
+                assert isinstance(history, list)
+
+        async def on_added(room_id: str, event: Any) -> None:
+            added.append((room_id, event.payload.id if event.payload else None))
+
+        async def on_removed(room_id: str, event: Any) -> None:
+            removed.append((room_id, event.payload.id if event.payload else None))
+
+        async def on_cleanup(room_id: str) -> None:
+            cleaned.append(room_id)
+
+        runtime = AgentRuntime(
+            link,
+            aid,
+            on_execute,
+            on_session_cleanup=on_cleanup,
+            on_participant_added=on_added,
+            on_participant_removed=on_removed,
+        )
+        running = asyncio.create_task(runtime.run(install_signal_handlers=False))
+        try:
+            await wait_for(lambda: rid in runtime.rooms and runtime.rooms[rid].running)
+            first = await human.send(rid, aid, "hello")
+            await wait_for(lambda: human.status_is(rid, first, aid, "processed"))
+            second = await human.send(rid, aid, "again")
+            await wait_for(lambda: human.status_is(rid, second, aid, "processed"))
+            replies = [plain(r["content"]) for r in await human.replies(rid, aid)]
+            assert replies == ["got: hello (2 here)", "got: again (2 here)"]
+            assert runs == [(rid, first), (rid, second)]  # each message ran exactly once
+
+            body = {"participant": {"participant_id": other}}
+            r = await human.http.post(f"/api/v1/me/chats/{rid}/participants", json=body)
+            assert r.status_code == 201, r.text
+            await wait_for(lambda: added == [(rid, other)])
+            r = await human.http.delete(f"/api/v1/me/chats/{rid}/participants/{other}")
+            assert r.status_code == 200, r.text
+            await wait_for(lambda: removed == [(rid, other)])
+            kinds = [type(e).__name__ for e in seen]
+            assert kinds[-2:] == ["ParticipantAddedEvent", "ParticipantRemovedEvent"]
+
+            r = await human.http.delete(f"/api/v1/me/chats/{rid}/participants/{aid}")
+            assert r.status_code == 200, r.text
+            await wait_for(lambda: cleaned == [rid])
+            assert rid not in runtime.rooms
+        finally:
+            await runtime.stop()
+            await asyncio.wait_for(running, 30)
+            await human.aclose()
+        assert not link.is_connected and runs == [(rid, first), (rid, second)]
+
+    asyncio.run(scenario())
+
+
+def test_band_sdks_execution_context_runs_one_room_fed_by_its_caller(live: Live) -> None:
+    """``ExecutionContext(room_id, link, on_execute)``: start() answers what the room already
+    owes the agent, on_event() queues pushed messages (each runs once, even when fed twice)
+    and participant changes (hook, then on_execute); stop_room() parks the room and
+    resume_room() catches up on what arrived meanwhile."""
+    aid, _, key = live.register("OneRoom")
+    other, _, _ = live.register("Visitor")
+    rid = room_with(live, aid, title="one room")
+
+    async def scenario() -> None:
+        human = Human(live)
+        link = BandLink(aid, key, ws_url=live.ws, rest_url=live.rest)
+        runs: list[str] = []
+        seen: list[str] = []
+        added: list[tuple[str, str | None]] = []
+
+        async def on_execute(ctx: ExecutionContext, event: Any) -> None:
+            seen.append(type(event).__name__)
+            if isinstance(event, MessageEvent) and event.payload is not None:
+                runs.append(event.payload.id)
+                tools = AgentTools.from_context(ctx)
+                await tools.send_message(
+                    f"got: {event.payload.content}", mentions=[event.payload.sender_id]
+                )
+
+        async def on_added(room_id: str, event: Any) -> None:
+            added.append((room_id, event.payload.id if event.payload else None))
+
+        ctx = ExecutionContext(rid, link, on_execute, on_participant_added=on_added)
+        assert ctx.agent_id == aid and ctx.thread_id == rid and not ctx.is_running
+        waiting = await human.send(rid, aid, "before start")
+        try:
+            await link.connect()
+            await link.subscribe_room(rid)
+            await ctx.start()
+            assert ctx.is_running
+            await wait_for(lambda: human.status_is(rid, waiting, aid, "processed"))
+            pushed = await human.send(rid, aid, "pushed")
+            events = aiter(link)
+            async for event in events:  # the agent's own reply is pushed too: fed, and ignored
+                await ctx.on_event(event)
+                if isinstance(event, MessageEvent) and event.payload and event.payload.id == pushed:
+                    break
+            await ctx.on_event(event)  # a duplicate delivery: still one run
+            await wait_for(lambda: human.status_is(rid, pushed, aid, "processed"))
+            assert ctx.interrupt() is False  # no turn is running
+
+            body = {"participant": {"participant_id": other}}
+            r = await human.http.post(f"/api/v1/me/chats/{rid}/participants", json=body)
+            assert r.status_code == 201, r.text
+            async for event in events:
+                await ctx.on_event(event)
+                if isinstance(event, ParticipantAddedEvent):
+                    break
+            assert added == [(rid, other)] and seen[-1] == "ParticipantAddedEvent"
+            assert other in [p["id"] for p in ctx.participants]
+
+            ctx.stop_room()
+            await wait_for(lambda: ctx.is_stopped)
+            parked = await human.send(rid, aid, "while parked")  # not fed: /next serves it
+            await ctx.resume_room()
+            await wait_for(lambda: human.status_is(rid, parked, aid, "processed"))
+            assert await ctx.stop(timeout=5) is True
+            replies = [plain(r["content"]) for r in await human.replies(rid, aid)]
+        finally:
+            await link.disconnect()
+            await human.aclose()
+        assert runs == [waiting, pushed, parked]
+        assert replies == ["got: before start", "got: pushed", "got: while parked"]
+
+    asyncio.run(scenario())
+
+
+def test_the_composition_call_and_the_keyword_call_are_not_mixed(live: Live) -> None:
+    aid, _, key = live.register("Mixed")
+    link = BandLink(aid, key, ws_url=live.ws, rest_url=live.rest)
+
+    async def on_execute(ctx: Any, event: Any) -> None:
+        """Never run: the constructor refuses first."""
+
+    with pytest.raises(TypeError, match="not both"):
+        AgentRuntime(link, aid, on_execute, api_key=key)
+    with pytest.raises(TypeError, match="on_execute needs a BandLink"):
+        AgentRuntime(None, aid, on_execute)
+    with pytest.raises(TypeError, match="on_execute needs a BandLink"):
+        AgentRuntime(None, aid, None, Answerer)
+    with pytest.raises(RuntimeError, match="runs inside the runtime"):
+        asyncio.run(ExecutionContext("r", rest=link.rest, agent_id=aid).start())
+
+
+def test_the_composition_filters_rooms_takes_control_messages_and_hears_stops(
+    live: Live,
+) -> None:
+    """room_filter decides which rooms the runtime joins; on_message_control settles a
+    control message without a turn; a platform stop reaches on_control with its room."""
+    aid, _, key = live.register("Controlled")
+    kept = room_with(live, aid, title="kept")
+    skipped = room_with(live, aid, title="skipped")
+
+    async def scenario() -> None:
+        human = Human(live)
+        link = BandLink(aid, key, ws_url=live.ws, rest_url=live.rest)
+        runs: list[str] = []
+        controls: list[str] = []
+        modes: list[tuple[str, str]] = []
+        filtered: list[Any] = []
+
+        def room_filter(room: dict[str, Any]) -> bool:
+            filtered.append(room.get("title"))
+            return room.get("title") != "skipped"
+
+        async def on_execute(ctx: ExecutionContext, event: Any) -> None:
+            if isinstance(event, MessageEvent) and event.payload is not None:
+                runs.append(event.payload.content)
+                tools = AgentTools.from_context(ctx)
+                await tools.send_message("a turn", mentions=[event.payload.sender_id])
+
+        async def on_message_control(ctx: ExecutionContext, event: MessageEvent) -> bool:
+            if event.payload is None or plain(event.payload.content) != "/ping":
+                return False
+            controls.append(ctx.room_id)
+            tools = AgentTools.from_context(ctx)
+            await tools.send_message("pong", mentions=[event.payload.sender_id])
+            return True
+
+        async def on_control(room_id: str, mode: str) -> None:
+            modes.append((room_id, str(mode)))
+
+        runtime = AgentRuntime(
+            link,
+            aid,
+            on_execute,
+            room_filter=room_filter,
+            on_control=on_control,
+            on_message_control=on_message_control,
+        )
+        try:
+            await runtime.start()
+            assert list(runtime.rooms) == [kept] and sorted(filtered) == ["kept", "skipped"]
+            ping = await human.send(kept, aid, "/ping")
+            await wait_for(lambda: human.status_is(kept, ping, aid, "processed"))
+            hello = await human.send(kept, aid, "hello")
+            await wait_for(lambda: human.status_is(kept, hello, aid, "processed"))
+            assert controls == [kept] and [plain(r) for r in runs] == ["hello"]
+            replies = [plain(r["content"]) for r in await human.replies(kept, aid)]
+            assert replies == ["pong", "a turn"]
+            await human.control(kept, aid, "stop")
+            await wait_for(lambda: modes == [(kept, "stop")])
+            assert await human.status(skipped, ping, aid) is None  # never the agent's here
+        finally:
+            await runtime.stop()
+            await human.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_an_execution_factory_runs_the_callers_own_execution_per_room(live: Live) -> None:
+    """band-sdk's execution_factory: the runtime joins the rooms and feeds each one's own
+    execution its events in order; controls and the room's release reach it."""
+    aid, _, key = live.register("Factory")
+    rid = room_with(live, aid, title="own execution")
+
+    async def scenario() -> None:
+        human = Human(live)
+        link = BandLink(aid, key, ws_url=live.ws, rest_url=live.rest)
+        made: dict[str, Answerer] = {}
+        hubs: list[str | None] = []
+        executed: list[Any] = []
+        cleaned: list[str] = []
+
+        def factory(room_id: str, link: Any, *, hub_room_id: str | None = None) -> Answerer:
+            hubs.append(hub_room_id)
+            made[room_id] = Answerer(room_id, link)
+            return made[room_id]
+
+        async def on_execute(ctx: ExecutionContext, event: Any) -> None:
+            executed.append(event)  # the factory's executions handle every event instead
+
+        async def on_cleanup(room_id: str) -> None:
+            cleaned.append(room_id)
+
+        runtime = AgentRuntime(link, aid, on_execute, factory, on_session_cleanup=on_cleanup)
+        try:
+            await runtime.start()
+            await wait_for(lambda: rid in made and made[rid].started)
+            assert hubs == [None] and isinstance(made[rid], Execution)
+            mid = await human.send(rid, aid, "hello")
+            await wait_for(lambda: human.status_is(rid, mid, aid, "processed"))
+            replies = [plain(r["content"]) for r in await human.replies(rid, aid)]
+            assert replies == ["got: hello"] and executed == []
+            await human.control(rid, aid, "stop")
+            await wait_for(lambda: not made[rid].started)
+            await human.control(rid, aid, "play")
+            await wait_for(lambda: made[rid].started)
+            r = await human.http.delete(f"/api/v1/me/chats/{rid}/participants/{aid}")
+            assert r.status_code == 200, r.text
+            await wait_for(lambda: cleaned == [rid])
+            assert not made[rid].started and rid not in runtime.rooms
+        finally:
+            await runtime.stop()
+            await human.aclose()
+
+    asyncio.run(scenario())

@@ -16,7 +16,7 @@ from uvicorn.logging import AccessFormatter
 from websockets.exceptions import InvalidStatus
 
 from band.devserver.logs import RedactKeys
-from band.integrations.acp.mcp_server import BandMCPServer
+from band.integrations.mcp.local_server import LocalMCPServer
 
 from .conftest import VENV_BIN, clean_env, free_port, spawn, wait_http
 
@@ -113,11 +113,11 @@ def test_acp_mcp_server_refuses_a_foreign_host_without_a_traceback(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     async def body() -> list[tuple[int, str]]:
-        server = BandMCPServer(lambda: [], call=_never)
+        server = LocalMCPServer("band", [], port_min=0, port_max=0, room_bound=True)
         await server.start()
         try:
-            sse = server.url("room-1", "sse")
-            mcp = server.url("room-1", "http")
+            sse = server.room_sse_url("room-1")
+            mcp = server.room_http_url("room-1")
             async with httpx.AsyncClient(timeout=30) as client:
                 answers = []
                 for url, method, headers in (
@@ -145,7 +145,3 @@ def test_acp_mcp_server_refuses_a_foreign_host_without_a_traceback(
         (413, "payload_too_large"),
     ]
     assert _tracebacks(caplog) == []
-
-
-async def _never(room: str, name: str, args: object) -> object:
-    raise AssertionError("no tool is called")

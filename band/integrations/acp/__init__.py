@@ -8,6 +8,7 @@ require("acp", "The ACP adapter (band.integrations.acp)")
 
 from .adapter import ACPClientAdapter  # noqa: E402
 from .client import ACPClientProfile  # noqa: E402
+from .collecting import BandACPClient, CollectedChunk  # noqa: E402
 from .config import (  # noqa: E402
     ACPClientAdapterConfig,
     ACPConfigRequest,
@@ -15,23 +16,35 @@ from .config import (  # noqa: E402
     ConfigResolver,
     PermissionResolver,
 )
+from .router import AgentRouter  # noqa: E402
 from .server import (  # noqa: E402
     ACPServer,
     BandACPServerAdapter,
     BandACPServerAdapterConfig,
     run_acp_server,
 )
+from .session_state import ACPClientSessionState  # noqa: E402
+from .sessions import ACPSessionState, PendingACPPrompt  # noqa: E402
+from .updates import ACPPushHandler, EventConverter  # noqa: E402
 
 __all__ = [
     "ACPClientAdapter",
     "ACPClientAdapterConfig",
     "ACPClientProfile",
+    "ACPClientSessionState",
     "ACPConfigRequest",
     "ACPPermissionRequest",
+    "ACPPushHandler",
     "ACPServer",
+    "ACPSessionState",
+    "AgentRouter",
     "BandACPServerAdapter",
+    "BandACPClient",
     "BandACPServerAdapterConfig",
+    "CollectedChunk",
     "ConfigResolver",
+    "EventConverter",
+    "PendingACPPrompt",
     "PermissionResolver",
     "run_acp_server",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -15,6 +16,7 @@ from band.core.protocols import AgentToolsProtocol
 from band.core.simple_adapter import FeatureKwargs, SimpleAdapter
 from band.core.types import Capability, Emit, HistoryProvider, PlatformMessage
 from band.core.wire import JsonObject, JsonValue
+from band.integrations.mcp.local_server import SERVER_NAME, LocalMCPServer, MCPToolRegistration
 from band.runtime.tools import (
     TOOLS,
     BandToolError,
@@ -24,6 +26,7 @@ from band.runtime.tools import (
     ToolSpec,
     select_tools,
 )
+from band.runtime.tools.constants import CHAT_ID_FIELD_NAME
 from band.runtime.tools.custom import (
     CustomToolDef,
     custom_tool_spec,
@@ -43,10 +46,9 @@ from .config import (
     PermissionResolver,
     SessionMcpServer,
 )
-from .mcp_server import SERVER_NAME, BandMCPServer
 from .mentions import has_mention_tokens, replace_uuid_mentions
-from .narration import SESSION_EVENT
 from .rooms import ACPRooms, ACPSessionBusyError, TurnRequest
+from .session_state import ACPClientSessionState
 
 __all__ = [
     "ACPClientAdapter",
@@ -108,7 +110,7 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         self.config = config
         self._custom = self._register_custom(additional_tools or ())
         self._workspaces = RoomWorkspaces(resolver_for(config.cwd, workspace_for_room))
-        self._mcp = BandMCPServer(self._tool_specs, self._call_tool)
+        self._mcp = self._new_mcp_server()
         self._room_tools: dict[str, AgentToolsProtocol] = {}
         self._looked_up: set[str] = set()
         self._stopped = False
@@ -147,6 +149,29 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         """What the MCP server lists: the Band tools served, then the custom tools."""
         custom = [custom_tool_spec(tool) for tool in self._custom.values()]
         return [*self._band_tools.values(), *custom]
+
+    def _new_mcp_server(self) -> LocalMCPServer:
+        """The room-bound ``band`` server of this adapter's tools, on any free port."""
+        return LocalMCPServer(
+            SERVER_NAME, self._registrations, port_min=0, port_max=0, room_bound=True
+        )
+
+    def _registrations(self) -> list[MCPToolRegistration]:
+        """The served tools (read at each listing: they settle when the agent starts)."""
+        return [
+            MCPToolRegistration(
+                spec.name,
+                spec.description,
+                spec.input_model,
+                functools.partial(self._execute, spec.name),
+                room_from_connection=True,
+            )
+            for spec in self._tool_specs()
+        ]
+
+    async def _execute(self, name: str, arguments: dict[str, Any]) -> ToolCallOutcome:
+        room_id = arguments.pop(CHAT_ID_FIELD_NAME)
+        return await self._call_tool(room_id, name, arguments)
 
     def _canonical(self, name: str) -> str:
         """Strip an MCP server prefix (``mcp__band__x``, ``band-x``, ``band.x``) or Gemini CLI's
@@ -196,7 +221,7 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
             if self._stopped:
                 raise RuntimeError("the adapter was stopped")
             await self._mcp.start()
-            url = self._mcp.url(room_id, transport)
+            url = self._mcp.room_url(room_id, transport)
             if transport == "sse":
                 servers.append(SseMcpServer(type="sse", name=SERVER_NAME, url=url, headers=[]))
             else:
@@ -248,25 +273,12 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
     @staticmethod
     def last_session_id(rows: Sequence[Mapping[str, JsonValue]], room_id: str) -> str | None:
         """The session named by the room's last ``ACP client session`` event."""
-        for row in reversed(rows):
-            meta = row.get("metadata") or {}
-            if row.get("message_type") == "task" and row.get("content") == SESSION_EVENT:
-                if meta.get("acp_client_room_id", room_id) == room_id:
-                    sid = meta.get("acp_client_session_id")
-                    if isinstance(sid, str) and sid:
-                        return sid
-        return None
+        return ACPClientSessionState.from_history(rows, room_id).room_to_session.get(room_id)
 
     @staticmethod
     def replay_lines(rows: Sequence[Mapping[str, JsonValue]]) -> list[str]:
         """The room's earlier text messages as ``[sender]: content`` lines."""
-        lines = []
-        for row in rows:
-            if row.get("message_type", "text") != "text":
-                continue
-            sender = row.get("sender_name") or row.get("sender_id") or "unknown"
-            lines.append(f"[{sender}]: {row.get('content', '')}")
-        return lines
+        return ACPClientSessionState.from_history(rows, "").replay_messages
 
     @staticmethod
     def _mention_rewriter(tools: AgentToolsProtocol) -> Callable[[str], Awaitable[str]]:
@@ -308,7 +320,7 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         await super().on_started(agent_name, agent_description)
         self.rooms.emit = self._emit_kinds()
         if self._mcp.closed:  # started again after a stop: serve Band tools on a new server
-            self._mcp = BandMCPServer(self._tool_specs, self._call_tool)
+            self._mcp = self._new_mcp_server()
             self._looked_up.clear()
         self._stopped = False
 
@@ -394,7 +406,7 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         await self.cleanup_all()
 
     @property
-    def mcp_server(self) -> BandMCPServer:
+    def mcp_server(self) -> LocalMCPServer:
         """The local Band MCP server (started on the first session that needs it)."""
         return self._mcp
 

@@ -36,7 +36,13 @@ from .config import ACPPermissionRequest, PermissionResolver
 from .narration import TurnNarrator
 from .permissions import select_allow_option_id
 
-__all__ = ["ACPClientProfile", "RoomClient", "default_permission_choice"]
+__all__ = [
+    "ACPClientProfile",
+    "LocalResourceRefusals",
+    "RoomClient",
+    "SessionUpdate",
+    "default_permission_choice",
+]
 
 log = logging.getLogger("band.acp")
 
@@ -80,7 +86,54 @@ def default_permission_choice(options: Sequence[PermissionOption]) -> str | None
     return select_allow_option_id(list(options))
 
 
-class RoomClient:
+class LocalResourceRefusals:
+    """The fs and terminal requests, refused: the client advertises neither capability."""
+
+    # refuse explicitly instead of answering null (what the SDK's protocol stubs would do).
+    # (``**kwargs``: the request's ``_meta`` extras, as acp's ``Client`` declares them)
+    async def read_text_file(
+        self,
+        session_id: str,
+        path: str,
+        line: int | None = None,
+        limit: int | None = None,
+        **kwargs: Any,
+    ) -> NoReturn:
+        raise RequestError.method_not_found("fs/read_text_file")
+
+    async def write_text_file(
+        self, session_id: str, path: str, content: str, **kwargs: Any
+    ) -> NoReturn:
+        raise RequestError.method_not_found("fs/write_text_file")
+
+    async def create_terminal(
+        self,
+        session_id: str,
+        command: str,
+        args: list[str] | None = None,
+        env: list[EnvVariable] | None = None,
+        cwd: str | None = None,
+        output_byte_limit: int | None = None,
+        **kwargs: Any,
+    ) -> NoReturn:
+        raise RequestError.method_not_found("terminal/create")
+
+    async def terminal_output(self, session_id: str, terminal_id: str, **kwargs: Any) -> NoReturn:
+        raise RequestError.method_not_found("terminal/output")
+
+    async def release_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> NoReturn:
+        raise RequestError.method_not_found("terminal/release")
+
+    async def wait_for_terminal_exit(
+        self, session_id: str, terminal_id: str, **kwargs: Any
+    ) -> NoReturn:
+        raise RequestError.method_not_found("terminal/wait_for_exit")
+
+    async def kill_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> NoReturn:
+        raise RequestError.method_not_found("terminal/kill")
+
+
+class RoomClient(LocalResourceRefusals):
     """Answers one room's agent: updates go to the running turn's narrator, none while loading."""
 
     def __init__(
@@ -168,50 +221,6 @@ class RoomClient:
             narrator.permission_cancelled(tool_call)
             await narrator.drain()
         return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
-
-    # The adapter advertises no fs or terminal capability; refuse explicitly instead of
-    # answering null (what the SDK's protocol stubs would do).
-    # (``**kwargs``: the request's ``_meta`` extras, as acp's ``Client`` declares them)
-    async def read_text_file(
-        self,
-        session_id: str,
-        path: str,
-        line: int | None = None,
-        limit: int | None = None,
-        **kwargs: Any,
-    ) -> NoReturn:
-        raise RequestError.method_not_found("fs/read_text_file")
-
-    async def write_text_file(
-        self, session_id: str, path: str, content: str, **kwargs: Any
-    ) -> NoReturn:
-        raise RequestError.method_not_found("fs/write_text_file")
-
-    async def create_terminal(
-        self,
-        session_id: str,
-        command: str,
-        args: list[str] | None = None,
-        env: list[EnvVariable] | None = None,
-        cwd: str | None = None,
-        output_byte_limit: int | None = None,
-        **kwargs: Any,
-    ) -> NoReturn:
-        raise RequestError.method_not_found("terminal/create")
-
-    async def terminal_output(self, session_id: str, terminal_id: str, **kwargs: Any) -> NoReturn:
-        raise RequestError.method_not_found("terminal/output")
-
-    async def release_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> NoReturn:
-        raise RequestError.method_not_found("terminal/release")
-
-    async def wait_for_terminal_exit(
-        self, session_id: str, terminal_id: str, **kwargs: Any
-    ) -> NoReturn:
-        raise RequestError.method_not_found("terminal/wait_for_exit")
-
-    async def kill_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> NoReturn:
-        raise RequestError.method_not_found("terminal/kill")
 
     async def ext_method(self, method: str, params: JsonObject) -> JsonObject:
         if self.profile is not None:

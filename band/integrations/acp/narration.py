@@ -66,6 +66,8 @@ class ToolCallState:
     status: str | None = None
     output: str = ""
     raw_output: JsonValue = None
+    #: ``output`` is the stringified ``raw_output`` (the frames carried no readable text)
+    from_raw: bool = False
     reported: bool = False
     extra: JsonObject = field(default_factory=dict)
 
@@ -173,7 +175,7 @@ class TurnNarrator:
         ):
             self._announce()  # anything else first: the held call was announced in full
         if isinstance(update, AgentThoughtChunk):
-            self._text_run = False
+            self._end_text_run()
             text = _text_of(update.content)
             if text:
                 self._thoughts.append(text)
@@ -189,7 +191,7 @@ class TurnNarrator:
                 self._held.append(text)
             self._text_run = True
             return
-        self._text_run = False
+        self._end_text_run()
         if isinstance(update, ToolCallStart | ToolCallProgress):
             self._track(update)
         elif isinstance(update, AgentPlanUpdate):
@@ -200,6 +202,13 @@ class TurnNarrator:
     def _event(self, kind: str, content: str, message_type: str, metadata: JsonObject) -> None:
         if kind in self._emit:
             self._queue.append((content, message_type, metadata))
+
+    def _end_text_run(self) -> None:
+        """A text run ended: it is a ``text`` event for a narrator asked to post text
+        (``ACPCollectingClient``); the room adapter holds text for the reply instead."""
+        if self._text_run and self._held:
+            self._event("text", self._held[-1], "text", {"acp_session_id": self.session_id})
+        self._text_run = False
 
     def _flush_thoughts(self) -> None:
         if self._thoughts:
@@ -255,6 +264,11 @@ class TurnNarrator:
         output = _output_of(update)
         if output is not None:
             call.output = output
+            call.from_raw = not any(
+                getattr(i, "type", None) == "content" for i in update.content or []
+            )
+        if update.raw_output is not None:
+            call.raw_output = update.raw_output
         if update.status is not None:  # a frame without status keeps the recorded one
             call.status = update.status
         if call.status in ("completed", "failed") and not call.reported:
@@ -294,6 +308,7 @@ class TurnNarrator:
 
     def permission_cancelled(self, tool_call: ToolCallUpdate) -> None:
         """The synthetic pair for a permission the adapter cancelled: the tool never ran."""
+        self._end_text_run()
         self._flush_thoughts()
         if self._announcing is not None:
             self._announce()
@@ -324,13 +339,18 @@ class TurnNarrator:
                 except Exception:  # narration is best effort; the turn's outcome is not
                     log.exception("room %s: posting a %s event failed", self.room_id, message_type)
 
+    def call(self, tool_call_id: str) -> ToolCallState | None:
+        """The folded state of a call this turn reported."""
+        return self._calls.get(tool_call_id)
+
     @property
     def held_text(self) -> str:
         """The agent's text outside tool calls, held until the turn ends."""
         return "\n\n".join(self._held)
 
     def _settle(self) -> None:
-        """Queue what the stream left open: thoughts and a held announcement."""
+        """Queue what the stream left open: text, thoughts and a held announcement."""
+        self._end_text_run()
         self._flush_thoughts()
         if self._announcing is not None:
             self._announce()

@@ -1,4 +1,5 @@
-"""One room's ACP agent process over stdio: spawn, handshake, stderr drain, bounded stop."""
+"""One room's ACP agent process over stdio (or another spawner's transport): spawn,
+handshake, stderr drain, bounded stop."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ import collections
 import contextlib
 import logging
 import shutil
-from collections.abc import Mapping, Sequence
-from contextlib import AsyncExitStack
-from typing import cast
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
+from typing import Any, cast
 
 from acp import PROTOCOL_VERSION, Client, spawn_agent_process
 from acp.client.connection import ClientSideConnection
@@ -17,16 +18,16 @@ from acp.schema import ClientCapabilities, Implementation, InitializeResponse
 
 from band._version import __version__
 
-from .client import RoomClient
+from .transport import ACP_STDIO_LIMIT_BYTES
 
-__all__ = ["CANCEL_TIMEOUT_S", "ACPRoomProcess"]
+__all__ = ["CANCEL_TIMEOUT_S", "STDERR_DRAIN_TIMEOUT_S", "ACPRoomProcess", "Spawner"]
 
 log = logging.getLogger("band.acp")
 
 #: How long ``session/cancel`` may take to write before the stop gives up on it.
 CANCEL_TIMEOUT_S = 5.0
 #: asyncio's default 64 KiB line limit is too small for large tool outputs.
-STREAM_LIMIT = 16 * 1024 * 1024
+STREAM_LIMIT = ACP_STDIO_LIMIT_BYTES
 #: How long the replay barrier waits for the agent's answer before the turn goes on.
 BARRIER_TIMEOUT_S = 5.0
 #: The extension request the barrier sends (answered "method not found" by any agent).
@@ -39,28 +40,44 @@ EXIT_GRACE_S = 4.0
 SHUTDOWN_TIMEOUT_S = 10.0
 STDERR_TAIL_LINES = 20
 STDERR_CHUNK = 64 * 1024
+#: How long a stop waits for the agent's stderr to reach its end (its last words belong to
+#: the tail) before it stops reading; a descendant holding the pipe cannot hold the stop longer.
+STDERR_DRAIN_TIMEOUT_S = 5.0
+
+#: Opens an agent: ``spawn(client, *command, env=, cwd=, ...)`` -> (connection, transport).
+Spawner = Callable[..., AbstractAsyncContextManager[tuple[Any, Any]]]
 
 
 def _launcher(command: Sequence[str]) -> list[str]:
     # create_subprocess_exec applies no PATHEXT (npx is npx.cmd on Windows); a name
     # that cannot be resolved is kept so a missing binary still fails loudly
+    if not command:  # a spawner that connects (TCP) runs no command
+        return []
     found = shutil.which(command[0])
     return [found or command[0], *command[1:]]
 
 
 class ACPRoomProcess:
-    """The agent process of one room and its ACP connection."""
+    """The agent process of one room and its ACP connection.
+
+    ``client`` answers the agent (a ``RoomClient``, or ``ACPCollectingClient`` under
+    ``ACPRuntime``). ``spawn`` opens the agent (acp's stdio ``spawn_agent_process`` by default;
+    ``tcp_spawn_process`` connects instead); ``builtin_transport_options=False`` leaves out
+    the stdio transport options and the unstable-protocol switch, for a spawner without them.
+    """
 
     def __init__(
         self,
         room_id: str,
         command: Sequence[str],
         *,
-        client: RoomClient,
-        workspace: str,
+        client: object,
+        workspace: str | None,
         env: Mapping[str, str] | None = None,
         use_unstable_protocol: bool = False,
         client_capabilities: ClientCapabilities | None = None,
+        spawn: Spawner | None = None,
+        builtin_transport_options: bool = True,
     ) -> None:
         self.room_id = room_id
         self.client = client
@@ -68,11 +85,15 @@ class ACPRoomProcess:
         self._workspace = workspace
         self._env = dict(env or {})
         self._unstable = use_unstable_protocol
+        self._spawn: Spawner = spawn or spawn_agent_process
+        self._builtin_options = builtin_transport_options
         # fs and terminal stay off unless the adapter was given other capabilities
         self._capabilities = client_capabilities or ClientCapabilities()
         self._stack = AsyncExitStack()
         self.conn: ClientSideConnection | None = None
         self.proc: asyncio.subprocess.Process | None = None
+        #: what the spawner yielded beside the connection (the process, a socket's writer)
+        self.transport: object = None
         self.init: InitializeResponse | None = None
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
         self._drain: asyncio.Task[None] | None = None
@@ -80,20 +101,25 @@ class ACPRoomProcess:
 
     async def start(self, auth_method: str | None = None) -> InitializeResponse:
         """Spawn the agent in the room's workspace, ``initialize`` and maybe ``authenticate``."""
+        options: dict[str, Any] = {}
+        if self._builtin_options:
+            options["transport_kwargs"] = {"limit": STREAM_LIMIT, "shutdown_timeout": EXIT_GRACE_S}
+            options["use_unstable_protocol"] = self._unstable
         try:
-            spawn = spawn_agent_process(
+            spawn = self._spawn(
                 # acp's Client also declares the unstable elicitation handlers, left out on
                 # purpose: acp then answers them method_not_found itself (fs/terminal: ours)
                 cast(Client, self.client),
                 *self._argv,
                 env=self._env,  # merged over the SDK's HOME/LOGNAME/PATH/SHELL/TERM/USER
                 cwd=self._workspace,
-                transport_kwargs={"limit": STREAM_LIMIT, "shutdown_timeout": EXIT_GRACE_S},
-                use_unstable_protocol=self._unstable,
+                **options,
             )
-            self.conn, self.proc = await self._stack.enter_async_context(spawn)
-            assert self.proc is not None and self.proc.stderr is not None
-            self._drain = asyncio.create_task(self._drain_stderr(self.proc.stderr))
+            self.conn, self.transport = await self._stack.enter_async_context(spawn)
+            if isinstance(self.transport, asyncio.subprocess.Process):
+                self.proc = self.transport
+                if self.proc.stderr is not None:
+                    self._drain = asyncio.create_task(self._drain_stderr(self.proc.stderr))
             self.init = await self.connection.initialize(
                 protocol_version=PROTOCOL_VERSION,
                 client_capabilities=self._capabilities,
@@ -104,7 +130,8 @@ class ACPRoomProcess:
         except BaseException:
             await self.stop()
             raise
-        log.info("room %s: ACP agent started (pid %s)", self.room_id, self.proc.pid)
+        pid = self.proc.pid if self.proc is not None else "none: connected"
+        log.info("room %s: ACP agent started (pid %s)", self.room_id, pid)
         return self.init
 
     async def _drain_stderr(self, stream: asyncio.StreamReader) -> None:
@@ -129,8 +156,10 @@ class ACPRoomProcess:
 
     @property
     def alive(self) -> bool:
-        """True while the process runs and was not stopped."""
-        return not self.stopped and self.proc is not None and self.proc.returncode is None
+        """True while the process runs (a connected agent: while connected) and was not stopped."""
+        if self.stopped or self.conn is None:
+            return False
+        return self.proc is None or self.proc.returncode is None
 
     @property
     def load_session(self) -> bool:
@@ -185,7 +214,13 @@ class ACPRoomProcess:
                 with contextlib.suppress(ProcessLookupError):
                     self.proc.kill()
             if self._drain is not None:
-                self._drain.cancel()
-                with contextlib.suppress(BaseException):
-                    await self._drain
+                # the agent's last stderr lines belong to the tail; a pipe held open by a
+                # descendant is given up on after STDERR_DRAIN_TIMEOUT_S
+                try:
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(asyncio.shield(self._drain), STDERR_DRAIN_TIMEOUT_S)
+                finally:
+                    self._drain.cancel()
+                    with contextlib.suppress(BaseException):
+                        await self._drain
         log.info("room %s: ACP agent stopped", self.room_id)

@@ -16,15 +16,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from dataclasses import dataclass, field
 from typing import Any, Unpack, cast
 
 from acp import (
     InitializeResponse,
     NewSessionResponse,
     PromptResponse,
+    SetSessionModeResponse,
     run_agent,
-    update_agent_message_text,
 )
 from acp.exceptions import RequestError
 from acp.interfaces import Agent as ACPAgent
@@ -34,14 +33,24 @@ from pydantic import BaseModel, ConfigDict, PositiveFloat
 
 from band._version import __version__
 from band.client.rest import RestClient, path
+from band.converters.acp_server import ACPServerHistoryConverter
 from band.core.protocols import AgentToolsProtocol
 from band.core.simple_adapter import FeatureKwargs, SimpleAdapter
-from band.core.types import HistoryProvider, PlatformMessage
+from band.core.types import MessageType, PlatformMessage
+
+from .router import AgentRouter
+from .sessions import SESSION_EVENT_TEXT, ACPSessionState, PendingACPPrompt
+from .updates import ACPPushHandler, EventConverter
 
 __all__ = [
+    "ACPPushHandler",
     "ACPServer",
+    "ACPSessionState",
+    "AgentRouter",
     "BandACPServerAdapter",
     "BandACPServerAdapterConfig",
+    "EventConverter",
+    "PendingACPPrompt",
     "run_acp_server",
 ]
 
@@ -65,23 +74,16 @@ class BandACPServerAdapterConfig(BaseModel):
     reply_grace_s: PositiveFloat = 0.25
 
 
-@dataclass
-class _Prompt:
-    """One prompt in flight: answered once a peer spoke, done when quiet or cancelled."""
-
-    session_id: str
-    answered: asyncio.Event = field(default_factory=asyncio.Event)
-    quiet: asyncio.Event = field(default_factory=asyncio.Event)
-    cancelled: bool = False
-    timer: asyncio.TimerHandle | None = None
-
-
-class BandACPServerAdapter(SimpleAdapter[Any]):
+class BandACPServerAdapter(SimpleAdapter[ACPSessionState]):
     """The Band agent behind an ``ACPServer``: sessions are rooms, prompts are messages to
     the room's peers, their answers are the editor's agent messages.
 
     It needs the agent's REST client and id, which the runtime hands it at start
-    (``attach_platform``); ``rest_client`` sets the client beforehand.
+    (``attach_platform``); ``rest_client`` sets the client beforehand. Each session is
+    recorded in its room's history (a ``task`` event), so an agent started again knows the
+    rooms of its sessions (``ACPServerHistoryConverter``). ``set_router`` sends a prompt to
+    one peer (``AgentRouter``); ``set_push_handler`` replaces how room messages no prompt
+    waits for reach the editor (by default an ``ACPPushHandler`` sends them).
     """
 
     def __init__(
@@ -91,7 +93,7 @@ class BandACPServerAdapter(SimpleAdapter[Any]):
         rest_client: RestClient | None = None,
         **features: Unpack[FeatureKwargs],
     ) -> None:
-        super().__init__(**features)
+        super().__init__(history_converter=ACPServerHistoryConverter(), **features)
         self.config = config or BandACPServerAdapterConfig()
         self._rest = rest_client
         self._agent_id: str | None = None
@@ -99,7 +101,12 @@ class BandACPServerAdapter(SimpleAdapter[Any]):
         self._session_room: dict[str, str] = {}
         self._room_session: dict[str, str] = {}
         self._session_cwd: dict[str, str] = {}
-        self._prompts: dict[str, _Prompt] = {}  # room id -> the prompt in flight
+        self._session_mcp: dict[str, list[dict[str, Any]]] = {}
+        self._session_mode: dict[str, str] = {}
+        self._prompts: dict[str, PendingACPPrompt] = {}  # room id -> the prompt in flight
+        self._answered: dict[str, asyncio.Event] = {}  # room id -> a peer spoke (or it ended)
+        self._router: AgentRouter | None = None
+        self._push_handler: ACPPushHandler | None = ACPPushHandler(self)
         self._lock = asyncio.Lock()
 
     @property
@@ -118,6 +125,14 @@ class BandACPServerAdapter(SimpleAdapter[Any]):
         if self._rest is None:
             raise RuntimeError("BandACPServerAdapter is not attached to a running agent yet")
         return self._rest
+
+    def set_router(self, router: AgentRouter) -> None:
+        """Route prompts to one peer by ``/command`` or session mode."""
+        self._router = router
+
+    def set_push_handler(self, handler: ACPPushHandler | None) -> None:
+        """How room messages no prompt waits for reach the editor (None: not at all)."""
+        self._push_handler = handler
 
     # --- the editor side ----------------------------------------------------------------------
 
@@ -149,10 +164,21 @@ class BandACPServerAdapter(SimpleAdapter[Any]):
         """The working directory the editor gave the session."""
         return self._session_cwd.get(session_id, ".")
 
+    def set_session_mode(self, session_id: str, mode_id: str) -> None:
+        """The session's mode (``AgentRouter``'s ``mode_to_peer`` reads it)."""
+        if session_id not in self._session_room:
+            raise KeyError(f"Unknown ACP session: {session_id}")
+        self._session_mode[session_id] = mode_id
+
+    def get_session_mode(self, session_id: str) -> str | None:
+        """The session's mode, if the editor set one."""
+        return self._session_mode.get(session_id)
+
     async def create_session(self, cwd: str = ".", mcp_servers: list[Any] | None = None) -> str:
         """Create the session's room with the configured peers; return the session id.
 
-        ``mcp_servers`` of the editor are not used: the peers bring their own tools.
+        ``mcp_servers`` of the editor are recorded with the session, not used: the peers
+        bring their own tools.
         """
         async with self._lock:
             if len(self._session_room) >= MAX_SESSIONS:
@@ -168,10 +194,25 @@ class BandACPServerAdapter(SimpleAdapter[Any]):
                 "POST", path("/agent/chats/{}/participants", room_id), json=body
             )
         session_id = uuid.uuid4().hex
+        servers = [_as_json(s) for s in mcp_servers or ()]
         async with self._lock:
             self._session_room[session_id] = room_id
             self._room_session[room_id] = session_id
             self._session_cwd[session_id] = cwd
+            self._session_mcp[session_id] = servers
+        event = {
+            "content": SESSION_EVENT_TEXT,
+            "message_type": "task",
+            "metadata": {
+                "acp_session_id": session_id,
+                "acp_room_id": room_id,
+                "acp_cwd": cwd,
+                "acp_mcp_servers": servers,
+            },
+        }
+        await self.rest.request(
+            "POST", path("/agent/chats/{}/events", room_id), json={"event": event}
+        )
         log.info("ACP session %s is room %s", session_id, room_id)
         return session_id
 
@@ -188,49 +229,69 @@ class BandACPServerAdapter(SimpleAdapter[Any]):
         async with self._lock:
             if room_id in self._prompts:
                 raise RuntimeError("A prompt is already active in this session.")
-            prompt = self._prompts[room_id] = _Prompt(session_id)
+            prompt = self._prompts[room_id] = PendingACPPrompt(session_id)
+            answered = self._answered[room_id] = asyncio.Event()
         try:
-            await self._post(room_id, text)
+            await self._post(room_id, session_id, text)
+            prompt.posted = True
             async with asyncio.timeout(self.config.prompt_timeout_s):
-                await prompt.answered.wait()
-            await prompt.quiet.wait()
-            return "cancelled" if prompt.cancelled else "end_turn"
+                await answered.wait()
+            await prompt.done_event.wait()
+            return str(prompt.outcome or "end_turn")
         finally:
-            if prompt.timer is not None:
-                prompt.timer.cancel()
+            prompt.finish(None)
             async with self._lock:
                 if self._prompts.get(room_id) is prompt:
                     del self._prompts[room_id]
+                    del self._answered[room_id]
 
     async def cancel_prompt(self, session_id: str) -> None:
         """End the session's prompt in flight (``cancelled``); the peers are not stopped."""
-        room_id = self._session_room.get(session_id)
-        prompt = self._prompts.get(room_id or "")
+        room_id = self._session_room.get(session_id) or ""
+        prompt = self._prompts.get(room_id)
         if prompt is not None:
-            prompt.cancelled = True
-            prompt.answered.set()
-            prompt.quiet.set()
+            prompt.finish("cancelled")
+            self._answered[room_id].set()
 
-    async def _post(self, room_id: str, text: str) -> None:
+    async def _post(self, room_id: str, session_id: str, text: str) -> None:
+        target: str | None = None
+        if self._router is not None:
+            text, target = self._router.resolve(text, self._session_mode.get(session_id))
         resp = await self.rest.request("GET", path("/agent/chats/{}/participants", room_id))
         rows = resp.data if isinstance(resp.data, list) else []
         mentions = [
             {"id": str(p["id"]), "name": str(p.get("name") or "")}
             for p in rows
-            if isinstance(p, dict) and p.get("id") and p.get("id") != self._agent_id
+            if isinstance(p, dict)
+            and p.get("id")
+            and p.get("id") != self._agent_id
+            # a routed prompt mentions the peer named (or with that id) only
+            and target in (None, p.get("id"), p.get("name"), p.get("handle"))
         ]
         if not mentions:
-            raise RuntimeError("nobody in the session's room to answer: configure peers")
+            who = f"no peer {target!r}" if target else "nobody"
+            raise RuntimeError(f"{who} in the session's room to answer: configure peers")
         body = {"message": {"content": text, "mentions": mentions}}
         await self.rest.request("POST", path("/agent/chats/{}/messages", room_id), json=body)
 
     # --- the Band side ------------------------------------------------------------------------
 
+    def _rehydrate(self, state: ACPSessionState) -> None:
+        """Take the sessions a room's history records (an agent started again)."""
+        for session_id, room_id in state.session_to_room.items():
+            if session_id in self._session_room or room_id in self._room_session:
+                continue
+            self._session_room[session_id] = room_id
+            self._room_session[room_id] = session_id
+            self._session_cwd[session_id] = state.session_cwd.get(session_id, ".")
+            self._session_mcp[session_id] = state.session_mcp_servers.get(session_id, [])
+            log.info("ACP session %s restored: room %s", session_id, room_id)
+
     async def on_message(
         self,
         msg: PlatformMessage,
         tools: AgentToolsProtocol,
-        history: HistoryProvider,
+        history: ACPSessionState,
         participants_msg: str | None,
         contacts_msg: str | None,
         *,
@@ -238,20 +299,30 @@ class BandACPServerAdapter(SimpleAdapter[Any]):
         room_id: str,
     ) -> None:
         """A peer spoke in a session's room: stream it to the editor."""
-        session_id = self._room_session.get(room_id)
-        if session_id is None or self._client is None:
-            log.info("room %s has no ACP session: message %s not forwarded", room_id, msg.id)
-            return
-        await self._client.session_update(
-            session_id=session_id, update=update_agent_message_text(msg.content)
-        )
+        if is_session_bootstrap:
+            self._rehydrate(history)
         prompt = self._prompts.get(room_id)
-        if prompt is not None:
-            prompt.answered.set()
-            if prompt.timer is not None:
-                prompt.timer.cancel()
-            loop = asyncio.get_running_loop()
-            prompt.timer = loop.call_later(self.config.reply_grace_s, prompt.quiet.set)
+        if prompt is None or not prompt.posted or prompt.done_event.is_set():
+            if self._push_handler is not None:
+                await self._push_handler.handle_push_event(msg, room_id)
+            else:
+                log.info("room %s: no prompt waits, message %s not forwarded", room_id, msg.id)
+            return
+        if self._client is not None:
+            update = EventConverter.convert(msg)
+            if update is not None:
+                await self._client.session_update(session_id=prompt.session_id, update=update)
+        if msg.message_type in (MessageType.TEXT, MessageType.ERROR):  # an answer, or a failure
+            prompt.reply_started = True
+            self._answered[room_id].set()
+        if prompt.reply_started:  # the prompt ends once the room is quiet for reply_grace_s
+            if prompt.completion_task is not None:
+                prompt.completion_task.cancel()
+            prompt.completion_task = asyncio.create_task(self._end_when_quiet(prompt))
+
+    async def _end_when_quiet(self, prompt: PendingACPPrompt) -> None:
+        await asyncio.sleep(self.config.reply_grace_s)
+        prompt.finish("end_turn")
 
     async def on_cleanup(self, room_id: str) -> None:
         """The agent left a session's room: the session ends."""
@@ -260,6 +331,15 @@ class BandACPServerAdapter(SimpleAdapter[Any]):
             await self.cancel_prompt(session_id)
             self._session_room.pop(session_id, None)
             self._session_cwd.pop(session_id, None)
+            self._session_mcp.pop(session_id, None)
+            self._session_mode.pop(session_id, None)
+
+
+def _as_json(server: Any) -> dict[str, Any]:
+    """An editor's MCP server entry as JSON (ACP's models, or a dict already)."""
+    if hasattr(server, "model_dump"):
+        return cast(dict[str, Any], server.model_dump(mode="json", by_alias=True))
+    return dict(server) if isinstance(server, dict) else {"value": str(server)}
 
 
 class ACPServer:
@@ -302,6 +382,16 @@ class ACPServer:
         """A new session: a new Band room with the peers."""
         session_id = await self._adapter.create_session(cwd=cwd, mcp_servers=mcp_servers)
         return NewSessionResponse(session_id=session_id)
+
+    async def set_session_mode(
+        self, *, session_id: str, mode_id: str, **kwargs: Any
+    ) -> SetSessionModeResponse:
+        """Keep the session's mode (an ``AgentRouter`` may route by it)."""
+        try:
+            self._adapter.set_session_mode(session_id, mode_id)
+        except KeyError as exc:
+            raise RequestError.invalid_params({"message": str(exc)}) from exc
+        return SetSessionModeResponse()
 
     async def prompt(self, *, session_id: str, prompt: list[Any], **kwargs: Any) -> PromptResponse:
         """Forward the prompt's text to the peers; their answers stream as it runs."""

@@ -1,9 +1,11 @@
-"""``SharedBandMCPBackend``: one adapter's Band MCP server, on the ACP adapter's ``band`` server.
+"""``SharedBandMCPBackend``: one adapter's Band MCP server (a ``LocalMCPServer``, the one the
+ACP adapter serves its agents).
 
-Each room gets its own unguessable loopback URL whose tools act in that room (the server
-has no other authentication: the URL is the capability). A call runs on the room's tools as
-``get_tools(room_id)`` returns them (the running turn's ``AgentTools``), so its effect counts
-for that turn.
+Room-bound (``room_bound=True``): each room gets its own unguessable loopback URL whose tools
+act in that room. Multi-room (the default): one URL whose tools take the room as ``chat_id``.
+The server has no other authentication: a URL is the capability. A call runs on the tools
+``get_tools(room_id)`` returns (the running turn's ``AgentTools``), so its effect counts for
+that turn.
 """
 
 from __future__ import annotations
@@ -12,14 +14,22 @@ import asyncio
 import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Self
 
-from band.core.exceptions import BandToolError
-from band.core.protocols import AgentToolsProtocol
-from band.core.types import ToolCallOutcome
-from band.core.wire import JsonObject
-from band.integrations.acp.mcp_server import SERVER_NAME, BandMCPServer
-from band.runtime.tools.spec import ToolSpec
+from band.runtime.tools.custom import CustomToolDef
+
+from .local_server import (
+    LOCAL_MCP_HOST,
+    LOCAL_MCP_PORT_MAX,
+    LOCAL_MCP_PORT_MIN,
+    SERVER_NAME,
+    LocalMCPServer,
+)
+from .registrations import (
+    RoomToolResolver,
+    ToolSource,
+    build_resolved_band_mcp_tool_registrations,
+)
 
 __all__ = [
     "BandMCPBackend",
@@ -28,9 +38,6 @@ __all__ = [
     "BandMCPTransport",
     "SharedBandMCPBackend",
 ]
-
-#: room id -> the tools of the turn running there (None: no turn runs, the call is refused)
-RoomToolResolver = Callable[[str], AgentToolsProtocol | None]
 
 
 class BandMCPTransport(enum.StrEnum):
@@ -46,29 +53,29 @@ class BandMCPBackendStoppedError(RuntimeError):
 
 @dataclass(frozen=True)
 class BandMCPBackendSettings:
-    """What the server serves: ``tool_definitions`` (the Band tools' specs, e.g. from
-    ``select_tools``) run on ``get_tools(room_id)``.
+    """What the server serves: ``tool_definitions`` (the tool table's ``ToolDefinition``s or
+    our ``ToolSpec``s, e.g. from ``select_tools``) and the custom ``additional_tools``, run on
+    ``get_tools(room_id)``.
 
-    Only room-bound serving is offered (``room_bound=True``: one URL per room, its tools take
-    no ``chat_id``) and only on 127.0.0.1; ``additional_tools``, ``port_min`` and ``port_max``
-    must keep their defaults (a free port is chosen).
+    ``room_bound``: one URL per room (``endpoint(transport, room_id)``), whose tools take no
+    ``chat_id``; else one URL for every room (``endpoint(transport)``), whose tools require
+    it. The port is a free one of ``port_min``..``port_max`` (any free port when
+    ``port_min`` is 0); ``host`` is 127.0.0.1 only.
     """
 
-    tool_definitions: Sequence[ToolSpec[Any, Any]]
+    tool_definitions: Sequence[ToolSource]
     get_tools: RoomToolResolver
-    additional_tools: Sequence[Any] = ()
-    room_bound: bool = True
-    host: str = "127.0.0.1"
-    port_min: int = 0
-    port_max: int = 0
+    additional_tools: Sequence[CustomToolDef] = ()
+    room_bound: bool = False
+    host: str = LOCAL_MCP_HOST
+    port_min: int = LOCAL_MCP_PORT_MIN
+    port_max: int = LOCAL_MCP_PORT_MAX
 
     def __post_init__(self) -> None:
-        if not self.room_bound:
-            raise ValueError("only room_bound Band MCP backends are offered (one URL per room)")
-        if self.host != "127.0.0.1":
+        if self.host not in ("127.0.0.1", "localhost"):
             raise ValueError("the Band MCP backend binds 127.0.0.1 only")
-        if self.additional_tools or self.port_min or self.port_max:
-            raise ValueError("additional_tools, port_min and port_max are not offered")
+        if self.port_min > self.port_max:
+            raise ValueError("port_min must be less than or equal to port_max")
 
 
 @dataclass(frozen=True)
@@ -76,43 +83,47 @@ class BandMCPBackend:
     """A running server and the tool names a framework is allowed to call on it."""
 
     allowed_tools: list[str]
-    local_server: BandMCPServer
+    local_server: LocalMCPServer
 
     @property
     def is_running(self) -> bool:
         """False once the server stopped."""
-        return not self.local_server.closed and self.local_server.port is not None
+        return self.local_server.is_running
 
     def endpoint(self, transport: BandMCPTransport, room_id: str | None = None) -> str:
-        """The URL of ``room_id``'s tools for ``transport``."""
+        """The URL a client dials for ``transport``: ``room_id``'s (room-bound), else the
+        one of every room; ``ValueError`` when ``room_id`` does not fit ``room_bound``."""
+        server, kind = self.local_server, BandMCPTransport(transport)
         if room_id is None:
-            raise ValueError("a room-bound backend serves one endpoint per room: give room_id")
-        return self.local_server.url(room_id, BandMCPTransport(transport).value)
+            return server.http_url if kind is BandMCPTransport.HTTP else server.sse_url
+        if kind is BandMCPTransport.HTTP:
+            return server.room_http_url(room_id)
+        return server.room_sse_url(room_id)
 
     async def stop(self) -> None:
         """Stop the server (its URLs answer no more)."""
         await self.local_server.stop()
 
 
-async def _start(settings: BandMCPBackendSettings) -> BandMCPBackend:
-    specs = list(settings.tool_definitions)
-    names = {s.name for s in specs}
-
-    async def call(room_id: str, name: str, arguments: JsonObject) -> ToolCallOutcome:
-        tools = settings.get_tools(room_id)
-        if tools is None:
-            return ToolCallOutcome(None, False, "No turn is running in this room")
-        if name not in names:
-            return ToolCallOutcome(None, False, f"Unknown tool: {name}")
-        try:
-            outcome: ToolCallOutcome = await tools.execute_tool_call_structured(name, arguments)
-        except BandToolError as exc:
-            return ToolCallOutcome(None, False, str(exc))
-        return outcome
-
-    server = BandMCPServer(lambda: specs, call)
+async def _start(settings: BandMCPBackendSettings, avoid_port: int | None) -> BandMCPBackend:
+    custom = list(settings.additional_tools)
+    registrations = build_resolved_band_mcp_tool_registrations(
+        get_tools=settings.get_tools,
+        additional_tools=custom,
+        tool_definitions=settings.tool_definitions,
+        room_from_connection=settings.room_bound,
+    )
+    server = LocalMCPServer(
+        SERVER_NAME,
+        registrations,
+        host=settings.host,
+        port_min=settings.port_min,
+        port_max=settings.port_max,
+        room_bound=settings.room_bound,
+        avoid_port=avoid_port,
+    )
     await server.start()
-    allowed = [f"mcp__{SERVER_NAME}__{s.name}" for s in specs]
+    allowed = [f"mcp__{SERVER_NAME}__{r.name}" for r in registrations]
     return BandMCPBackend(allowed_tools=allowed, local_server=server)
 
 
@@ -144,7 +155,12 @@ class SharedBandMCPBackend:
             if self._closed:
                 raise BandMCPBackendStoppedError("the Band MCP backend was closed")
             if self._backend is None or not self._backend.is_running:
-                self._backend = await _start(self._settings())
+                dead = self._backend
+                if dead is not None:
+                    await dead.stop()
+                # a replacement avoids its dead predecessor's port: stale clients still dial it
+                avoid = dead.local_server.port if dead is not None else None
+                self._backend = await _start(self._settings(), avoid)
             return self._backend
 
     async def detach(self, *, final: bool) -> BandMCPBackend | None:

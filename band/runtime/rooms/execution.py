@@ -43,11 +43,7 @@ from band.runtime.sessionconfig import SessionConfig
 from band.runtime.trace import TurnRecorder
 from band_sdk_core import evaluate_drain_candidate
 
-__all__ = ["ExecutionContext", "RoomExecution"]
-
-#: band-sdk's name for the per-room context a preprocessor receives (``process(ctx, ...)``)
-#: and ``AgentTools.from_context`` binds to: our ``RoomContext``.
-ExecutionContext = RoomContext
+__all__ = ["RoomExecution"]
 
 log = logging.getLogger("band.runtime.rooms.execution")
 
@@ -105,6 +101,7 @@ class RoomExecution:
         preprocessor: Preprocessor | None = None,
         hub_room_id: str | None = None,
         recorder: TurnRecorder | None = None,
+        context: RoomContext | None = None,
     ) -> None:
         self.room_id = room_id
         self.agent_id = agent_id
@@ -113,7 +110,8 @@ class RoomExecution:
         self.adapter = adapter
         self.config = config
         self.preprocessor: Preprocessor = preprocessor or DefaultPreprocessor()
-        self.context = RoomContext(
+        # a band-sdk style ExecutionContext(room_id, link, on_execute) brings its own context
+        self.context = context or RoomContext(
             room_id, agent_id=agent_id, rest=rest, config=config, hub_room_id=hub_room_id
         )
         self.participants = self.context.room_participants

@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from band.client.generated import adopt_rest_client
-from band.client.rest import RestClient, path
+from band.client.rest import RestClient, adopt_rest_client, path
 from band.core import wire as w
 from band.core.protocols import AgentToolsProtocol
 from band.core.turn import AgentFailure, Turn, failure_event

@@ -1,5 +1,5 @@
-"""The socket's vocabulary at band-sdk's ``band.client.streaming`` path: event names, typed
-push payloads, the upgrade error and the disconnect reason.
+"""The socket's vocabulary at band-sdk's ``band.client.streaming`` path: event names and typed
+push payloads.
 
 The payloads the runtime hands to user code (messages, participants, contacts) are the
 runtime's own classes, exported here under band-sdk's names; the others are plain frozen
@@ -10,15 +10,13 @@ them) into its typed payload after band_sdk_core's validator, as the runtime doe
 from __future__ import annotations
 
 import enum
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import msgspec
 
-from band.client.phoenix import PhoenixError
-from band.core.wire import JsonObject, JsonValue
+from band.core.wire import JsonValue
 from band.runtime.contacts.events import (
     ContactAddedPayload,
     ContactRemovedPayload,
@@ -29,6 +27,7 @@ from band.runtime.rooms.events import MessageCreatedPayload, ParticipantPayload
 from band_sdk_core import validate_event_payload
 
 __all__ = [
+    "PAYLOAD_TYPES",
     "AgentControlPayload",
     "ContactAddedPayload",
     "ContactRemovedPayload",
@@ -45,31 +44,13 @@ __all__ = [
     "RoomDeletedPayload",
     "RoomRemovedPayload",
     "SupersedePayload",
-    "WebSocketClient",  # noqa: F822 -- band.client.websocket's, from __getattr__
-    "WebSocketDisconnectReason",
-    "WebSocketUpgradeError",
     "WireEvent",
     "payload_of",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    """``WebSocketClient`` (band.client.websocket, which builds on the names here)."""
-    if name == "WebSocketClient":
-        from band.client.websocket import WebSocketClient
-
-        return WebSocketClient
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 #: A participant joined (``participant_added``) or left (``participant_removed``) a room.
 ParticipantAddedPayload = ParticipantPayload
 ParticipantRemovedPayload = ParticipantPayload
-
-#: The upgrade refusal code of a second connection under ``on_conflict=reject``.
-CONNECTION_CONFLICT = "connection_conflict"
-#: The HTTP statuses the platform refuses an upgrade with, with an error envelope.
-_UPGRADE_STATUSES = frozenset({400, 409, 429, 503})
 
 
 class WireEvent(enum.StrEnum):
@@ -183,93 +164,6 @@ class AgentControlPayload:
     room_id: str | None = None
     reason: str | None = None
     correlation_id: str | None = None
-
-
-@dataclass(frozen=True)
-class WebSocketDisconnectReason:
-    """Why the platform ended the agent's socket for good (a supersede), and whether and
-    when a reconnect may help."""
-
-    reason: str
-    message: str
-    retryable: bool
-    retry_after: int | None = None
-    target_socket_id: str | None = None
-    correlation_id: str | None = None
-    dead_reason: str | None = None
-    stale_reason: str | None = None
-
-
-class WebSocketUpgradeError(PhoenixError):
-    """The platform refused the socket's HTTP upgrade (400, 409, 429 or 503 with an error
-    envelope); ``retry_after`` in seconds when it said."""
-
-    def __init__(
-        self,
-        *,
-        status_code: int,
-        code: str | None = None,
-        message: str | None = None,
-        request_id: str | None = None,
-        retry_after: int | None = None,
-    ) -> None:
-        self.status_code = status_code
-        self.code = code
-        self.message = message or f"the socket upgrade was refused with HTTP {status_code}"
-        self.request_id = request_id
-        self.retry_after = retry_after
-        super().__init__(self.message)
-
-    @property
-    def is_connection_conflict(self) -> bool:
-        """True when another connection of the agent holds the socket (``on_conflict=reject``)."""
-        return self.code == CONNECTION_CONFLICT
-
-    @classmethod
-    def from_exception(cls, exc: Exception) -> WebSocketUpgradeError | None:
-        """The refusal a websockets handshake error carries, or None when it is no refusal
-        with an error envelope (another status, no HTTP response)."""
-        response = getattr(exc, "response", None)
-        status = getattr(response, "status_code", None)
-        if not isinstance(status, int) or status not in _UPGRADE_STATUSES:
-            return None
-        error = _error_object(getattr(response, "body", b"") or b"")
-        retry_after = _seconds(error.get("retry_after"))
-        headers = getattr(response, "headers", None)
-        if retry_after is None and status == 429 and headers is not None:
-            retry_after = _seconds(headers.get("Retry-After"))
-        return cls(
-            status_code=status,
-            code=_text(error.get("code")),
-            message=_text(error.get("message")),
-            request_id=_text(error.get("request_id")),
-            retry_after=retry_after,
-        )
-
-
-def _error_object(body: bytes) -> JsonObject:
-    """The ``error`` object of an upgrade refusal's JSON body ({} when there is none)."""
-    try:
-        decoded = json.loads(body)
-    except ValueError:
-        return {}
-    error = decoded.get("error") if isinstance(decoded, dict) else None
-    return error if isinstance(error, dict) else {}
-
-
-def _text(value: JsonValue) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _seconds(value: JsonValue) -> int | None:
-    """Whole seconds from a number or a numeric string; None otherwise."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        return max(0, int(value))
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value.strip())
-    return None
 
 
 #: The typed payload of each event that has one.

@@ -12,14 +12,8 @@ from types import TracebackType
 from typing import Any
 
 from band.client.phoenix import PhoenixClient, PhoenixError, SessionEndedError
-from band.client.streaming import (
-    PAYLOAD_TYPES,
-    SupersedePayload,
-    WebSocketDisconnectReason,
-    WebSocketUpgradeError,
-    WireEvent,
-    payload_of,
-)
+from band.client.streaming.errors import WebSocketDisconnectReason, WebSocketUpgradeError
+from band.client.streaming.wire import PAYLOAD_TYPES, SupersedePayload, WireEvent, payload_of
 from band.core.types import ConflictPolicy
 from band.core.wire import JsonObject
 from band_sdk_core import AgentTopicKind, SessionPolicy, chat_room_topic, room_participants_topic
