@@ -5,7 +5,6 @@ and the peer's answers stream back as agent message chunks."""
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,7 @@ from typing import Any
 import pytest
 from acp import PROTOCOL_VERSION, spawn_agent_process, text_block
 from acp.exceptions import RequestError
-from bandtest.agents import fast_agent, plain
+from bandtest.agents import agent_process_env, fast_agent, plain
 from bandtest.platform import Live
 
 from band.core import SimpleAdapter
@@ -50,14 +49,7 @@ class Editor:
 def test_an_editor_prompts_a_band_agent_over_acp(live: Live, tmp_path: Path) -> None:
     peer_id, _, peer_key = live.register("Peer")
     desk_id, _, desk_key = live.register("Desk")
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "PEER_ID": peer_id,
-        "AGENT_ID": desk_id,
-        "AGENT_KEY": desk_key,
-        "BAND_REST_URL": live.rest,
-        "BAND_WS_URL": live.ws,
-    }
+    env = agent_process_env(live, desk_id, desk_key, PEER_ID=peer_id)
 
     async def scenario() -> None:
         editor = Editor()

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from acp import PROTOCOL_VERSION, spawn_agent_process, text_block
 from acp.schema import AgentMessageChunk, AgentPlanUpdate, AgentThoughtChunk, ToolCallStart
-from bandtest.agents import fast_agent, plain, wait_for
+from bandtest.agents import agent_process_env, fast_agent, plain, wait_for
 from bandtest.platform import Live
 
 from band.converters import ACPServerHistoryConverter
@@ -68,16 +67,14 @@ def test_the_router_picks_the_peer_and_the_push_handler_forwards_unprompted_word
     first_id, _, first_key = live.register("Firstpeer")
     second_id, _, second_key = live.register("Secondpeer")
     desk_id, _, desk_key = live.register("Routerdesk")
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "PEER_IDS": f"{first_id},{second_id}",
-        "ROUTES": "second=Secondpeer",
-        "MODES": "review=Secondpeer",
-        "AGENT_ID": desk_id,
-        "AGENT_KEY": desk_key,
-        "BAND_REST_URL": live.rest,
-        "BAND_WS_URL": live.ws,
-    }
+    env = agent_process_env(
+        live,
+        desk_id,
+        desk_key,
+        PEER_IDS=f"{first_id},{second_id}",
+        ROUTES="second=Secondpeer",
+        MODES="review=Secondpeer",
+    )
 
     async def scenario() -> None:
         editor = Editor()

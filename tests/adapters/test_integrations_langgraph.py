@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import operator
-import subprocess
-import sys
 import warnings
 from typing import Annotated, Any, TypedDict
 
 import pytest
+from bandtest.process import python_ok
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_openai import ChatOpenAI
 from langgraph.checkpoint.memory import InMemorySaver
@@ -284,9 +283,7 @@ def test_without_langgraph_the_import_is_one_line() -> None:
         "try:\n    import band.integrations.langgraph\n"
         "except ImportError as exc:\n    print(exc)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-I", "-c", code], capture_output=True, text=True, timeout=120, check=True
-    )
+    done = python_ok(code, timeout=120)
     assert done.stdout.splitlines() == [
         "band.integrations.langgraph needs the [langgraph] extra: "
         "pip install 'band-open-sdk[langgraph]'"

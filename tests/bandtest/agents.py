@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import os
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -62,6 +63,19 @@ FAST_POLICY = {
 def plain(content: str) -> str:
     """Message text without the ``@[[id]]`` tokens the platform puts in for mentions."""
     return _MENTION_TOKEN.sub("", content).strip()
+
+
+def agent_process_env(live: Live, agent_id: str, agent_key: str, **extra: str) -> dict[str, str]:
+    """The environment of an agent script run as a child process against ``live``: its id and
+    key, the platform's URLs, PATH, and ``extra`` (nothing else of the test's environment)."""
+    return {
+        "PATH": os.environ.get("PATH", ""),
+        "AGENT_ID": agent_id,
+        "AGENT_KEY": agent_key,
+        "BAND_REST_URL": live.rest,
+        "BAND_WS_URL": live.ws,
+        **extra,
+    }
 
 
 def fast_agent(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -26,6 +27,11 @@ def run_ok(
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return done
+
+
+def python_ok(code: str, *, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh isolated interpreter (``-I``: the installed package only)."""
+    return run_ok([sys.executable, "-I", "-c", code], timeout=timeout)
 
 
 def read_until(proc: subprocess.Popen[str], text: str, seen: list[str]) -> None:

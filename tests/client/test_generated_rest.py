@@ -8,14 +8,13 @@ Code written against band-sdk imports ``AsyncRestClient``, the request models an
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 from collections.abc import Iterator
 
 import band_rest
 import pytest
 from band_rest.core.api_error import ApiError
 from bandtest.platform import Live, room_with, say
+from bandtest.process import python_ok
 from bandtest.scripted import ScriptedServer, scripted_server
 
 from band.client import rest
@@ -144,10 +143,7 @@ def test_without_the_extra_the_name_says_which_extra_in_one_line() -> None:
         "except ImportError as exc:\n"
         "    print(type(exc).__name__, exc)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-I", "-c", code], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert done.returncode == 0, done.stderr
+    done = python_ok(code)
     assert done.stdout == (
         "MissingExtraError band.client.rest.AsyncRestClient (Band's generated REST client) "
         "needs the [rest] extra: pip install 'band-open-sdk[rest]'\n"

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 from bandtest.platform import Live, room_with, say
+from bandtest.process import python_ok
 
 #: Started on the live platform in a fresh interpreter (-I: the installed package); it answers
 #: one message, then prints which of the modules it must not need were imported.
@@ -76,8 +77,5 @@ def test_a_lean_call_that_cannot_connect_still_raises_band_connection_error() ->
         "            print(type(exc.__cause__).__module__, type(exc.__cause__).__name__)\n"
         "asyncio.run(main())\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-I", "-c", code], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert done.returncode == 0, done.stderr
+    done = python_ok(code)
     assert done.stdout == "httpx ConnectError\n"
