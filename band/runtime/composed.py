@@ -196,17 +196,7 @@ class HandlerRoom:
         self.on_participant_removed = on_participant_removed
         retries = RetryTracker(max(1, ctx.config.max_message_retries))
         delivery = Delivery(ctx.rest, claim_registry or ClaimRegistry(), retries)
-        self.execution = RoomExecution(
-            ctx.room_id,
-            agent_id=ctx.agent_id,
-            rest=ctx.rest,
-            delivery=delivery,
-            adapter=turns,
-            config=ctx.config,
-            preprocessor=turns,
-            hub_room_id=ctx.hub_room_id,
-            context=ctx,
-        )
+        self.execution = RoomExecution(ctx, delivery=delivery, adapter=turns, preprocessor=turns)
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def on_event(self, event: Any) -> None:
@@ -363,22 +353,12 @@ class FactoryRoom:
     """
 
     def __init__(
-        self,
-        room_id: str,
-        execution: OwnExecution,
-        turns: HandlerTurns,
-        *,
-        agent_id: str,
-        rest: RestClient,
-        config: SessionConfig,
-        hub_room_id: str | None = None,
+        self, execution: OwnExecution, turns: HandlerTurns, context: ExecutionContext
     ) -> None:
-        self.room_id = room_id
+        self.room_id = context.room_id
         self.execution = execution
         self.turns = turns
-        self.context = ExecutionContext(
-            room_id, agent_id=agent_id, rest=rest, config=config, hub_room_id=hub_room_id
-        )
+        self.context = context
         self.participants = self.context.room_participants
         self._events: asyncio.Queue[Any] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
