@@ -16,11 +16,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from band.client.rest import RestClient
-from band.core.simple_adapter import SimpleAdapter
-from band.core.types import AgentInput, ConflictPolicy, HistoryProvider, PlatformMessage
+from band.core.simple_adapter import InputAdapter
+from band.core.types import AgentInput, ConflictPolicy
 from band.core.wire import JsonObject
 from band.runtime.rooms.context import RoomContext
 from band.runtime.rooms.events import (
@@ -36,9 +36,6 @@ from band.runtime.rooms.preprocess import DefaultPreprocessor
 from band.runtime.rooms.settlement import Delivery
 from band.runtime.sessionconfig import SessionConfig
 from band_sdk_core import ClaimRegistry, RetryTracker, evaluate_delivery_event
-
-if TYPE_CHECKING:
-    from band.core.protocols import AgentToolsProtocol
 
 __all__ = [
     "ControlCallback",
@@ -99,7 +96,7 @@ class OwnExecution(Protocol):
 ExecutionFactory = Callable[..., OwnExecution]
 
 
-class HandlerTurns(SimpleAdapter[HistoryProvider]):
+class HandlerTurns(InputAdapter):
     """The turn of a composed room: ``on_execute(ctx, event)`` (preprocessor and adapter)."""
 
     def __init__(
@@ -139,20 +136,6 @@ class HandlerTurns(SimpleAdapter[HistoryProvider]):
         """Run ``on_execute`` with the room's context and the message's event."""
         ctx, event = self._pending.pop(inp.room_id)
         await self.on_execute(ctx, event)
-
-    async def on_message(
-        self,
-        msg: PlatformMessage,
-        tools: AgentToolsProtocol,
-        history: HistoryProvider,
-        participants_msg: str | None,
-        contacts_msg: str | None,
-        *,
-        is_session_bootstrap: bool,
-        room_id: str,
-    ) -> None:
-        """Not reached: ``on_event`` hands each turn to ``on_execute`` with its event."""
-        raise NotImplementedError("HandlerTurns runs on_execute from on_event")
 
     async def on_interrupt(self, room_id: str, mode: str) -> None:
         """Tell ``on_control`` (band-sdk: for work the handler left running)."""
