@@ -17,11 +17,10 @@ from .types import (
     Emit,
     FeatureKwargs,
     HistoryConverter,
-    HistoryProvider,
     PlatformMessage,
 )
 
-__all__ = ["FeatureKwargs", "InputAdapter", "SimpleAdapter"]
+__all__ = ["FeatureKwargs", "SimpleAdapter"]
 
 log = logging.getLogger("band.adapter")
 
@@ -177,32 +176,3 @@ class SimpleAdapter(ABC, Generic[H]):
 
     async def cleanup_all(self) -> None:
         """Called once when the agent stops."""
-
-
-class InputAdapter(SimpleAdapter[HistoryProvider]):
-    """A ``SimpleAdapter`` that takes each turn whole: implement :meth:`on_event`.
-
-    For adapters that read the runtime's ``AgentInput`` as it comes (no history converter);
-    :meth:`on_message`, called directly, hands its arguments over as one input.
-    """
-
-    @abstractmethod
-    async def on_event(self, inp: AgentInput) -> None:
-        """Run one turn."""
-
-    async def on_message(
-        self,
-        msg: PlatformMessage,
-        tools: AgentToolsProtocol,
-        history: HistoryProvider,
-        participants_msg: str | None,
-        contacts_msg: str | None,
-        *,
-        is_session_bootstrap: bool,
-        room_id: str,
-    ) -> None:
-        """The turn as one ``AgentInput``, to :meth:`on_event`."""
-        inp = AgentInput(
-            msg, tools, history, participants_msg, contacts_msg, is_session_bootstrap, room_id
-        )
-        await self.on_event(inp)

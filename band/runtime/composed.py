@@ -19,10 +19,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from band.client.rest import RestClient
-from band.core.simple_adapter import InputAdapter
+from band.core.input_adapter import InputAdapter
 from band.core.types import AgentInput, ConflictPolicy
 from band.core.wire import JsonObject
-from band.runtime.rooms.context import RoomContext
+from band.runtime.rooms.context import ContextRoom, RoomContext
 from band.runtime.rooms.events import (
     MessageEvent,
     ParticipantAddedCallback,
@@ -132,7 +132,7 @@ class HandlerTurns(InputAdapter):
             self._pending[ctx.room_id] = (ctx, event)
         return inp
 
-    async def on_event(self, inp: AgentInput) -> None:
+    async def on_input(self, inp: AgentInput) -> None:
         """Run ``on_execute`` with the room's context and the message's event."""
         ctx, event = self._pending.pop(inp.room_id)
         await self.on_execute(ctx, event)
@@ -327,7 +327,7 @@ class _Resync:
     """The queue item asking the execution to look for missed messages."""
 
 
-class FactoryRoom:
+class FactoryRoom(ContextRoom):
     """A room run by the caller's own execution (band-sdk's ``execution_factory``).
 
     The runtime joins and leaves the room and hands the execution its events one at a time,
@@ -338,25 +338,14 @@ class FactoryRoom:
     def __init__(
         self, execution: OwnExecution, turns: HandlerTurns, context: ExecutionContext
     ) -> None:
-        self.room_id = context.room_id
+        super().__init__(context)
         self.execution = execution
         self.turns = turns
-        self.context = context
-        self.participants = self.context.room_participants
         self._events: asyncio.Queue[Any] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
 
     def __repr__(self) -> str:
         return f"FactoryRoom(room_id={self.room_id!r}, execution={self.execution!r})"
-
-    @property
-    def hub_room_id(self) -> str | None:
-        """The agent's contacts hub room."""
-        return self.context.hub_room_id
-
-    @hub_room_id.setter
-    def hub_room_id(self, value: str | None) -> None:
-        self.context.hub_room_id = value
 
     @property
     def running(self) -> bool:

@@ -12,8 +12,9 @@ from typing import Any, Unpack
 from acp.schema import ClientCapabilities, HttpMcpServer, SseMcpServer
 
 from band.core.exceptions import BandConfigError
+from band.core.input_adapter import InputAdapter
 from band.core.protocols import AgentToolsProtocol
-from band.core.simple_adapter import FeatureKwargs, InputAdapter
+from band.core.simple_adapter import FeatureKwargs
 from band.core.types import AgentInput, Capability, Emit
 from band.core.wire import JsonObject, JsonValue
 from band.integrations.mcp.local_server import SERVER_NAME, LocalMCPServer, MCPToolRegistration
@@ -324,7 +325,7 @@ class ACPClientAdapter(InputAdapter):
             self._looked_up.clear()
         self._stopped = False
 
-    async def on_event(self, inp: AgentInput) -> None:
+    async def on_input(self, inp: AgentInput) -> None:
         """Prompt the room's ACP session with the message; the turn posts through its tools."""
         msg, tools, room_id = inp.msg, inp.tools, inp.room_id
         if self._stopped:

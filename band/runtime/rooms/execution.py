@@ -31,7 +31,7 @@ from band.runtime.contacts.hub import (
     SYNTHETIC_CONTACT_EVENTS_SENDER_NAME,
     SYNTHETIC_SENDER_TYPE,
 )
-from band.runtime.rooms.context import RoomContext
+from band.runtime.rooms.context import ContextRoom, RoomContext
 from band.runtime.rooms.messages import Inbound, inbound
 from band.runtime.rooms.pipeline import DeliveryPipeline, is_synthetic
 from band.runtime.rooms.preprocess import DefaultPreprocessor
@@ -85,7 +85,7 @@ def _synthetic_row(room_id: str, text: str) -> Inbound:
     return Inbound(row, to_dict(row))
 
 
-class RoomExecution:
+class RoomExecution(ContextRoom):
     """Serial turns of one room."""
 
     def __init__(
@@ -99,15 +99,13 @@ class RoomExecution:
     ) -> None:
         # the room's context names it: the runtime's ExecutionContext, or one a band-sdk
         # style ExecutionContext(room_id, link, on_execute) made of itself
-        self.context = context
-        self.room_id = context.room_id
+        super().__init__(context)
         self.agent_id = context.agent_id
         self.rest = context.rest
         self.config = config = context.config
         self.delivery = delivery
         self.adapter = adapter
         self.preprocessor: Preprocessor = preprocessor or DefaultPreprocessor()
-        self.participants = self.context.room_participants
         self.history = self.context.history
         self.stopped = False
         self._queue: asyncio.Queue[Inbound | _Signal] = asyncio.Queue()
@@ -194,15 +192,6 @@ class RoomExecution:
         if self._recheck is not None:
             self._recheck.cancel()
             self._recheck = None
-
-    @property
-    def hub_room_id(self) -> str | None:
-        """The agent's contacts hub room (its tools always include the contact tools)."""
-        return self.context.hub_room_id
-
-    @hub_room_id.setter
-    def hub_room_id(self, value: str | None) -> None:
-        self.context.hub_room_id = value
 
     def inject_system_message(self, message: str) -> None:
         """Hand ``message`` to the next turn of this room (in ``contacts_msg``)."""
