@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from band.core.wire import JsonObject
-from band.runtime.pushes import PushEvent, push_event
+from band.runtime.pushes import PartyPayload, PushEvent, push_event
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -46,18 +46,12 @@ class ContactRequestUpdatedPayload:
     status: str
 
 
-@dataclass(frozen=True, slots=True)
-class ContactAddedPayload:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ContactAddedPayload(PartyPayload):
     """A new contact of the agent."""
 
-    id: str
-    type: str
     inserted_at: str
-    handle: str | None = None
     name: str | None = None
-    description: str | None = None
-    is_remote: bool | None = None
-    is_external: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
