@@ -27,11 +27,17 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True)
-class ContactRequestReceivedPayload:
-    """Someone asked to become the agent's contact."""
+class ContactRequestState:
+    """What both contact request pushes carry: the request's id and its status."""
 
     id: str
     status: str
+
+
+@dataclass(frozen=True, slots=True)
+class ContactRequestReceivedPayload(ContactRequestState):
+    """Someone asked to become the agent's contact."""
+
     inserted_at: str
     from_handle: str | None = None
     from_name: str | None = None
@@ -39,11 +45,8 @@ class ContactRequestReceivedPayload:
 
 
 @dataclass(frozen=True, slots=True)
-class ContactRequestUpdatedPayload:
+class ContactRequestUpdatedPayload(ContactRequestState):
     """A request the agent sent or received changed status."""
-
-    id: str
-    status: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
