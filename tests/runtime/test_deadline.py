@@ -65,32 +65,36 @@ def test_an_earlier_deadline_replaces_a_later_timer() -> None:
     asyncio.run(scenario())
 
 
+async def _handed_while_waiting(inbox: Inbox[str], timeout: float, item: str) -> None:
+    """``item`` comes while ``inbox.get(timeout)`` waits, and ends that wait."""
+    waiting = asyncio.ensure_future(inbox.get(timeout))
+    await asyncio.sleep(0)
+    inbox.put(item)
+    assert await waiting == item
+
+
+async def _times_out(inbox: Inbox[str], timeout: float) -> None:
+    """An empty inbox's ``get(timeout)`` gives up, not before ``timeout`` (nor much after)."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(inbox.get(timeout), timeout + 10)
+    assert loop.time() >= start + timeout
+
+
 def test_inbox_is_first_in_first_out_and_times_out_at_its_deadline() -> None:
     async def scenario() -> None:
-        loop = asyncio.get_running_loop()
         inbox: Inbox[str] = Inbox()
         inbox.put("a")
         inbox.put("b")
         assert len(inbox) == 2
         assert [await inbox.get(0.0), await inbox.get(0.0)] == ["a", "b"]
         # a wait that an item ends leaves its timer armed; the next, longer wait outlives it
-        waiting = asyncio.ensure_future(inbox.get(0.05))
-        await asyncio.sleep(0)
-        inbox.put("c")
-        assert await waiting == "c"
-        start = loop.time()
-        with pytest.raises(TimeoutError):
-            await inbox.get(0.3)
-        assert loop.time() >= start + 0.3
+        await _handed_while_waiting(inbox, 0.05, "c")
+        await _times_out(inbox, 0.3)
         # a shorter wait after a long one is not held to the long one's timer
-        waiting = asyncio.ensure_future(inbox.get(30.0))
-        await asyncio.sleep(0)
-        inbox.put("d")
-        assert await waiting == "d"
-        start = loop.time()
-        with pytest.raises(TimeoutError):
-            await asyncio.wait_for(inbox.get(0.05), 10)
-        assert loop.time() >= start + 0.05
+        await _handed_while_waiting(inbox, 30.0, "d")
+        await _times_out(inbox, 0.05)
         inbox.close()
 
     asyncio.run(scenario())
