@@ -142,16 +142,17 @@ async def agent_get(ctx: Ctx) -> Response:
     return data(agent_memory(await _agent_memory(ctx, write=False)))
 
 
-async def agent_supersede(ctx: Ctx) -> Response:
-    """POST /agent/memories/{id}/supersede."""
+async def _agent_status(ctx: Ctx, status: str) -> Response:
     mem = await _agent_memory(ctx, write=True)
-    return data(agent_memory(await ctx.db.run(sm.set_status, mem.id, "superseded")))
+    return data(agent_memory(await ctx.db.run(sm.set_status, mem.id, status)))
 
 
-async def agent_archive(ctx: Ctx) -> Response:
-    """POST /agent/memories/{id}/archive."""
-    mem = await _agent_memory(ctx, write=True)
-    return data(agent_memory(await ctx.db.run(sm.set_status, mem.id, "archived")))
+agent_supersede = bound(
+    _agent_status, "agent_supersede", "POST /agent/memories/{id}/supersede.", "superseded"
+)
+agent_archive = bound(
+    _agent_status, "agent_archive", "POST /agent/memories/{id}/archive.", "archived"
+)
 
 
 # -- human API --------------------------------------------------------------------
