@@ -14,6 +14,7 @@ from band.config.settings import PlatformSettings
 from band.core.exceptions import AgentAlreadyRunningError, BandConfigError, StartupError
 from band.core.preprocessor import Preprocessor
 from band.core.simple_adapter import SimpleAdapter
+from band.runtime import eventloop
 from band.runtime.agentconfig import AgentConfig
 from band.runtime.contacts.config import ContactEventConfig
 from band.runtime.instance import SingleInstanceLock
@@ -266,6 +267,16 @@ class Agent:
             await self.run_forever(install_signal_handlers=install_signal_handlers)
         finally:
             await self.stop(timeout=shutdown_timeout)
+
+    def run_sync(
+        self,
+        shutdown_timeout: float | None = DEFAULT_SHUTDOWN_TIMEOUT,
+        *,
+        install_signal_handlers: bool = True,
+    ) -> None:
+        """:meth:`run` in an event loop of its own, for a script: uvloop's when installed
+        (the ``uvloop`` extra; ``BAND_UVLOOP=0`` keeps asyncio's), else asyncio's."""
+        eventloop.run(self.run(shutdown_timeout, install_signal_handlers=install_signal_handlers))
 
     async def run_forever(self, *, install_signal_handlers: bool = True) -> None:
         """Serve until :meth:`stop`, :meth:`request_stop`, SIGINT/SIGTERM or the session ends.

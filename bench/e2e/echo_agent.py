@@ -4,11 +4,16 @@ Both SDKs expose ``band.Agent`` and ``band.core.SimpleAdapter``; the harness sta
 with the interpreter under test and passes the credentials in the environment. With
 ``BAND_E2E_PROFILE=<path>`` (``run.py --profile``), SIGUSR1 starts a cProfile of the process
 (CPU time) and SIGUSR2 stops it; the stats are written to ``<path>`` when the agent exits.
+Under our SDK the loop is the one ``band.runtime.eventloop`` picks (uvloop when installed, unless
+``BAND_UVLOOP=0``, which the harness sets for every variant but ``uv``); the official SDK and
+older commits have no such module and run on ``asyncio.run``.
 """
 
 import asyncio
 import os
 import signal
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from band import Agent
 from band.core import SimpleAdapter
@@ -43,10 +48,19 @@ async def main(agent: Agent, profile: str) -> None:
         profiler.dump_stats(profile)
 
 
+def _runner() -> Callable[[Coroutine[Any, Any, None]], None]:
+    """Our SDK's loop runner where there is one, else ``asyncio.run``."""
+    try:
+        from band.runtime.eventloop import run
+    except ImportError:
+        return asyncio.run
+    return run
+
+
 if __name__ == "__main__":
     agent = Agent.create(
         adapter=Echo(),
         agent_id=os.environ["BAND_E2E_AGENT_ID"],
         api_key=os.environ["BAND_E2E_AGENT_KEY"],
     )
-    asyncio.run(main(agent, os.environ.get("BAND_E2E_PROFILE", "")))
+    _runner()(main(agent, os.environ.get("BAND_E2E_PROFILE", "")))

@@ -127,10 +127,12 @@ def start_agent(
     pure: bool,
     script: Path = AGENT_SCRIPT,
     profile: Path | None = None,
+    uvloop: bool = False,
 ) -> None:
     """Start ``agent`` under ``python`` (ours or another SDK's interpreter).
 
     ``profile``: where the agent writes its cProfile stats (SIGUSR1 starts it, SIGUSR2 stops).
+    ``uvloop``: let our SDK run the agent on uvloop when installed (else ``BAND_UVLOOP=0``).
     """
     env = {k: v for k, v in os.environ.items() if not k.startswith(("BAND_", "PYTHON"))}
     env.update(
@@ -144,6 +146,8 @@ def start_agent(
     )
     if pure:
         env["BAND_SDK_CORE_NO_EXTENSIONS"] = "1"
+    if not uvloop:
+        env["BAND_UVLOOP"] = "0"
     if profile is not None:
         env["BAND_E2E_PROFILE"] = str(profile)
     log = (workdir / f"agent-{agent.agent_id}.log").open("ab")

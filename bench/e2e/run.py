@@ -15,11 +15,12 @@ to them through the human API:
 
 Afterwards every room must hold exactly one answer per message (read back through the human
 API): ``lost`` and ``dup`` count the misses. Variants ``c`` (our SDK, compiled core), ``py``
-(our SDK, BAND_SDK_CORE_NO_EXTENSIONS=1), ``ref`` (``--against PYTHON``: the same script under
-another interpreter's band-sdk) and ``base`` (``--against-commit REV``: our SDK as it was at REV,
-compiled core, in a venv built once by commits.py) alternate round by round in one run; medians
-over rounds. ``--guard`` fails the run (exit 1) when ``c`` is worse than ``base`` beyond the
-noise band of bench/thresholds.py (``E2E_NOISE``).
+(our SDK, BAND_SDK_CORE_NO_EXTENSIONS=1), ``uv`` (our SDK, compiled core, on uvloop; every
+other variant runs with BAND_UVLOOP=0, on asyncio's own loop), ``ref`` (``--against PYTHON``:
+the same script under another interpreter's band-sdk) and ``base`` (``--against-commit REV``:
+our SDK as it was at REV, compiled core, in a venv built once by commits.py) alternate round by
+round in one run; medians over rounds. ``--guard`` fails the run (exit 1) when ``c`` is worse
+than ``base`` beyond the noise band of bench/thresholds.py (``E2E_NOISE``).
 
     python bench/e2e/run.py --against "$BAND_REFSDK_PYTHON" --json e2e.json
     python bench/e2e/run.py --only c,base --against-commit main --guard
@@ -107,7 +108,7 @@ async def one_run(
         profiled = agents[0] if args.profile else None  # one agent process is profiled
         for agent in agents:
             prof = Path(args.profile).resolve() if agent is profiled else None
-            start_agent(python, agent, plat, workdir, pure, profile=prof)
+            start_agent(python, agent, plat, workdir, pure, profile=prof, uvloop=variant == "uv")
         warm = [(a.rooms[0], a, token()) for a in agents]
         await _answered(person, warm, args.timeout)
         ready = time.perf_counter() - t0
@@ -255,7 +256,12 @@ def guard(rows: list[dict[str, Any]]) -> list[str]:
 
 
 DEFAULT_TMP = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
-LABELS = {"c": "ours, compiled core", "py": "ours, pure core", "ref": "official band-sdk"}
+LABELS = {
+    "c": "ours, compiled core",
+    "uv": "ours, compiled core, uvloop",
+    "py": "ours, pure core",
+    "ref": "official band-sdk",
+}
 
 
 def _interpreter_sdk(python: str) -> str:
@@ -281,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
         metavar="REV",
         help="our SDK at another commit (variant base; its venv is built once, compiled core)",
     )
-    p.add_argument("--only", default="c,py,ref,base", help="variants to run (c, py, ref, base)")
+    p.add_argument("--only", default="c,py,ref,base", help="variants to run (c, uv, py, ref, base)")
     p.add_argument(
         "--guard",
         action="store_true",
@@ -305,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = p.parse_args(argv)
     wanted = args.only.split(",")
-    variants = [(v, sys.executable, v == "py") for v in ("c", "py") if v in wanted]
+    variants = [(v, sys.executable, v == "py") for v in ("c", "uv", "py") if v in wanted]
     if args.against and "ref" in wanted:
         variants.append(("ref", args.against, False))
     base_sha = None
