@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import os
 import re
 import ssl
@@ -47,6 +48,9 @@ _PLAIN_PATH = re.compile(r"[A-Za-z0-9/%:@!$&'()*+,;=~._-]*")
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 #: characters a request target may not carry (they would split the request line)
 _BAD_TARGET = re.compile(r"[ \r\n]")
+#: How early a deadline may be taken as reached (asyncio runs a timer up to its clock's
+#: resolution early).
+_DEADLINE_SLACK_S = 0.001
 
 
 def _httpx() -> ModuleType:
@@ -100,9 +104,9 @@ class _Connection(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.usable = False  # idle, open and in step with the server
         self.idle_since = 0.0
+        self.deadline = math.inf  # loop time by which the pending answer must have come
         self._parser = httptools.HttpResponseParser(self)
         self._waiter: asyncio.Future[Response] | None = None
-        self._timer: asyncio.TimerHandle | None = None  # the pending answer's deadline
         self._headers: dict[str, str] = {}
         self._body: list[bytes] = []
         self._headers_done = False
@@ -176,7 +180,6 @@ class _Connection(asyncio.Protocol):
                 self._fail(_httpx().RemoteProtocolError(f"bad {encoding} body: {exc}"))
                 self.close()
                 return
-        self._disarm()
         waiter.set_result(Response(status, self._headers, content))
         self._waiter = None
         if not keep:
@@ -184,28 +187,20 @@ class _Connection(asyncio.Protocol):
 
     # our side
 
-    def send(self, data: bytes, timeout: float) -> asyncio.Future[Response]:
+    def send(self, data: bytes, deadline: float) -> asyncio.Future[Response]:
         """Write one request; the future resolves with its answer, or fails with
-        ``TimeoutError`` when none came within ``timeout`` seconds."""
+        ``TimeoutError`` when the pool finds it unanswered at ``deadline`` (loop time)."""
         assert self.transport is not None and self.usable
         self.usable = False
-        loop = asyncio.get_running_loop()
-        self._waiter = loop.create_future()
-        # a bare timer handle, not asyncio.timeout(): no context manager, task or cancellation
-        # per request (three requests per answered message)
-        self._timer = loop.call_at(loop.time() + timeout, self._timed_out)
+        self.deadline = deadline
+        self._waiter = asyncio.get_running_loop().create_future()
         self._headers, self._body, self._headers_done, self._framed = {}, [], False, False
         self.transport.write(data)
         return self._waiter
 
-    def _timed_out(self) -> None:
-        self._timer = None
+    def expire(self) -> None:
+        """The deadline passed with no answer: the request fails with ``TimeoutError``."""
         self._fail(TimeoutError())
-
-    def _disarm(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
 
     def release(self) -> bool:
         """Mark the connection idle after a complete answer; False when it cannot be reused."""
@@ -218,12 +213,10 @@ class _Connection(asyncio.Protocol):
     def close(self) -> None:
         """Close the connection; it is never reused."""
         self.usable = False
-        self._disarm()
         if self.transport is not None:
             self.transport.close()
 
     def _fail(self, exc: Exception) -> None:
-        self._disarm()
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_exception(exc)
         self._waiter = None
@@ -265,6 +258,12 @@ class Http11Pool:
         self._expiry = keepalive_expiry_s
         self._slots = asyncio.Semaphore(max_connections)
         self._closed = False
+        # the requests awaiting an answer, and one timer at the earliest of their deadlines:
+        # not a timer per request (created, pushed on the loop's heap, then cancelled; three
+        # requests per answered message), one per timeout period under a steady load
+        self._waiting: set[_Connection] = set()
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at = math.inf
 
     @property
     def closed(self) -> bool:
@@ -313,20 +312,46 @@ class Http11Pool:
         data = (head + "\r\n").encode("latin-1") + (body or b"")
         async with self._slots:
             conn = await self._connection()
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + self.timeout
+            answer = conn.send(data, deadline)
+            self._waiting.add(conn)
+            if deadline < self._timer_at:
+                self._arm(loop, deadline)
             try:
-                resp = await conn.send(data, self.timeout)
+                resp = await answer
             except TimeoutError as exc:
                 conn.close()
                 raise _httpx().ReadTimeout(f"no answer within {self.timeout}s") from exc
             except BaseException:  # cancelled or failed mid-request: the stream is out of step
                 conn.close()
                 raise
+            finally:
+                self._waiting.discard(conn)
             if conn.release():
                 if len(self._idle) < self._max_idle and not self._closed:
                     self._idle.append(conn)
                 else:
                     conn.close()
             return resp
+
+    def _arm(self, loop: asyncio.AbstractEventLoop, when: float) -> None:
+        """Move the deadline timer to ``when``."""
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer_at = when
+        self._timer = loop.call_at(when, self._expire, loop)
+
+    def _expire(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The earliest deadline came: requests past theirs fail; the timer moves on."""
+        self._timer, self._timer_at = None, math.inf
+        # a timer may run up to the clock's resolution early: that is on time here
+        now = loop.time() + _DEADLINE_SLACK_S
+        for conn in [c for c in self._waiting if c.deadline <= now]:
+            self._waiting.discard(conn)
+            conn.expire()
+        if self._waiting:
+            self._arm(loop, min(c.deadline for c in self._waiting))
 
     async def _connection(self) -> _Connection:
         """An idle connection that is still good, or a new one."""
