@@ -158,6 +158,17 @@ async def _tail(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_agents(parser: argparse.ArgumentParser, *flags: str, metavar: str, role: str) -> None:
+    """A repeatable option naming one agent each time (by name, handle or id)."""
+    parser.add_argument(
+        *flags,
+        action="append",
+        default=[],
+        metavar=metavar,
+        help=f"{role} (name, handle or id; repeatable; default: none)",
+    )
+
+
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``band rooms``, ``band room create``, ``band send`` and ``band tail``."""
     rooms = sub.add_parser(
@@ -176,13 +187,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Create a room as the local person; prints its id and web room view.",
     )
     create.add_argument("title", metavar="TITLE", help="the room's title")
-    create.add_argument(
-        "--agent",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="add one of your agents (name, handle or id; repeatable; default: none)",
-    )
+    _add_agents(create, "--agent", metavar="NAME", role="add one of your agents")
     add_platform(create)
     create.set_defaults(func=_room_create)
 
@@ -197,14 +202,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     send.add_argument("room", metavar="ROOM", help="the room's id or title")
     send.add_argument("text", metavar="TEXT", help="the message")
-    send.add_argument(
-        "--mention",
-        "-m",
-        action="append",
-        default=[],
-        metavar="AGENT",
-        help="an agent to mention (name, handle or id; repeatable; default: none)",
-    )
+    _add_agents(send, "--mention", "-m", metavar="AGENT", role="an agent to mention")
     send.add_argument(
         "--wait",
         type=seconds(zero=True),

@@ -6,42 +6,10 @@ from band._extras import require
 
 require("mcp", "The local Band MCP server (band.runtime.mcp_server)")
 
-from band.integrations.mcp.local_server import (  # noqa: E402
-    LOCAL_MCP_HEALTH_PATH,
-    LOCAL_MCP_HOST,
-    LOCAL_MCP_HTTP_PATH,
-    LOCAL_MCP_MESSAGE_PATH,
-    LOCAL_MCP_PORT_MAX,
-    LOCAL_MCP_PORT_MIN,
-    LOCAL_MCP_SSE_PATH,
-    SERVER_START_TIMEOUT_S,
-    SERVER_STOP_TIMEOUT_S,
-    EmbeddedUvicornServer,
-    LocalMCPServer,
-    MCPToolExecutor,
-    MCPToolRegistration,
-)
-from band.integrations.mcp.registrations import (  # noqa: E402
-    RoomToolResolver,
-    build_band_mcp_tool_registrations,
-    build_resolved_band_mcp_tool_registrations,
-)
+from band.integrations.mcp.local_server import *  # noqa: E402, F403 -- the server's names
+from band.integrations.mcp.local_server import __all__ as _server_all  # noqa: E402
+from band.integrations.mcp.registrations import *  # noqa: E402, F403 -- the registrations'
+from band.integrations.mcp.registrations import __all__ as _registrations_all  # noqa: E402
 
-__all__ = [
-    "LOCAL_MCP_HEALTH_PATH",
-    "LOCAL_MCP_HOST",
-    "LOCAL_MCP_HTTP_PATH",
-    "LOCAL_MCP_MESSAGE_PATH",
-    "LOCAL_MCP_PORT_MAX",
-    "LOCAL_MCP_PORT_MIN",
-    "LOCAL_MCP_SSE_PATH",
-    "SERVER_START_TIMEOUT_S",
-    "SERVER_STOP_TIMEOUT_S",
-    "EmbeddedUvicornServer",
-    "LocalMCPServer",
-    "MCPToolExecutor",
-    "MCPToolRegistration",
-    "RoomToolResolver",
-    "build_band_mcp_tool_registrations",
-    "build_resolved_band_mcp_tool_registrations",
-]
+# the two modules' names, as band-sdk's path lists them: all but the server's MCP name
+__all__ = [name for name in (*_server_all, *_registrations_all) if name != "SERVER_NAME"]

@@ -14,7 +14,15 @@ from band_sdk_core import validate_event_payload
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-__all__ = ["PushEvent", "WireStats", "payload_from", "push_event", "valid_pushes", "validated"]
+__all__ = [
+    "PartyPayload",
+    "PushEvent",
+    "WireStats",
+    "payload_from",
+    "push_event",
+    "valid_pushes",
+    "validated",
+]
 
 log = logging.getLogger("band.runtime.pushes")
 
@@ -34,6 +42,19 @@ class PushEvent(Generic[P]):
     room_id: str | None = None
     payload: P | None = None
     raw: JsonObject | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PartyPayload:
+    """Whom a participant or contact push names: its id and type and the profile both carry
+    (keyword fields, as band-sdk's payloads)."""
+
+    id: str
+    type: str
+    handle: str | None = None
+    description: str | None = None
+    is_remote: bool | None = None
+    is_external: bool | None = None  # the platform's former name of is_remote
 
 
 class WireStats:

@@ -9,18 +9,21 @@ runtime's own classes under band-sdk's names. The package sits above the runtime
 
 from __future__ import annotations
 
-from .client import WebSocketClient
-from .errors import WebSocketDisconnectReason, WebSocketUpgradeError
-from .wire import (
-    AgentControlPayload,
+from band.runtime.contacts.events import (
     ContactAddedPayload,
     ContactRemovedPayload,
     ContactRequestReceivedPayload,
     ContactRequestUpdatedPayload,
+)
+from band.runtime.rooms.events import MessageCreatedPayload
+
+from .client import WebSocketClient
+from .errors import WebSocketDisconnectReason, WebSocketUpgradeError
+from .wire import (
+    AgentControlPayload,
     ControlMode,
     DeliveryStatus,
     Mention,
-    MessageCreatedPayload,
     MessageMetadata,
     ParticipantAddedPayload,
     ParticipantRemovedPayload,

@@ -8,6 +8,7 @@ import contextlib
 import logging
 import signal
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import asdict
 from types import TracebackType
 from typing import Any
 
@@ -202,14 +203,7 @@ class WebSocketClient:
 
     def _superseded(self, push: SupersedePayload) -> None:
         """Keep why, and end the session as the platform asked (the runtime does the same)."""
-        self._last_reason = WebSocketDisconnectReason(
-            reason=push.reason,
-            message=push.message,
-            retryable=push.retryable,
-            retry_after=push.retry_after,
-            target_socket_id=push.target_socket_id,
-            correlation_id=push.correlation_id,
-        )
+        self._last_reason = WebSocketDisconnectReason(**asdict(push))
         self._require_client().supersede(
             retryable=push.retryable,
             retry_after_s=float(push.retry_after) if push.retry_after is not None else None,

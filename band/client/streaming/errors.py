@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from band.client.phoenix import PhoenixError
 from band.core.wire import JsonObject, JsonValue
 
+from .wire import SupersedeFields
+
 __all__ = ["CONNECTION_CONFLICT", "WebSocketDisconnectReason", "WebSocketUpgradeError"]
 
 #: The upgrade refusal code of a second connection under ``on_conflict=reject``.
@@ -18,16 +20,10 @@ _UPGRADE_STATUSES = frozenset({400, 409, 429, 503})
 
 
 @dataclass(frozen=True)
-class WebSocketDisconnectReason:
-    """Why the platform ended the agent's socket for good (a supersede), and whether and
-    when a reconnect may help."""
+class WebSocketDisconnectReason(SupersedeFields):
+    """Why the platform ended the agent's socket for good (a supersede's fields), and whether
+    and when a reconnect may help."""
 
-    reason: str
-    message: str
-    retryable: bool
-    retry_after: int | None = None
-    target_socket_id: str | None = None
-    correlation_id: str | None = None
     dead_reason: str | None = None
     stale_reason: str | None = None
 

@@ -26,27 +26,7 @@ from band.runtime.contacts.events import (
 from band.runtime.rooms.events import MessageCreatedPayload, ParticipantPayload
 from band_sdk_core import validate_event_payload
 
-__all__ = [
-    "PAYLOAD_TYPES",
-    "AgentControlPayload",
-    "ContactAddedPayload",
-    "ContactRemovedPayload",
-    "ContactRequestReceivedPayload",
-    "ContactRequestUpdatedPayload",
-    "ControlMode",
-    "DeliveryStatus",
-    "Mention",
-    "MessageCreatedPayload",
-    "MessageMetadata",
-    "ParticipantAddedPayload",
-    "ParticipantRemovedPayload",
-    "RoomAddedPayload",
-    "RoomDeletedPayload",
-    "RoomRemovedPayload",
-    "SupersedePayload",
-    "WireEvent",
-    "payload_of",
-]
+# The package's __init__ lists the public names (this module's and the runtime payloads').
 
 #: A participant joined (``participant_added``) or left (``participant_removed``) a room.
 ParticipantAddedPayload = ParticipantPayload
@@ -112,8 +92,8 @@ class MessageMetadata:
 
 
 @dataclass(frozen=True, slots=True)
-class RoomAddedPayload:
-    """The agent was added to a room (``room_added`` on its rooms channel)."""
+class RoomPushFields:
+    """The room fields ``room_added`` and ``room_removed`` both carry (one wire shape)."""
 
     id: str
     inserted_at: str
@@ -123,14 +103,13 @@ class RoomAddedPayload:
 
 
 @dataclass(frozen=True, slots=True)
-class RoomRemovedPayload:
-    """The agent was removed from a room (same shape as ``room_added``)."""
+class RoomAddedPayload(RoomPushFields):
+    """The agent was added to a room (``room_added`` on its rooms channel)."""
 
-    id: str
-    inserted_at: str
-    updated_at: str
-    title: str | None = None
-    task_id: str | None = None
+
+@dataclass(frozen=True, slots=True)
+class RoomRemovedPayload(RoomPushFields):
+    """The agent was removed from a room (``room_removed``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,8 +120,8 @@ class RoomDeletedPayload:
 
 
 @dataclass(frozen=True, slots=True)
-class SupersedePayload:
-    """The platform handed the agent's session to a newer connection."""
+class SupersedeFields:
+    """What a ``supersede`` push says, kept again by the disconnect reason it leads to."""
 
     reason: str
     message: str
@@ -150,6 +129,11 @@ class SupersedePayload:
     retry_after: int | None = None
     target_socket_id: str | None = None
     correlation_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SupersedePayload(SupersedeFields):
+    """The platform handed the agent's session to a newer connection."""
 
 
 @dataclass(frozen=True, slots=True)

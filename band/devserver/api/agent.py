@@ -29,7 +29,7 @@ from ..contract.views import AgentChatRoom
 from ..store.db import Store
 from ..store.rows import MessageRecord
 from . import control, room_views, writes
-from .http import Ctx, cursor_meta, data, offset_meta, offset_page, page_slice
+from .http import Ctx, bound, cursor_meta, data, offset_meta, offset_page, page_slice
 from .operations import NO_BODY, Operation, declare
 
 #: One line per settled turn (the agent named, not only its id): what band dev saw of it.
@@ -130,14 +130,8 @@ async def mark_processing(ctx: Ctx) -> Response:
     return await _mark(ctx, "processing")
 
 
-async def mark_processed(ctx: Ctx) -> Response:
-    """POST .../messages/{id}/processed."""
-    return await _mark(ctx, "processed")
-
-
-async def mark_failed(ctx: Ctx) -> Response:
-    """POST .../messages/{id}/failed."""
-    return await _mark(ctx, "failed")
+mark_processed = bound(_mark, "mark_processed", "POST .../messages/{id}/processed.", "processed")
+mark_failed = bound(_mark, "mark_failed", "POST .../messages/{id}/failed.", "failed")
 
 
 async def create_event(ctx: Ctx) -> Response:

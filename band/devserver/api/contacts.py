@@ -43,7 +43,7 @@ from ..store import contacts as sc
 from ..store.db import Store
 from ..store.rows import ContactRecord, ContactRequestRecord, Entity
 from . import writes
-from .http import Ctx, Handler, data, offset_meta
+from .http import Ctx, Handler, data, named, offset_meta
 from .operations import NO_BODY, Operation, declare
 
 # -- shapes (spec 2.5) ---------------------------------------------------------
@@ -227,12 +227,6 @@ def _id_status(req: ContactRequestRecord) -> Response:
     return data(RespondToAgentContactRequestResponseData(id=req.id, status=req.status))
 
 
-def _named(handler: Handler, name: str, doc: str) -> Handler:
-    # the endpoint wrapper copies both; the docstring is the route's OpenAPI summary
-    handler.__name__, handler.__doc__ = name, doc
-    return handler
-
-
 def _list_contacts(name: str, doc: str, shape: Shape) -> Handler:
     """A handler listing the principal's contacts (offset pages), each in ``shape``."""
 
@@ -242,7 +236,7 @@ def _list_contacts(name: str, doc: str, shape: Shape) -> Handler:
         items = [shape(r, ctx.fanout.online(r.contact_id)) for r in rows]
         return data(items, metadata=offset_meta(page, size, total))
 
-    return _named(handler, name, doc)
+    return named(handler, name, doc)
 
 
 def _me_respond(name: str, doc: str, action: str) -> Handler:
@@ -251,7 +245,7 @@ def _me_respond(name: str, doc: str, action: str) -> Handler:
     async def handler(ctx: Ctx) -> Response:
         return await _respond(ctx, action, None, ctx.params["request_id"])
 
-    return _named(handler, name, doc)
+    return named(handler, name, doc)
 
 
 # -- agent API --------------------------------------------------------------------

@@ -101,6 +101,23 @@ def data(payload: Any, status: int = 200, **extra: Any) -> Response:
 Handler = Callable[[Ctx], Awaitable[Response]]
 
 
+def named(handler: Handler, name: str, doc: str) -> Handler:
+    """``handler`` under ``name``, with ``doc`` as its docstring."""
+    # the endpoint wrapper copies both; the docstring is the route's OpenAPI summary
+    handler.__name__, handler.__doc__ = name, doc
+    return handler
+
+
+def bound(call: Callable[..., Awaitable[Response]], name: str, doc: str, *args: Any) -> Handler:
+    """A handler answering with ``call(ctx, *args)``: one route of a family that differ in
+    ``args`` only."""
+
+    async def handler(ctx: Ctx) -> Response:
+        return await call(ctx, *args)
+
+    return named(handler, name, doc)
+
+
 def endpoint(
     kind: str, accepts: Accepts | None = None
 ) -> Callable[[Handler], Callable[[Request], Awaitable[Response]]]:

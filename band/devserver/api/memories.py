@@ -21,7 +21,7 @@ from ..contract.views import UserMemory
 from ..store import memories as sm
 from ..store.db import StoreError
 from ..store.rows import MemoryRecord
-from .http import Ctx, data
+from .http import Ctx, bound, data
 from .operations import NO_BODY, Operation, declare
 
 SUBJECT_UNKNOWN = "subject_id is not someone this agent shares a room or a contact with"
@@ -142,16 +142,17 @@ async def agent_get(ctx: Ctx) -> Response:
     return data(agent_memory(await _agent_memory(ctx, write=False)))
 
 
-async def agent_supersede(ctx: Ctx) -> Response:
-    """POST /agent/memories/{id}/supersede."""
+async def _agent_status(ctx: Ctx, status: str) -> Response:
     mem = await _agent_memory(ctx, write=True)
-    return data(agent_memory(await ctx.db.run(sm.set_status, mem.id, "superseded")))
+    return data(agent_memory(await ctx.db.run(sm.set_status, mem.id, status)))
 
 
-async def agent_archive(ctx: Ctx) -> Response:
-    """POST /agent/memories/{id}/archive."""
-    mem = await _agent_memory(ctx, write=True)
-    return data(agent_memory(await ctx.db.run(sm.set_status, mem.id, "archived")))
+agent_supersede = bound(
+    _agent_status, "agent_supersede", "POST /agent/memories/{id}/supersede.", "superseded"
+)
+agent_archive = bound(
+    _agent_status, "agent_archive", "POST /agent/memories/{id}/archive.", "archived"
+)
 
 
 # -- human API --------------------------------------------------------------------
@@ -194,19 +195,14 @@ async def _me_status(ctx: Ctx, status: str) -> Response:
     return data(await _user_view(ctx, await ctx.db.run(sm.set_status, mem.id, status)))
 
 
-async def me_supersede(ctx: Ctx) -> Response:
-    """POST /me/memories/{id}/supersede."""
-    return await _me_status(ctx, "superseded")
-
-
-async def me_archive(ctx: Ctx) -> Response:
-    """POST /me/memories/{id}/archive."""
-    return await _me_status(ctx, "archived")
-
-
-async def me_restore(ctx: Ctx) -> Response:
-    """POST /me/memories/{id}/restore (only from archived, else 422)."""
-    return await _me_status(ctx, "active")
+me_supersede = bound(_me_status, "me_supersede", "POST /me/memories/{id}/supersede.", "superseded")
+me_archive = bound(_me_status, "me_archive", "POST /me/memories/{id}/archive.", "archived")
+me_restore = bound(
+    _me_status,
+    "me_restore",
+    "POST /me/memories/{id}/restore (only from archived, else 422).",
+    "active",
+)
 
 
 async def me_delete(ctx: Ctx) -> Response:

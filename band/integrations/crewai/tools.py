@@ -141,18 +141,9 @@ class EmitToolCallsReporter:
         await post_tool_event(tools, self._features, "tool_result", body)
 
 
-class NoopReporter:
-    """Reports nothing (for callers that narrate the turn their own way)."""
-
-    async def report_call(
-        self, tools: AgentToolsProtocol, tool_name: str, input_data: dict[str, Any]
-    ) -> None:
-        """Nothing."""
-
-    async def report_result(
-        self, tools: AgentToolsProtocol, tool_name: str, result: Any, is_error: bool = False
-    ) -> None:
-        """Nothing."""
+class NoopReporter(CrewAIToolReporter):
+    """Reports nothing (for callers that narrate the turn their own way): the protocol's own
+    methods, which do nothing."""
 
 
 def serialize_success_result(result: Any) -> str:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from band.core.wire import JsonObject
-from band.runtime.pushes import PushEvent, push_event
+from band.runtime.pushes import PartyPayload, PushEvent, push_event
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -27,11 +27,17 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True)
-class ContactRequestReceivedPayload:
-    """Someone asked to become the agent's contact."""
+class ContactRequestState:
+    """What both contact request pushes carry: the request's id and its status."""
 
     id: str
     status: str
+
+
+@dataclass(frozen=True, slots=True)
+class ContactRequestReceivedPayload(ContactRequestState):
+    """Someone asked to become the agent's contact."""
+
     inserted_at: str
     from_handle: str | None = None
     from_name: str | None = None
@@ -39,25 +45,16 @@ class ContactRequestReceivedPayload:
 
 
 @dataclass(frozen=True, slots=True)
-class ContactRequestUpdatedPayload:
+class ContactRequestUpdatedPayload(ContactRequestState):
     """A request the agent sent or received changed status."""
 
-    id: str
-    status: str
 
-
-@dataclass(frozen=True, slots=True)
-class ContactAddedPayload:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ContactAddedPayload(PartyPayload):
     """A new contact of the agent."""
 
-    id: str
-    type: str
     inserted_at: str
-    handle: str | None = None
     name: str | None = None
-    description: str | None = None
-    is_remote: bool | None = None
-    is_external: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)

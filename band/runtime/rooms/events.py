@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from band.core.wire import JsonObject, MessageRow
-from band.runtime.pushes import PushEvent
+from band.runtime.pushes import PartyPayload, PushEvent
 
 __all__ = [
     "MessageCreatedPayload",
@@ -20,17 +20,11 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class ParticipantPayload:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ParticipantPayload(PartyPayload):
     """Who joined or left a room."""
 
-    id: str
     name: str
-    type: str
-    handle: str | None = None
-    description: str | None = None
-    is_remote: bool | None = None
-    is_external: bool | None = None  # the platform's former name of is_remote
 
 
 @dataclass

@@ -32,6 +32,7 @@ from band.runtime.contacts.hub import (
     SYNTHETIC_SENDER_TYPE,
 )
 from band.runtime.rooms.context import RoomContext
+from band.runtime.rooms.inbox import Inbox
 from band.runtime.rooms.messages import Inbound, inbound
 from band.runtime.rooms.pipeline import DeliveryPipeline, is_synthetic
 from band.runtime.rooms.preprocess import DefaultPreprocessor
@@ -117,14 +118,14 @@ class RoomExecution:
         self.participants = self.context.room_participants
         self.history = self.context.history
         self.stopped = False
-        self._queue: asyncio.Queue[Inbound | _Signal] = asyncio.Queue()
+        self._queue: Inbox[Inbound | _Signal] = Inbox()
         self._worker: asyncio.Task[None] | None = None
         self._spawn_control: asyncio.Future[None] | None = None
         self._held: list[Inbound] = []  # hub turns that arrived while stopped
         self._owed = False  # a turn, drain or mark met an unavailable platform: re-check /next
         self._recheck: asyncio.TimerHandle | None = None
         self._backoff = RecheckBackoff(config.owed_recheck_seconds, config.owed_recheck_max_seconds)
-        self._queue.put_nowait(_Signal.DRAIN)  # the backlog goes before any live message
+        self._queue.put(_Signal.DRAIN)  # the backlog goes before any live message
         #: records each turn's timeline (band.runtime.trace)
         self.recorder = recorder
         self.runner = TurnRunner(
@@ -164,11 +165,11 @@ class RoomExecution:
         if item is not None:
             if self.recorder is not None and item.row.id:
                 self.recorder.received(item.row.id)
-            self._queue.put_nowait(item)
+            self._queue.put(item)
 
     def request_drain(self) -> None:
         """Queue a ``/next`` drain (after a reconnect, on play)."""
-        self._queue.put_nowait(_Signal.DRAIN)
+        self._queue.put(_Signal.DRAIN)
 
     @property
     def owes(self) -> bool:
@@ -217,7 +218,7 @@ class RoomExecution:
 
     def submit_synthetic(self, text: str) -> None:
         """Queue a contact event as a turn of this (hub) room; it is no platform message."""
-        self._queue.put_nowait(_synthetic_row(self.room_id, text))
+        self._queue.put(_synthetic_row(self.room_id, text))
 
     async def control(self, mode: str) -> None:
         """Apply ``agent.control``: interrupt the turn, stop (park) or play (resume) the room."""
@@ -225,12 +226,12 @@ class RoomExecution:
             self.stopped = False
             held, self._held = self._held, []
             for row in held:
-                self._queue.put_nowait(row)
+                self._queue.put(row)
             self.request_drain()
             return
         if mode == "stop":
             self.stopped = True
-            self._queue.put_nowait(_Signal.WAKE)  # from now on probe at the stopped interval
+            self._queue.put(_Signal.WAKE)  # from now on probe at the stopped interval
         self.runner.interrupt(mode)
         with contextlib.suppress(Exception):
             await self.adapter.on_interrupt(self.room_id, mode)
@@ -267,6 +268,7 @@ class RoomExecution:
                 await asyncio.wait({self._worker}, timeout=CANCEL_RETRY)
             self._worker = None
         self._cancel_recheck()
+        self._queue.close()
         with contextlib.suppress(Exception):
             await self.adapter.on_cleanup(self.room_id)
         return graceful
@@ -289,11 +291,7 @@ class RoomExecution:
             else:
                 probe_at, wait = None, idle
             try:
-                if self._queue.empty():  # a timer, not wait_for's task and timer per message
-                    async with asyncio.timeout(wait):
-                        item = await self._queue.get()
-                else:
-                    item = self._queue.get_nowait()
+                item = await self._queue.get(wait)  # no timer armed per message (Inbox)
             except TimeoutError:
                 item = _Signal.DRAIN
                 if self.stopped:

@@ -113,14 +113,15 @@ class DeliveryPipeline:
         mid = row.id or ""
         if not mid or (row.message_type or "text") != "text":
             return None
-        if not await self._gate(item, mid):
+        status = delivery_status(row, self.agent_id)  # read once: gate and checks share it
+        if not await self._gate(item, mid, status):
             return None
         self.idle.clear()
         if self.recorder is not None:
             self.recorder.received(mid)  # served by /next: it reached us now
         self._trace = None
         try:
-            await self._claimed(item, mid)
+            await self._claimed(item, mid, status)
         finally:
             self._finish(self._trace, "unfinished")  # left by an exception: it runs again later
             self.delivery.claims.release(self.room_id, mid)
@@ -129,10 +130,9 @@ class DeliveryPipeline:
 
     # --- the steps ----------------------------------------------------------------------------
 
-    async def _gate(self, item: Inbound, mid: str) -> bool:
+    async def _gate(self, item: Inbound, mid: str, status: str | None) -> bool:
         """Whether the message may run here now (the claim is taken when it may)."""
         row = item.row
-        status = delivery_status(row, self.agent_id)
         verdict = self.delivery.claims.guarded_claim(
             self.room_id,
             mid,
@@ -148,8 +148,13 @@ class DeliveryPipeline:
             log.debug("room %s: message %s not run (%s)", self.room_id, mid, verdict)
         return verdict == "runnable"
 
-    async def _claimed(self, item: Inbound, mid: str) -> None:
-        """Mark, check, run and settle a claimed message (its trace is ``_trace``)."""
+    async def _claimed(self, item: Inbound, mid: str, status: str | None) -> None:
+        """Mark, check, run and settle a claimed message (its trace is ``_trace``).
+
+        ``status``: the agent's delivery status on the row as served. The checks for an earlier
+        attempt's answer or failure read the row's attempts: only a row served ``processing``
+        or ``failed`` has one to read (a fresh message, most of them, goes straight on).
+        """
         retries = self.delivery.retries
         attempt, exhausted = retries.record_attempt(mid)
         trace = None
@@ -161,15 +166,19 @@ class DeliveryPipeline:
             return
         if not await self._mark_processing(mid, trace):
             return
-        if await self._answered_already(mid) or await self._answered_earlier(item, mid):
+        if await self._answered_already(mid) or (
+            status == "processing" and await self._answered_earlier(item, mid)
+        ):
             retries.discard_attempt(mid)
             self.delivery.record_processed(self.room_id, mid)
             await self._flush(mid)
             self._finish(trace, "processed", "answered by an earlier attempt")
             return
-        final = self._failed_for_good(item, mid)
-        if final is None and await self._reported_earlier(item, mid):
-            final = REPORTED_EARLIER
+        final = None
+        if status == "failed":
+            final = self._failed_for_good(item, mid)
+            if final is None and await self._reported_earlier(item, mid):
+                final = REPORTED_EARLIER
         if final is not None:
             retries.discard_attempt(mid)
             self.delivery.record_failed(self.room_id, mid, final, retry=False)
@@ -322,7 +331,7 @@ class DeliveryPipeline:
         with an error card: the message is not run again (no second card), it stays failed.
         To try again, a person sends it again."""
         row = item.row
-        if mid in self._ran or delivery_status(row, self.agent_id) != "failed":
+        if mid in self._ran:  # only called for a row served ``failed``
             return False
         since = attempt_started(row, self.agent_id, "failed")
         if not await failure_reported(self.rest, self.room_id, self.agent_id, mid, since):
@@ -342,7 +351,7 @@ class DeliveryPipeline:
         looked for by what it posted (``_answered_already``).
         """
         row = item.row
-        if mid in self._ran or delivery_status(row, self.agent_id) != "processing":
+        if mid in self._ran:  # only called for a row served ``processing``
             return False
         since = attempt_started(row, self.agent_id)
         if not await answered_in_attempt(self.rest, self.room_id, self.agent_id, mid, since):

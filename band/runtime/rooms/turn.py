@@ -21,6 +21,7 @@ from band.core.turn import MISSING_REPLY, TURN_FAILURE_PROVIDER, AgentFailure
 from band.core.types import AgentInput
 from band.runtime.rooms.answered import posted_by
 from band.runtime.rooms.context import RoomContext
+from band.runtime.rooms.deadline import Deadline
 from band.runtime.rooms.events import MessageEvent
 from band.runtime.rooms.messages import Inbound
 from band.runtime.rooms.settlement import transient
@@ -116,6 +117,7 @@ class TurnRunner:
         self.posted: list[str] = []
         #: the last turn's indicator: its end report goes out alongside the processed mark
         self.working: WorkingState | None = None
+        self._delays = Deadline()  # the indicators' delay timer, shared by the room's turns
         self._cut_off: dict[str, int] = {}  # message id -> turns cut off in a row
 
     @property
@@ -179,7 +181,9 @@ class TurnRunner:
         working = (
             contextlib.nullcontext()
             if synthetic or self.context.is_hub_room
-            else WorkingState(self.context.rest, self.room_id, self.config, self._platform_stopped)
+            else WorkingState(
+                self.context.rest, self.room_id, self.config, self._platform_stopped, self._delays
+            )
         )
         if isinstance(working, WorkingState):
             self.working = working

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from band.client.rest import RestClient, path
 from band.core.wire import ActivityResponse
+from band.runtime.rooms.deadline import Deadline
 from band.runtime.sessionconfig import SessionConfig
 
 __all__ = ["WorkingState"]
@@ -40,13 +41,16 @@ class WorkingState:
         room_id: str,
         config: SessionConfig,
         on_stopped: Callable[[], None] | None = None,
+        clock: Deadline | None = None,
     ) -> None:
         self.rest = rest
         self.room_id = room_id
         self.config = config
         self.on_stopped = on_stopped
+        #: the room's delay timer, shared by its turns (one at a time): not a timer per turn
+        self._clock = clock or Deadline()
         self._keepalive: asyncio.Task[None] | None = None
-        self._delay: asyncio.TimerHandle | None = None  # until the indicator is due
+        self._delay: Deadline | None = None  # until the indicator is due
         self._started = 0.0
         self._opening: asyncio.Task[None] | None = None
         self._closing: asyncio.Task[None] | None = None
@@ -57,8 +61,8 @@ class WorkingState:
             delay = self.config.working_indicator_delay_s
             if delay <= 0:
                 self._show()
-            else:  # a timer, not a task: a fast turn (most) then costs one cancelled handle
-                self._delay = asyncio.get_running_loop().call_later(delay, self._show)
+            else:  # a fast turn (most) then arms no timer of its own, nor cancels one
+                self._delay = self._clock.arm(delay, self._show)
         return self
 
     def _show(self) -> None:
