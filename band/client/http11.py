@@ -22,7 +22,7 @@ import ssl
 import time
 import urllib.request
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 from urllib.parse import SplitResult, quote, urlencode, urlsplit
@@ -48,6 +48,8 @@ _PLAIN_PATH = re.compile(r"[A-Za-z0-9/%:@!$&'()*+,;=~._-]*")
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 #: characters a request target may not carry (they would split the request line)
 _BAD_TARGET = re.compile(r"[ \r\n]")
+#: The first bytes of a JSON object or array.
+_JSON_START = frozenset(b"{[")
 #: How early a deadline may be taken as reached (asyncio runs a timer up to its clock's
 #: resolution early).
 _DEADLINE_SLACK_S = 0.001
@@ -86,12 +88,45 @@ def uses_proxy(url: str) -> bool:
     return not urllib.request.proxy_bypass(parts.hostname or "")
 
 
+class Headers(Mapping[str, str]):
+    """An answer's headers by lower-case name (a repeated one joined with ", "), decoded from
+    the received lines on first use: a successful JSON answer is read without them."""
+
+    __slots__ = ("_decoded", "_lines")
+
+    def __init__(self, lines: list[tuple[bytes, bytes]]) -> None:
+        self._lines = lines
+        self._decoded: dict[str, str] | None = None
+
+    def _dict(self) -> dict[str, str]:
+        decoded = self._decoded
+        if decoded is None:
+            decoded = self._decoded = {}
+            for name, value in self._lines:
+                key, text = name.decode("latin-1").lower(), value.decode("latin-1")
+                seen = decoded.get(key)
+                decoded[key] = text if seen is None else f"{seen}, {text}"
+        return decoded
+
+    def __getitem__(self, key: str) -> str:
+        return self._dict()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._dict())
+
+    def __len__(self) -> int:
+        return len(self._dict())
+
+    def __repr__(self) -> str:
+        return f"Headers({self._dict()!r})"
+
+
 class Response:
     """A complete answer: status, headers (lower-case names) and the body."""
 
     __slots__ = ("content", "headers", "status_code")
 
-    def __init__(self, status_code: int, headers: dict[str, str], content: bytes) -> None:
+    def __init__(self, status_code: int, headers: Mapping[str, str], content: bytes) -> None:
         self.status_code = status_code
         self.headers = headers
         self.content = content
@@ -107,10 +142,9 @@ class _Connection(asyncio.Protocol):
         self.deadline = math.inf  # loop time by which the pending answer must have come
         self._parser = httptools.HttpResponseParser(self)
         self._waiter: asyncio.Future[Response] | None = None
-        self._headers: dict[str, str] = {}
+        self._lines: list[tuple[bytes, bytes]] = []  # the answer's header lines, as received
         self._body: list[bytes] = []
         self._headers_done = False
-        self._framed = False  # Content-Length or chunked: the body's end is in the stream
 
     # asyncio.Protocol
 
@@ -136,7 +170,7 @@ class _Connection(asyncio.Protocol):
         self.usable = False
         if self._waiter is None or self._waiter.done():
             return
-        if self._headers_done and not self._framed:  # a body that ends where the stream does
+        if self._headers_done and not self._framed():  # a body that ends where the stream does
             self.on_message_complete()
         else:
             self._fail(_httpx().RemoteProtocolError("server disconnected without a full response"))
@@ -144,19 +178,19 @@ class _Connection(asyncio.Protocol):
     # httptools callbacks
 
     def on_header(self, name: bytes, value: bytes) -> None:
-        key = name.decode("latin-1").lower()
-        text = value.decode("latin-1")
-        seen = self._headers.get(key)
-        self._headers[key] = text if seen is None else f"{seen}, {text}"
+        self._lines.append((name, value))  # decoded only when read (Headers)
 
     def on_headers_complete(self) -> None:
         self._headers_done = True
-        # 204 and 304 never carry a body (RFC 9110): their end is the end of the headers, and
-        # the connection stays good (``/next`` answers 204 whenever nothing is pending)
-        self._framed = (
+
+    def _framed(self) -> bool:
+        """True when the answer's end is in the stream (Content-Length, chunked, or no body)."""
+        # 204 and 304 never carry a body (RFC 9110): their end is the end of the headers
+        headers = Headers(self._lines)
+        return (
             self._parser.get_status_code() in (204, 304)
-            or "content-length" in self._headers
-            or "chunked" in self._headers.get("transfer-encoding", "")
+            or "content-length" in headers
+            or "chunked" in headers.get("transfer-encoding", "")
         )
 
     def on_body(self, body: bytes) -> None:
@@ -168,19 +202,24 @@ class _Connection(asyncio.Protocol):
             return
         status = self._parser.get_status_code()
         if status < 200:  # an interim answer (100 Continue): the real one follows
-            self._headers, self._body, self._headers_done = {}, [], False
+            self._lines, self._body, self._headers_done = [], [], False
             return
-        keep = self._parser.should_keep_alive() and self._framed
+        # llhttp keeps a connection alive only when the answer's end was in the stream (an
+        # answer that ends with the connection completes in connection_lost, closed anyway)
+        keep = self._parser.should_keep_alive()
         content = b"".join(self._body)
-        encoding = self._headers.get("content-encoding", "")
-        if encoding in ("gzip", "deflate"):  # not asked for, but decode it if a proxy does
-            try:
-                content = zlib.decompress(content, 47 if encoding == "gzip" else 15)
-            except zlib.error as exc:
-                self._fail(_httpx().RemoteProtocolError(f"bad {encoding} body: {exc}"))
-                self.close()
-                return
-        waiter.set_result(Response(status, self._headers, content))
+        headers = Headers(self._lines)
+        # neither gzip's nor zlib's first byte can be "{" or "[": a JSON body skips the lookup
+        if content and content[0] not in _JSON_START:
+            encoding = headers.get("content-encoding", "")
+            if encoding in ("gzip", "deflate"):  # not asked for, but decode it if a proxy does
+                try:
+                    content = zlib.decompress(content, 47 if encoding == "gzip" else 15)
+                except zlib.error as exc:
+                    self._fail(_httpx().RemoteProtocolError(f"bad {encoding} body: {exc}"))
+                    self.close()
+                    return
+        waiter.set_result(Response(status, headers, content))
         self._waiter = None
         if not keep:
             self.close()
@@ -194,7 +233,7 @@ class _Connection(asyncio.Protocol):
         self.usable = False
         self.deadline = deadline
         self._waiter = asyncio.get_running_loop().create_future()
-        self._headers, self._body, self._headers_done, self._framed = {}, [], False, False
+        self._lines, self._body, self._headers_done = [], [], False
         self.transport.write(data)
         return self._waiter
 
