@@ -349,8 +349,10 @@ class Http11Pool:
         if _BAD_TARGET.search(target):
             raise ValueError(f"invalid request target: {target!r}")
         data = (head + "\r\n").encode("latin-1") + (body or b"")
-        async with self._slots:
-            conn = await self._connection()
+        # acquire/release, not ``async with``: two coroutines fewer per request
+        await self._slots.acquire()
+        try:
+            conn = self._idle_connection() or await self._open()
             loop = asyncio.get_running_loop()
             deadline = loop.time() + self.timeout
             answer = conn.send(data, deadline)
@@ -373,6 +375,8 @@ class Http11Pool:
                 else:
                     conn.close()
             return resp
+        finally:
+            self._slots.release()
 
     def _arm(self, loop: asyncio.AbstractEventLoop, when: float) -> None:
         """Move the deadline timer to ``when``."""
@@ -392,14 +396,18 @@ class Http11Pool:
         if self._waiting:
             self._arm(loop, min(c.deadline for c in self._waiting))
 
-    async def _connection(self) -> _Connection:
-        """An idle connection that is still good, or a new one."""
+    def _idle_connection(self) -> _Connection | None:
+        """An idle connection that is still good (closing those that are not), or None."""
         now = time.monotonic()
         while self._idle:
             conn = self._idle.pop()
             if conn.usable and now - conn.idle_since < self._expiry:
                 return conn
             conn.close()
+        return None
+
+    async def _open(self) -> _Connection:
+        """A new connection."""
         loop = asyncio.get_running_loop()
         try:
             async with asyncio.timeout(self.connect_timeout):
