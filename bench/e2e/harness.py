@@ -65,9 +65,16 @@ def stop(proc: subprocess.Popen[Any], timeout: float = 10.0) -> None:
 class DevPlatform:
     """``band dev`` in a subprocess on 127.0.0.1 with a file DB in ``workdir``."""
 
-    def __init__(self, workdir: Path, band: str | None = None, extra: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        band: str | None = None,
+        extra: tuple[str, ...] = (),
+        profile: Path | None = None,
+    ) -> None:
         self.workdir = workdir
         self.extra = list(extra)  # more ``band dev`` flags (e.g. --access-log)
+        self.profile = profile  # cProfile stats here (profiled_dev.py: SIGUSR1/SIGUSR2)
         self.port = free_port()
         self.user_key = "band_u_" + secrets.token_hex(16)
         self.rest = f"http://127.0.0.1:{self.port}"
@@ -81,6 +88,9 @@ class DevPlatform:
         log = (self.workdir / "platform.log").open("ab")
         cmd = [self.band, "dev", "--port", str(self.port), "--user-key", self.user_key]
         cmd += ["--db", str(self.workdir / "dev.sqlite3"), *self.extra]
+        if self.profile is not None:
+            wrapper = Path(__file__).with_name("profiled_dev.py")
+            cmd = [sys.executable, str(wrapper), str(self.profile), *cmd[1:]]
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=self.workdir)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -8,6 +8,7 @@ per-message figures divide by the answered messages the profiled agent handled
 finding, not the absolute milliseconds.
 
     python bench/e2e/layers.py agent.prof --messages 100
+    python bench/e2e/layers.py platform.prof --messages 200 --platform   # run.py --profile-platform
 """
 
 from __future__ import annotations
@@ -38,11 +39,26 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("typing (runtime Protocol checks)", ("/typing.py",)),
 ]
 
+#: the same for ``band dev``'s stats (``run.py --profile-platform``); messages are all answered
+PLATFORM_LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("logging", ("/logging/", "band/devserver/logs", "band/serving/logs")),
+    ("SQLite store", ("band/devserver/store/", "sqlite3", "<method 'execute'", "<method 'commit'")),
+    ("socket fan-out and channel", ("band/devserver/socket/", "websockets/")),
+    ("authz", ("band/devserver/access/",)),
+    ("REST handlers and contract", ("band/devserver/api/", "band/devserver/contract/")),
+    ("serving (limits, drain)", ("band/serving/",)),
+    ("uvicorn HTTP/WS protocol", ("uvicorn/", "h11/", "httptools")),
+    ("starlette routing, requests", ("starlette/",)),
+    ("msgspec, json", ("msgspec", "json/")),
+    ("asyncio event loop", ("asyncio/", "selectors", "uvloop", "<built-in method select")),
+    ("typing (runtime Protocol checks)", ("/typing.py",)),
+]
 
-def layer_of(path: str, name: str) -> str:
+
+def layer_of(path: str, name: str, layers: list[tuple[str, tuple[str, ...]]] = LAYERS) -> str:
     """The layer a function belongs to, by its file (or, for builtins, its name)."""
     where = f"{path} {name}"
-    for layer, marks in LAYERS:
+    for layer, marks in layers:
         if any(mark in where for mark in marks):
             return layer
     return "other"
@@ -54,17 +70,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("stats", help="the .prof file run.py --profile wrote")
     p.add_argument("--messages", type=int, required=True, help="messages the agent answered")
     p.add_argument("--top", type=int, default=15, help="functions listed")
+    p.add_argument("--platform", action="store_true", help="band dev's stats, by its layers")
     args = p.parse_args(argv)
+    layers = PLATFORM_LAYERS if args.platform else LAYERS
     stats = pstats.Stats(args.stats)
     raw = stats.stats  # type: ignore[attr-defined]  # {(file, line, name): (cc, nc, tt, ct, callers)}
     by_layer: dict[str, float] = defaultdict(float)
     funcs: list[tuple[float, int, str, str]] = []
     for (path, line, name), (_cc, calls, own, _cum, callers) in raw.items():
-        layer = layer_of(path, name)
+        layer = layer_of(path, name, layers)
         if path == "~" and callers:  # a builtin: its time is its callers'
             spent = sum(c[2] for c in callers.values()) or 1.0
             for (cpath, _cline, cname), c in callers.items():
-                by_layer[layer_of(cpath, cname) if cpath != "~" else "other"] += own * c[2] / spent
+                caller = layer_of(cpath, cname, layers) if cpath != "~" else "other"
+                by_layer[caller] += own * c[2] / spent
         else:
             by_layer[layer] += own
         short = path.split("site-packages/")[-1].split("lib/python3")[-1]

@@ -88,7 +88,8 @@ async def one_run(
     variant: str, python: str, pure: bool, args: argparse.Namespace, workdir: Path
 ) -> tuple[Result, list[float]]:
     """Measure one variant on a fresh platform; return its result and raw latencies."""
-    plat = DevPlatform(workdir)
+    plat_prof = Path(args.profile_platform).resolve() if args.profile_platform else None
+    plat = DevPlatform(workdir, profile=plat_prof)
     plat.start()
     person = Person(plat)
     agents: list[AgentProc] = []
@@ -135,6 +136,8 @@ async def one_run(
         cpu0 = sum(cpu_seconds(pid) for pid in pids), cpu_seconds(plat.proc.pid)
         if profiled is not None and profiled.proc is not None:
             profiled.proc.send_signal(signal.SIGUSR1)  # the load phase only
+        if plat_prof is not None:
+            plat.proc.send_signal(signal.SIGUSR1)
         start = time.perf_counter()
         per_room_lat = await asyncio.gather(
             *(room_loop(rid, a) for a in agents for rid in a.rooms[1:])
@@ -142,6 +145,8 @@ async def one_run(
         elapsed = time.perf_counter() - start
         if profiled is not None and profiled.proc is not None:
             profiled.proc.send_signal(signal.SIGUSR2)
+        if plat_prof is not None:
+            plat.proc.send_signal(signal.SIGUSR2)
         cpu1 = sum(cpu_seconds(pid) for pid in pids), cpu_seconds(plat.proc.pid)
         latencies = [x for room in per_room_lat for x in room]
         await asyncio.sleep(args.settle)  # a duplicate answer would land here
@@ -308,6 +313,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="PATH",
         help="cProfile one agent process over the load phase, stats to PATH (one variant,\n"
         "one round; read them with bench/e2e/layers.py); its CPU figures include the profiler",
+    )
+    p.add_argument(
+        "--profile-platform",
+        metavar="PATH",
+        help="cProfile band dev over the load phase, stats to PATH (one variant, one round;\n"
+        "read them with bench/e2e/layers.py --platform); its CPU figures include the profiler",
     )
     args = p.parse_args(argv)
     wanted = args.only.split(",")
