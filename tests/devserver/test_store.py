@@ -94,3 +94,40 @@ def test_room_listing_follows_every_membership_change(tmp_path: Path) -> None:
     assert listing() == [rooms[0], *rooms[2:7]]
     store.db.execute("UPDATE rooms SET title='renamed' WHERE id=?", (rooms[0],))
     assert store.rooms_of(agent.id, 1, 1)[0][0].title == "renamed"  # rows are read fresh
+
+
+def test_room_rows_and_keys_follow_every_write(tmp_path: Path) -> None:
+    store = Store(tmp_path / "dev.sqlite3")
+    user, ukey = store.ensure_local_user()
+    agent, akey = store.create_agent(user.id, "Bot", "d")
+    person = store.authenticate(ukey)
+    assert person is not None and person.name == user.name
+    rid = store.create_room(person, "first", None).id
+
+    def field(name: str) -> object:
+        room = store.room(rid)
+        assert room is not None
+        return getattr(room, name)
+
+    assert field("title") == "first"
+    store.rename_room(rid, "second")
+    assert field("title") == "second"
+    store.db.execute("UPDATE rooms SET status='deleted' WHERE id=?", (rid,))  # raw SQL too
+    assert field("status") == "deleted"
+    store.db.execute("BEGIN")  # a row written and rolled back is never read again
+    store.db.execute("UPDATE rooms SET title='rolled back' WHERE id=?", (rid,))
+    assert field("title") == "rolled back"
+    store.db.execute("ROLLBACK")
+    assert field("title") == "second"
+    store.db.execute("DELETE FROM room_creators WHERE room_id=?", (rid,))
+    store.db.execute("DELETE FROM participants WHERE room_id=?", (rid,))
+    store.db.execute("DELETE FROM rooms WHERE id=?", (rid,))
+    assert store.room(rid) is None
+
+    assert store.authenticate(akey) == store.authenticate(akey)
+    store.update_user_name(user.id, "Renamed", "")
+    renamed = store.authenticate(ukey)
+    assert renamed is not None and renamed.name == "Renamed"
+    store.delete_agent(user.id, agent.id)
+    assert store.authenticate(akey) is None  # a deleted agent's key is refused at once
+    assert store.authenticate("band_a_unknown") is None

@@ -190,6 +190,9 @@ ENTITIES = (
 MAX_CACHED_ROLES = 200_000
 #: Participants whose ordered room list is cached before the cache starts over.
 MAX_CACHED_ROOM_LISTS = 10_000
+#: Room rows, and known API keys, the caches hold before they start over.
+MAX_CACHED_ROOMS = 100_000
+MAX_CACHED_KEYS = 10_000
 
 
 def now() -> str:
@@ -260,7 +263,10 @@ class Store:
         self._move_clear_key()
         self._roles: dict[tuple[str, str], str | None] = {}  # (room, participant) -> role
         self._room_lists: dict[str, list[str]] = {}  # participant -> room ids, listing order
+        self._rooms: dict[str, RoomRow] = {}  # room id -> its row
+        self._principals: dict[str, Principal] = {}  # key digest -> whose key it is
         self._watch_memberships()
+        self._watch_rows()
 
     def _watch_memberships(self) -> None:
         """Keep the membership caches right: every write to ``participants`` drops its entries.
@@ -280,6 +286,30 @@ class Store:
             "CREATE TEMP TRIGGER IF NOT EXISTS band_roles_update_new AFTER UPDATE ON "
             "main.participants BEGIN SELECT band_forget_role(NEW.room_id, NEW.participant_id); END"
         )
+
+    def _watch_rows(self) -> None:
+        """Keep the room and key caches right the same way: any write to ``rooms`` drops that
+        room's row, any write to ``agents`` or ``users`` every cached key (they change rarely;
+        every request reads both)."""
+        self.db.create_function("band_forget_room", 1, self._forget_room, deterministic=False)
+        self.db.create_function("band_forget_keys", 0, self._principals.clear, deterministic=False)
+        for op, row in (("INSERT", "NEW"), ("DELETE", "OLD"), ("UPDATE", "OLD")):
+            self.db.execute(
+                f"CREATE TEMP TRIGGER IF NOT EXISTS band_rooms_{op.lower()} AFTER {op} ON "
+                f"main.rooms BEGIN SELECT band_forget_room({row}.id); END"
+            )
+            for table in ("agents", "users"):
+                self.db.execute(
+                    f"CREATE TEMP TRIGGER IF NOT EXISTS band_{table}_{op.lower()} AFTER {op} ON "
+                    f"main.{table} BEGIN SELECT band_forget_keys(); END"
+                )
+        self.db.execute(
+            "CREATE TEMP TRIGGER IF NOT EXISTS band_rooms_update_new AFTER UPDATE ON "
+            "main.rooms BEGIN SELECT band_forget_room(NEW.id); END"
+        )
+
+    def _forget_room(self, rid: str) -> None:
+        self._rooms.pop(rid, None)
 
     def _forget_role(self, rid: str, pid: str) -> None:
         self._roles.pop((rid, pid), None)
@@ -477,13 +507,27 @@ class Store:
         return [record(AgentRow, r) for r in rows]
 
     def authenticate(self, key: str) -> Principal | None:
-        """Resolve an API key to a principal."""
+        """Resolve an API key to a principal (known keys cached; triggers keep it right)."""
         digest = hash_key(key)
+        cached = self._principals.get(digest)
+        if cached is not None:
+            return cached
         row = self.db.execute("SELECT id, name FROM agents WHERE key_hash=?", (digest,)).fetchone()
         if row:
-            return Principal("agent", row["id"], row["name"])
-        row = self.db.execute("SELECT id, name FROM users WHERE key_hash=?", (digest,)).fetchone()
-        return Principal("user", row["id"], row["name"]) if row else None
+            principal = Principal("agent", row["id"], row["name"])
+        else:
+            row = self.db.execute(
+                "SELECT id, name FROM users WHERE key_hash=?", (digest,)
+            ).fetchone()
+            if row is None:
+                return None  # unknown keys are not cached: a stranger's guesses hold no memory
+            principal = Principal("user", row["id"], row["name"])
+        # only committed state is cached: a transaction in progress may still roll back
+        if not self.db.in_transaction:
+            if len(self._principals) >= MAX_CACHED_KEYS:
+                self._principals.clear()
+            self._principals[digest] = principal
+        return principal
 
     def entity(self, pid: str) -> Entity | None:
         """Return the person or agent with id ``pid``."""
@@ -518,9 +562,20 @@ class Store:
         return room
 
     def room(self, rid: str) -> RoomRow | None:
-        """Return a room row."""
+        """Return a room row (cached; triggers keep it right)."""
+        cached = self._rooms.get(rid)
+        if cached is not None:
+            return cached
         row = self.db.execute("SELECT * FROM rooms WHERE id=?", (rid,)).fetchone()
-        return record(RoomRow, row) if row else None
+        if row is None:
+            return None
+        room = record(RoomRow, row)
+        # only committed state is cached: a transaction in progress may still roll back
+        if not self.db.in_transaction:
+            if len(self._rooms) >= MAX_CACHED_ROOMS:
+                self._rooms.clear()
+            self._rooms[rid] = room
+        return room
 
     def role(self, rid: str, pid: str) -> str | None:
         """Return the role of ``pid`` in room ``rid`` or None (cached; triggers keep it right)."""
