@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import os
 import re
 import ssl
 import time
 import urllib.request
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 from urllib.parse import SplitResult, quote, urlencode, urlsplit
@@ -47,6 +48,11 @@ _PLAIN_PATH = re.compile(r"[A-Za-z0-9/%:@!$&'()*+,;=~._-]*")
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 #: characters a request target may not carry (they would split the request line)
 _BAD_TARGET = re.compile(r"[ \r\n]")
+#: The first bytes of a JSON object or array.
+_JSON_START = frozenset(b"{[")
+#: How early a deadline may be taken as reached (asyncio runs a timer up to its clock's
+#: resolution early).
+_DEADLINE_SLACK_S = 0.001
 
 
 def _httpx() -> ModuleType:
@@ -82,12 +88,45 @@ def uses_proxy(url: str) -> bool:
     return not urllib.request.proxy_bypass(parts.hostname or "")
 
 
+class Headers(Mapping[str, str]):
+    """An answer's headers by lower-case name (a repeated one joined with ", "), decoded from
+    the received lines on first use: a successful JSON answer is read without them."""
+
+    __slots__ = ("_decoded", "_lines")
+
+    def __init__(self, lines: list[tuple[bytes, bytes]]) -> None:
+        self._lines = lines
+        self._decoded: dict[str, str] | None = None
+
+    def _dict(self) -> dict[str, str]:
+        decoded = self._decoded
+        if decoded is None:
+            decoded = self._decoded = {}
+            for name, value in self._lines:
+                key, text = name.decode("latin-1").lower(), value.decode("latin-1")
+                seen = decoded.get(key)
+                decoded[key] = text if seen is None else f"{seen}, {text}"
+        return decoded
+
+    def __getitem__(self, key: str) -> str:
+        return self._dict()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._dict())
+
+    def __len__(self) -> int:
+        return len(self._dict())
+
+    def __repr__(self) -> str:
+        return f"Headers({self._dict()!r})"
+
+
 class Response:
     """A complete answer: status, headers (lower-case names) and the body."""
 
     __slots__ = ("content", "headers", "status_code")
 
-    def __init__(self, status_code: int, headers: dict[str, str], content: bytes) -> None:
+    def __init__(self, status_code: int, headers: Mapping[str, str], content: bytes) -> None:
         self.status_code = status_code
         self.headers = headers
         self.content = content
@@ -100,13 +139,12 @@ class _Connection(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.usable = False  # idle, open and in step with the server
         self.idle_since = 0.0
+        self.deadline = math.inf  # loop time by which the pending answer must have come
         self._parser = httptools.HttpResponseParser(self)
         self._waiter: asyncio.Future[Response] | None = None
-        self._timer: asyncio.TimerHandle | None = None  # the pending answer's deadline
-        self._headers: dict[str, str] = {}
+        self._lines: list[tuple[bytes, bytes]] = []  # the answer's header lines, as received
         self._body: list[bytes] = []
         self._headers_done = False
-        self._framed = False  # Content-Length or chunked: the body's end is in the stream
 
     # asyncio.Protocol
 
@@ -132,7 +170,7 @@ class _Connection(asyncio.Protocol):
         self.usable = False
         if self._waiter is None or self._waiter.done():
             return
-        if self._headers_done and not self._framed:  # a body that ends where the stream does
+        if self._headers_done and not self._framed():  # a body that ends where the stream does
             self.on_message_complete()
         else:
             self._fail(_httpx().RemoteProtocolError("server disconnected without a full response"))
@@ -140,19 +178,19 @@ class _Connection(asyncio.Protocol):
     # httptools callbacks
 
     def on_header(self, name: bytes, value: bytes) -> None:
-        key = name.decode("latin-1").lower()
-        text = value.decode("latin-1")
-        seen = self._headers.get(key)
-        self._headers[key] = text if seen is None else f"{seen}, {text}"
+        self._lines.append((name, value))  # decoded only when read (Headers)
 
     def on_headers_complete(self) -> None:
         self._headers_done = True
-        # 204 and 304 never carry a body (RFC 9110): their end is the end of the headers, and
-        # the connection stays good (``/next`` answers 204 whenever nothing is pending)
-        self._framed = (
+
+    def _framed(self) -> bool:
+        """True when the answer's end is in the stream (Content-Length, chunked, or no body)."""
+        # 204 and 304 never carry a body (RFC 9110): their end is the end of the headers
+        headers = Headers(self._lines)
+        return (
             self._parser.get_status_code() in (204, 304)
-            or "content-length" in self._headers
-            or "chunked" in self._headers.get("transfer-encoding", "")
+            or "content-length" in headers
+            or "chunked" in headers.get("transfer-encoding", "")
         )
 
     def on_body(self, body: bytes) -> None:
@@ -164,48 +202,44 @@ class _Connection(asyncio.Protocol):
             return
         status = self._parser.get_status_code()
         if status < 200:  # an interim answer (100 Continue): the real one follows
-            self._headers, self._body, self._headers_done = {}, [], False
+            self._lines, self._body, self._headers_done = [], [], False
             return
-        keep = self._parser.should_keep_alive() and self._framed
+        # llhttp keeps a connection alive only when the answer's end was in the stream (an
+        # answer that ends with the connection completes in connection_lost, closed anyway)
+        keep = self._parser.should_keep_alive()
         content = b"".join(self._body)
-        encoding = self._headers.get("content-encoding", "")
-        if encoding in ("gzip", "deflate"):  # not asked for, but decode it if a proxy does
-            try:
-                content = zlib.decompress(content, 47 if encoding == "gzip" else 15)
-            except zlib.error as exc:
-                self._fail(_httpx().RemoteProtocolError(f"bad {encoding} body: {exc}"))
-                self.close()
-                return
-        self._disarm()
-        waiter.set_result(Response(status, self._headers, content))
+        headers = Headers(self._lines)
+        # neither gzip's nor zlib's first byte can be "{" or "[": a JSON body skips the lookup
+        if content and content[0] not in _JSON_START:
+            encoding = headers.get("content-encoding", "")
+            if encoding in ("gzip", "deflate"):  # not asked for, but decode it if a proxy does
+                try:
+                    content = zlib.decompress(content, 47 if encoding == "gzip" else 15)
+                except zlib.error as exc:
+                    self._fail(_httpx().RemoteProtocolError(f"bad {encoding} body: {exc}"))
+                    self.close()
+                    return
+        waiter.set_result(Response(status, headers, content))
         self._waiter = None
         if not keep:
             self.close()
 
     # our side
 
-    def send(self, data: bytes, timeout: float) -> asyncio.Future[Response]:
+    def send(self, data: bytes, deadline: float) -> asyncio.Future[Response]:
         """Write one request; the future resolves with its answer, or fails with
-        ``TimeoutError`` when none came within ``timeout`` seconds."""
+        ``TimeoutError`` when the pool finds it unanswered at ``deadline`` (loop time)."""
         assert self.transport is not None and self.usable
         self.usable = False
-        loop = asyncio.get_running_loop()
-        self._waiter = loop.create_future()
-        # a bare timer handle, not asyncio.timeout(): no context manager, task or cancellation
-        # per request (three requests per answered message)
-        self._timer = loop.call_at(loop.time() + timeout, self._timed_out)
-        self._headers, self._body, self._headers_done, self._framed = {}, [], False, False
+        self.deadline = deadline
+        self._waiter = asyncio.get_running_loop().create_future()
+        self._lines, self._body, self._headers_done = [], [], False
         self.transport.write(data)
         return self._waiter
 
-    def _timed_out(self) -> None:
-        self._timer = None
+    def expire(self) -> None:
+        """The deadline passed with no answer: the request fails with ``TimeoutError``."""
         self._fail(TimeoutError())
-
-    def _disarm(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
 
     def release(self) -> bool:
         """Mark the connection idle after a complete answer; False when it cannot be reused."""
@@ -218,12 +252,10 @@ class _Connection(asyncio.Protocol):
     def close(self) -> None:
         """Close the connection; it is never reused."""
         self.usable = False
-        self._disarm()
         if self.transport is not None:
             self.transport.close()
 
     def _fail(self, exc: Exception) -> None:
-        self._disarm()
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_exception(exc)
         self._waiter = None
@@ -265,6 +297,12 @@ class Http11Pool:
         self._expiry = keepalive_expiry_s
         self._slots = asyncio.Semaphore(max_connections)
         self._closed = False
+        # the requests awaiting an answer, and one timer at the earliest of their deadlines:
+        # not a timer per request (created, pushed on the loop's heap, then cancelled; three
+        # requests per answered message), one per timeout period under a steady load
+        self._waiting: set[_Connection] = set()
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at = math.inf
 
     @property
     def closed(self) -> bool:
@@ -311,31 +349,65 @@ class Http11Pool:
         if _BAD_TARGET.search(target):
             raise ValueError(f"invalid request target: {target!r}")
         data = (head + "\r\n").encode("latin-1") + (body or b"")
-        async with self._slots:
-            conn = await self._connection()
+        # acquire/release, not ``async with``: two coroutines fewer per request
+        await self._slots.acquire()
+        try:
+            conn = self._idle_connection() or await self._open()
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + self.timeout
+            answer = conn.send(data, deadline)
+            self._waiting.add(conn)
+            if deadline < self._timer_at:
+                self._arm(loop, deadline)
             try:
-                resp = await conn.send(data, self.timeout)
+                resp = await answer
             except TimeoutError as exc:
                 conn.close()
                 raise _httpx().ReadTimeout(f"no answer within {self.timeout}s") from exc
             except BaseException:  # cancelled or failed mid-request: the stream is out of step
                 conn.close()
                 raise
+            finally:
+                self._waiting.discard(conn)
             if conn.release():
                 if len(self._idle) < self._max_idle and not self._closed:
                     self._idle.append(conn)
                 else:
                     conn.close()
             return resp
+        finally:
+            self._slots.release()
 
-    async def _connection(self) -> _Connection:
-        """An idle connection that is still good, or a new one."""
+    def _arm(self, loop: asyncio.AbstractEventLoop, when: float) -> None:
+        """Move the deadline timer to ``when``."""
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer_at = when
+        self._timer = loop.call_at(when, self._expire, loop)
+
+    def _expire(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The earliest deadline came: requests past theirs fail; the timer moves on."""
+        self._timer, self._timer_at = None, math.inf
+        # a timer may run up to the clock's resolution early: that is on time here
+        now = loop.time() + _DEADLINE_SLACK_S
+        for conn in [c for c in self._waiting if c.deadline <= now]:
+            self._waiting.discard(conn)
+            conn.expire()
+        if self._waiting:
+            self._arm(loop, min(c.deadline for c in self._waiting))
+
+    def _idle_connection(self) -> _Connection | None:
+        """An idle connection that is still good (closing those that are not), or None."""
         now = time.monotonic()
         while self._idle:
             conn = self._idle.pop()
             if conn.usable and now - conn.idle_since < self._expiry:
                 return conn
             conn.close()
+        return None
+
+    async def _open(self) -> _Connection:
+        """A new connection."""
         loop = asyncio.get_running_loop()
         try:
             async with asyncio.timeout(self.connect_timeout):

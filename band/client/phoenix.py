@@ -62,17 +62,102 @@ _ws_log = logging.getLogger("band.client.websocket")
 _ws_log.addFilter(_redact_key_header)
 
 
+#: The first byte of an unfragmented text frame without extension bits (FIN, opcode 1).
+_TEXT_FIN = 0x81
+#: The first bytes of a close, ping and pong frame (control frames are never fragmented).
+_CONTROL_FIN = frozenset({0x88, 0x89, 0x8A})
+
+
 class _PushConnection(ClientConnection):
-    """A connection that hands each whole text frame to ``sink`` as it is parsed.
+    """A connection that hands each whole text frame to ``sink`` as it arrives.
 
     websockets queues a frame in its assembler and wakes a reader task to take it (a future,
     a task step and a loop round trip per push); a Phoenix frame is one unfragmented text frame,
-    handled synchronously anyway. Anything else (a fragment, a binary frame, text that is not
-    UTF-8), and every frame after it, goes the assembler's way, in order, so the reader sees
-    what it saw before (an invalid frame still fails the connection).
+    handled synchronously anyway. Once attached on a clean start (see :meth:`attach`), frames
+    are read straight from the received bytes: a text frame is decoded and handed over, a whole
+    ping, pong or close frame is given to websockets (which answers it, then waits at a frame
+    boundary again), and anything else (a fragment, a binary frame, text that is not UTF-8, a
+    frame after the closing handshake began) goes to websockets with every byte after it, for
+    good: the reader task then takes every frame in order, as before, and an invalid frame
+    still fails the connection.
     """
 
     sink: Callable[[str], None] | None = None
+    #: frames are read by :meth:`_read_frames`; websockets' parser sits idle between frames
+    _direct = False
+    #: websockets' frame parser has had no byte since the handshake ended
+    _clean = False
+    #: the start of a frame whose rest has not arrived yet (direct reading only)
+    _partial = b""
+
+    def attach(self, sink: Callable[[str], None]) -> None:
+        """Hand whole text frames to ``sink`` from now on (direct reading when still clean)."""
+        self.sink = sink
+        self._direct = self._clean
+
+    def data_received(self, data: bytes) -> None:
+        if self._direct:
+            self._read_frames(data)
+            return
+        handshake = self.protocol.state is State.CONNECTING
+        super().data_received(data)
+        # direct reading may begin only where websockets' frame parser holds no byte: after a
+        # handshake response that ended with its chunk (a 101 has no body), nothing since
+        self._clean = handshake and self.protocol.state is State.OPEN and data.endswith(b"\r\n\r\n")
+
+    def eof_received(self) -> None:
+        if self._direct:  # websockets reads the end of the stream (and a frame cut short)
+            self._direct, partial, self._partial = False, self._partial, b""
+            if partial:
+                super().data_received(partial)
+        super().eof_received()
+
+    def _read_frames(self, data: bytes) -> None:
+        """Take every whole frame of the received bytes; keep an incomplete one for later."""
+        sink = self.sink
+        assert sink is not None  # attach() set it before _direct
+        buf = self._partial + data if self._partial else data
+        pos, end = 0, len(buf)
+        is_open = self.protocol.state is State.OPEN
+        while end - pos >= 2:
+            first, second = buf[pos], buf[pos + 1]
+            size, head = second & 0x7F, 2
+            if size == 126:
+                size, head = int.from_bytes(buf[pos + 2 : pos + 4], "big"), 4
+            elif size == 127:
+                size, head = int.from_bytes(buf[pos + 2 : pos + 10], "big"), 10
+            stop = pos + head + size
+            # a server's frames are never masked (bit 0x80 of the second byte): websockets
+            # refuses one that is, as it refuses extension bits or a frame after a close
+            plain = is_open and not second & 0x80
+            if first == _TEXT_FIN and plain:
+                if end - pos < head or stop > end:
+                    break
+                try:
+                    text = str(buf[pos + head : stop], "utf-8")
+                except UnicodeDecodeError:
+                    self._hand_over(buf[pos:])
+                    return
+                pos = stop
+                try:
+                    sink(text)
+                except Exception:  # never into the reader: the socket must read on
+                    log.exception("handling a frame failed")
+            elif first in _CONTROL_FIN and plain and size < 126:
+                if stop > end:
+                    break
+                super().data_received(buf[pos:stop])  # a ping is answered, a close begins
+                pos = stop
+                is_open = self.protocol.state is State.OPEN
+            else:
+                self._hand_over(buf[pos:])
+                return
+        self._partial = buf[pos:]
+
+    def _hand_over(self, rest: bytes) -> None:
+        """From ``rest`` on, websockets parses every frame and the reader task takes them."""
+        self._direct, self._partial, self.sink = False, b"", None
+        super().data_received(rest)
 
     def process_event(self, event: Event) -> None:
         sink = self.sink
@@ -507,7 +592,7 @@ class PhoenixClient:
         self._session.on_connected(epoch, time.monotonic())
         self._ws = ws
         if isinstance(ws, _PushConnection):
-            ws.sink = self._dispatch
+            ws.attach(self._dispatch)
         self._join_refs.clear()
         self._supersede = None
         self._last_ack = time.monotonic()

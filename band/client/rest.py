@@ -474,7 +474,8 @@ def _decode(resp: _Answer) -> JsonValue:
     content = resp.content
     if not content:
         return None
-    if "json" in resp.headers.get("content-type", "") or content[:1] in (b"{", b"["):
+    # the body's first byte first: the lean client decodes headers only when they are read
+    if content[:1] in (b"{", b"[") or "json" in resp.headers.get("content-type", ""):
         try:
             return _decode_json(content)
         except msgspec.DecodeError:

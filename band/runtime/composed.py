@@ -16,13 +16,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from band.client.rest import RestClient
-from band.core.simple_adapter import SimpleAdapter
-from band.core.types import AgentInput, ConflictPolicy, HistoryProvider, PlatformMessage
+from band.core.input_adapter import InputAdapter
+from band.core.types import AgentInput, ConflictPolicy
 from band.core.wire import JsonObject
-from band.runtime.rooms.context import RoomContext
+from band.runtime.rooms.context import ContextRoom, RoomContext
 from band.runtime.rooms.events import (
     MessageEvent,
     ParticipantAddedCallback,
@@ -36,9 +36,6 @@ from band.runtime.rooms.preprocess import DefaultPreprocessor
 from band.runtime.rooms.settlement import Delivery
 from band.runtime.sessionconfig import SessionConfig
 from band_sdk_core import ClaimRegistry, RetryTracker, evaluate_delivery_event
-
-if TYPE_CHECKING:
-    from band.core.protocols import AgentToolsProtocol
 
 __all__ = [
     "ControlCallback",
@@ -99,7 +96,7 @@ class OwnExecution(Protocol):
 ExecutionFactory = Callable[..., OwnExecution]
 
 
-class HandlerTurns(SimpleAdapter[HistoryProvider]):
+class HandlerTurns(InputAdapter):
     """The turn of a composed room: ``on_execute(ctx, event)`` (preprocessor and adapter)."""
 
     def __init__(
@@ -135,24 +132,10 @@ class HandlerTurns(SimpleAdapter[HistoryProvider]):
             self._pending[ctx.room_id] = (ctx, event)
         return inp
 
-    async def on_event(self, inp: AgentInput) -> None:
+    async def on_input(self, inp: AgentInput) -> None:
         """Run ``on_execute`` with the room's context and the message's event."""
         ctx, event = self._pending.pop(inp.room_id)
         await self.on_execute(ctx, event)
-
-    async def on_message(
-        self,
-        msg: PlatformMessage,
-        tools: AgentToolsProtocol,
-        history: HistoryProvider,
-        participants_msg: str | None,
-        contacts_msg: str | None,
-        *,
-        is_session_bootstrap: bool,
-        room_id: str,
-    ) -> None:
-        """Not reached: ``on_event`` hands each turn to ``on_execute`` with its event."""
-        raise NotImplementedError("HandlerTurns runs on_execute from on_event")
 
     async def on_interrupt(self, room_id: str, mode: str) -> None:
         """Tell ``on_control`` (band-sdk: for work the handler left running)."""
@@ -196,17 +179,7 @@ class HandlerRoom:
         self.on_participant_removed = on_participant_removed
         retries = RetryTracker(max(1, ctx.config.max_message_retries))
         delivery = Delivery(ctx.rest, claim_registry or ClaimRegistry(), retries)
-        self.execution = RoomExecution(
-            ctx.room_id,
-            agent_id=ctx.agent_id,
-            rest=ctx.rest,
-            delivery=delivery,
-            adapter=turns,
-            config=ctx.config,
-            preprocessor=turns,
-            hub_room_id=ctx.hub_room_id,
-            context=ctx,
-        )
+        self.execution = RoomExecution(ctx, delivery=delivery, adapter=turns, preprocessor=turns)
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def on_event(self, event: Any) -> None:
@@ -354,7 +327,7 @@ class _Resync:
     """The queue item asking the execution to look for missed messages."""
 
 
-class FactoryRoom:
+class FactoryRoom(ContextRoom):
     """A room run by the caller's own execution (band-sdk's ``execution_factory``).
 
     The runtime joins and leaves the room and hands the execution its events one at a time,
@@ -363,37 +336,16 @@ class FactoryRoom:
     """
 
     def __init__(
-        self,
-        room_id: str,
-        execution: OwnExecution,
-        turns: HandlerTurns,
-        *,
-        agent_id: str,
-        rest: RestClient,
-        config: SessionConfig,
-        hub_room_id: str | None = None,
+        self, execution: OwnExecution, turns: HandlerTurns, context: ExecutionContext
     ) -> None:
-        self.room_id = room_id
+        super().__init__(context)
         self.execution = execution
         self.turns = turns
-        self.context = ExecutionContext(
-            room_id, agent_id=agent_id, rest=rest, config=config, hub_room_id=hub_room_id
-        )
-        self.participants = self.context.room_participants
         self._events: asyncio.Queue[Any] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
 
     def __repr__(self) -> str:
         return f"FactoryRoom(room_id={self.room_id!r}, execution={self.execution!r})"
-
-    @property
-    def hub_room_id(self) -> str | None:
-        """The agent's contacts hub room."""
-        return self.context.hub_room_id
-
-    @hub_room_id.setter
-    def hub_room_id(self, value: str | None) -> None:
-        self.context.hub_room_id = value
 
     @property
     def running(self) -> bool:

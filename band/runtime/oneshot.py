@@ -164,16 +164,13 @@ class OneShotInvoker:
     async def _run(self, room_id: str, message_id: str) -> dict[str, Any]:
         """Run what the room owes the agent, as ``/next`` serves it; report on ``message_id``."""
         room = RoomExecution(
-            room_id,
-            agent_id=self._agent_id,
-            rest=self._link.rest,
-            delivery=self._delivery,
-            adapter=self._adapter,
-            config=self._config,
-            recorder=self._recorder,
-            context=ExecutionContext(  # band-sdk's type of a preprocessor's ``ctx``
+            # band-sdk's type of a preprocessor's ``ctx``
+            ExecutionContext(
                 room_id, agent_id=self._agent_id, rest=self._link.rest, config=self._config
             ),
+            delivery=self._delivery,
+            adapter=self._adapter,
+            recorder=self._recorder,
         )
         before = {id(t) for t in self._recorder.recent()}
         await self._delivery.flush_room(room_id)  # marks an earlier call could not post

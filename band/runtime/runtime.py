@@ -432,33 +432,23 @@ class AgentRuntime:
                 own = self.execution_factory(room_id, self.link, hub_room_id=self.hub_room_id)
             except TypeError:  # band-sdk's older factories take (room_id, link) only
                 own = self.execution_factory(room_id, self.link)
-            return FactoryRoom(
-                room_id,
-                own,
-                self._turns,
-                agent_id=self.agent_id,
-                rest=self.rest,
-                config=self.session_config,
-                hub_room_id=self.hub_room_id,
-            )
-        context = ExecutionContext(  # what the room's preprocessor gets as ``ctx``
-            room_id,
-            agent_id=self.agent_id,
-            rest=self.rest,
-            config=self.session_config,
-            hub_room_id=self.hub_room_id,
-        )
+            return FactoryRoom(own, self._turns, self._context(room_id))
         return RoomExecution(
-            room_id,
-            agent_id=self.agent_id,
-            rest=self.rest,
+            self._context(room_id),  # what the room's preprocessor gets as ``ctx``
             delivery=self.delivery,
             adapter=self.adapter,
-            config=self.session_config,
             preprocessor=self.preprocessor,
-            hub_room_id=self.hub_room_id,
             recorder=self.turn_recorder,
-            context=context,
+        )
+
+    def _context(self, room_id: str) -> ExecutionContext:
+        """A new room's context, made of the agent's own pieces."""
+        return ExecutionContext(
+            room_id,
+            agent_id=self.agent_id,
+            rest=self.rest,
+            config=self.session_config,
+            hub_room_id=self.hub_room_id,
         )
 
     def _start(self, room: RoomExecution | FactoryRoom) -> None:

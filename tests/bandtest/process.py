@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 
@@ -42,3 +42,33 @@ def read_until(proc: subprocess.Popen[str], text: str, seen: list[str]) -> None:
         if text in line:
             return
     raise AssertionError(f"ended ({proc.wait()}) before {text!r}:\n{''.join(seen)}")
+
+
+def script_talk(
+    code: str,
+    argv: Sequence[str],
+    talk: Callable[[subprocess.Popen[str]], None],
+    *,
+    env: Mapping[str, str] | None = None,
+    timeout: float = 90,
+) -> tuple[str, str]:
+    """Run ``code`` (``-I``) with ``argv``, ``talk`` to it, and return its output once it exits 0.
+
+    The child is killed if ``talk`` or the wait fails, so a failing test leaves no process.
+    """
+    proc = subprocess.Popen(
+        [sys.executable, "-I", "-c", code, *argv],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        talk(proc)
+        out, err = proc.communicate(timeout=timeout)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    return out, err

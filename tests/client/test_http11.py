@@ -19,6 +19,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 import pytest
+from bandtest.agents import wait_for
 
 from band.client import BandConnectionError, BandTimeoutError, RestClient, http11
 from band.client.errors import BandAPIError
@@ -243,6 +244,34 @@ def test_silence_times_out_and_the_connection_is_dropped() -> None:
             rest.timeout = 10.0  # the short timeout was for the silent call; a loaded host is slow
             assert (await rest.request("GET", "/next")).data == "fresh"
             assert srv.connections == 2
+
+    run(go())
+
+
+def test_deadlines_of_calls_in_flight_each_hold_on_the_shared_timer() -> None:
+    """A call with a shorter timeout, sent while a longer one waits, times out first; the
+    longer one still times out at its own deadline; an answered call is not failed."""
+    hold = asyncio.Event()
+
+    async def silent(_: bytes, writer: asyncio.StreamWriter) -> None:
+        await hold.wait()
+
+    async def go() -> None:
+        answers: list[bytes | Script] = [silent, silent, raw(200, b'{"data": "ok"}', JSON)]
+        async with RawServer(answers) as srv, RestClient("k", srv.url, max_retries=0) as rest:
+            rest.timeout = 3.0
+            slow = asyncio.create_task(rest.request("POST", "/slow"))
+            await wait_for(lambda: len(srv.requests) == 1)  # sent: its deadline is armed
+            rest.timeout = 0.2
+            with pytest.raises(BandTimeoutError, match="POST /quick timed out"):
+                await rest.request("POST", "/quick")
+            rest.timeout = 10.0
+            assert (await rest.request("GET", "/ok")).data == "ok"
+            assert not slow.done()  # its deadline is later
+            with pytest.raises(BandTimeoutError, match="POST /slow timed out"):
+                await slow
+            assert srv.connections == 3
+            hold.set()
 
     run(go())
 

@@ -4,10 +4,9 @@ given its credentials, talking to a plain-HTTP platform (issue 54: idle agent me
 from __future__ import annotations
 
 import subprocess
-import sys
 
 from bandtest.platform import Live, room_with, say
-from bandtest.process import python_ok
+from bandtest.process import python_ok, script_talk
 
 #: Started on the live platform in a fresh interpreter (-I: the installed package); it answers
 #: one message, then prints which of the modules it must not need were imported.
@@ -43,22 +42,13 @@ def test_an_echo_agent_on_band_dev_never_imports_httpx_yaml_or_pydantic_settings
 ) -> None:
     agent_id, _handle, key = live.register("Lean")
     room = room_with(live, agent_id)
-    proc = subprocess.Popen(
-        [sys.executable, "-I", "-c", AGENT, agent_id, key, live.rest, live.ws],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
+
+    def talk(proc: subprocess.Popen[str]) -> None:
         assert proc.stdout is not None
         assert proc.stdout.readline() == "started\n", proc.stderr.read() if proc.stderr else ""
         say(live, room, "hello", agent_id)
-        out, err = proc.communicate(timeout=90)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert proc.returncode == 0, err
+
+    out, _err = script_talk(AGENT, [agent_id, key, live.rest, live.ws], talk)
     assert out == "200 []\n"
 
 

@@ -4,12 +4,11 @@ own loop with ``BAND_UVLOOP=0`` or without uvloop; on each, one message is answe
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import pytest
 from bandtest.agents import plain
 from bandtest.platform import Live, room_with, say
+from bandtest.process import script_talk
 
 #: A script that runs an echo agent with ``Agent.run_sync()`` in a fresh interpreter; its turn
 #: prints the running loop's module and asks the agent to stop. ``argv[5] == "hide"`` makes
@@ -63,21 +62,7 @@ def test_an_agent_run_sync_answers_once_on_the_loop_it_picked(
     if switch is not None:
         env["BAND_UVLOOP"] = switch
     argv = [agent_id, key, live.rest, live.ws, "hide" if hide else "keep"]
-    proc = subprocess.Popen(
-        [sys.executable, "-I", "-c", AGENT, *argv],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        say(live, room, "hello", agent_id)
-        out, err = proc.communicate(timeout=90)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert proc.returncode == 0, err
+    out, err = script_talk(AGENT, argv, lambda _proc: say(live, room, "hello", agent_id), env=env)
     assert out == f"loop {expected}\nstopped\n", err
     rows = live.human("GET", f"/api/v1/me/chats/{room}/messages").json()["data"]
     replies = [plain(m["content"]) for m in rows if m["sender_id"] == agent_id]

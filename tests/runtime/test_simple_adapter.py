@@ -16,6 +16,7 @@ from band.core import (
     PlatformMessage,
     SimpleAdapter,
 )
+from band.core.input_adapter import InputAdapter
 from band.core.turn import Turn
 from band.runtime.capabilities import Capability
 
@@ -109,3 +110,41 @@ def test_on_event_converts_history_and_passes_everything() -> None:
     asyncio.run(scenario())
     assert adapter.agent_name == "Echo" and converter.agent_name == "Echo"
     assert adapter.calls == [("m1", ["EARLIER"], "## Current Participants", True, "r1")]
+
+
+class Whole(InputAdapter):
+    """Takes each turn as one input; its subclass below still overrides on_message."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inputs: list[AgentInput] = []
+
+    async def on_input(self, inp: AgentInput) -> None:
+        self.inputs.append(inp)
+
+
+class Tagged(Whole):
+    """band-sdk style: an override of on_message that calls super()."""
+
+    async def on_message(self, msg, tools, history, *args, **kwargs):  # type: ignore[no-untyped-def]
+        self.seen = msg.id
+        await super().on_message(msg, tools, history, *args, **kwargs)
+
+
+def test_an_input_adapter_gets_the_turn_whole_through_on_message() -> None:
+    msg = PlatformMessage("m2", "r2", "hi", "u1", "User", None, "text", {}, datetime.now(UTC))
+    history = HistoryProvider([{"content": "earlier"}])
+    inp = AgentInput(msg, Turn(), history, None, "## Contacts", False, "r2")  # type: ignore[arg-type]
+    adapter = Tagged()
+    asyncio.run(adapter.on_event(inp))  # the runtime's call: the override runs, then on_input
+    assert adapter.seen == "m2"
+    [got] = adapter.inputs
+    assert (got.msg, got.history, got.participants_msg, got.contacts_msg) == (
+        msg,
+        history,
+        None,
+        "## Contacts",
+    )
+    assert (got.is_session_bootstrap, got.room_id) == (False, "r2")
+    with pytest.raises(TypeError, match="on_input"):
+        InputAdapter()  # type: ignore[abstract]

@@ -12,9 +12,10 @@ from typing import Any, Unpack
 from acp.schema import ClientCapabilities, HttpMcpServer, SseMcpServer
 
 from band.core.exceptions import BandConfigError
+from band.core.input_adapter import InputAdapter
 from band.core.protocols import AgentToolsProtocol
-from band.core.simple_adapter import FeatureKwargs, SimpleAdapter
-from band.core.types import Capability, Emit, HistoryProvider, PlatformMessage
+from band.core.simple_adapter import FeatureKwargs
+from band.core.types import AgentInput, Capability, Emit
 from band.core.wire import JsonObject, JsonValue
 from band.integrations.mcp.local_server import SERVER_NAME, LocalMCPServer, MCPToolRegistration
 from band.runtime.tools import (
@@ -74,7 +75,7 @@ TURN_RULES = (
 )
 
 
-class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
+class ACPClientAdapter(InputAdapter):
     """Bridges Band rooms to the ACP agent that ``config.command`` launches, one per room."""
 
     SUPPORTED_EMIT = frozenset({Emit.TOOL_CALLS, Emit.THOUGHTS, Emit.TASK_EVENTS})
@@ -324,18 +325,9 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
             self._looked_up.clear()
         self._stopped = False
 
-    async def on_message(
-        self,
-        msg: PlatformMessage,
-        tools: AgentToolsProtocol,
-        history: HistoryProvider,
-        participants_msg: str | None,
-        contacts_msg: str | None,
-        *,
-        is_session_bootstrap: bool,
-        room_id: str,
-    ) -> None:
-        """Prompt the room's ACP session with ``msg``; the turn posts through ``tools``."""
+    async def on_input(self, inp: AgentInput) -> None:
+        """Prompt the room's ACP session with the message; the turn posts through its tools."""
+        msg, tools, room_id = inp.msg, inp.tools, inp.room_id
         if self._stopped:
             raise RuntimeError("the ACP client adapter was stopped")
         sender_name = msg.sender_name or msg.sender_id or "Unknown"
@@ -369,7 +361,7 @@ class ACPClientAdapter(SimpleAdapter[HistoryProvider]):
         request = TurnRequest(
             message=text,
             system_context=self.system_context(room_id, sender_name, sender_id),
-            updates=[u for u in (participants_msg, contacts_msg) if u],
+            updates=[u for u in (inp.participants_msg, inp.contacts_msg) if u],
             resume_session_id=resume,
             replay=replay,
         )

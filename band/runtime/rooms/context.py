@@ -15,7 +15,7 @@ from band.runtime.rooms.participants import RoomParticipants
 from band.runtime.sessionconfig import SessionConfig
 from band.runtime.tools import AgentTools
 
-__all__ = ["RoomContext"]
+__all__ = ["ContextRoom", "RoomContext"]
 
 
 class RoomContext:
@@ -130,3 +130,21 @@ class RoomContext:
         """Take every queued update."""
         taken, self._system = self._system, []
         return taken
+
+
+class ContextRoom:
+    """A room's runner that keeps the room's settings in its ``context``."""
+
+    def __init__(self, context: RoomContext) -> None:
+        self.context = context
+        self.room_id = context.room_id
+        self.participants = context.room_participants
+
+    @property
+    def hub_room_id(self) -> str | None:
+        """The agent's contacts hub room (its tools always include the contact tools)."""
+        return self.context.hub_room_id
+
+    @hub_room_id.setter
+    def hub_room_id(self, value: str | None) -> None:
+        self.context.hub_room_id = value

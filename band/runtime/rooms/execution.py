@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from band.client.errors import BandError
-from band.client.rest import RestClient, path
+from band.client.rest import path
 from band.core.preprocessor import Preprocessor
 from band.core.simple_adapter import SimpleAdapter
 from band.core.wire import JsonObject, MessageRow, to_dict
@@ -31,7 +31,7 @@ from band.runtime.contacts.hub import (
     SYNTHETIC_CONTACT_EVENTS_SENDER_NAME,
     SYNTHETIC_SENDER_TYPE,
 )
-from band.runtime.rooms.context import RoomContext
+from band.runtime.rooms.context import ContextRoom, RoomContext
 from band.runtime.rooms.inbox import Inbox
 from band.runtime.rooms.messages import Inbound, inbound
 from band.runtime.rooms.pipeline import DeliveryPipeline, is_synthetic
@@ -40,7 +40,6 @@ from band.runtime.rooms.recheck import RecheckBackoff
 from band.runtime.rooms.settlement import Delivery, transient
 from band.runtime.rooms.turn import ADAPTER_FAILED as ADAPTER_FAILED  # re-exported
 from band.runtime.rooms.turn import TurnRunner
-from band.runtime.sessionconfig import SessionConfig
 from band.runtime.trace import TurnRecorder
 from band_sdk_core import evaluate_drain_candidate
 
@@ -87,35 +86,27 @@ def _synthetic_row(room_id: str, text: str) -> Inbound:
     return Inbound(row, to_dict(row))
 
 
-class RoomExecution:
+class RoomExecution(ContextRoom):
     """Serial turns of one room."""
 
     def __init__(
         self,
-        room_id: str,
+        context: RoomContext,
         *,
-        agent_id: str,
-        rest: RestClient,
         delivery: Delivery,
         adapter: SimpleAdapter[Any],  # any history type: the runtime only hands it over
-        config: SessionConfig,
         preprocessor: Preprocessor | None = None,
-        hub_room_id: str | None = None,
         recorder: TurnRecorder | None = None,
-        context: RoomContext | None = None,
     ) -> None:
-        self.room_id = room_id
-        self.agent_id = agent_id
-        self.rest = rest
+        # the room's context names it: the runtime's ExecutionContext, or one a band-sdk
+        # style ExecutionContext(room_id, link, on_execute) made of itself
+        super().__init__(context)
+        self.agent_id = context.agent_id
+        self.rest = context.rest
+        self.config = config = context.config
         self.delivery = delivery
         self.adapter = adapter
-        self.config = config
         self.preprocessor: Preprocessor = preprocessor or DefaultPreprocessor()
-        # a band-sdk style ExecutionContext(room_id, link, on_execute) brings its own context
-        self.context = context or RoomContext(
-            room_id, agent_id=agent_id, rest=rest, config=config, hub_room_id=hub_room_id
-        )
-        self.participants = self.context.room_participants
         self.history = self.context.history
         self.stopped = False
         self._queue: Inbox[Inbound | _Signal] = Inbox()
@@ -202,15 +193,6 @@ class RoomExecution:
         if self._recheck is not None:
             self._recheck.cancel()
             self._recheck = None
-
-    @property
-    def hub_room_id(self) -> str | None:
-        """The agent's contacts hub room (its tools always include the contact tools)."""
-        return self.context.hub_room_id
-
-    @hub_room_id.setter
-    def hub_room_id(self, value: str | None) -> None:
-        self.context.hub_room_id = value
 
     def inject_system_message(self, message: str) -> None:
         """Hand ``message`` to the next turn of this room (in ``contacts_msg``)."""
