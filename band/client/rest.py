@@ -7,7 +7,7 @@ import logging
 import random
 import re
 import sys
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 from urllib.parse import quote
@@ -388,7 +388,7 @@ class RestClient:
             page += 1
             query["page"] = page
 
-    async def _send_lean(
+    def _send_lean(
         self,
         method: str,
         url: str,
@@ -396,15 +396,16 @@ class RestClient:
         json: JsonValue,
         content: bytes | None,
         headers: Mapping[str, str] | None,
-    ) -> http11.Response:
-        """One call through the lean HTTP/1.1 client."""
+    ) -> Coroutine[Any, Any, http11.Response]:
+        """One call through the lean HTTP/1.1 client (the pool's coroutine, awaited by the
+        caller: no coroutine of its own in between)."""
         assert self._lean is not None
         body = content
         if json is not None and content is None:
             body = _encode_json(json)
             headers = {"Content-Type": "application/json", **(headers or {})}
         target = self._lean.target(url, query)
-        return await self._lean.request(method, target, body=body, headers=headers)
+        return self._lean.request(method, target, body=body, headers=headers)
 
     def retry_delay(self, attempt: int, error: BaseException | None = None) -> float:
         """Seconds before retry ``attempt`` (0-based) after ``error``: the platform's

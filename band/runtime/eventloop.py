@@ -2,7 +2,7 @@
 
 An answered message costs an agent a dozen loop wake-ups (four socket pushes, three HTTP
 exchanges, the turn's steps); uvloop runs the loop, its timers and its transports in C, which
-took about a fifth of an agent's CPU per message in the e2e bench. It is an optional extra
+saved 10 to 30% of an agent's CPU per message in the e2e bench. It is an optional extra
 (``pip install "band-open-sdk[uvloop]"``, on the platforms it ships wheels for), used by
 :func:`run` (and :meth:`band.Agent.run_sync`) whenever it can be imported;
 ``BAND_UVLOOP=0`` keeps asyncio's own loop.

@@ -233,15 +233,14 @@ class DeliveryPipeline:
             self.delivery.record_processed(self.room_id, mid)
         else:
             self.delivery.record_failed(self.room_id, mid, error, retry=retry)
-        await self._flush(mid)
+        confirmed = await self._flush(mid)
         await self.runner.close_working()  # its end report went out alongside the mark
-        pending = self.delivery.claims.pending_settlement(self.room_id, mid)
         if trace is not None:
             status = "processed" if ok else "failed"
-            trace.mark("settled", status=status, confirmed=pending is None)
+            trace.mark("settled", status=status, confirmed=confirmed)
         self._finish(trace, "processed" if ok else "failed", None if ok else error)
         retries = self.delivery.retries
-        if not ok and retry and pending is None and not retries.is_permanently_failed(mid):
+        if not ok and retry and confirmed and not retries.is_permanently_failed(mid):
             self.room.request_drain()  # the failed message is served again by /next
 
     def _finish(self, trace: TurnTrace | None, outcome: str, error: str | None = None) -> None:
@@ -249,10 +248,16 @@ class DeliveryPipeline:
         if trace is not None and trace.outcome is None and self.recorder is not None:
             self.recorder.finish(trace, outcome, error)
 
-    async def _flush(self, mid: str) -> None:
-        """Post the message's recorded mark; one the platform could not take is owed."""
-        if not await self.delivery.flush(self.room_id, mid) and self.delivery.unavailable:
+    async def _flush(self, mid: str) -> bool:
+        """Post the message's recorded mark; one the platform could not take is owed.
+
+        True once the mark is settled (no longer pending: confirmed, or parked for good).
+        """
+        if await self.delivery.flush(self.room_id, mid):
+            return True
+        if self.delivery.unavailable:
             self.room.owe()
+        return False
 
     async def _close_reopened(self, mid: str) -> None:
         """Mark processed again a message we answered that a stray processing mark re-opened.

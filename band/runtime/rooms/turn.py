@@ -143,9 +143,9 @@ class TurnRunner:
 
     async def close_working(self) -> None:
         """The last turn's working indicator has reported its end (with the mark)."""
-        if self.working is not None:
-            await self.working.closed()
-            self.working = None
+        working, self.working = self.working, None
+        if working is not None and working.closing:  # a fast turn (most) showed none
+            await working.closed()
 
     async def run(
         self,

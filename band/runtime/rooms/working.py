@@ -96,6 +96,11 @@ class WorkingState:
             else:
                 opening.cancel()
 
+    @property
+    def closing(self) -> bool:
+        """Whether an end-of-turn report was sent (``closed()`` waits for it)."""
+        return self._closing is not None
+
     async def closed(self) -> None:
         """Wait until the end-of-turn report is done (it never raises)."""
         if self._closing is not None:
