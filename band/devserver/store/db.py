@@ -9,10 +9,11 @@ import re
 import secrets
 import sqlite3
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import msgspec
 
@@ -24,6 +25,8 @@ from .principal import Principal
 from .rows import AgentRow, Entity, Member, MessageRecord, PeerRow, RoomRow, UserRow, record
 
 log = logging.getLogger(__name__)
+
+R = TypeVar("R")
 
 MIGRATIONS: dict[int, str] = {
     1: """
@@ -190,9 +193,8 @@ ENTITIES = (
 MAX_CACHED_ROLES = 200_000
 #: Participants whose ordered room list is cached before the cache starts over.
 MAX_CACHED_ROOM_LISTS = 10_000
-#: Room rows, and known API keys, the caches hold before they start over.
-MAX_CACHED_ROOMS = 100_000
-MAX_CACHED_KEYS = 10_000
+#: Rows (rooms, agents, people) and known API keys each cache holds before it starts over.
+MAX_CACHED_ROWS = 100_000
 
 
 def now() -> str:
@@ -265,6 +267,8 @@ class Store:
         self._room_lists: dict[str, list[str]] = {}  # participant -> room ids, listing order
         self._rooms: dict[str, RoomRow] = {}  # room id -> its row
         self._principals: dict[str, Principal] = {}  # key digest -> whose key it is
+        self._agents: dict[str, AgentRow] = {}  # agent id -> its row
+        self._entities: dict[str, Entity] = {}  # person or agent id -> its row
         self._watch_memberships()
         self._watch_rows()
 
@@ -288,11 +292,11 @@ class Store:
         )
 
     def _watch_rows(self) -> None:
-        """Keep the room and key caches right the same way: any write to ``rooms`` drops that
-        room's row, any write to ``agents`` or ``users`` every cached key (they change rarely;
-        every request reads both)."""
+        """Keep the room and identity caches right the same way: any write to ``rooms`` drops
+        that room's row, any write to ``agents`` or ``users`` every cached key, agent and entity
+        (they change rarely; every request reads them)."""
         self.db.create_function("band_forget_room", 1, self._forget_room, deterministic=False)
-        self.db.create_function("band_forget_keys", 0, self._principals.clear, deterministic=False)
+        self.db.create_function("band_forget_ids", 0, self._forget_identities, deterministic=False)
         for op, row in (("INSERT", "NEW"), ("DELETE", "OLD"), ("UPDATE", "OLD")):
             self.db.execute(
                 f"CREATE TEMP TRIGGER IF NOT EXISTS band_rooms_{op.lower()} AFTER {op} ON "
@@ -301,7 +305,7 @@ class Store:
             for table in ("agents", "users"):
                 self.db.execute(
                     f"CREATE TEMP TRIGGER IF NOT EXISTS band_{table}_{op.lower()} AFTER {op} ON "
-                    f"main.{table} BEGIN SELECT band_forget_keys(); END"
+                    f"main.{table} BEGIN SELECT band_forget_ids(); END"
                 )
         self.db.execute(
             "CREATE TEMP TRIGGER IF NOT EXISTS band_rooms_update_new AFTER UPDATE ON "
@@ -310,6 +314,26 @@ class Store:
 
     def _forget_room(self, rid: str) -> None:
         self._rooms.pop(rid, None)
+
+    def _forget_identities(self) -> None:
+        self._principals.clear()
+        self._agents.clear()
+        self._entities.clear()
+
+    def _cached(self, cache: dict[str, R], key: str, read: Callable[[], R | None]) -> R | None:
+        """``cache[key]``, else ``read()``, kept in ``cache`` when found (a miss is not kept).
+
+        Only committed state is kept: a transaction in progress may still roll back.
+        """
+        hit = cache.get(key)
+        if hit is not None:
+            return hit
+        value = read()
+        if value is not None and not self.db.in_transaction:
+            if len(cache) >= MAX_CACHED_ROWS:
+                cache.clear()
+            cache[key] = value
+        return value
 
     def _forget_role(self, rid: str, pid: str) -> None:
         self._roles.pop((rid, pid), None)
@@ -458,7 +482,10 @@ class Store:
         return agent, key
 
     def agent(self, aid: str) -> AgentRow | None:
-        """Return an agent row."""
+        """Return an agent row (cached; triggers keep it right)."""
+        return self._cached(self._agents, aid, lambda: self._agent(aid))
+
+    def _agent(self, aid: str) -> AgentRow | None:
         row = self.db.execute("SELECT * FROM agents WHERE id=?", (aid,)).fetchone()
         return record(AgentRow, row) if row else None
 
@@ -507,30 +534,23 @@ class Store:
         return [record(AgentRow, r) for r in rows]
 
     def authenticate(self, key: str) -> Principal | None:
-        """Resolve an API key to a principal (known keys cached; triggers keep it right)."""
+        """Resolve an API key to a principal (known keys cached; triggers keep it right; an
+        unknown key is not kept, so a stranger's guesses hold no memory)."""
         digest = hash_key(key)
-        cached = self._principals.get(digest)
-        if cached is not None:
-            return cached
+        return self._cached(self._principals, digest, lambda: self._principal(digest))
+
+    def _principal(self, digest: str) -> Principal | None:
         row = self.db.execute("SELECT id, name FROM agents WHERE key_hash=?", (digest,)).fetchone()
         if row:
-            principal = Principal("agent", row["id"], row["name"])
-        else:
-            row = self.db.execute(
-                "SELECT id, name FROM users WHERE key_hash=?", (digest,)
-            ).fetchone()
-            if row is None:
-                return None  # unknown keys are not cached: a stranger's guesses hold no memory
-            principal = Principal("user", row["id"], row["name"])
-        # only committed state is cached: a transaction in progress may still roll back
-        if not self.db.in_transaction:
-            if len(self._principals) >= MAX_CACHED_KEYS:
-                self._principals.clear()
-            self._principals[digest] = principal
-        return principal
+            return Principal("agent", row["id"], row["name"])
+        row = self.db.execute("SELECT id, name FROM users WHERE key_hash=?", (digest,)).fetchone()
+        return Principal("user", row["id"], row["name"]) if row else None
 
     def entity(self, pid: str) -> Entity | None:
-        """Return the person or agent with id ``pid``."""
+        """Return the person or agent with id ``pid`` (cached; triggers keep it right)."""
+        return self._cached(self._entities, pid, lambda: self._entity(pid))
+
+    def _entity(self, pid: str) -> Entity | None:
         row = self.db.execute(ENTITIES.format(where="WHERE id=?"), (pid, pid)).fetchone()
         return record(Entity, row) if row else None
 
@@ -563,19 +583,11 @@ class Store:
 
     def room(self, rid: str) -> RoomRow | None:
         """Return a room row (cached; triggers keep it right)."""
-        cached = self._rooms.get(rid)
-        if cached is not None:
-            return cached
+        return self._cached(self._rooms, rid, lambda: self._room(rid))
+
+    def _room(self, rid: str) -> RoomRow | None:
         row = self.db.execute("SELECT * FROM rooms WHERE id=?", (rid,)).fetchone()
-        if row is None:
-            return None
-        room = record(RoomRow, row)
-        # only committed state is cached: a transaction in progress may still roll back
-        if not self.db.in_transaction:
-            if len(self._rooms) >= MAX_CACHED_ROOMS:
-                self._rooms.clear()
-            self._rooms[rid] = room
-        return room
+        return record(RoomRow, row) if row else None
 
     def role(self, rid: str, pid: str) -> str | None:
         """Return the role of ``pid`` in room ``rid`` or None (cached; triggers keep it right)."""
@@ -805,20 +817,28 @@ class Store:
                 (mid,),
             )
         ]
-        statuses = {}
-        for d in self.db.execute("SELECT * FROM deliveries WHERE message_id=?", (mid,)):
-            attempts = [
-                {k: a[k] for k in ("number", "status", "started_at", "ended_at", "error")}
-                for a in self.db.execute(
-                    "SELECT * FROM attempts WHERE message_id=? AND agent_id=? ORDER BY number",
-                    (mid, d["agent_id"]),
-                )
-            ]
-            statuses[d["agent_id"]] = {
-                "status": d["status"],
-                "current_attempt": d["current_attempt"] or None,
-                "attempts": attempts,
-            }
+        statuses: dict[str, JsonObject] = {}
+        # each delivery with its attempts in one statement (a delivery without any: one row of
+        # NULL attempt columns), in the deliveries' key order, each one's attempts by number
+        for d in self.db.execute(
+            "SELECT d.agent_id, d.status, d.current_attempt, a.number, a.status AS a_status, "
+            "a.started_at, a.ended_at, a.error FROM deliveries d LEFT JOIN attempts a "
+            "ON a.message_id=d.message_id AND a.agent_id=d.agent_id "
+            "WHERE d.message_id=? ORDER BY d.agent_id, a.number",
+            (mid,),
+        ):
+            entry = statuses.get(d["agent_id"])
+            if entry is None:
+                entry = statuses[d["agent_id"]] = {
+                    "status": d["status"],
+                    "current_attempt": d["current_attempt"] or None,
+                    "attempts": [],
+                }
+            if d["number"] is not None:
+                entry["attempts"].append(
+                    {"number": d["number"], "status": d["a_status"], "started_at": d["started_at"],
+                     "ended_at": d["ended_at"], "error": d["error"]}
+                )  # fmt: skip
         metadata = load_json(row["metadata"])
         metadata["delivery_status"] = statuses
         return record(MessageRecord, row, metadata=metadata, attachments=attachments)
@@ -889,13 +909,15 @@ class Store:
     # -- delivery state machine ------------------------------------------
 
     def _delivery(self, rid: str, mid: str, aid: str) -> sqlite3.Row | None:
-        msg = self.db.execute("SELECT room_id FROM messages WHERE id=?", (mid,)).fetchone()
-        if msg is None or msg[0] != rid:
-            raise StoreError(404, "not_found", "message not found")
-        row: sqlite3.Row | None = self.db.execute(  # row_factory is sqlite3.Row
-            "SELECT * FROM deliveries WHERE message_id=? AND agent_id=?", (mid, aid)
+        # the message and its delivery to ``aid`` (NULL columns when there is none) at once
+        row = self.db.execute(
+            "SELECT m.room_id, d.status, d.current_attempt FROM messages m LEFT JOIN deliveries "
+            "d ON d.message_id=m.id AND d.agent_id=? WHERE m.id=?",
+            (aid, mid),
         ).fetchone()
-        return row
+        if row is None or row["room_id"] != rid:
+            raise StoreError(404, "not_found", "message not found")
+        return row if row["status"] is not None else None
 
     def mark_processing(self, rid: str, mid: str, aid: str) -> tuple[str, int]:
         """Start (or keep) a processing attempt for ``aid`` on ``mid``; return (status, attempt)."""
