@@ -27,6 +27,8 @@ def _serve(args: argparse.Namespace) -> int:
             f"Another band dev may be running there; pass --port {args.port + 1} (or any free "
             "port) and point BAND_REST_URL/BAND_WS_URL at it."
         )
+    from band.runtime.eventloop import loop_factory  # the serving command's alone
+
     # a flag shows in every local account's process list: BAND_USER_KEY is the private way
     app = local.app(args.db, args.user_key or os.environ.get("BAND_USER_KEY") or None)
     app.state.log_joins = args.access_log  # socket topic joins are logged with the requests
@@ -39,6 +41,8 @@ def _serve(args: argparse.Namespace) -> int:
         app,
         host=args.host,
         port=args.port,
+        # uvloop when the [uvloop] extra is installed, as for agents (BAND_UVLOOP=0: asyncio's)
+        loop="asyncio" if loop_factory() is None else "uvloop",
         log_level="info",
         access_log=args.access_log,
         ws="websockets-sansio",

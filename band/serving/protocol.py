@@ -83,8 +83,8 @@ def reply(transport: asyncio.BaseTransport, status: int, code: str, message: str
         f"content-length: {len(body)}\r\n"
         "connection: close\r\n\r\n"
     ).encode()
-    assert isinstance(transport, asyncio.WriteTransport)
-    transport.write(head + body)
+    # every loop's stream transport writes, uvloop's too (which does not subclass asyncio's)
+    cast(asyncio.WriteTransport, transport).write(head + body)
     transport.close()
 
 
