@@ -125,9 +125,12 @@ def test_room_rows_and_keys_follow_every_write(tmp_path: Path) -> None:
     assert store.room(rid) is None
 
     assert store.authenticate(akey) == store.authenticate(akey)
+    assert store.agent(agent.id) == agent and (store.entity(user.id) or agent).name == user.name
     store.update_user_name(user.id, "Renamed", "")
     renamed = store.authenticate(ukey)
     assert renamed is not None and renamed.name == "Renamed"
+    assert (store.entity(user.id) or agent).name == "Renamed"
     store.delete_agent(user.id, agent.id)
     assert store.authenticate(akey) is None  # a deleted agent's key is refused at once
+    assert store.agent(agent.id) is None and store.entity(agent.id) is None
     assert store.authenticate("band_a_unknown") is None
