@@ -89,7 +89,7 @@ async def one_run(
 ) -> tuple[Result, list[float]]:
     """Measure one variant on a fresh platform; return its result and raw latencies."""
     plat_prof = Path(args.profile_platform).resolve() if args.profile_platform else None
-    plat = DevPlatform(workdir, profile=plat_prof)
+    plat = DevPlatform(workdir, band=args.platform_band, profile=plat_prof)
     plat.start()
     person = Person(plat)
     agents: list[AgentProc] = []
@@ -319,6 +319,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="PATH",
         help="cProfile band dev over the load phase, stats to PATH (one variant, one round;\n"
         "read them with bench/e2e/layers.py --platform); its CPU figures include the profiler",
+    )
+    p.add_argument(
+        "--platform-band",
+        metavar="BAND",
+        help="the band executable serving the platform (default: this interpreter's), e.g.\n"
+        "build/bench-venvs/SHA/venv/bin/band to measure an older band dev",
     )
     args = p.parse_args(argv)
     wanted = args.only.split(",")
