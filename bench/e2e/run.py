@@ -89,7 +89,8 @@ async def one_run(
 ) -> tuple[Result, list[float]]:
     """Measure one variant on a fresh platform; return its result and raw latencies."""
     plat_prof = Path(args.profile_platform).resolve() if args.profile_platform else None
-    plat = DevPlatform(workdir, band=args.platform_band, profile=plat_prof)
+    band = str(Path(args.platform_band).resolve()) if args.platform_band else None
+    plat = DevPlatform(workdir, band=band, profile=plat_prof)
     plat.start()
     person = Person(plat)
     agents: list[AgentProc] = []
