@@ -12,17 +12,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
+
+from band.config.env import env_flag
 
 __all__ = ["ENV", "loop_factory", "run"]
 
 log = logging.getLogger("band.runtime.eventloop")
 
-#: The environment variable that switches uvloop off (``0``, ``false``, ``no`` or ``off``).
+#: The environment variable that switches uvloop off (a ``FALSE_VALUES`` value: ``0``, ``false``,
+#: ``no``, ``off``, ...).
 ENV = "BAND_UVLOOP"
-_OFF = frozenset({"0", "false", "no", "off"})
 
 T = TypeVar("T")
 
@@ -39,8 +40,8 @@ def _log_once(message: str, *args: object) -> None:
 def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     """uvloop's ``new_event_loop`` when uvloop is installed and not switched off, else None
     (asyncio's default loop)."""
-    if os.environ.get(ENV, "").strip().lower() in _OFF:
-        _log_once("event loop: asyncio (%s=%s)", ENV, os.environ[ENV])
+    if not env_flag(ENV, default=True):
+        _log_once("event loop: asyncio (%s is off)", ENV)
         return None
     try:
         import uvloop

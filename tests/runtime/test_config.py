@@ -16,7 +16,7 @@ from band.config import (
     get_config_path,
     load_agent_config,
 )
-from band.config.env import DEFAULT_BAND_URL, TRUE_VALUES, env_flag
+from band.config.env import DEFAULT_BAND_URL, FALSE_VALUES, TRUE_VALUES, env_flag
 from band.core import BandConfigError, SimpleAdapter
 from band.core.exceptions import StartupError
 from band.mcp.config import DEFAULT_BASE_URL as mcp_default
@@ -163,7 +163,12 @@ def test_one_flag_rule_and_one_default_url(monkeypatch: pytest.MonkeyPatch) -> N
         assert not env_flag("X", {"X": value}) and not core_compat_flag(monkeypatch, value)
     for value in ("0", "false", "No", "off", "f", "n"):
         assert dns_protection(value) is False
+        # a flag on by default (BAND_UVLOOP) is off for exactly pydantic's False strings
+        assert value.lower() in FALSE_VALUES and not env_flag("X", {"X": value}, default=True)
+    for value in ("", "1", "on", "2", "enabled"):
+        assert env_flag("X", {"X": value}, default=True)
     assert not env_flag("X", {})
+    assert env_flag("X", {}, default=True)
     # the Band Cloud URL is written once; the client, the settings and band-mcp all use it
     assert DEFAULT_REST_URL == DEFAULT_BAND_URL == client_default == mcp_default
     assert DEFAULT_WS_URL.startswith(DEFAULT_BAND_URL.replace("https://", "wss://") + "/")
