@@ -44,7 +44,7 @@ from band.runtime.contacts.config import ContactEventConfig, ContactEventStrateg
 from band.runtime.contacts.events import contact_event
 from band.runtime.contacts.handler import ContactEventHandler
 from band.runtime.contacts.hub import ContactsHub
-from band.runtime.pushes import payload_from, valid_pushes
+from band.runtime.pushes import payload_from, valid_pushes, validated
 from band.runtime.rooms.events import (
     ParticipantAddedCallback,
     ParticipantAddedEvent,
@@ -480,17 +480,22 @@ class AgentRuntime:
     # --- pushes (called from the socket reader: only validate and dispatch) -------------------
 
     def _room_handler(self, room_id: str) -> PushHandler:
-        @valid_pushes
-        def on_push(event: str, message: JsonObject) -> None:
-            if event != "message_created":
+        # each answered message brings four pushes here (the person's message, our reply
+        # coming back, a message_updated per mark): validated as ``valid_pushes`` does, without
+        # its extra frame, and only the first goes further than a comparison or two
+        def on_push(event: str, payload: JsonObject) -> None:
+            message = validated(event, payload)
+            if message is None or event != "message_created":
                 return  # message_updated / event_created carry nothing to run
             try:
                 decision = evaluate_delivery_event(event, room_id, message, self.agent_id)
             except ValueError as exc:
                 log.warning("dropping message push: %s", exc)
                 return
+            if decision["decision"] != "invocation":
+                return  # our own reply coming back (skip_self)
             room = self.rooms.get(room_id)
-            if decision["decision"] == "invocation" and room is not None:
+            if room is not None:
                 room.submit(message)
 
         return on_push
