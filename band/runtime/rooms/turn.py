@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from time import monotonic
 from typing import Any, NamedTuple
 
 from band.core.exceptions import ProviderRunError
@@ -141,11 +142,13 @@ class TurnRunner:
         """The message's turn was settled: its cut-offs are forgotten."""
         self._cut_off.pop(mid, None)
 
-    async def close_working(self) -> None:
-        """The last turn's working indicator has reported its end (with the mark)."""
+    def end_report(self) -> Awaitable[None] | None:
+        """The last turn's working indicator's end report to wait for (it went out with the
+        mark); None when the turn showed no indicator (a fast turn, most): nothing to await."""
         working, self.working = self.working, None
-        if working is not None and working.closing:  # a fast turn (most) showed none
-            await working.closed()
+        if working is None or not working.closing:
+            return None
+        return working.closed()
 
     async def run(
         self,
@@ -176,7 +179,7 @@ class TurnRunner:
         if trace is not None:
             if hasattr(tools, "trace"):
                 tools.trace = trace  # AgentTools records each tool call in it
-            trace.mark("adapter_start")
+            trace.points.append(("adapter_start", monotonic(), {}))
         self._turn = asyncio.create_task(self.adapter.on_event(inp), name=f"band-turn-{msg.id}")
         working = (
             contextlib.nullcontext()
@@ -219,11 +222,12 @@ class TurnRunner:
             return TurnResult(False, label[:500], retry=True)
         finally:
             if trace is not None:
-                trace.mark("adapter_end")
+                trace.points.append(("adapter_end", monotonic(), {}))
             self._turn = None
             self._tools = None
             self.posted = posted_by(tools)
-        _commit(inp)
+        if inp.commit_context is not None:  # ``_commit``, inlined: every turn passes here
+            inp.commit_context()
         if synthetic:
             return SUCCEEDED  # a contact event owes the room nothing
         self.context.history.remember(item.raw)
