@@ -44,7 +44,7 @@ from band.runtime.contacts.config import ContactEventConfig, ContactEventStrateg
 from band.runtime.contacts.events import contact_event
 from band.runtime.contacts.handler import ContactEventHandler
 from band.runtime.contacts.hub import ContactsHub
-from band.runtime.pushes import payload_from, valid_pushes, validated
+from band.runtime.pushes import payload_from, valid_messages, valid_pushes
 from band.runtime.rooms.events import (
     ParticipantAddedCallback,
     ParticipantAddedEvent,
@@ -480,25 +480,12 @@ class AgentRuntime:
     # --- pushes (called from the socket reader: only validate and dispatch) -------------------
 
     def _room_handler(self, room_id: str) -> PushHandler:
-        # each answered message brings four pushes here (the person's message, our reply
-        # coming back, a message_updated per mark): validated as ``valid_pushes`` does, without
-        # its extra frame, and only the first goes further than a comparison or two
-        def on_push(event: str, payload: JsonObject) -> None:
-            message = validated(event, payload)
-            if message is None or event != "message_created":
-                return  # message_updated / event_created carry nothing to run
-            try:
-                decision = evaluate_delivery_event(event, room_id, message, self.agent_id)
-            except ValueError as exc:
-                log.warning("dropping message push: %s", exc)
-                return
-            if decision["decision"] != "invocation":
-                return  # our own reply coming back (skip_self)
+        def submit(message: JsonObject) -> None:  # a message_created the delivery calls to run
             room = self.rooms.get(room_id)
             if room is not None:
                 room.submit(message)
 
-        return on_push
+        return valid_messages(room_id, self.agent_id, submit)
 
     def _participants_handler(self, room_id: str) -> PushHandler:
         @valid_pushes
