@@ -27,6 +27,8 @@ from .rows import AgentRow, Entity, Member, MessageRecord, PeerRow, RoomRow, Use
 log = logging.getLogger(__name__)
 
 R = TypeVar("R")
+K = TypeVar("K")
+V = TypeVar("V")
 
 MIGRATIONS: dict[int, str] = {
     1: """
@@ -330,11 +332,17 @@ class Store:
         if hit is not None:
             return hit
         value = read()
-        if value is not None and not self.db.in_transaction:
-            if len(cache) >= MAX_CACHED_ROWS:
+        if value is not None:
+            self._keep(cache, key, value, MAX_CACHED_ROWS)
+        return value
+
+    def _keep(self, cache: dict[K, V], key: K, value: V, most: int) -> None:
+        """``cache[key] = value`` (``cache`` starts over at ``most`` entries), unless a
+        transaction is in progress: only committed state is cached, it may still roll back."""
+        if not self.db.in_transaction:
+            if len(cache) >= most:
                 cache.clear()
             cache[key] = value
-        return value
 
     def _forget_role(self, rid: str, pid: str) -> None:
         self._roles.pop((rid, pid), None)
@@ -600,11 +608,7 @@ class Store:
             "SELECT role FROM participants WHERE room_id=? AND participant_id=?", (rid, pid)
         ).fetchone()
         role: str | None = row[0] if row else None
-        # only committed state is cached: a transaction in progress may still roll back
-        if not self.db.in_transaction:
-            if len(self._roles) >= MAX_CACHED_ROLES:
-                self._roles.clear()
-            self._roles[key] = role
+        self._keep(self._roles, key, role, MAX_CACHED_ROLES)
         return role
 
     def member_room(self, rid: str, pid: str) -> RoomRow:
@@ -642,11 +646,7 @@ class Store:
             "WHERE p.participant_id=? ORDER BY r.inserted_at, r.id",
             (pid,),
         )]  # fmt: skip
-        # only committed state is cached: a transaction in progress may still roll back
-        if not self.db.in_transaction:
-            if len(self._room_lists) >= MAX_CACHED_ROOM_LISTS:
-                self._room_lists.clear()
-            self._room_lists[pid] = ids
+        self._keep(self._room_lists, pid, ids, MAX_CACHED_ROOM_LISTS)
         return ids
 
     def room_ids_of(self, pid: str) -> set[str]:
@@ -673,11 +673,7 @@ class Store:
             "SELECT participant_id, role FROM participants WHERE room_id=? ORDER BY inserted_at",
             (rid,),
         )]  # fmt: skip
-        # only committed state is cached: a transaction in progress may still roll back
-        if not self.db.in_transaction:
-            if len(self._rosters) >= MAX_CACHED_ROOM_LISTS:
-                self._rosters.clear()
-            self._rosters[rid] = roster
+        self._keep(self._rosters, rid, roster, MAX_CACHED_ROOM_LISTS)
         return roster
 
     def add_participant(self, rid: str, actor: str, pid: str, role: str) -> tuple[Member, bool]:
