@@ -19,6 +19,7 @@ import math
 import os
 import re
 import ssl
+import time
 import urllib.request
 import zlib
 from collections import deque
@@ -160,9 +161,8 @@ class _Connection(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.usable = False  # idle, open and in step with the server
         self.connected = False  # open both ways (no end of stream seen, not closed)
-        self.idle_since = 0.0  # loop time
+        self.idle_since = 0.0
         self.deadline = math.inf  # loop time by which the pending answer must have come
-        self.loop: asyncio.AbstractEventLoop | None = None  # the loop of the request in flight
         self._pool = pool
         self._waiter: asyncio.Future[Response] | None = None
         # the answer's bytes as received until its body began (its head is all there then):
@@ -257,7 +257,6 @@ class _Connection(asyncio.Protocol):
         assert self.transport is not None and self.usable
         self.usable = False
         self.deadline = deadline
-        self.loop = loop
         waiter = self._waiter = loop.create_future()
         self._received = []
         del self._body[:]  # (cleared, not replaced: ``on_body`` is its append)
@@ -399,14 +398,14 @@ class Http11Pool:
         if body:
             data += body
         if self._free and not self._queue:
-            loop = asyncio.get_running_loop()
-            now = loop.time()
+            now = time.monotonic()
             idle = self._idle
             while idle:
                 conn = idle.pop()
                 if conn.usable and now - conn.idle_since < self._expiry:
                     self._free -= 1
-                    return conn.send(data, now + self.timeout, loop)
+                    loop = asyncio.get_running_loop()
+                    return conn.send(data, loop.time() + self.timeout, loop)
                 conn.close()
         return self._send_later(data)
 
@@ -463,7 +462,7 @@ class Http11Pool:
         del self._waiting[conn]
         if keep and conn.connected and not self._closed and len(self._idle) < self._max_idle:
             conn.usable = True
-            conn.idle_since = conn.loop.time() if conn.loop is not None else 0.0
+            conn.idle_since = time.monotonic()
             self._idle.append(conn)
         else:
             conn.close()
@@ -491,7 +490,7 @@ class Http11Pool:
 
     def _idle_connection(self) -> _Connection | None:
         """An idle connection that is still good (closing those that are not), or None."""
-        now = asyncio.get_running_loop().time()
+        now = time.monotonic()
         while self._idle:
             conn = self._idle.pop()
             if conn.usable and now - conn.idle_since < self._expiry:
