@@ -16,6 +16,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.types import Scope
 
 from band.serving import BodyLimit, Limits
+from band.serving.routing import IndexedRouter
 
 from .access import authz
 from .api import (
@@ -143,6 +144,9 @@ def create_app(
         ],
         lifespan=lifespan,
     )
+    # the same routes, tried by path shape instead of one by one (before the first request
+    # builds the middleware stack around the router)
+    app.router = IndexedRouter(app.router.routes, lifespan=lifespan)
     app.state.directory = directory
     app.state.fanout = Fanout()
     app.state.join_lines = JoinLines()

@@ -5,7 +5,10 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import msgspec
+
 from band.devserver.store.db import SCHEMA_VERSION, Store, hash_key
+from band.devserver.store.files import put_file
 
 
 def test_schema_version_and_idempotent_migrate(tmp_path: Path) -> None:
@@ -134,3 +137,58 @@ def test_room_rows_and_keys_follow_every_write(tmp_path: Path) -> None:
     assert store.authenticate(akey) is None  # a deleted agent's key is refused at once
     assert store.agent(agent.id) is None and store.entity(agent.id) is None
     assert store.authenticate("band_a_unknown") is None
+
+
+def test_a_new_message_is_what_reading_it_back_gives(tmp_path: Path) -> None:
+    store = Store(tmp_path / "dev.sqlite3")
+    user, ukey = store.ensure_local_user()
+    agent, akey = store.create_agent(user.id, "Bot", "d")
+    other, _ = store.create_agent(user.id, "Other", "d")
+    person, bot = store.authenticate(ukey), store.authenticate(akey)
+    assert person is not None and bot is not None
+    rid = store.create_room(person, "r", None).id
+    for aid in (agent.id, other.id):
+        store.add_participant(rid, user.id, aid, "member")
+    everyone = [{"id": i} for i in (other.id, user.id, agent.id)]
+    mentions = store.resolve_mentions(rid, everyone)
+    fid = put_file(store, rid, bot.id, "a.txt", "text/plain", b"hello", None).id
+    for sender, extra, files in (
+        (person, None, []),  # delivered to both agents (in agent id order)
+        (bot, {"k": [1, "two"]}, []),  # to the other agent and the person, never to itself
+        (bot, None, [fid]),  # with a file
+    ):
+        made = store.create_message(rid, sender, "hi", "text", mentions, extra, files)
+        again = store.message(made.id)
+        assert made == again
+        assert msgspec.json.encode(made) == msgspec.json.encode(again)  # keys in the same order
+
+
+def test_a_rooms_participants_follow_every_membership_change(tmp_path: Path) -> None:
+    store = Store(tmp_path / "dev.sqlite3")
+    user, ukey = store.ensure_local_user()
+    agent, _ = store.create_agent(user.id, "Bot", "d")
+    other, _ = store.create_agent(user.id, "Other", "d")
+    person = store.authenticate(ukey)
+    assert person is not None
+    rid = store.create_room(person, "r", None).id
+
+    def roster() -> list[tuple[str, str]]:
+        return [(m.id, m.role) for m in store.participants(rid)]
+
+    assert roster() == [(user.id, "owner")]
+    store.add_participant(rid, user.id, agent.id, "member")
+    assert roster() == [(user.id, "owner"), (agent.id, "member")]
+    store.db.execute(  # raw SQL too
+        "UPDATE participants SET role='admin' WHERE room_id=? AND participant_id=?",
+        (rid, agent.id),
+    )
+    assert roster() == [(user.id, "owner"), (agent.id, "admin")]
+    store.db.execute("BEGIN")  # a membership written and rolled back is never listed
+    store.add_participant(rid, user.id, other.id, "member")
+    assert roster()[-1] == (other.id, "member")
+    store.db.execute("ROLLBACK")
+    assert roster() == [(user.id, "owner"), (agent.id, "admin")]
+    store.remove_participant(rid, agent.id)
+    assert roster() == [(user.id, "owner")]
+    store.update_user_name(user.id, "Renamed", "")  # identities are read fresh
+    assert store.participants(rid)[0].name == "Renamed"

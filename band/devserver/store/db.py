@@ -27,6 +27,8 @@ from .rows import AgentRow, Entity, Member, MessageRecord, PeerRow, RoomRow, Use
 log = logging.getLogger(__name__)
 
 R = TypeVar("R")
+K = TypeVar("K")
+V = TypeVar("V")
 
 MIGRATIONS: dict[int, str] = {
     1: """
@@ -265,6 +267,7 @@ class Store:
         self._move_clear_key()
         self._roles: dict[tuple[str, str], str | None] = {}  # (room, participant) -> role
         self._room_lists: dict[str, list[str]] = {}  # participant -> room ids, listing order
+        self._rosters: dict[str, list[tuple[str, str]]] = {}  # room -> (participant, role)
         self._rooms: dict[str, RoomRow] = {}  # room id -> its row
         self._principals: dict[str, Principal] = {}  # key digest -> whose key it is
         self._agents: dict[str, AgentRow] = {}  # agent id -> its row
@@ -329,15 +332,22 @@ class Store:
         if hit is not None:
             return hit
         value = read()
-        if value is not None and not self.db.in_transaction:
-            if len(cache) >= MAX_CACHED_ROWS:
+        if value is not None:
+            self._keep(cache, key, value, MAX_CACHED_ROWS)
+        return value
+
+    def _keep(self, cache: dict[K, V], key: K, value: V, most: int) -> None:
+        """``cache[key] = value`` (``cache`` starts over at ``most`` entries), unless a
+        transaction is in progress: only committed state is cached, it may still roll back."""
+        if not self.db.in_transaction:
+            if len(cache) >= most:
                 cache.clear()
             cache[key] = value
-        return value
 
     def _forget_role(self, rid: str, pid: str) -> None:
         self._roles.pop((rid, pid), None)
         self._room_lists.pop(pid, None)
+        self._rosters.pop(rid, None)
 
     def close(self) -> None:
         """Close the connection."""
@@ -598,11 +608,7 @@ class Store:
             "SELECT role FROM participants WHERE room_id=? AND participant_id=?", (rid, pid)
         ).fetchone()
         role: str | None = row[0] if row else None
-        # only committed state is cached: a transaction in progress may still roll back
-        if not self.db.in_transaction:
-            if len(self._roles) >= MAX_CACHED_ROLES:
-                self._roles.clear()
-            self._roles[key] = role
+        self._keep(self._roles, key, role, MAX_CACHED_ROLES)
         return role
 
     def member_room(self, rid: str, pid: str) -> RoomRow:
@@ -640,11 +646,7 @@ class Store:
             "WHERE p.participant_id=? ORDER BY r.inserted_at, r.id",
             (pid,),
         )]  # fmt: skip
-        # only committed state is cached: a transaction in progress may still roll back
-        if not self.db.in_transaction:
-            if len(self._room_lists) >= MAX_CACHED_ROOM_LISTS:
-                self._room_lists.clear()
-            self._room_lists[pid] = ids
+        self._keep(self._room_lists, pid, ids, MAX_CACHED_ROOM_LISTS)
         return ids
 
     def room_ids_of(self, pid: str) -> set[str]:
@@ -655,13 +657,24 @@ class Store:
     def participants(self, rid: str) -> list[Member]:
         """Return the room's participants with their identity (an identity gone is skipped)."""
         out = []
-        for row in self.db.execute(
-            "SELECT * FROM participants WHERE room_id=? ORDER BY inserted_at", (rid,)
-        ):
-            ent = self.entity(row["participant_id"])
+        for pid, role in self._roster(rid):
+            ent = self.entity(pid)
             if ent is not None:
-                out.append(_member(ent, row["role"]))
+                out.append(_member(ent, role))
         return out
+
+    def _roster(self, rid: str) -> list[tuple[str, str]]:
+        """(participant id, role) of the room's participants in joining order (cached; the
+        ``participants`` triggers drop it on any change of the room's memberships)."""
+        roster = self._rosters.get(rid)
+        if roster is not None:
+            return roster
+        roster = [(r[0], r[1]) for r in self.db.execute(
+            "SELECT participant_id, role FROM participants WHERE room_id=? ORDER BY inserted_at",
+            (rid,),
+        )]  # fmt: skip
+        self._keep(self._rosters, rid, roster, MAX_CACHED_ROOM_LISTS)
+        return roster
 
     def add_participant(self, rid: str, actor: str, pid: str, role: str) -> tuple[Member, bool]:
         """Add ``pid`` (a peer of ``actor``) to the room; return (participant, newly_added)."""
@@ -777,20 +790,25 @@ class Store:
             content = prefix + content
         metadata = {**(extra_metadata or {}), "mentions": mentions, "status": "sent"}
         sender_type = "Agent" if sender.kind == "agent" else "User"
+        stored = dump_json(metadata)
+        # the agents it is delivered to, from the cached rows (read before the transaction,
+        # where a cache may not be filled)
+        delivered = {m["id"] for m in addressed if m["id"] != sender.id and self.is_agent(m["id"])}
+        attached = list(dict.fromkeys(attachment_ids or ()))
         self.db.execute("BEGIN")
         try:
-            self.db.execute(
+            seq = self.db.execute(
                 "INSERT INTO messages (id, room_id, content, message_type, sender_id, "
                 "sender_type, sender_name, metadata, inserted_at, updated_at) "
                 "VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (mid, rid, content, message_type, sender.id, sender_type, sender.name,
-                 dump_json(metadata), ts, ts),
-            )  # fmt: skip
-            for pos, fid in enumerate(dict.fromkeys(attachment_ids or ())):
+                 stored, ts, ts),
+            ).lastrowid  # fmt: skip
+            for pos, fid in enumerate(attached):
                 self.db.execute("INSERT INTO message_attachments VALUES (?,?,?)", (mid, fid, pos))
             for m in addressed:
                 self.db.execute("INSERT INTO mentions VALUES (?,?)", (mid, m["id"]))
-                if self.agent(m["id"]) and m["id"] != sender.id:
+                if m["id"] in delivered:
                     self.db.execute(
                         "INSERT INTO deliveries (message_id, agent_id, status) VALUES (?,?,?)",
                         (mid, m["id"], "delivered"),
@@ -799,7 +817,26 @@ class Store:
         except Exception:
             self.db.execute("ROLLBACK")
             raise
-        return self.message(mid)  # type: ignore[return-value]
+        if attached:  # its files' rows: read back with the message
+            return self.message(mid)  # type: ignore[return-value]
+        # what was just written is what ``message`` would read back (``_shape``): the stored
+        # metadata with each delivery, in agent id order, not yet attempted
+        assert seq is not None  # the rowid the INSERT gave the message
+        shown = load_json(stored)
+        shown["delivery_status"] = {
+            aid: {"status": "delivered", "current_attempt": None, "attempts": []}
+            for aid in sorted(delivered)
+        }
+        return MessageRecord(
+            seq=seq, id=mid, room_id=rid, content=content, message_type=message_type,
+            sender_id=sender.id, sender_type=sender_type, sender_name=sender.name,
+            metadata=shown, inserted_at=ts, updated_at=ts, attachments=[],
+        )  # fmt: skip
+
+    def is_agent(self, pid: str) -> bool:
+        """Whether ``pid`` is an agent (from the cached identities)."""
+        found = self.entity(pid)
+        return found is not None and found.type == "Agent"
 
     def message(self, mid: str) -> MessageRecord | None:
         """Return a message with its delivery status and attachments."""

@@ -63,7 +63,8 @@ def envelope_for(
     itself working on a delegated message of the room mentioning another agent: the
     ``terminated`` marker (delegation is single-hop). Otherwise none.
     """
-    agents = [a for a in (store.agent(i) for i in addressed) if a is not None]
+    # a person addressed is no agent: asked of the cached identities, not the agents table
+    agents = [a for i in addressed if store.is_agent(i) and (a := store.agent(i)) is not None]
     if sender.kind == "user":
         if not any(a.owner_id != sender.id for a in agents):
             return None

@@ -1,0 +1,84 @@
+"""A Starlette router that tries only the routes a request's path could match."""
+
+from __future__ import annotations
+
+from starlette._utils import get_route_path
+from starlette.convertors import FloatConvertor, IntegerConvertor, StringConvertor, UUIDConvertor
+from starlette.routing import BaseRoute, Match, Route, Router, WebSocketRoute
+from starlette.types import Receive, Scope, Send
+
+#: convertors whose pattern never matches a ``/``: a parameter stays within one path segment
+_ONE_SEGMENT = (StringConvertor, IntegerConvertor, FloatConvertor, UUIDConvertor)
+#: a path of ``(segments, last segment)``'s candidates when its last segment is a parameter
+_ANY = None
+Key = tuple[int, str | None]
+
+
+class IndexedRouter(Router):
+    """``Router`` answering exactly as its linear scan, without trying every route.
+
+    Starlette tries the routes in order until one matches in full; with ~90 routes the hot ones
+    took about 13 pattern matches per request. A route whose parameters each stay within one
+    segment can match only a path with as many ``/`` and, when its last segment is literal,
+    that last segment: the routes are grouped by both, each group kept in declaration order
+    with every route that might match more (a ``Mount``, a ``{x:path}``) in its place. The
+    first full match among a path's group is the first in the whole list; without one (a 404,
+    a 405, a redirect) the request takes ``Router``'s own scan, answers and all.
+    """
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._indexed = -1  # how many routes the index covers (routes can be appended)
+        self._groups: dict[Key, list[BaseRoute]] = {}
+        self._by_count: dict[int, list[BaseRoute]] = {}
+        self._wild: list[BaseRoute] = []
+
+    def _index(self) -> None:
+        keys = [_key(route) for route in self.routes]
+        exact = {k for k in keys if k is not None and k[1] is not _ANY}
+        counts = {k[0] for k in keys if k is not None}
+        self._groups = {
+            k: [r for r, rk in zip(self.routes, keys, strict=True) if rk in (k, (k[0], _ANY), None)]
+            for k in exact
+        }
+        self._by_count = {
+            n: [r for r, rk in zip(self.routes, keys, strict=True) if rk in ((n, _ANY), None)]
+            for n in counts
+        }
+        self._wild = [r for r, rk in zip(self.routes, keys, strict=True) if rk is None]
+        self._indexed = len(self.routes)
+
+    def candidates(self, path: str) -> list[BaseRoute]:
+        """The routes ``path`` could match, in declaration order."""
+        if self._indexed != len(self.routes):
+            self._index()
+        count = path.count("/")
+        found = self._groups.get((count, path[path.rfind("/") + 1 :]))
+        if found is None:
+            found = self._by_count.get(count, self._wild)
+        return found
+
+    async def app(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Hand the request to its route's first full match, else to ``Router``'s scan."""
+        if scope["type"] != "lifespan":
+            for route in self.candidates(get_route_path(scope)):
+                match, child_scope = route.matches(scope)
+                if match is Match.FULL:
+                    if "router" not in scope:
+                        scope["router"] = self
+                    scope["route"] = route
+                    scope.update(child_scope)
+                    await route.handle(scope, receive, send)
+                    return
+        await super().app(scope, receive, send)
+
+
+def _key(route: BaseRoute) -> Key | None:
+    """(``/`` count, last segment or ``_ANY``) of the paths ``route`` can match; None when it
+    may match paths of other shapes (a mount, a parameter that can hold a ``/``)."""
+    if not isinstance(route, Route | WebSocketRoute):
+        return None
+    if not all(isinstance(c, _ONE_SEGMENT) for c in route.param_convertors.values()):
+        return None
+    last = route.path.rsplit("/", 1)[-1]
+    return route.path.count("/"), (_ANY if "{" in last else last)
