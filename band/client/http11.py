@@ -19,7 +19,6 @@ import math
 import os
 import re
 import ssl
-import time
 import urllib.request
 import zlib
 from collections import deque
@@ -161,7 +160,9 @@ class _Connection(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.usable = False  # idle, open and in step with the server
         self.connected = False  # open both ways (no end of stream seen, not closed)
-        self.idle_since = 0.0
+        # loop time the last request went out: the keep-alive expiry counts from there (the
+        # server's own starts at its answer, later: the safe side), no clock read at the answer
+        self.sent_at = 0.0
         self.deadline = math.inf  # loop time by which the pending answer must have come
         self._pool = pool
         self._waiter: asyncio.Future[Response] | None = None
@@ -250,17 +251,18 @@ class _Connection(asyncio.Protocol):
     # our side
 
     def send(
-        self, data: bytes, deadline: float, loop: asyncio.AbstractEventLoop
+        self, data: bytes, loop: asyncio.AbstractEventLoop, now: float
     ) -> asyncio.Future[Response]:
-        """Write one request; the future resolves with its answer, or fails with httpx's
-        ``ReadTimeout`` when the pool finds it unanswered at ``deadline`` (loop time)."""
+        """Write one request at loop time ``now``; the future resolves with its answer, or
+        fails with httpx's ``ReadTimeout`` when the pool finds it unanswered at its deadline."""
         assert self.transport is not None and self.usable
+        pool = self._pool
         self.usable = False
-        self.deadline = deadline
+        self.sent_at = now
+        self.deadline = deadline = now + pool.timeout
         waiter = self._waiter = loop.create_future()
         self._received = []
         del self._body[:]  # (cleared, not replaced: ``on_body`` is its append)
-        pool = self._pool
         pool._waiting[self] = True
         if deadline < pool._timer_at:
             pool._arm(loop, deadline)
@@ -398,14 +400,14 @@ class Http11Pool:
         if body:
             data += body
         if self._free and not self._queue:
-            now = time.monotonic()
+            loop = asyncio.get_running_loop()
+            now = loop.time()
             idle = self._idle
             while idle:
                 conn = idle.pop()
-                if conn.usable and now - conn.idle_since < self._expiry:
+                if conn.usable and now - conn.sent_at < self._expiry:
                     self._free -= 1
-                    loop = asyncio.get_running_loop()
-                    return conn.send(data, loop.time() + self.timeout, loop)
+                    return conn.send(data, loop, now)
                 conn.close()
         return self._send_later(data)
 
@@ -425,7 +427,7 @@ class Http11Pool:
             self._release()
             raise
         loop = asyncio.get_running_loop()
-        answer = conn.send(data, loop.time() + self.timeout, loop)
+        answer = conn.send(data, loop, loop.time())
         try:
             return await answer
         except BaseException:  # cancelled mid-request: the stream is out of step
@@ -462,7 +464,6 @@ class Http11Pool:
         del self._waiting[conn]
         if keep and conn.connected and not self._closed and len(self._idle) < self._max_idle:
             conn.usable = True
-            conn.idle_since = time.monotonic()
             self._idle.append(conn)
         else:
             conn.close()
@@ -490,10 +491,10 @@ class Http11Pool:
 
     def _idle_connection(self) -> _Connection | None:
         """An idle connection that is still good (closing those that are not), or None."""
-        now = time.monotonic()
+        now = asyncio.get_running_loop().time()
         while self._idle:
             conn = self._idle.pop()
-            if conn.usable and now - conn.idle_since < self._expiry:
+            if conn.usable and now - conn.sent_at < self._expiry:
                 return conn
             conn.close()
         return None
