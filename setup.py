@@ -38,6 +38,7 @@ ACCELERATED = {
     "_activity_c": "_activity_py.py",
     "_subscriptions_c": "_subscriptions_py.py",
     "_decisions_c": "_decisions_py.py",
+    "_push_c": "_push_py.py",
 }
 
 

@@ -39,6 +39,7 @@ COMPILED_MODULES = (
     "_activity_c",
     "_subscriptions_c",
     "_decisions_c",
+    "_push_c",
 )
 
 USING_EXTENSIONS = False

@@ -33,6 +33,7 @@ TOPICS = (
     "decisions",
     "session",
     "turn",
+    "push",
 )
 
 

@@ -19,13 +19,15 @@ import math
 import os
 import re
 import ssl
-import time
 import urllib.request
 import zlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections import deque
+from collections.abc import Awaitable, Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 from urllib.parse import SplitResult, quote, urlencode, urlsplit
+
+import msgspec
 
 httptools: Any
 try:
@@ -46,8 +48,6 @@ _QUERY_SAFE = _PATH_SAFE + "?"
 #: A path that ``quote(path, safe=_PATH_SAFE)`` returns unchanged (most are: ids are UUIDs).
 _PLAIN_PATH = re.compile(r"[A-Za-z0-9/%:@!$&'()*+,;=~._-]*")
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
-#: characters a request target may not carry (they would split the request line)
-_BAD_TARGET = re.compile(r"[ \r\n]")
 #: The first bytes of a JSON object or array.
 _JSON_START = frozenset(b"{[")
 #: How early a deadline may be taken as reached (asyncio runs a timer up to its clock's
@@ -89,21 +89,22 @@ def uses_proxy(url: str) -> bool:
 
 
 class Headers(Mapping[str, str]):
-    """An answer's headers by lower-case name (a repeated one joined with ", "), decoded from
-    the received lines on first use: a successful JSON answer is read without them."""
+    """An answer's headers by lower-case name (a repeated one joined with ", "), parsed from
+    the received bytes on first use: a successful JSON answer is read without them."""
 
-    __slots__ = ("_decoded", "_lines")
+    __slots__ = ("_decoded", "_received")
 
-    def __init__(self, lines: list[tuple[bytes, bytes]]) -> None:
-        self._lines = lines
+    def __init__(self, received: list[bytes]) -> None:
+        self._received = received  # the answer's bytes up to (at least) the end of its head
         self._decoded: dict[str, str] | None = None
 
     def _dict(self) -> dict[str, str]:
         decoded = self._decoded
         if decoded is None:
             decoded = self._decoded = {}
-            for name, value in self._lines:
-                key, text = name.decode("latin-1").lower(), value.decode("latin-1")
+            for line in _final_head(b"".join(self._received)) or ():
+                name, _, value = line.partition(b":")  # llhttp skipped blanks before a value
+                key, text = name.decode("latin-1").lower(), value.lstrip(b" \t").decode("latin-1")
                 seen = decoded.get(key)
                 decoded[key] = text if seen is None else f"{seen}, {text}"
         return decoded
@@ -121,94 +122,115 @@ class Headers(Mapping[str, str]):
         return f"Headers({self._dict()!r})"
 
 
-class Response:
+def _final_head(data: bytes) -> list[bytes] | None:
+    """The header lines of the final answer's head at the start of ``data`` (None while not
+    all of it is there); the heads of interim answers (1xx, no body) before it are skipped.
+
+    llhttp already accepted these bytes (strict: CRLF line ends, no folded lines), so this
+    only splits them.
+    """
+    start = 0
+    while True:
+        end = data.find(b"\r\n\r\n", start)
+        if end < 0:
+            return None
+        lines = data[start:end].split(b"\r\n")
+        if lines[0][9:10] != b"1":  # not "HTTP/1.1 1xx": the final answer's head
+            return lines[1:]
+        start = end + 4
+
+
+class Response(msgspec.Struct):
     """A complete answer: status, headers (lower-case names) and the body."""
 
-    __slots__ = ("content", "headers", "status_code")
-
-    def __init__(self, status_code: int, headers: Mapping[str, str], content: bytes) -> None:
-        self.status_code = status_code
-        self.headers = headers
-        self.content = content
+    # a Struct: made without a Python ``__init__`` (one per request)
+    status_code: int
+    headers: Mapping[str, str]
+    content: bytes
 
 
 class _Connection(asyncio.Protocol):
-    """One keep-alive connection; parses the answer to the request in flight."""
+    """One keep-alive connection; parses the answer to the request in flight.
 
-    def __init__(self) -> None:
+    The request's end (answered, failed, timed out) is handed to the pool at once, from the
+    parser's callback: the caller awaits only the answer's future, no coroutine of the pool's.
+    """
+
+    def __init__(self, pool: Http11Pool) -> None:
         self.transport: asyncio.Transport | None = None
         self.usable = False  # idle, open and in step with the server
-        self.idle_since = 0.0
+        self.connected = False  # open both ways (no end of stream seen, not closed)
+        self.idle_since = 0.0  # loop time
         self.deadline = math.inf  # loop time by which the pending answer must have come
-        self._parser = httptools.HttpResponseParser(self)
+        self.loop: asyncio.AbstractEventLoop | None = None  # the loop of the request in flight
+        self._pool = pool
         self._waiter: asyncio.Future[Response] | None = None
-        self._lines: list[tuple[bytes, bytes]] = []  # the answer's header lines, as received
+        # the answer's bytes as received until its body began (its head is all there then):
+        # parsed only when a header is read (``Headers``). httptools calls back per header line
+        # only a protocol with ``on_header`` (and at their end one with
+        # ``on_headers_complete``): Python calls per answer for headers seldom read.
+        self._received: list[bytes] = []
         self._body: list[bytes] = []
-        self._headers_done = False
+        # the list's own append, called by httptools from C: no Python call per body piece
+        self.on_body = self._body.append
+        self._parser = httptools.HttpResponseParser(self)  # (it looks its callbacks up now)
 
     # asyncio.Protocol
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
-        self.usable = True
+        self.usable = self.connected = True
 
     def data_received(self, data: bytes) -> None:
         if self._waiter is None:  # bytes nobody asked for: the stream is out of step
             self.close()
             return
+        if not self._body:
+            self._received.append(data)
         try:
             self._parser.feed_data(data)
         except httptools.HttpParserError as exc:
             self._fail(_httpx().RemoteProtocolError(f"malformed response: {exc}"))
-            self.close()
 
     def eof_received(self) -> bool:
-        self.usable = False
+        self.usable = self.connected = False
         return False  # let the transport close
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.usable = False
+        self.usable = self.connected = False
         if self._waiter is None or self._waiter.done():
             return
-        if self._headers_done and not self._framed():  # a body that ends where the stream does
+        head_done = _final_head(b"".join(self._received)) is not None
+        if head_done and not self._framed():  # a body that ends where the stream does
             self.on_message_complete()
         else:
             self._fail(_httpx().RemoteProtocolError("server disconnected without a full response"))
 
     # httptools callbacks
 
-    def on_header(self, name: bytes, value: bytes) -> None:
-        self._lines.append((name, value))  # decoded only when read (Headers)
-
-    def on_headers_complete(self) -> None:
-        self._headers_done = True
-
     def _framed(self) -> bool:
         """True when the answer's end is in the stream (Content-Length, chunked, or no body)."""
         # 204 and 304 never carry a body (RFC 9110): their end is the end of the headers
-        headers = Headers(self._lines)
+        headers = Headers(self._received)
         return (
             self._parser.get_status_code() in (204, 304)
             or "content-length" in headers
             or "chunked" in headers.get("transfer-encoding", "")
         )
 
-    def on_body(self, body: bytes) -> None:
-        self._body.append(body)
-
     def on_message_complete(self) -> None:
         waiter = self._waiter
-        if waiter is None or waiter.done():
+        if waiter is None:
             return
         status = self._parser.get_status_code()
         if status < 200:  # an interim answer (100 Continue): the real one follows
-            self._lines, self._body, self._headers_done = [], [], False
+            del self._body[:]  # (``Headers`` skips its head)
             return
         # llhttp keeps a connection alive only when the answer's end was in the stream (an
         # answer that ends with the connection completes in connection_lost, closed anyway)
         keep = self._parser.should_keep_alive()
         content = b"".join(self._body)
-        headers = Headers(self._lines)
+        headers = Headers(self._received)
         # neither gzip's nor zlib's first byte can be "{" or "[": a JSON body skips the lookup
         if content and content[0] not in _JSON_START:
             encoding = headers.get("content-encoding", "")
@@ -217,48 +239,62 @@ class _Connection(asyncio.Protocol):
                     content = zlib.decompress(content, 47 if encoding == "gzip" else 15)
                 except zlib.error as exc:
                     self._fail(_httpx().RemoteProtocolError(f"bad {encoding} body: {exc}"))
-                    self.close()
                     return
-        waiter.set_result(Response(status, headers, content))
         self._waiter = None
-        if not keep:
-            self.close()
+        self._pool._settle(self, keep)
+        try:
+            waiter.set_result(Response(status, headers, content))
+        except asyncio.InvalidStateError:  # its caller was cancelled: the answer came whole,
+            pass  # the connection is in step and stays (``abandon`` finds nothing to drop)
 
     # our side
 
-    def send(self, data: bytes, deadline: float) -> asyncio.Future[Response]:
-        """Write one request; the future resolves with its answer, or fails with
-        ``TimeoutError`` when the pool finds it unanswered at ``deadline`` (loop time)."""
+    def send(
+        self, data: bytes, deadline: float, loop: asyncio.AbstractEventLoop
+    ) -> asyncio.Future[Response]:
+        """Write one request; the future resolves with its answer, or fails with httpx's
+        ``ReadTimeout`` when the pool finds it unanswered at ``deadline`` (loop time)."""
         assert self.transport is not None and self.usable
         self.usable = False
         self.deadline = deadline
-        self._waiter = asyncio.get_running_loop().create_future()
-        self._lines, self._body, self._headers_done = [], [], False
+        self.loop = loop
+        waiter = self._waiter = loop.create_future()
+        self._received = []
+        del self._body[:]  # (cleared, not replaced: ``on_body`` is its append)
+        pool = self._pool
+        pool._waiting[self] = True
+        if deadline < pool._timer_at:
+            pool._arm(loop, deadline)
         self.transport.write(data)
-        return self._waiter
+        return waiter
 
     def expire(self) -> None:
-        """The deadline passed with no answer: the request fails with ``TimeoutError``."""
-        self._fail(TimeoutError())
+        """The deadline passed with no answer: the request fails with ``ReadTimeout``."""
+        seconds = self._pool.timeout
+        error = _httpx().ReadTimeout(f"no answer within {seconds}s")
+        error.__cause__ = TimeoutError()  # as raised from the deadline before
+        self._fail(error)
 
-    def release(self) -> bool:
-        """Mark the connection idle after a complete answer; False when it cannot be reused."""
-        if self.transport is None or self.transport.is_closing() or self._waiter is not None:
-            return False
-        self.usable = True
-        self.idle_since = time.monotonic()
-        return True
+    def abandon(self) -> None:
+        """The caller stopped waiting (cancelled): the stream is out of step, drop it."""
+        self._waiter = None
+        self.close()
+        self._pool._settle(self, keep=False)
 
     def close(self) -> None:
         """Close the connection; it is never reused."""
-        self.usable = False
+        self.usable = self.connected = False
         if self.transport is not None:
             self.transport.close()
 
     def _fail(self, exc: Exception) -> None:
-        if self._waiter is not None and not self._waiter.done():
-            self._waiter.set_exception(exc)
-        self._waiter = None
+        """The request fails with ``exc``; the connection is dropped."""
+        waiter = self._waiter
+        if waiter is None:
+            return
+        self.abandon()
+        if not waiter.done():
+            waiter.set_exception(exc)
 
 
 class Http11Pool:
@@ -291,16 +327,21 @@ class Http11Pool:
             self._ssl = ssl_context()  # the trust httpx would use
         self._prefix = parts.path.rstrip("/") + "/"
         netloc = parts.netloc.rpartition("@")[2]
-        self._fixed = _header_block({"Host": netloc, **headers})
+        self._fixed = header_block({"Host": netloc, **headers})
         self._idle: list[_Connection] = []
         self._max_idle = max_idle
         self._expiry = keepalive_expiry_s
-        self._slots = asyncio.Semaphore(max_connections)
+        # connection slots (a request in flight, or a connection opening, holds one): a count
+        # and the callers waiting for one, first come first served (an asyncio.Semaphore's
+        # acquire is a coroutine per request)
+        self._free = max_connections
+        self._queue: deque[asyncio.Future[None]] = deque()
         self._closed = False
-        # the requests awaiting an answer, and one timer at the earliest of their deadlines:
-        # not a timer per request (created, pushed on the loop's heap, then cancelled; three
-        # requests per answered message), one per timeout period under a steady load
-        self._waiting: set[_Connection] = set()
+        # the requests awaiting an answer (a dict, not a set: no method call per request), and
+        # one timer at the earliest of their deadlines: not a timer per request (created,
+        # pushed on the loop's heap, then cancelled; three requests per answered message), one
+        # per timeout period under a steady load
+        self._waiting: dict[_Connection, bool] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at = math.inf
 
@@ -330,53 +371,106 @@ class Http11Pool:
             query = quote(query, safe=_QUERY_SAFE)
         return f"{target}?{query}" if query else target
 
-    async def request(
+    def send(
         self,
         method: str,
-        target: str,
-        *,
+        url: str,
+        params: QueryParams | None = None,
         body: bytes | None = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> Response:
-        """Send one request and read its whole answer."""
+        head: str = "",
+    ) -> Awaitable[Response]:
+        """Send one request and return its whole answer to await.
+
+        ``url`` is relative to the base path (``target``); ``head`` is the request's own header
+        lines (``header_block``). The answer is the connection's future when an idle
+        connection takes the request at once (the common case: no coroutine in between), else
+        a coroutine that waits for a slot or connects first. A caller whose wait ends early
+        (cancelled) passes the awaitable to :meth:`abandon`.
+        """
         if self._closed:
             raise RuntimeError("the HTTP client is closed")
-        head = f"{method} {target} HTTP/1.1\r\n{self._fixed}"
-        if headers:
-            head += _header_block(headers)
+        # "/path" with no query (most calls): the target is the prefix and the path
+        target = self._prefix + url[1:]
+        if params or url[:1] != "/" or url[1:2] == "/" or not _PLAIN_PATH.fullmatch(target):
+            target = self.target(url, params)
         if body is not None or method in _BODY_METHODS:
-            head += f"Content-Length: {len(body or b'')}\r\n"
-        if _BAD_TARGET.search(target):
-            raise ValueError(f"invalid request target: {target!r}")
-        data = (head + "\r\n").encode("latin-1") + (body or b"")
-        # acquire/release, not ``async with``: two coroutines fewer per request
-        await self._slots.acquire()
+            head += f"Content-Length: {len(body)}\r\n" if body else "Content-Length: 0\r\n"
+        data = f"{method} {target} HTTP/1.1\r\n{self._fixed}{head}\r\n".encode("latin-1")
+        if body:
+            data += body
+        if self._free and not self._queue:
+            loop = asyncio.get_running_loop()
+            now = loop.time()
+            idle = self._idle
+            while idle:
+                conn = idle.pop()
+                if conn.usable and now - conn.idle_since < self._expiry:
+                    self._free -= 1
+                    return conn.send(data, now + self.timeout, loop)
+                conn.close()
+        return self._send_later(data)
+
+    def abandon(self, answer: Awaitable[Response]) -> None:
+        """The caller stopped awaiting ``answer`` (from :meth:`send`) before it came."""
+        for conn in self._waiting:
+            if conn._waiter is answer:
+                conn.abandon()
+                return
+
+    async def _send_later(self, data: bytes) -> Response:
+        """``send`` once a slot is free and a connection is open (an idle one, or a new one)."""
+        await self._acquire()
         try:
             conn = self._idle_connection() or await self._open()
-            loop = asyncio.get_running_loop()
-            deadline = loop.time() + self.timeout
-            answer = conn.send(data, deadline)
-            self._waiting.add(conn)
-            if deadline < self._timer_at:
-                self._arm(loop, deadline)
-            try:
-                resp = await answer
-            except TimeoutError as exc:
-                conn.close()
-                raise _httpx().ReadTimeout(f"no answer within {self.timeout}s") from exc
-            except BaseException:  # cancelled or failed mid-request: the stream is out of step
-                conn.close()
-                raise
-            finally:
-                self._waiting.discard(conn)
-            if conn.release():
-                if len(self._idle) < self._max_idle and not self._closed:
-                    self._idle.append(conn)
-                else:
-                    conn.close()
-            return resp
-        finally:
-            self._slots.release()
+        except BaseException:
+            self._release()
+            raise
+        loop = asyncio.get_running_loop()
+        answer = conn.send(data, loop.time() + self.timeout, loop)
+        try:
+            return await answer
+        except BaseException:  # cancelled mid-request: the stream is out of step
+            self.abandon(answer)
+            raise
+
+    async def _acquire(self) -> None:
+        """Take a connection slot, waiting in line while all are held."""
+        if self._free and not self._queue:
+            self._free -= 1
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self._queue.append(waiter)
+        try:
+            await waiter
+        except BaseException:
+            if waiter.done() and not waiter.cancelled():  # handed a slot, then cancelled
+                self._release()
+            raise
+
+    def _release(self) -> None:
+        """Give a slot back: to the first caller in line, else to the count."""
+        queue = self._queue
+        while queue:
+            waiter = queue.popleft()
+            if not waiter.done():  # a caller cancelled in line is skipped
+                waiter.set_result(None)
+                return
+        self._free += 1
+
+    def _settle(self, conn: _Connection, keep: bool) -> None:
+        """The request on ``conn`` ended: its slot is free, and the connection waits for the
+        next request when ``keep`` (the answer left it in step) and there is room."""
+        del self._waiting[conn]
+        if keep and conn.connected and not self._closed and len(self._idle) < self._max_idle:
+            conn.usable = True
+            conn.idle_since = conn.loop.time() if conn.loop is not None else 0.0
+            self._idle.append(conn)
+        else:
+            conn.close()
+        if self._queue:
+            self._release()
+        else:
+            self._free += 1
 
     def _arm(self, loop: asyncio.AbstractEventLoop, when: float) -> None:
         """Move the deadline timer to ``when``."""
@@ -391,14 +485,13 @@ class Http11Pool:
         # a timer may run up to the clock's resolution early: that is on time here
         now = loop.time() + _DEADLINE_SLACK_S
         for conn in [c for c in self._waiting if c.deadline <= now]:
-            self._waiting.discard(conn)
             conn.expire()
         if self._waiting:
             self._arm(loop, min(c.deadline for c in self._waiting))
 
     def _idle_connection(self) -> _Connection | None:
         """An idle connection that is still good (closing those that are not), or None."""
-        now = time.monotonic()
+        now = asyncio.get_running_loop().time()
         while self._idle:
             conn = self._idle.pop()
             if conn.usable and now - conn.idle_since < self._expiry:
@@ -412,7 +505,7 @@ class Http11Pool:
         try:
             async with asyncio.timeout(self.connect_timeout):
                 _, conn = await loop.create_connection(
-                    _Connection,
+                    lambda: _Connection(self),
                     self._host,
                     self._port,
                     ssl=self._ssl,
@@ -427,7 +520,7 @@ class Http11Pool:
         return conn
 
 
-def _header_block(headers: Mapping[str, str]) -> str:
+def header_block(headers: Mapping[str, str]) -> str:
     """``Name: value`` lines; a CR or LF in either would split the request, so it is refused."""
     lines = []
     for name, value in headers.items():

@@ -26,7 +26,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from websockets.frames import Frame, Opcode
 from websockets.protocol import Event, State
 
-from band.core.wire import JsonObject, decode_error, decode_frame, encode_frame
+from band.core.wire import FRAME_DECODER, TOO_DEEP, JsonObject, decode_error, encode_frame
 from band_sdk_core import (
     Session,
     SessionOutcome,
@@ -35,6 +35,7 @@ from band_sdk_core import (
     classify_close,
     classify_upgrade,
 )
+from band_sdk_core._push import CONTROL, HAND_OVER, split_frames
 
 from .errors import BandConnectionError
 
@@ -48,6 +49,8 @@ __all__ = [
 
 log = logging.getLogger("band.client.phoenix")
 
+_decode_frame = FRAME_DECODER.decode
+
 
 def _redact_key_header(record: logging.LogRecord) -> bool:
     """Hide the ``x-api-key`` value in websockets' DEBUG handshake lines (``> name: value``)."""
@@ -60,12 +63,6 @@ def _redact_key_header(record: logging.LogRecord) -> bool:
 # websockets logs every handshake header at DEBUG; our sockets log through this logger instead
 _ws_log = logging.getLogger("band.client.websocket")
 _ws_log.addFilter(_redact_key_header)
-
-
-#: The first byte of an unfragmented text frame without extension bits (FIN, opcode 1).
-_TEXT_FIN = 0x81
-#: The first bytes of a close, ping and pong frame (control frames are never fragmented).
-_CONTROL_FIN = frozenset({0x88, 0x89, 0x8A})
 
 
 class _PushConnection(ClientConnection):
@@ -117,42 +114,25 @@ class _PushConnection(ClientConnection):
         sink = self.sink
         assert sink is not None  # attach() set it before _direct
         buf = self._partial + data if self._partial else data
-        pos, end = 0, len(buf)
+        pos = 0
         is_open = self.protocol.state is State.OPEN
-        while end - pos >= 2:
-            first, second = buf[pos], buf[pos + 1]
-            size, head = second & 0x7F, 2
-            if size == 126:
-                size, head = int.from_bytes(buf[pos + 2 : pos + 4], "big"), 4
-            elif size == 127:
-                size, head = int.from_bytes(buf[pos + 2 : pos + 10], "big"), 10
-            stop = pos + head + size
-            # a server's frames are never masked (bit 0x80 of the second byte): websockets
-            # refuses one that is, as it refuses extension bits or a frame after a close
-            plain = is_open and not second & 0x80
-            if first == _TEXT_FIN and plain:
-                if end - pos < head or stop > end:
-                    break
-                try:
-                    text = str(buf[pos + head : stop], "utf-8")
-                except UnicodeDecodeError:
-                    self._hand_over(buf[pos:])
-                    return
-                pos = stop
+        while True:
+            # the core splits the bytes up to the first frame that is not plain text
+            texts, stop, at, after = split_frames(buf, pos, is_open)
+            for text in texts:
                 try:
                     sink(text)
                 except Exception:  # never into the reader: the socket must read on
                     log.exception("handling a frame failed")
-            elif first in _CONTROL_FIN and plain and size < 126:
-                if stop > end:
-                    break
-                super().data_received(buf[pos:stop])  # a ping is answered, a close begins
-                pos = stop
-                is_open = self.protocol.state is State.OPEN
-            else:
-                self._hand_over(buf[pos:])
-                return
-        self._partial = buf[pos:]
+            if stop != CONTROL:
+                break
+            super().data_received(buf[at:after])  # a ping is answered, a close begins
+            pos = after
+            is_open = self.protocol.state is State.OPEN
+        if stop == HAND_OVER:
+            self._hand_over(buf[at:])
+        else:
+            self._partial = buf[at:]
 
     def _hand_over(self, rest: bytes) -> None:
         """From ``rest`` on, websockets parses every frame and the reader task takes them."""
@@ -460,11 +440,16 @@ class PhoenixClient:
     def _dispatch(self, raw: str | bytes) -> None:
         """Route one server frame: a reply to its waiter, a push to its topic's handler."""
         try:
-            frame = decode_frame(raw)
+            frame = _decode_frame(raw)  # decode_frame's decoder, without its call
         except msgspec.DecodeError as exc:  # malformed JSON or not a V2 frame: counted, not fatal
             log.warning("dropping a malformed frame: %s", exc)
             return
-        event, topic, payload = frame.event, frame.topic, frame.body
+        except RecursionError:  # nested too deeply for msgspec: just a bad frame
+            log.warning("dropping a malformed frame: %s", TOO_DEEP)
+            return
+        event, topic, payload = frame.event, frame.topic, frame.payload
+        if type(payload) is not dict:  # PhoenixFrame.body, without the property's call
+            payload = {}
         if event == "phx_reply":
             fut = self._pending.get(str(frame.ref)) if frame.ref is not None else None
             if fut is not None and not fut.done():

@@ -7,7 +7,7 @@ import logging
 import random
 import re
 import sys
-from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 from urllib.parse import quote
@@ -95,6 +95,8 @@ _LEAN_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE"})
 #: A flag (``env_flag``, e.g. 1): every call goes through httpx (to compare, or for its hooks).
 FORCE_HTTPX_ENV = "BAND_REST_HTTPX"
 _encode_json = msgspec.json.Encoder().encode
+#: The header line of a JSON body (a call without headers of its own: most calls).
+_JSON_HEAD = "Content-Type: application/json\r\n"
 _decode_json = wire.decode_json
 M = TypeVar("M", bound=wire.WireModel)
 
@@ -105,6 +107,8 @@ _Answer: TypeAlias = "http11.Response | httpx.Response"
 
 #: An id that ``quote(id, safe="")`` returns unchanged (a UUID, a handle); not ``.`` or ``..``.
 _PLAIN_ID = re.compile(r"[A-Za-z0-9_~-][A-Za-z0-9_.~-]*")
+#: Plain ids joined by "/" (which no plain id holds): all of a path's ids checked at once.
+_PLAIN_IDS = re.compile(r"[A-Za-z0-9_~-][A-Za-z0-9_.~-]*(?:/[A-Za-z0-9_~-][A-Za-z0-9_.~-]*)*")
 
 
 def _segment(value: str) -> str:
@@ -114,7 +118,14 @@ def _segment(value: str) -> str:
 
 def path(template: str, *ids: str) -> str:
     """Fill ``{}`` slots of a path template with percent-encoded IDs (no ``/`` or ``..`` escape)."""
-    return template.format(*[_segment(str(i)) for i in ids])
+    try:
+        joined = "/".join(ids)
+    except TypeError:  # an id that is not a str: each one by its text
+        return template.format(*[_segment(str(i)) for i in ids])
+    # most ids need no escape (UUIDs, handles): one check for all, not a call per id
+    if _PLAIN_IDS.fullmatch(joined):
+        return template.format(*ids)
+    return template.format(*[_segment(i) for i in ids])
 
 
 def next_cursor(meta: Mapping[str, object], seen: set[str]) -> str | None:
@@ -302,27 +313,43 @@ class RestClient:
         ``BandAPIError`` subclass for error statuses and ``BandConnectionError`` when the
         platform is unreachable.
         """
-        method = method.upper()
+        if method not in _LEAN_METHODS:  # (those are upper-case already: no call for them)
+            method = method.upper()
         if retries is None:
             retries = self.max_retries if method in IDEMPOTENT_METHODS else 0
-        query = {k: v for k, v in (params or {}).items() if v is not None}
-        lean = (
-            self._lean is not None
-            and files is None
-            and method in _LEAN_METHODS
-            and not url.startswith(("http://", "https://"))
-        )
+        query = {k: v for k, v in params.items() if v is not None} if params else None
+        lean = self._lean
+        if lean is not None:
+            # slices, not ``startswith``: the check runs on every call
+            absolute = url[:7] == "http://" or url[:8] == "https://"
+            if files is not None or method not in _LEAN_METHODS or absolute:
+                lean = None
+            else:  # the body and the call's own header lines, once for every attempt
+                payload, head = content, ""
+                if json is not None and content is None:
+                    payload = _encode_json(json)
+                    head = _JSON_HEAD
+                    if headers:
+                        head = http11.header_block({"Content-Type": "application/json", **headers})
+                elif headers:
+                    head = http11.header_block(headers)
         attempt = 0
         while True:
             try:
                 resp: _Answer
-                if lean:
-                    resp = await self._send_lean(method, url, query, json, content, headers)
+                if lean is not None:
+                    # the pool's future itself, awaited here: one coroutine per call end to end
+                    answer = lean.send(method, url, query, payload, head)
+                    try:
+                        resp = await answer
+                    except BaseException:  # cancelled mid-request: the pool drops the connection
+                        lean.abandon(answer)
+                        raise
                 else:
                     resp = await self._http.request(
                         method,
                         url,
-                        params=query or None,
+                        params=query,
                         json=json,
                         content=content,
                         files=files,
@@ -339,7 +366,7 @@ class RestClient:
                     raise BandConnectionError(f"{method} {url} failed: {exc}") from exc
                 delay = self._backoff(attempt, None)
             else:
-                if not lean:  # the lean client awaits its own future: a cancel is never lost
+                if lean is None:  # the lean client awaits its own future: a cancel is never lost
                     _reraise_swallowed_cancel()
                 if resp.status_code < 400:
                     body = bytes(resp.content or b"") if raw else _decode(resp)
@@ -387,25 +414,6 @@ class RestClient:
                 return
             page += 1
             query["page"] = page
-
-    def _send_lean(
-        self,
-        method: str,
-        url: str,
-        query: QueryParams,
-        json: JsonValue,
-        content: bytes | None,
-        headers: Mapping[str, str] | None,
-    ) -> Coroutine[Any, Any, http11.Response]:
-        """One call through the lean HTTP/1.1 client (the pool's coroutine, awaited by the
-        caller: no coroutine of its own in between)."""
-        assert self._lean is not None
-        body = content
-        if json is not None and content is None:
-            body = _encode_json(json)
-            headers = {"Content-Type": "application/json", **(headers or {})}
-        target = self._lean.target(url, query)
-        return self._lean.request(method, target, body=body, headers=headers)
 
     def retry_delay(self, attempt: int, error: BaseException | None = None) -> float:
         """Seconds before retry ``attempt`` (0-based) after ``error``: the platform's

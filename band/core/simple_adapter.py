@@ -6,7 +6,7 @@ import enum
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from typing import ClassVar, Generic, TypeVar, Unpack, cast
+from typing import Any, ClassVar, Generic, TypeVar, Unpack
 
 from .exceptions import BandConfigError
 from .protocols import AgentToolsProtocol
@@ -139,15 +139,16 @@ class SimpleAdapter(ABC, Generic[H]):
 
     async def on_event(self, inp: AgentInput) -> None:
         """Run one turn: convert the history and call :meth:`on_message`."""
-        history: object = inp.history
+        # H is HistoryProvider when there is no converter: a link the type system cannot state
+        # (typed Any rather than ``cast``, a call every turn)
+        history: Any = inp.history
         if self.history_converter is not None:
             history = inp.history.convert(self.history_converter)
         # positional, as on_message declares them: overrides may rename them
         await self.on_message(
             inp.msg,
             inp.tools,
-            # H is HistoryProvider when there is no converter: a link the type system cannot state
-            cast(H, history),
+            history,
             inp.participants_msg,
             inp.contacts_msg,
             is_session_bootstrap=inp.is_session_bootstrap,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from band.client.phoenix import PushHandler
 from band.core.wire import JsonObject, JsonValue
-from band_sdk_core import validate_event_payload
+from band_sdk_core._push import room_message, validate_push
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -20,6 +20,7 @@ __all__ = [
     "WireStats",
     "payload_from",
     "push_event",
+    "valid_messages",
     "valid_pushes",
     "validated",
 ]
@@ -64,16 +65,21 @@ class WireStats:
     dropped = 0
 
 
+def _dropped(event: str, exc: Exception) -> None:
+    """Count and log a push that failed validation."""
+    WireStats.dropped += 1
+    log.warning("dropping invalid %s push: %s", event, exc)
+
+
 def validated(event: str, payload: JsonValue) -> JsonObject | None:
     """The normalised payload of ``event``, or None (logged, counted) when it is invalid."""
     try:
-        result = validate_event_payload(event, payload)
+        result = validate_push(event, payload)
     except (ValueError, TypeError) as exc:
-        WireStats.dropped += 1
-        log.warning("dropping invalid %s push: %s", event, exc)
+        _dropped(event, exc)
         return None
     WireStats.accepted += 1
-    return result if isinstance(result, dict) else {}
+    return result
 
 
 def valid_pushes(handle: PushHandler) -> PushHandler:
@@ -84,6 +90,29 @@ def valid_pushes(handle: PushHandler) -> PushHandler:
         data = validated(event, payload)
         if data is not None:
             handle(event, data)
+
+    return on_push
+
+
+def valid_messages(
+    room_id: str, agent_id: str, submit: Callable[[JsonObject], None]
+) -> PushHandler:
+    """A room topic's push handler: every push is validated as :func:`valid_pushes` does (an
+    invalid one dropped, logged, counted), and ``submit`` gets each message to answer: a
+    ``message_created`` that ``evaluate_delivery_event(event, room_id, message, agent_id)``
+    calls an invocation (one the agent did not send). One call into the core per push."""
+    if not room_id:
+        raise ValueError("a room's push handler needs the room's id")
+
+    def on_push(event: str, payload: JsonObject) -> None:
+        try:
+            message = room_message(event, payload, room_id, agent_id)
+        except (ValueError, TypeError) as exc:
+            _dropped(event, exc)
+            return
+        WireStats.accepted += 1
+        if message is not None:
+            submit(message)
 
     return on_push
 

@@ -44,7 +44,7 @@ from band.runtime.contacts.config import ContactEventConfig, ContactEventStrateg
 from band.runtime.contacts.events import contact_event
 from band.runtime.contacts.handler import ContactEventHandler
 from band.runtime.contacts.hub import ContactsHub
-from band.runtime.pushes import payload_from, valid_pushes
+from band.runtime.pushes import payload_from, valid_messages, valid_pushes
 from band.runtime.rooms.events import (
     ParticipantAddedCallback,
     ParticipantAddedEvent,
@@ -480,20 +480,12 @@ class AgentRuntime:
     # --- pushes (called from the socket reader: only validate and dispatch) -------------------
 
     def _room_handler(self, room_id: str) -> PushHandler:
-        @valid_pushes
-        def on_push(event: str, message: JsonObject) -> None:
-            if event != "message_created":
-                return  # message_updated / event_created carry nothing to run
-            try:
-                decision = evaluate_delivery_event(event, room_id, message, self.agent_id)
-            except ValueError as exc:
-                log.warning("dropping message push: %s", exc)
-                return
+        def submit(message: JsonObject) -> None:  # a message_created the delivery calls to run
             room = self.rooms.get(room_id)
-            if decision["decision"] == "invocation" and room is not None:
+            if room is not None:
                 room.submit(message)
 
-        return on_push
+        return valid_messages(room_id, self.agent_id, submit)
 
     def _participants_handler(self, room_id: str) -> PushHandler:
         @valid_pushes

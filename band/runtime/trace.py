@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from time import monotonic
 from typing import Any
 
 import msgspec
@@ -26,8 +27,6 @@ log = logging.getLogger("band.turns")
 
 #: Finished turns a recorder keeps for ``recent()``.
 KEEP_TURNS = 50
-#: Message receipt times kept until their turn begins (older ones are dropped first).
-KEEP_RECEIVED = 1000
 
 
 def argument_size(arguments: Mapping[str, Any]) -> int:
@@ -70,6 +69,8 @@ class TurnTrace:
 
     Recording a point or a tool call appends one tuple (its name, the monotonic time and
     what it found, as passed): nothing is formatted, rounded or measured while the turn runs.
+    The runtime's own points, one per step of every message, are appended to ``points``
+    directly (no call but the append and the clock's); ``mark`` does the same for others.
     ``events``, ``tools``, ``line()`` and ``as_dict()`` build their views when they are read,
     by a sink, the log line or ``recent()``'s reader. Traces compare by identity (``eq=False``).
     """
@@ -84,7 +85,8 @@ class TurnTrace:
     outcome: str | None = field(default=None, init=False)
     error: str | None = field(default=None, init=False)
     duration: float = field(default=0.0, init=False)
-    _points: list[tuple[str, float, dict[str, Any]]] = field(default_factory=list, init=False)
+    #: the points passed, as recorded: (name, ``time.monotonic()``, detail)
+    points: list[tuple[str, float, dict[str, Any]]] = field(default_factory=list, init=False)
     _calls: list[tuple[str, Mapping[str, Any], float, float, str | None]] = field(
         default_factory=list, init=False
     )
@@ -97,24 +99,24 @@ class TurnTrace:
 
     def now(self) -> float:
         """Seconds since the trace began."""
-        return time.monotonic() - self.t0
+        return monotonic() - self.t0
 
     def mark(self, name: str, **detail: Any) -> None:
         """Record that the turn passed ``name`` now."""
-        self._points.append((name, time.monotonic(), detail))
+        self.points.append((name, monotonic(), detail))
 
     def tool(
         self, name: str, arguments: Mapping[str, Any], start: float, *, error: str | None = None
     ) -> None:
         """Record a tool call that began at monotonic ``start`` and ends now (its arguments'
         size is measured when the call is read)."""
-        self._calls.append((name, arguments, start, time.monotonic(), error))
+        self._calls.append((name, arguments, start, monotonic(), error))
 
     @property
     def events(self) -> list[TraceEvent]:
         """The points the turn passed, in order (seconds since the trace began)."""
         t0 = self.t0
-        return [TraceEvent(name, round(at - t0, 6), detail) for name, at, detail in self._points]
+        return [TraceEvent(name, round(at - t0, 6), detail) for name, at, detail in self.points]
 
     @property
     def tools(self) -> list[ToolCall]:
@@ -134,7 +136,7 @@ class TurnTrace:
 
     def at(self, name: str) -> float | None:
         """When the turn (last) passed ``name``, or None."""
-        found = next((at for n, at, _ in reversed(self._points) if n == name), None)
+        found = next((at for n, at, _ in reversed(self.points) if n == name), None)
         return None if found is None else round(found - self.t0, 6)
 
     def line(self) -> str:
@@ -179,33 +181,31 @@ class TurnRecorder:
     ) -> None:
         self.agent_id = agent_id
         self._recent: deque[TurnTrace] = deque(maxlen=keep)
-        self._received: OrderedDict[str, float] = OrderedDict()
         #: called with each finished trace (the runtime adds ``trace_otel.otel_sink``)
         self.sinks: list[Sink] = list(sinks)
 
-    def received(self, message_id: str) -> None:
-        """The message reached the agent (a push or a listing); its turn may come later."""
-        if message_id and message_id not in self._received:
-            self._received[message_id] = time.monotonic()
-            while len(self._received) > KEEP_RECEIVED:
-                self._received.popitem(last=False)
-
-    def begin(self, room_id: str, message_id: str, attempt: int) -> TurnTrace:
-        """A new trace for the turn of ``message_id`` (from its receipt, when that is known)."""
-        now = time.monotonic()
-        received = self._received.pop(message_id, None)
+    def begin(
+        self, room_id: str, message_id: str, attempt: int, received: float | None = None
+    ) -> TurnTrace:
+        """A new trace for the turn of ``message_id``, from its receipt: when the push brought
+        it (``received``, monotonic), else now (a message ``/next`` served reached us now)."""
+        now = monotonic()
         t0 = received if received is not None and received <= now else now
         trace = TurnTrace(self.agent_id, room_id, message_id, attempt, time.time() - (now - t0), t0)
-        if received is not None:
-            trace._points.append(("received", t0, {}))  # at the receipt, not now
-        trace.mark("claimed")
+        # both points at once, their times taken above: the receipt, and the claim now
+        trace.points = [("received", t0, {}), ("claimed", now, {})]
         return trace
 
-    def finish(self, trace: TurnTrace, outcome: str, error: str | None = None) -> None:
-        """The turn is over: keep it, log its line, hand it to the sinks."""
+    def finish(
+        self, trace: TurnTrace, outcome: str, error: str | None = None, *, end: float | None = None
+    ) -> None:
+        """The turn is over: keep it, log its line, hand it to the sinks.
+
+        ``end``: when it ended (monotonic; now when not given), such as its last point's time.
+        """
         trace.outcome = outcome
         trace.error = error
-        trace.duration = round(trace.now(), 6)
+        trace.duration = round((monotonic() if end is None else end) - trace.t0, 6)
         self._recent.append(trace)
         if log.isEnabledFor(logging.INFO):
             log.info("%s", trace.line())

@@ -2,7 +2,9 @@
 
 Each function's own time (``tottime``: not its callees') is counted in the layer its file
 belongs to, the first rule in LAYERS that matches; a builtin's (``isinstance``, ``dict.get``,
-a socket's ``send``) goes to its callers' layers, split as cProfile split it among them. The
+a socket's ``send``) goes to its callers' layers, split as cProfile split it among them, and
+so do its calls (``calls/msg``: Python calls and builtin calls; a coroutine's resumptions
+count as calls, as cProfile counts them; the runtime's own do not move with the load). The
 per-message figures divide by the answered messages the profiled agent handled
 (``--messages``). cProfile slows every call it times, small ones most: the shares are the
 finding, not the absolute milliseconds.
@@ -76,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     stats = pstats.Stats(args.stats)
     raw = stats.stats  # type: ignore[attr-defined]  # {(file, line, name): (cc, nc, tt, ct, callers)}
     by_layer: dict[str, float] = defaultdict(float)
+    calls_in: dict[str, int] = defaultdict(int)
     funcs: list[tuple[float, int, str, str]] = []
     for (path, line, name), (_cc, calls, own, _cum, callers) in raw.items():
         layer = layer_of(path, name, layers)
@@ -84,17 +87,21 @@ def main(argv: list[str] | None = None) -> int:
             for (cpath, _cline, cname), c in callers.items():
                 caller = layer_of(cpath, cname, layers) if cpath != "~" else "other"
                 by_layer[caller] += own * c[2] / spent
+                calls_in[caller] += c[0]
         else:
             by_layer[layer] += own
+            calls_in[layer] += calls
         short = path.split("site-packages/")[-1].split("lib/python3")[-1]
         funcs.append((own, calls, f"{short}:{line}({name})", layer))
     total = sum(by_layer.values())
     per = 1000 / args.messages
     print(f"profiled CPU: {total * per:.3f} ms/msg over {args.messages} messages\n")
-    print("| layer | ms/msg (profiled) | share |")
-    print("| --- | --- | --- |")
+    print("| layer | ms/msg (profiled) | share | calls/msg |")
+    print("| --- | --- | --- | --- |")
     for layer, own in sorted(by_layer.items(), key=lambda kv: -kv[1]):
-        print(f"| {layer} | {own * per:.3f} | {own / total:.0%} |")
+        calls = calls_in[layer] / args.messages
+        print(f"| {layer} | {own * per:.3f} | {own / total:.0%} | {calls:.1f} |")
+    print(f"| **total** | {total * per:.3f} | | {sum(calls_in.values()) / args.messages:.1f} |")
     print("\n| function (own time) | layer | calls/msg | ms/msg | share |")
     print("| --- | --- | --- | --- | --- |")
     for own, calls, where, layer in sorted(funcs, reverse=True)[: args.top]:

@@ -436,3 +436,64 @@ def test_json_too_deep_to_decode_is_kept_as_text_not_a_crash() -> None:
             assert failed.value.status_code == 500
 
     run(go())
+
+
+def test_interim_answers_and_a_head_cut_between_reads() -> None:
+    """An interim answer (103) before the final one is skipped, its headers too; a final head
+    arriving in pieces is read whole; the connection stays in step for the next call."""
+
+    async def in_pieces(_: bytes, writer: asyncio.StreamWriter) -> None:
+        answer = (
+            b"HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n"
+            b"HTTP/1.1 429 Too Many\r\nRetry-After:  0\r\nContent-Type: application/json\r\n"
+            b"X-Tag: a\r\nX-Tag: b\r\nContent-Length: 11\r\n\r\n" + b'{"data": 1}'
+        )
+        for start in range(0, len(answer), 7):  # each piece its own read
+            writer.write(answer[start : start + 7])
+            await writer.drain()
+            await asyncio.sleep(0.001)
+
+    async def go() -> None:
+        answers: list[bytes | Script] = [in_pieces, raw(200, b'{"data": 2}', JSON)]
+        async with RawServer(answers) as srv, RestClient("k", srv.url, max_retries=0) as rest:
+            with pytest.raises(BandAPIError) as refused:
+                await rest.request("GET", "/x")
+            error = refused.value
+            assert error.status_code == 429 and error.body == {"data": 1}
+            assert error.headers["retry-after"] == "0" and error.headers["x-tag"] == "a, b"
+            assert "link" not in error.headers
+            assert (await rest.request("GET", "/y")).data == 2
+            assert srv.connections == 1
+
+    run(go())
+
+
+def test_calls_beyond_the_connection_limit_wait_their_turn() -> None:
+    """With every connection slot busy, further calls wait in line (a cancelled one gives its
+    place up) and go out on the connections the first ones free."""
+    hold = asyncio.Event()
+
+    async def held(_: bytes, writer: asyncio.StreamWriter) -> None:
+        await hold.wait()
+        writer.write(raw(200, b'{"data": "held"}', JSON))
+
+    async def go() -> None:
+        answers: list[bytes | Script] = [held, held] + [raw(200, b'{"data": 3}', JSON)] * 3
+        async with RawServer(answers) as srv:
+            url = f"{srv.url}/api/v1"
+            pool = Http11Pool(url, {}, timeout=10, connect_timeout=5, max_connections=2)
+            first = [asyncio.ensure_future(pool.send("GET", f"/h{n}")) for n in range(2)]
+            await wait_for(lambda: len(srv.requests) == 2)
+            waiting = [asyncio.ensure_future(pool.send("GET", f"/w{n}")) for n in range(4)]
+            await asyncio.sleep(0.05)
+            assert len(srv.requests) == 2  # no slot: nothing more went out
+            waiting[0].cancel()
+            hold.set()
+            assert [r.status_code for r in await asyncio.gather(*first)] == [200, 200]
+            done = await asyncio.gather(*waiting[1:])
+            assert [r.content for r in done] == [b'{"data": 3}'] * 3
+            assert waiting[0].cancelled() and srv.connections == 2
+            assert pool._free == 2 and not pool._waiting  # every slot came back
+            await pool.aclose()
+
+    run(go())

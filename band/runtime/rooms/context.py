@@ -101,12 +101,13 @@ class RoomContext:
         rows = self.history.cached()[-self.config.max_context_messages :]
         return format_history_for_llm(rows, exclude_message_id, self.participants)
 
-    def new_tools(self) -> AgentTools:
-        """Platform tools bound to this room for one turn."""
+    def new_tools(self, *, participants: list[JsonObject] | None = None) -> AgentTools:
+        """Platform tools bound to this room for one turn (``participants``: a snapshot of
+        them taken for the turn, else a new one)."""
         return AgentTools(
             self.room_id,
             self.rest,
-            self.participants,
+            self.participants if participants is None else participants,
             hub_room_id=self.hub_room_id,
             agent_id=self.agent_id,
         )

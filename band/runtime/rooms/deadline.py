@@ -23,11 +23,14 @@ class Deadline:
         self._timer: asyncio.TimerHandle | None = None
         self._call: Callable[[], None] | None = None  # the armed call, due at _due
         self._due = 0.0
+        self._loop: asyncio.AbstractEventLoop | None = None  # the owner's, from the first arm
 
     def arm(self, delay: float, call: Callable[[], None]) -> Deadline:
         """Call ``call`` once ``delay`` seconds have passed, unless ``cancel`` (or another
         ``arm``, which replaces it) comes first; returns itself (what cancels it)."""
-        loop = asyncio.get_running_loop()
+        loop = self._loop
+        if loop is None:  # armed about every message: the loop is looked up once
+            loop = self._loop = asyncio.get_running_loop()
         due = self._due = loop.time() + delay
         self._call = call
         timer = self._timer

@@ -19,6 +19,7 @@ import enum
 import logging
 import uuid
 from datetime import UTC, datetime
+from time import monotonic
 from typing import Any
 
 from band.client.errors import BandError
@@ -151,11 +152,10 @@ class RoomExecution(ContextRoom):
         return self._worker is not None
 
     def submit(self, payload: JsonObject) -> None:
-        """Queue a validated ``message_created`` payload."""
-        item = inbound(payload)
+        """Queue a validated ``message_created`` payload (its receipt time goes with it, for
+        the turn's trace)."""
+        item = inbound(payload, monotonic() if self.recorder is not None else None)
         if item is not None:
-            if self.recorder is not None and item.row.id:
-                self.recorder.received(item.row.id)
             self._queue.put(item)
 
     def request_drain(self) -> None:
@@ -295,8 +295,8 @@ class RoomExecution(ContextRoom):
                 if item is _Signal.DRAIN or (self._owed and not is_synthetic(item)):
                     # while an earlier message is owed, /next serves it before this one
                     await self._drain_owed()
-                else:
-                    await self._process(item)
+                elif await self.pipeline.deliver(item) is False:  # ``_process``, inlined
+                    self._held.append(item)  # stopped mid-turn: run it again on ``play``
             except asyncio.CancelledError:
                 raise
             except BandError as exc:

@@ -48,15 +48,13 @@ class RoomHistory:
     def remember(self, row: JsonObject) -> None:
         """Keep a handled message in the cached context (the next fetch replaces it)."""
         rid = row.get("id")
-        if isinstance(rid, str):
-            known = rid in self._ids
-        else:  # no id, or not a string (not from a validated row): compared as before
-            known = any(r.get("id") == rid for r in self._rows)
-        if known:
+        if isinstance(rid, str):  # every handled message's (a validated row's)
+            if rid in self._ids:
+                return
+            self._ids[rid] = 1  # it was not there
+        elif any(r.get("id") == rid for r in self._rows):  # no id, or not a string: compared
             return
         self._rows.append(row)
-        if isinstance(rid, str):
-            self._ids[rid] = self._ids.get(rid, 0) + 1
         keep = self.config.max_context_messages
         excess = len(self._rows) - (keep + 1)
         if keep > 0 and excess > 0:  # however busy the room is between fetches: the oldest go

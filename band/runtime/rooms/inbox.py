@@ -25,6 +25,7 @@ class Inbox(Generic[T]):
         self._items: deque[T] = deque()
         self._waiter: asyncio.Future[None] | None = None
         self._deadline = Deadline()
+        self._loop: asyncio.AbstractEventLoop | None = None  # the consumer's, from its first wait
 
     def __len__(self) -> int:
         return len(self._items)
@@ -32,12 +33,17 @@ class Inbox(Generic[T]):
     def put(self, item: T) -> None:
         """Append ``item`` and wake the waiting consumer."""
         self._items.append(item)
-        self._wake()
+        waiter = self._waiter  # ``_wake``, inlined: a put per message
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     async def get(self, timeout: float) -> T:
         """The oldest item, waiting at most ``timeout`` seconds for one (else ``TimeoutError``)."""
         if not self._items:
-            waiter = self._waiter = asyncio.get_running_loop().create_future()
+            loop = self._loop
+            if loop is None:  # a wait about every message: the loop is looked up once
+                loop = self._loop = asyncio.get_running_loop()
+            waiter = self._waiter = loop.create_future()
             self._deadline.arm(timeout, self._wake)
             try:
                 await waiter

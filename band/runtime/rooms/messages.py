@@ -22,14 +22,17 @@ class Inbound(NamedTuple):
 
     row: MessageRow
     raw: JsonObject
+    #: when a push brought it (``time.monotonic``), for its turn's trace; None when served
+    received: float | None = None
 
 
-def inbound(raw: JsonValue) -> Inbound | None:
-    """``raw`` as an ``Inbound``; None (logged) when it is no message row."""
+def inbound(raw: JsonValue, received: float | None = None) -> Inbound | None:
+    """``raw`` as an ``Inbound`` (``received``: when a push brought it); None (logged) when
+    it is no message row."""
     if not isinstance(raw, dict):
         return None
     try:
-        return Inbound(decode_as(MessageRow, raw), raw)
+        return Inbound(decode_as(MessageRow, raw), raw, received)
     except msgspec.ValidationError as exc:
         log.warning("dropping a malformed message row: %s", exc)
         return None
@@ -57,7 +60,10 @@ def platform_message(row: JsonObject, room_id: str) -> PlatformMessage:
 
 def delivery_status(row: MessageRow, agent_id: str) -> str | None:
     """This agent's delivery status recorded on the row (``processed``, ``failed``...)."""
-    statuses = row.metadata.get("delivery_status") if row.metadata is not None else None
-    mine = statuses.get(agent_id) if isinstance(statuses, dict) else None
-    status = mine.get("status") if isinstance(mine, dict) else None
-    return status if isinstance(status, str) else None
+    # read once per message: indexing, not a call per level (the platform's rows have every
+    # level; a missing one or one that is not a mapping is a KeyError or TypeError)
+    try:
+        status = row.metadata["delivery_status"][agent_id]["status"]  # type: ignore[index]
+    except (KeyError, TypeError):
+        return None
+    return status if type(status) is str else None

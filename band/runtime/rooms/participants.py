@@ -50,4 +50,4 @@ class RoomParticipants:
 
     def snapshot(self) -> list[JsonObject]:
         """The participants as dicts (``id``, ``name``, ``type``, ``handle``, ``description``)."""
-        return [dict(p) for p in self.roster.list()]
+        return list(map(dict, self.roster.list()))  # every turn: no comprehension's frame

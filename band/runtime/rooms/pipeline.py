@@ -21,11 +21,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from time import monotonic
 from typing import Protocol
 
 from band.client.errors import BandError
 from band.client.rest import path
-from band.runtime.contacts.hub import is_contact_hub_turn
+from band.runtime.contacts.hub import SYNTHETIC_SENDER_TYPE, is_contact_hub_turn
 from band.runtime.rooms.answered import (
     answered_in_attempt,
     attempt_error,
@@ -91,7 +92,6 @@ class DeliveryPipeline:
         # message id -> texts its cut-off or failed turn posted: a rerun first looks for them
         self._unsure: dict[str, list[str]] = {}
         self._ran: set[str] = set()  # messages whose turn ran in this process (bounded below)
-        self._trace: TurnTrace | None = None  # the claimed message's trace
         #: clear while a claimed message (or a contact event) is being handled
         self.idle = asyncio.Event()
         self.idle.set()
@@ -101,71 +101,148 @@ class DeliveryPipeline:
 
         Returns whether a synthetic turn finished (False: stopped mid-turn, hold it for
         ``play``); None for a platform message.
+
+        A fresh message's steps (claim, processing mark, turn, settlement) run here, in this
+        one coroutine: each coroutine level between the worker and a platform call is resumed
+        once per call it awaits, so the steps are not split into coroutines of their own; the
+        rare branches (a replay, a message failed for good) are.
         """
-        if is_synthetic(item):
-            self.idle.clear()
-            try:
-                result = await self.runner.run(item, final=False, synthetic=True)
-            finally:
-                self.idle.set()
-            return result.ok is not None
         row = item.row
+        # the sender type first: a platform message's costs no call
+        if row.sender_type == SYNTHETIC_SENDER_TYPE and is_synthetic(item):
+            return await self._synthetic(item)
         mid = row.id or ""
         if not mid or (row.message_type or "text") != "text":
             return None
         status = delivery_status(row, self.agent_id)  # read once: gate and checks share it
-        if not await self._gate(item, mid, status):
-            return None
-        self.idle.clear()
-        if self.recorder is not None:
-            self.recorder.received(mid)  # served by /next: it reached us now
-        self._trace = None
-        try:
-            await self._claimed(item, mid, status)
-        finally:
-            self._finish(self._trace, "unfinished")  # left by an exception: it runs again later
-            self.delivery.claims.release(self.room_id, mid)
-            self.idle.set()
-        return None
-
-    # --- the steps ----------------------------------------------------------------------------
-
-    async def _gate(self, item: Inbound, mid: str, status: str | None) -> bool:
-        """Whether the message may run here now (the claim is taken when it may)."""
-        row = item.row
+        # the gate: the claim registry's guarded claim (taken when the message may run)
+        sender_id = row.sender_id or ""
         verdict = self.delivery.claims.guarded_claim(
             self.room_id,
             mid,
             self.delivery.retries,
-            self_echo=is_self_echo(row.sender_id or "", row.sender_type or "", self.agent_id),
+            # only the agent's own id can be a self-echo: the check is skipped for any other
+            self_echo=sender_id == self.agent_id
+            and is_self_echo(sender_id, row.sender_type or "", self.agent_id),
             durably_processed=status == "processed",
         )
+        if verdict != "runnable":
+            await self._not_run(mid, verdict, status)
+            return None
+        self.idle.clear()
+        delivery = self.delivery
+        retries = delivery.retries
+        room_id = self.room_id
+        recorder = self.recorder
+        trace = None
+        try:
+            # the claim: the attempt is counted and the turn's trace begins
+            attempt, exhausted = retries.record_attempt(mid)
+            if recorder is not None:
+                trace = recorder.begin(room_id, mid, attempt, item.received)
+            if exhausted:
+                log.warning("room %s: message %s exhausted its retries", room_id, mid)
+                self._finish(trace, "exhausted")
+                return None
+            # the processing mark
+            try:
+                accepted = await delivery.mark_processing(room_id, mid)
+            except RoomStopped:
+                self.room.stopped = True
+                accepted = False
+            except BaseException:
+                retries.discard_attempt(mid)
+                raise
+            if trace is not None:
+                trace.points.append(("processing_mark", monotonic(), {"accepted": accepted}))
+            if not accepted:
+                retries.discard_attempt(mid)
+                refused = "stopped" if self.room.stopped else "processing mark refused"
+                self._finish(trace, "not_run", refused)
+                return None
+            # an earlier attempt's answer or failure: settled without running the turn
+            if (self._unsure or status == "processing" or status == "failed") and (
+                await self._settled_earlier(item, mid, status, trace)
+            ):
+                return None
+            # the turn
+            runner = self.runner
+            runner.posted = []
+            ran = self._ran
+            ran.add(mid)  # this process ran it (it knows what that turn posted)
+            if len(ran) > 4 * MAX_UNSURE:
+                ran.clear()  # old turns are settled; a forgotten one is checked by its row
+            try:
+                ok, error, retry = await runner.run(
+                    item, final=attempt >= retries.max_retries, trace=trace
+                )
+            except BaseException:
+                # hydration failed or the room is closing: the adapter's answer is still owed
+                retries.discard_attempt(mid)
+                self._remember_posts(mid)
+                raise
+            if ok is None or (not ok and retry):
+                self._remember_posts(mid)  # the message runs again: what it said is looked for
+            if ok is None:  # stopped or cut off mid-turn: the message stays processing for replay
+                retries.discard_attempt(mid)
+                self._finish(trace, "unfinished")
+                return None
+            # the settlement: the outcome is recorded, then posted (fenced)
+            runner.settled(mid)
+            if ok:
+                delivery.record_processed(room_id, mid)
+            else:
+                delivery.record_failed(room_id, mid, error, retry=retry)
+            confirmed = await delivery.flush(room_id, mid)
+            if not confirmed and delivery.unavailable:
+                self.room.owe()
+            report = runner.end_report()  # sent alongside the mark (None: a fast turn showed none)
+            if report is not None:
+                await report
+            if trace is not None and recorder is not None:
+                outcome, at = "processed" if ok else "failed", monotonic()
+                trace.points.append(("settled", at, {"status": outcome, "confirmed": confirmed}))
+                recorder.finish(trace, outcome, None if ok else error, end=at)  # ended there
+            if not ok and retry and confirmed and not retries.is_permanently_failed(mid):
+                self.room.request_drain()  # the failed message is served again by /next
+        finally:
+            if trace is not None and trace.outcome is None:
+                self._finish(trace, "unfinished")  # left by an exception: it runs again later
+            delivery.claims.release(room_id, mid)
+            self.idle.set()
+        return None
+
+    async def _synthetic(self, item: Inbound) -> bool:
+        """Run a contact event of the hub room: a turn only (no claim, mark or verdict)."""
+        self.idle.clear()
+        try:
+            result = await self.runner.run(item, final=False, synthetic=True)
+        finally:
+            self.idle.set()
+        return result.ok is not None
+
+    # --- the steps ----------------------------------------------------------------------------
+
+    async def _not_run(self, mid: str, verdict: str, status: str | None) -> None:
+        """What the gate does with a message that may not run here now (``verdict``)."""
         if verdict == "pending":
             await self._flush(mid)
         elif verdict == "completed" and status == "processing":
             await self._close_reopened(mid)
-        elif verdict != "runnable":
+        else:
             log.debug("room %s: message %s not run (%s)", self.room_id, mid, verdict)
-        return verdict == "runnable"
 
-    async def _claimed(self, item: Inbound, mid: str, status: str | None) -> None:
-        """Mark, check, run and settle a claimed message (its trace is ``_trace``).
+    async def _settled_earlier(
+        self, item: Inbound, mid: str, status: str | None, trace: TurnTrace | None
+    ) -> bool:
+        """Settle, without running it, a replay whose earlier attempt answered it or failed
+        for good; False when the turn is to run.
 
         ``status``: the agent's delivery status on the row as served. The checks for an earlier
         attempt's answer or failure read the row's attempts: only a row served ``processing``
-        or ``failed`` has one to read (a fresh message, most of them, goes straight on).
+        or ``failed`` has one to read (a fresh message, most of them, never gets here).
         """
         retries = self.delivery.retries
-        attempt, exhausted = retries.record_attempt(mid)
-        trace = None
-        if self.recorder is not None:
-            trace = self._trace = self.recorder.begin(self.room_id, mid, attempt)
-        if exhausted:
-            log.warning("room %s: message %s exhausted its retries", self.room_id, mid)
-            self._finish(trace, "exhausted")
-            return
-        if not await self._mark_processing(mid, trace):
-            return
         if await self._answered_already(mid) or (
             status == "processing" and await self._answered_earlier(item, mid)
         ):
@@ -173,75 +250,19 @@ class DeliveryPipeline:
             self.delivery.record_processed(self.room_id, mid)
             await self._flush(mid)
             self._finish(trace, "processed", "answered by an earlier attempt")
-            return
+            return True
         final = None
         if status == "failed":
             final = self._failed_for_good(item, mid)
             if final is None and await self._reported_earlier(item, mid):
                 final = REPORTED_EARLIER
-        if final is not None:
-            retries.discard_attempt(mid)
-            self.delivery.record_failed(self.room_id, mid, final, retry=False)
-            await self._flush(mid)
-            self._finish(trace, "failed", final)
-            return
-        runner = self.runner
-        runner.posted = []
-        self._note_ran(mid)
-        try:
-            ok, error, retry = await runner.run(
-                item, final=attempt >= retries.max_retries, trace=trace
-            )
-        except BaseException:
-            # hydration failed or the room is closing: the adapter's answer is still owed
-            retries.discard_attempt(mid)
-            self._remember_posts(mid)
-            raise
-        if ok is None or (not ok and retry):
-            self._remember_posts(mid)  # the message runs again: what it said is looked for
-        if ok is None:  # stopped or cut off mid-turn: the message stays processing for replay
-            retries.discard_attempt(mid)
-            self._finish(trace, "unfinished")
-            return
-        await self._settle(mid, ok, error, retry, trace)
-
-    async def _mark_processing(self, mid: str, trace: TurnTrace | None) -> bool:
-        """Open the processing attempt; False (attempt discarded, trace finished) if refused."""
-        retries = self.delivery.retries
-        try:
-            accepted = await self.delivery.mark_processing(self.room_id, mid)
-        except RoomStopped:
-            self.room.stopped = True
-            accepted = False
-        except BaseException:
-            retries.discard_attempt(mid)
-            raise
-        if trace is not None:
-            trace.mark("processing_mark", accepted=accepted)
-        if not accepted:
-            retries.discard_attempt(mid)
-            stopped = self.room.stopped
-            self._finish(trace, "not_run", "stopped" if stopped else "processing mark refused")
-        return accepted
-
-    async def _settle(
-        self, mid: str, ok: bool, error: str, retry: bool, trace: TurnTrace | None
-    ) -> None:
-        """Record the turn's outcome and post it; a failed message that may rerun is drained."""
-        self.runner.settled(mid)
-        if ok:
-            self.delivery.record_processed(self.room_id, mid)
-        else:
-            self.delivery.record_failed(self.room_id, mid, error, retry=retry)
-        confirmed = await self._flush(mid)
-        await self.runner.close_working()  # its end report went out alongside the mark
-        if trace is not None:
-            status = "processed" if ok else "failed"
-            trace.mark("settled", status=status, confirmed=confirmed)
-        self._finish(trace, "processed" if ok else "failed", None if ok else error)
-        retries = self.delivery.retries
-        if not ok and retry and confirmed and not retries.is_permanently_failed(mid):
-            self.room.request_drain()  # the failed message is served again by /next
+        if final is None:
+            return False
+        retries.discard_attempt(mid)
+        self.delivery.record_failed(self.room_id, mid, final, retry=False)
+        await self._flush(mid)
+        self._finish(trace, "failed", final)
+        return True
 
     def _finish(self, trace: TurnTrace | None, outcome: str, error: str | None = None) -> None:
         """The turn is over: its trace is told (once)."""
@@ -304,12 +325,6 @@ class DeliveryPipeline:
                 "room %s: message %s was answered already; not running it again", self.room_id, mid
             )
         return landed
-
-    def _note_ran(self, mid: str) -> None:
-        """Remember that this process ran ``mid`` (it knows what that turn posted)."""
-        self._ran.add(mid)
-        if len(self._ran) > 4 * MAX_UNSURE:
-            self._ran.clear()  # old turns are settled; a forgotten one is checked by its row
 
     def _failed_for_good(self, item: Inbound, mid: str) -> str | None:
         """The failed mark to repeat, without running it, for a message re-served after a

@@ -13,7 +13,7 @@ from band.core.preprocessor import Preprocessor
 from band.core.types import AgentInput, HistoryProvider, PlatformMessage
 from band.runtime.rooms.context import RoomContext
 from band.runtime.rooms.events import MessageEvent
-from band.runtime.rooms.messages import platform_message
+from band.runtime.rooms.messages import parse_time
 
 __all__ = ["DefaultPreprocessor"]
 
@@ -48,15 +48,18 @@ class DefaultPreprocessor(Preprocessor):
         updates = ctx.peek_pending_system_messages()
 
         def commit_context() -> None:
-            # the adapter has this context now: do not hand it over again
-            ctx.mark_llm_initialized()
+            # the adapter has this context now: do not hand it over again (what was handed
+            # over already, the usual turn, needs no call)
+            if bootstrap:
+                ctx.mark_llm_initialized()
             if participants_msg is not None:
                 ctx.mark_participants_sent(participants)
-            ctx.commit_system_messages(updates)
+            if updates:
+                ctx.commit_system_messages(updates)
 
         return AgentInput(
             msg=msg,
-            tools=ctx.new_tools(),
+            tools=ctx.new_tools(participants=participants),  # the tools copy it: no 2nd snapshot
             history=HistoryProvider(history),
             participants_msg=participants_msg,
             contacts_msg="\n".join(updates) if updates else None,
@@ -73,4 +76,17 @@ class DefaultPreprocessor(Preprocessor):
         """
         if not isinstance(event, MessageEvent) or event.payload is None or event.raw is None:
             return None
-        return platform_message(event.raw, event.room_id or ctx.room_id)
+        # the payload's fields are the row's, already read as strings: no lookup per field
+        # (``platform_message`` reads a dict); the metadata is the row's own, as handed over
+        payload = event.payload
+        return PlatformMessage(
+            id=payload.id,
+            room_id=payload.chat_room_id or event.room_id or ctx.room_id,
+            content=payload.content,
+            sender_id=payload.sender_id,
+            sender_type=payload.sender_type,
+            sender_name=payload.sender_name,
+            message_type=payload.message_type,
+            metadata=event.raw.get("metadata") or {},
+            created_at=parse_time(payload.inserted_at),
+        )

@@ -8,9 +8,9 @@ cut off by an unavailable platform: the message stays ``processing`` and is repl
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from time import monotonic
 from typing import Any, NamedTuple
 
 from band.core.exceptions import ProviderRunError
@@ -115,9 +115,11 @@ class TurnRunner:
         self._interrupt_mode: str | None = None
         #: texts the last turn posted, answered or not
         self.posted: list[str] = []
-        #: the last turn's indicator: its end report goes out alongside the processed mark
+        #: the last turn's indicator, when it was shown: its end report goes out alongside
+        #: the processed mark
         self.working: WorkingState | None = None
         self._delays = Deadline()  # the indicators' delay timer, shared by the room's turns
+        self._started = 0.0  # when the running turn's adapter started (monotonic)
         self._cut_off: dict[str, int] = {}  # message id -> turns cut off in a row
 
     @property
@@ -141,11 +143,13 @@ class TurnRunner:
         """The message's turn was settled: its cut-offs are forgotten."""
         self._cut_off.pop(mid, None)
 
-    async def close_working(self) -> None:
-        """The last turn's working indicator has reported its end (with the mark)."""
+    def end_report(self) -> Awaitable[None] | None:
+        """The last turn's working indicator's end report to wait for (it went out with the
+        mark); None when the turn showed no indicator (a fast turn, most): nothing to await."""
         working, self.working = self.working, None
-        if working is not None and working.closing:  # a fast turn (most) showed none
-            await working.closed()
+        if working is None or not working.closing:
+            return None
+        return working.closed()
 
     async def run(
         self,
@@ -173,24 +177,33 @@ class TurnRunner:
         self.turns += 1
         self._interrupt_mode = None
         self._tools = tools
+        started = self._started = monotonic()  # the trace's point and the indicator's start
         if trace is not None:
             if hasattr(tools, "trace"):
                 tools.trace = trace  # AgentTools records each tool call in it
-            trace.mark("adapter_start")
+            trace.points.append(("adapter_start", started, {}))
         self._turn = asyncio.create_task(self.adapter.on_event(inp), name=f"band-turn-{msg.id}")
-        working = (
-            contextlib.nullcontext()
-            if synthetic or self.context.is_hub_room
-            else WorkingState(
-                self.context.rest, self.room_id, self.config, self._platform_stopped, self._delays
-            )
+        # the working indicator is made only once the turn has run its delay: a fast turn
+        # (most) arms and drops the room's delay timer, and nothing else
+        self.working = None
+        indicated = (
+            not synthetic and self.config.enable_working_state and not self.context.is_hub_room
         )
-        if isinstance(working, WorkingState):
-            self.working = working
+        if indicated:
+            delay = self.config.working_indicator_delay_s
+            if delay <= 0:
+                self._show_working()
+            else:
+                self._delays.arm(delay, self._show_working)
         try:
             limit = self.config.max_cycle_seconds
-            async with working:
+            try:
                 await (asyncio.wait_for(self._turn, limit) if limit else self._turn)
+            finally:
+                if indicated:
+                    self._delays.cancel()
+                    if self.working is not None:
+                        await self.working.end()
         except asyncio.CancelledError:
             mode, self._interrupt_mode = self._interrupt_mode, None
             if mode is None:
@@ -219,11 +232,12 @@ class TurnRunner:
             return TurnResult(False, label[:500], retry=True)
         finally:
             if trace is not None:
-                trace.mark("adapter_end")
+                trace.points.append(("adapter_end", monotonic(), {}))
             self._turn = None
             self._tools = None
             self.posted = posted_by(tools)
-        _commit(inp)
+        if inp.commit_context is not None:  # ``_commit``, inlined: every turn passes here
+            inp.commit_context()
         if synthetic:
             return SUCCEEDED  # a contact event owes the room nothing
         self.context.history.remember(item.raw)
@@ -239,6 +253,14 @@ class TurnRunner:
             failure = AgentFailure(TURN_FAILURE_PROVIDER, MISSING_REPLY, "missing_reply")
             await tools.send_failure(failure)
         return TurnResult(False, "missing reply")
+
+    def _show_working(self) -> None:
+        """The running turn has run the indicator's delay: show the indicator."""
+        working = WorkingState(
+            self.context.rest, self.room_id, self.config, self._platform_stopped, self._delays
+        )
+        self.working = working
+        working.show(self._started)
 
     def _may_cut_off(self, mid: str, synthetic: bool) -> bool:
         """Count a cut-off turn of ``mid``; False once ``MAX_CUT_OFF`` in a row ran out."""

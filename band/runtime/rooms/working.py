@@ -65,6 +65,12 @@ class WorkingState:
                 self._delay = self._clock.arm(delay, self._show)
         return self
 
+    def show(self, started: float) -> None:
+        """Show the indicator now, for a turn that began at ``started`` (monotonic): the room's
+        runner creates the indicator only once its turn has run the delay (``end`` clears it)."""
+        self._started = started
+        self._show()
+
     def _show(self) -> None:
         """The turn has run the delay: report ``working: true`` and keep it alive."""
         self._delay = None
@@ -80,6 +86,11 @@ class WorkingState:
             self._delay.cancel()
             self._delay = None
             return
+        await self.end()
+
+    async def end(self) -> None:
+        """The turn is over: stop keeping the indicator alive and, once ``working: true``
+        landed, report ``working: false`` (``closed()`` waits for it)."""
         if self._keepalive is not None:
             self._keepalive.cancel()
             # wait() never raises the task's own CancelledError, only ours (if we are cancelled)

@@ -79,13 +79,14 @@ class AgentTools:
     ) -> None:
         self.room_id = room_id
         # band-sdk passes band_rest's AsyncRestClient here: ours speaks for it
-        rest = adopt_rest_client(rest)
+        if type(rest) is not RestClient:  # (the runtime's own, every turn: no call for it)
+            rest = adopt_rest_client(rest)
         self.rest = rest
         self.hub_room_id = hub_room_id
         self.turn = Turn()
         #: the running turn's trace (the runtime sets it): each tool call is recorded there
         self.trace: TurnTrace | None = None
-        cached = [dict(p) for p in participants] if participants is not None else None
+        cached = list(map(dict, participants)) if participants is not None else None
         self._ctx = ops.ToolContext(rest, room_id, agent_id, cached)
 
     def __repr__(self) -> str:
@@ -155,7 +156,8 @@ class AgentTools:
         except BaseException as exc:
             self._traced(spec.name, arguments, start, type(exc).__name__)
             raise
-        self._traced(spec.name, arguments, start)
+        if self.trace is not None:  # (``_traced`` inline: every tool call comes here)
+            self.trace.tool(spec.name, arguments, start)
         self.turn.record(spec.effect)
         return spec.result(value)
 

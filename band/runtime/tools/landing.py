@@ -57,12 +57,16 @@ async def post_write(
     trigger_id: str | None,
     content: str,
     message_type: str,
-    earlier: int,
+    written: dict[tuple[str, str], int],
 ) -> JsonObject | Landed:
     """POST ``body`` to ``url``; the answer's ``data``, or ``Landed`` when a lost answer's row
-    is found. ``earlier``: rows with this content the agent already wrote after the trigger
-    in this turn (the write landed when there is one more). Raises the last error once
+    is found. ``written``: the rows the agent wrote after the trigger in this turn, by
+    ``(message_type, stripped content)``, counted here when this one lands (the write landed
+    when the room holds one more than counted before). Raises the last error once
     ``WRITE_ATTEMPTS`` ran out, or at once for a permanent error."""
+    key = (message_type, content.strip())
+    earlier = written.get(key, 0)
+    result: JsonObject | Landed | None = None
     last: BaseException | None = None
     for attempt in range(WRITE_ATTEMPTS):
         if last is not None:
@@ -74,7 +78,8 @@ async def post_write(
                 )
                 if count > earlier:
                     log.info("room %s: a lost %s answer: it had landed", room_id, message_type)
-                    return Landed(row_id)
+                    result = Landed(row_id)
+                    break
             log.info(
                 "room %s: posting the %s again (attempt %d): %s",
                 room_id,
@@ -91,6 +96,11 @@ async def post_write(
                 raise  # nothing to read the outcome against: the caller decides
             last = exc
             continue
-        return dict(resp.data) if isinstance(resp.data, dict) else {}
-    assert last is not None
-    raise last
+        data = resp.data
+        result = dict(data) if isinstance(data, dict) else {}
+        break
+    if result is None:
+        assert last is not None
+        raise last
+    written[key] = written.get(key, 0) + 1
+    return result

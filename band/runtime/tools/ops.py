@@ -9,9 +9,9 @@ means for their turn. ``AgentTools`` and band-mcp both call these.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from band.client.errors import ForbiddenError, UnprocessableEntityError
 from band.client.http11 import QueryParams
@@ -125,6 +125,15 @@ def resolve_mention(ctx: ToolContext, identifier: str | Mapping[str, str]) -> di
 
     A legacy mention dict with an ``id`` is taken as it is; one without names its handle.
     """
+    if type(identifier) is str and identifier:
+        # an exact ID (what an adapter answering its sender passes, every message): its row
+        # as cached, not every row decoded first
+        for row in ctx.participants or ():
+            if type(row) is dict and row.get("id") == identifier:
+                handle = row.get("handle")
+                if handle is None or type(handle) is str:
+                    return {"id": identifier, "handle": handle or ""}
+                break  # not a handle: decoded below, which says what is wrong with it
     present = people(ctx)
     if isinstance(identifier, Mapping):
         if identifier.get("id"):
@@ -224,12 +233,13 @@ async def post_message(
             MessagePostKind.UNCONFIRMED_RECIPIENT,
             "the platform accepted the message but its receipt is unreadable; do not resend",
         )
-    if any(not isinstance(r, dict) or "handle" not in r for r in recipients):
-        raise MessagePostError.classified(
-            MessagePostKind.UNCONFIRMED_RECIPIENT,
-            f"message {data['id']} was delivered; do not resend; "
-            "the receipt does not confirm its recipients",
-        )
+    for r in recipients:  # a loop, not ``any`` over a generator: this runs every reply
+        if not isinstance(r, dict) or "handle" not in r:
+            raise MessagePostError.classified(
+                MessagePostKind.UNCONFIRMED_RECIPIENT,
+                f"message {data['id']} was delivered; do not resend; "
+                "the receipt does not confirm its recipients",
+            )
     return dict(data)
 
 
@@ -260,37 +270,39 @@ async def post_event(
     return answer
 
 
-async def _write(
+def _write(
     ctx: ToolContext, suffix: str, body: JsonObject, content: str, message_type: str
-) -> JsonObject | landing.Landed:
-    """POST a message or event of the bound room, retried safely (``landing.post_write``)."""
-    key = (message_type, content.strip())
-    answer = await landing.post_write(
+) -> Coroutine[Any, Any, JsonObject | landing.Landed]:
+    """POST a message or event of the bound room, retried safely: ``landing.post_write``'s
+    coroutine itself (no coroutine of ours around it, resumed with it)."""
+    room = ctx.room()
+    return landing.post_write(
         ctx.rest,
-        ctx.chat_path(suffix),
+        path("/agent/chats/{}" + suffix, room),
         body,
-        room_id=ctx.room(),
+        room_id=room,
         agent_id=ctx.agent_id,
         trigger_id=ctx.trigger_id,
         content=content,
         message_type=message_type,
-        earlier=ctx.written.get(key, 0),
+        written=ctx.written,
     )
-    ctx.written[key] = ctx.written.get(key, 0) + 1
-    return answer
 
 
 # --- chat tools -------------------------------------------------------------------------------
 
 
-async def send_message(ctx: ToolContext, args: i.SendMessageInput) -> JsonObject:
+# the two posting tools return their post's coroutine: no coroutine of their own around it
+
+
+def send_message(ctx: ToolContext, args: i.SendMessageInput) -> Coroutine[Any, Any, JsonObject]:
     """band_send_message."""
-    return await post_message(ctx, args.content, args.mentions, args.attachment_ids)
+    return post_message(ctx, args.content, args.mentions, args.attachment_ids)
 
 
-async def send_event(ctx: ToolContext, args: i.SendEventInput) -> JsonObject:
+def send_event(ctx: ToolContext, args: i.SendEventInput) -> Coroutine[Any, Any, JsonObject]:
     """band_send_event."""
-    return await post_event(ctx, args.content, args.message_type, args.metadata)
+    return post_event(ctx, args.content, args.message_type, args.metadata)
 
 
 async def no_reply(ctx: ToolContext, args: i.NoReplyInput) -> JsonObject:

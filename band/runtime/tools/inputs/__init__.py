@@ -22,36 +22,8 @@ import band_sdk_core
 from band.core.wire import JsonObject
 
 from .files import ListRoomFilesInput, ReadRoomFileInput, SendRoomFileInput
-from .human import (
-    AddMyChatParticipantInput,
-    ApproveContactRequestInput,
-    ArchiveUserMemoryInput,
-    CancelContactRequestInput,
-    CreateContactRequestInput,
-    CreateMyChatRoomInput,
-    DeleteUserMemoryInput,
-    GetMyChatRoomInput,
-    GetMyProfileInput,
-    GetUserMemoryInput,
-    ListMyAgentsInput,
-    ListMyChatMessagesInput,
-    ListMyChatParticipantsInput,
-    ListMyChatsInput,
-    ListMyContactsInput,
-    ListMyPeersInput,
-    ListReceivedContactRequestsInput,
-    ListSentContactRequestsInput,
-    ListUserMemoriesInput,
-    RegisterMyAgentInput,
-    RejectContactRequestInput,
-    RemoveMyChatParticipantInput,
-    RemoveMyContactInput,
-    ResolveHandleInput,
-    RestoreUserMemoryInput,
-    SendMyChatMessageInput,
-    SupersedeUserMemoryInput,
-    UpdateMyProfileInput,
-)
+from .human import *  # noqa: F403 -- the human-scope tools' models, under both names
+from .human import __all__ as _human_all
 from .identifiers import ID_ERROR, ResourceId, check_id
 
 __all__ = [
@@ -86,35 +58,8 @@ __all__ = [
     "ListRoomFilesInput",
     "ReadRoomFileInput",
     "SendRoomFileInput",
-    # the human-scope tools' models (.human), under band-sdk's names
-    "AddMyChatParticipantInput",
-    "ApproveContactRequestInput",
-    "ArchiveUserMemoryInput",
-    "CancelContactRequestInput",
-    "CreateContactRequestInput",
-    "CreateMyChatRoomInput",
-    "DeleteUserMemoryInput",
-    "GetMyChatRoomInput",
-    "GetMyProfileInput",
-    "GetUserMemoryInput",
-    "ListMyAgentsInput",
-    "ListMyChatMessagesInput",
-    "ListMyChatParticipantsInput",
-    "ListMyChatsInput",
-    "ListMyContactsInput",
-    "ListMyPeersInput",
-    "ListReceivedContactRequestsInput",
-    "ListSentContactRequestsInput",
-    "ListUserMemoriesInput",
-    "RegisterMyAgentInput",
-    "RejectContactRequestInput",
-    "RemoveMyChatParticipantInput",
-    "RemoveMyContactInput",
-    "ResolveHandleInput",
-    "RestoreUserMemoryInput",
-    "SendMyChatMessageInput",
-    "SupersedeUserMemoryInput",
-    "UpdateMyProfileInput",
+    # the human-scope tools' models (.human): ours and band-sdk's <Tool>Input names
+    *_human_all,
 ]
 
 INCLUDE_ERROR = "include must be 'history' or omitted"
