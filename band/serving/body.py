@@ -50,7 +50,7 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         limit = self.limit_for(scope) if self.limit_for else self.max_body
-        declared = _content_length(scope)
+        declared, bodyless = _framing(scope)
         if declared is not None and declared > limit:
             await self._refuse(scope, receive, send, limit)
             return
@@ -61,8 +61,11 @@ class BodyLimit:
         while True:
             deadline = started + self.body_timeout + size / self.min_body_rate
             try:
-                async with asyncio.timeout_at(deadline):
+                if bodyless:  # the server has the request's end with its head: nothing to time
                     message = await receive()
+                else:
+                    async with asyncio.timeout_at(deadline):
+                        message = await receive()
             except TimeoutError:
                 await self._close_with(scope, receive, send, body_timed_out(self.body_timeout))
                 return
@@ -95,9 +98,15 @@ class BodyLimit:
         await response(scope, receive, send)
 
 
-def _content_length(scope: Scope) -> int | None:
+def _framing(scope: Scope) -> tuple[int | None, bool]:
+    """The request's declared ``Content-Length`` (its first; None when absent or not a number),
+    and whether it has no body: no ``Transfer-Encoding``, and a length of 0 or none at all."""
+    declared, has_length, chunked = None, False, False
     for name, value in scope["headers"]:
-        if name == b"content-length":
+        if name == b"content-length" and not has_length:
             text = value.decode("latin-1").strip()
-            return int(text) if text.isdigit() else None
-    return None
+            declared = int(text) if text.isdigit() else None
+            has_length = True
+        elif name == b"transfer-encoding":
+            chunked = True
+    return declared, not chunked and (declared == 0 or not has_length)

@@ -184,10 +184,63 @@ class _GuardedH11(_Guard, H11Protocol):
             self.await_head()
 
 
+class HeadWithBody:
+    """The transport one response writes through: a response of known, non-zero length sends
+    its status line and headers with the first bytes of its body, in one write.
+
+    uvicorn writes them apart; with ``TCP_NODELAY`` that is two segments and two wake-ups of
+    the client for every answer. Only the head waits, and only for the body its
+    ``Content-Length`` promises (the next message of the same response); a closing connection
+    sends it first. Chunked and streamed responses, HEAD, 204 and empty bodies are written as
+    uvicorn writes them.
+    """
+
+    __slots__ = ("_cycle", "_held", "_started", "transport")
+
+    def __init__(self, transport: asyncio.Transport, cycle: Any) -> None:
+        self.transport = transport
+        self._cycle = cycle
+        self._held: bytes | None = None
+        self._started = False
+
+    def write(self, data: bytes) -> None:
+        """Write ``data``; the response's head waits for its body."""
+        held = self._held
+        if held is not None:
+            self._held = None
+            self.transport.write(held + data)
+            return
+        cycle = self._cycle
+        if not self._started and cycle.response_started:  # the head (a 100 Continue is not)
+            self._started = True
+            if (
+                cycle.chunked_encoding is False
+                and cycle.expected_content_length > 0
+                and cycle.scope["method"] != "HEAD"
+            ):
+                self._held = data
+                return
+        self.transport.write(data)
+
+    def close(self) -> None:
+        """Send what waits, then close."""
+        held, self._held = self._held, None
+        if held is not None and not self.transport.is_closing():
+            self.transport.write(held)
+        self.transport.close()
+
+    def is_closing(self) -> bool:
+        """Whether the connection is closing."""
+        return self.transport.is_closing()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
+
+
 if HttpToolsProtocol is not None:
 
     class _GuardedHttpTools(_Guard, HttpToolsProtocol):
-        """The guard on uvicorn's httptools protocol."""
+        """The guard on uvicorn's httptools protocol; responses written head with body."""
 
         def on_message_begin(self) -> None:
             """A request's first byte: its headers are due within the timeout."""
@@ -198,6 +251,9 @@ if HttpToolsProtocol is not None:
             """The headers are in: the request is no longer a stalled one."""
             self.head_done()
             super().on_headers_complete()
+            cycle = getattr(self, "cycle", None)
+            if cycle is not None and cycle.transport is self.transport:  # the new request's
+                cycle.transport = HeadWithBody(self.transport, cycle)
 
 
 def guarded_protocol(limits: Limits, *, http: str = "auto") -> type[asyncio.Protocol]:

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 import msgspec
 from pydantic import BaseModel
+from starlette.datastructures import QueryParams
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -28,6 +29,8 @@ E = TypeVar("E", bound=Entity)
 
 
 M = TypeVar("M", bound=BaseModel)
+#: the parameters of a request without a query string
+NO_PARAMS = QueryParams()
 
 
 class Ctx:
@@ -132,7 +135,9 @@ def endpoint(
                 # the one authorization point: key, then the route's rule (authz.POLICY)
                 principal = await authz.authorize(request, kind)
                 # a route that declares no query takes none: any parameter is a 422
-                query = parse_query(spec.query or NoQuery, request.query_params)
+                # no query string: no parameters (not parsed into a QueryParams per request)
+                given = request.query_params if request.scope["query_string"] else NO_PARAMS
+                query = parse_query(spec.query or NoQuery, given)
                 body = parse_body(spec.body, await request.body()) if spec.body else None
                 return await fn(Ctx(request, principal, body, query))
             except StoreError as exc:
