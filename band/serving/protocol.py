@@ -97,6 +97,8 @@ class _Guard:
     loop: asyncio.AbstractEventLoop
     server_state: Any
     _head_timer: asyncio.TimerHandle | None = None
+    #: when a request's headers are due, its timer not started yet (``defer_head``)
+    _head_due: float | None = None
     _head_bytes = 0
     _refused = False
 
@@ -124,6 +126,9 @@ class _Guard:
     def data_received(self, data: bytes) -> None:
         """Feed the parser; count what arrives before the headers are complete."""
         super().data_received(data)  # type: ignore[misc]
+        if self._head_due is not None:  # a request's headers span reads: time them
+            self._head_timer = self.loop.call_at(self._head_due, self._head_timeout)
+            self._head_due = None
         if self._head_timer is not None:
             self._head_bytes += len(data)
             if self._head_bytes > self.shared.limits.max_header:
@@ -156,8 +161,17 @@ class _Guard:
         self.cancel_head_timer()
         self.shared.waiting.pop(self, None)
 
+    def defer_head(self) -> None:
+        """A request began: its headers are due within the timeout, a timer started only if
+        they are not complete at the end of this read (most requests come in one)."""
+        if self._head_timer is None:
+            self._head_due = self.loop.time() + self.shared.limits.header_timeout
+            self._head_bytes = 0
+        self.shared.waiting[self] = None
+
     def cancel_head_timer(self) -> None:
         """Stop the header timer, if it runs."""
+        self._head_due = None
         if self._head_timer is not None:
             self._head_timer.cancel()
             self._head_timer = None
@@ -245,7 +259,7 @@ if HttpToolsProtocol is not None:
         def on_message_begin(self) -> None:
             """A request's first byte: its headers are due within the timeout."""
             super().on_message_begin()
-            self.await_head()
+            self.defer_head()
 
         def on_headers_complete(self) -> None:
             """The headers are in: the request is no longer a stalled one."""

@@ -180,11 +180,22 @@ def test_headers_over_the_limit_get_431(dev: Dev) -> None:
     assert body["error"]["code"] == "headers_too_large"  # type: ignore[index]
 
 
-def test_slow_header_client_is_closed_with_408(dev: Dev) -> None:
+@pytest.mark.parametrize("answered_first", [False, True], ids=["first-request", "later-request"])
+def test_slow_header_client_is_closed_with_408(dev: Dev, answered_first: bool) -> None:
     """One header line per second keeps uvicorn's keep-alive timer from firing; the header
-    deadline still closes the connection (bounded loop: at most 10 x the timeout)."""
+    deadline still closes the connection (bounded loop: at most 10 x the timeout), on a
+    connection's first request as on a later one (whose timer starts only when its headers
+    span reads)."""
     sock = _connect(dev.port)
     with sock:
+        if answered_first:  # one whole request answered on the connection first
+            sock.sendall(b"GET /openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            head = b""
+            while b"\r\n\r\n" not in head:
+                head += sock.recv(1)
+            length = int(head.lower().split(b"content-length:")[1].split(b"\r\n")[0])
+            while length:
+                length -= len(sock.recv(length))
         sock.settimeout(1.0)
         sock.sendall(b"GET /openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         answer = b""
