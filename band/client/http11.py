@@ -160,9 +160,10 @@ class _Connection(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.usable = False  # idle, open and in step with the server
         self.connected = False  # open both ways (no end of stream seen, not closed)
-        self.idle_since = 0.0  # loop time
+        # loop time the last request went out: the keep-alive expiry counts from there (the
+        # server's own starts at its answer, later: the safe side), no clock read at the answer
+        self.sent_at = 0.0
         self.deadline = math.inf  # loop time by which the pending answer must have come
-        self.loop: asyncio.AbstractEventLoop | None = None  # the loop of the request in flight
         self._pool = pool
         self._waiter: asyncio.Future[Response] | None = None
         # the answer's bytes as received until its body began (its head is all there then):
@@ -250,18 +251,18 @@ class _Connection(asyncio.Protocol):
     # our side
 
     def send(
-        self, data: bytes, deadline: float, loop: asyncio.AbstractEventLoop
+        self, data: bytes, loop: asyncio.AbstractEventLoop, now: float
     ) -> asyncio.Future[Response]:
-        """Write one request; the future resolves with its answer, or fails with httpx's
-        ``ReadTimeout`` when the pool finds it unanswered at ``deadline`` (loop time)."""
+        """Write one request at loop time ``now``; the future resolves with its answer, or
+        fails with httpx's ``ReadTimeout`` when the pool finds it unanswered at its deadline."""
         assert self.transport is not None and self.usable
+        pool = self._pool
         self.usable = False
-        self.deadline = deadline
-        self.loop = loop
+        self.sent_at = now
+        self.deadline = deadline = now + pool.timeout
         waiter = self._waiter = loop.create_future()
         self._received = []
         del self._body[:]  # (cleared, not replaced: ``on_body`` is its append)
-        pool = self._pool
         pool._waiting[self] = True
         if deadline < pool._timer_at:
             pool._arm(loop, deadline)
@@ -404,9 +405,9 @@ class Http11Pool:
             idle = self._idle
             while idle:
                 conn = idle.pop()
-                if conn.usable and now - conn.idle_since < self._expiry:
+                if conn.usable and now - conn.sent_at < self._expiry:
                     self._free -= 1
-                    return conn.send(data, now + self.timeout, loop)
+                    return conn.send(data, loop, now)
                 conn.close()
         return self._send_later(data)
 
@@ -426,7 +427,7 @@ class Http11Pool:
             self._release()
             raise
         loop = asyncio.get_running_loop()
-        answer = conn.send(data, loop.time() + self.timeout, loop)
+        answer = conn.send(data, loop, loop.time())
         try:
             return await answer
         except BaseException:  # cancelled mid-request: the stream is out of step
@@ -463,7 +464,6 @@ class Http11Pool:
         del self._waiting[conn]
         if keep and conn.connected and not self._closed and len(self._idle) < self._max_idle:
             conn.usable = True
-            conn.idle_since = conn.loop.time() if conn.loop is not None else 0.0
             self._idle.append(conn)
         else:
             conn.close()
@@ -494,7 +494,7 @@ class Http11Pool:
         now = asyncio.get_running_loop().time()
         while self._idle:
             conn = self._idle.pop()
-            if conn.usable and now - conn.idle_since < self._expiry:
+            if conn.usable and now - conn.sent_at < self._expiry:
                 return conn
             conn.close()
         return None

@@ -188,7 +188,8 @@ class DeliveryPipeline:
                 self._finish(trace, "unfinished")
                 return None
             # the settlement: the outcome is recorded, then posted (fenced)
-            runner.settled(mid)
+            if runner.cut_off:  # an earlier turn of a message was cut off: forget this one's
+                runner.settled(mid)
             if ok:
                 delivery.record_processed(room_id, mid)
             else:
@@ -196,9 +197,10 @@ class DeliveryPipeline:
             confirmed = await delivery.flush(room_id, mid)
             if not confirmed and delivery.unavailable:
                 self.room.owe()
-            report = runner.end_report()  # sent alongside the mark (None: a fast turn showed none)
-            if report is not None:
-                await report
+            if runner.working is not None:  # shown (a slow turn): its end report went with the mark
+                report = runner.end_report()
+                if report is not None:
+                    await report
             if trace is not None and recorder is not None:
                 outcome, at = "processed" if ok else "failed", monotonic()
                 trace.points.append(("settled", at, {"status": outcome, "confirmed": confirmed}))

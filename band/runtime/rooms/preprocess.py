@@ -8,12 +8,13 @@ Users import it from ``band.preprocessing``.
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 
 from band.core.preprocessor import Preprocessor
 from band.core.types import AgentInput, HistoryProvider, PlatformMessage
+from band.core.wire import parse_instant
 from band.runtime.rooms.context import RoomContext
 from band.runtime.rooms.events import MessageEvent
-from band.runtime.rooms.messages import parse_time
 
 __all__ = ["DefaultPreprocessor"]
 
@@ -88,5 +89,5 @@ class DefaultPreprocessor(Preprocessor):
             sender_name=payload.sender_name,
             message_type=payload.message_type,
             metadata=event.raw.get("metadata") or {},
-            created_at=parse_time(payload.inserted_at),
+            created_at=parse_instant(payload.inserted_at) or datetime.now(UTC),  # parse_time's
         )

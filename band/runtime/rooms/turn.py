@@ -120,7 +120,8 @@ class TurnRunner:
         self.working: WorkingState | None = None
         self._delays = Deadline()  # the indicators' delay timer, shared by the room's turns
         self._started = 0.0  # when the running turn's adapter started (monotonic)
-        self._cut_off: dict[str, int] = {}  # message id -> turns cut off in a row
+        #: message id -> turns cut off in a row (empty but after an unavailable platform)
+        self.cut_off: dict[str, int] = {}
 
     @property
     def running(self) -> asyncio.Task[None] | None:
@@ -141,7 +142,7 @@ class TurnRunner:
 
     def settled(self, mid: str) -> None:
         """The message's turn was settled: its cut-offs are forgotten."""
-        self._cut_off.pop(mid, None)
+        self.cut_off.pop(mid, None)
 
     def end_report(self) -> Awaitable[None] | None:
         """The last turn's working indicator's end report to wait for (it went out with the
@@ -186,8 +187,10 @@ class TurnRunner:
         # the working indicator is made only once the turn has run its delay: a fast turn
         # (most) arms and drops the room's delay timer, and nothing else
         self.working = None
-        indicated = (
-            not synthetic and self.config.enable_working_state and not self.context.is_hub_room
+        indicated = (  # the last test: not ``is_hub_room``, without the property's call
+            not synthetic
+            and self.config.enable_working_state
+            and self.room_id != self.context.hub_room_id
         )
         if indicated:
             delay = self.config.working_indicator_delay_s
@@ -266,7 +269,7 @@ class TurnRunner:
         """Count a cut-off turn of ``mid``; False once ``MAX_CUT_OFF`` in a row ran out."""
         if synthetic:
             return True
-        cuts = self._cut_off[mid] = self._cut_off.get(mid, 0) + 1
-        if len(self._cut_off) > MAX_CUT_OFF_KEPT:
-            del self._cut_off[next(iter(self._cut_off))]
+        cuts = self.cut_off[mid] = self.cut_off.get(mid, 0) + 1
+        if len(self.cut_off) > MAX_CUT_OFF_KEPT:
+            del self.cut_off[next(iter(self.cut_off))]
         return cuts <= MAX_CUT_OFF

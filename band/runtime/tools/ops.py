@@ -275,7 +275,7 @@ def _write(
 ) -> Coroutine[Any, Any, JsonObject | landing.Landed]:
     """POST a message or event of the bound room, retried safely: ``landing.post_write``'s
     coroutine itself (no coroutine of ours around it, resumed with it)."""
-    room = ctx.room()
+    room = ctx.room_id or ctx.room()  # (``room()`` raises for an unbound context)
     return landing.post_write(
         ctx.rest,
         path("/agent/chats/{}" + suffix, room),
