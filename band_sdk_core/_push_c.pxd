@@ -16,6 +16,7 @@ cdef unsigned long long _length(bytes buf, Py_ssize_t start, Py_ssize_t stop)
     second=int,
     size=cython.ulonglong,
     head=Py_ssize_t,
+    left=cython.ulonglong,
     plain=bint,
     stop=Py_ssize_t,
 )

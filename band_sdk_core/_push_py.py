@@ -66,7 +66,10 @@ def split_frames(buf: bytes, pos: int, is_open: bool) -> tuple[list[str], int, i
         # refuses one that is, as it refuses extension bits or a frame after a close
         plain = is_open and not second & 0x80
         if first == _TEXT_FIN and plain:
-            if end - pos < head or size > end - pos - head:
+            if end - pos < head:
+                break
+            left = end - pos - head  # (unsigned when compiled: compared with the unsigned size)
+            if size > left:
                 break
             stop = pos + head + size
             try:
