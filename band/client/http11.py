@@ -29,6 +29,8 @@ from urllib.parse import SplitResult, quote, urlencode, urlsplit
 
 import msgspec
 
+from .reads import BufferedReads
+
 httptools: Any
 try:
     import httptools
@@ -149,7 +151,7 @@ class Response(msgspec.Struct):
     content: bytes
 
 
-class _Connection(asyncio.Protocol):
+class _Connection(asyncio.Protocol, BufferedReads):
     """One keep-alive connection; parses the answer to the request in flight.
 
     The request's end (answered, failed, timed out) is handed to the pool at once, from the

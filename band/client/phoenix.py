@@ -17,7 +17,7 @@ import logging
 import math
 import random
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import msgspec
@@ -26,7 +26,14 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from websockets.frames import Frame, Opcode
 from websockets.protocol import Event, State
 
-from band.core.wire import FRAME_DECODER, TOO_DEEP, JsonObject, decode_error, encode_frame
+from band.core.wire import (
+    JSON_DECODER,
+    LAZY_FRAME_DECODER,
+    TOO_DEEP,
+    JsonObject,
+    decode_error,
+    encode_frame,
+)
 from band_sdk_core import (
     Session,
     SessionOutcome,
@@ -38,6 +45,7 @@ from band_sdk_core import (
 from band_sdk_core._push import CONTROL, HAND_OVER, split_frames
 
 from .errors import BandConnectionError
+from .reads import BufferedReads
 
 __all__ = [
     "JoinError",
@@ -49,7 +57,22 @@ __all__ = [
 
 log = logging.getLogger("band.client.phoenix")
 
-_decode_frame = FRAME_DECODER.decode
+_decode_frame = LAZY_FRAME_DECODER.decode
+_decode_payload = JSON_DECODER.decode
+
+
+def _payload(raw: msgspec.Raw) -> JsonObject | None:
+    """A frame's payload parsed: ``{}`` when it is not a JSON object (what the V2 client does),
+    None (logged) when it does not parse."""
+    try:
+        payload = _decode_payload(raw)
+    except msgspec.DecodeError as exc:
+        log.warning("dropping a malformed frame: %s", exc)
+        return None
+    except RecursionError:
+        log.warning("dropping a malformed frame: %s", TOO_DEEP)
+        return None
+    return payload if type(payload) is dict else {}
 
 
 def _redact_key_header(record: logging.LogRecord) -> bool:
@@ -65,7 +88,7 @@ _ws_log = logging.getLogger("band.client.websocket")
 _ws_log.addFilter(_redact_key_header)
 
 
-class _PushConnection(ClientConnection):
+class _PushConnection(ClientConnection, BufferedReads):
     """A connection that hands each whole text frame to ``sink`` as it arrives.
 
     websockets queues a frame in its assembler and wakes a reader task to take it (a future,
@@ -255,6 +278,8 @@ class PhoenixClient:
         self._join_timeout = join_timeout
         self._refs = itertools.count(1)
         self._handlers: dict[str, PushHandler] = {}
+        # the events a topic's handler takes, where it named them (others are never decoded)
+        self._takes: dict[str, frozenset[str]] = {}
         self._join_refs: dict[str, str] = {}
         self._pending: dict[str, asyncio.Future[JsonObject]] = {}
         self._outbox: list[bytes] = []  # request frames to write at the end of this loop turn
@@ -334,18 +359,30 @@ class PhoenixClient:
 
     # --- topics -------------------------------------------------------------------------------
 
-    async def join(self, topic: str, handler: PushHandler) -> None:
-        """Join ``topic`` and route its pushes to ``handler``; it is rejoined after reconnects."""
+    async def join(
+        self, topic: str, handler: PushHandler, *, events: Collection[str] | None = None
+    ) -> None:
+        """Join ``topic`` and route its pushes to ``handler``; it is rejoined after reconnects.
+
+        With ``events``, only pushes of those events reach ``handler``; the others are dropped
+        before their payload is decoded (as a push with no handler is).
+        """
         self._handlers[topic] = handler
+        if events is None:
+            self._takes.pop(topic, None)
+        else:
+            self._takes[topic] = frozenset(events)
         try:
             await self._join(topic)
         except BaseException:
             self._handlers.pop(topic, None)
+            self._takes.pop(topic, None)
             raise
 
     async def leave(self, topic: str) -> bool:
         """Leave ``topic``; True when the server confirmed it."""
         self._handlers.pop(topic, None)
+        self._takes.pop(topic, None)
         join_ref = self._join_refs.pop(topic, None)
         if join_ref is None or not self.connected:
             return join_ref is None
@@ -440,20 +477,20 @@ class PhoenixClient:
     def _dispatch(self, raw: str | bytes) -> None:
         """Route one server frame: a reply to its waiter, a push to its topic's handler."""
         try:
-            frame = _decode_frame(raw)  # decode_frame's decoder, without its call
+            frame = _decode_frame(raw)  # its slots; the payload is parsed only when taken
         except msgspec.DecodeError as exc:  # malformed JSON or not a V2 frame: counted, not fatal
             log.warning("dropping a malformed frame: %s", exc)
             return
         except RecursionError:  # nested too deeply for msgspec: just a bad frame
             log.warning("dropping a malformed frame: %s", TOO_DEEP)
             return
-        event, topic, payload = frame.event, frame.topic, frame.payload
-        if type(payload) is not dict:  # PhoenixFrame.body, without the property's call
-            payload = {}
+        event, topic = frame.event, frame.topic
         if event == "phx_reply":
             fut = self._pending.get(str(frame.ref)) if frame.ref is not None else None
             if fut is not None and not fut.done():
-                fut.set_result(payload)
+                reply = _payload(frame.payload)
+                if reply is not None:
+                    fut.set_result(reply)
             return
         current = self._join_refs.get(topic)
         join_ref = frame.join_ref
@@ -468,6 +505,12 @@ class PhoenixClient:
             return
         handler = self._handlers.get(topic)
         if handler is None:
+            return
+        takes = self._takes.get(topic)
+        if takes is not None and event not in takes:
+            return  # no handler for this event: never parsed nor validated (as in band-sdk)
+        payload = _payload(frame.payload)
+        if payload is None:
             return
         try:
             handler(event, payload)

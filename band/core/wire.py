@@ -31,6 +31,7 @@ __all__ = [
     "ERROR_DECODER",
     "FRAME_DECODER",
     "JSON_DECODER",
+    "LAZY_FRAME_DECODER",
     "TOO_DEEP",
     "ActivityResponse",
     "AddAgentContactResponseData",
@@ -50,6 +51,7 @@ __all__ = [
     "GetChatTaskHistoryResponseMetadata",
     "JsonObject",
     "JsonValue",
+    "LazyFrame",
     "ListAgentContactRequestsResponse",
     "ListAgentContactRequestsResponseData",
     "ListAgentContactRequestsResponseMetadata",
@@ -217,6 +219,20 @@ class PhoenixFrame(msgspec.Struct, array_like=True, forbid_unknown_fields=True, 
         return self.payload if isinstance(self.payload, dict) else {}
 
 
+class LazyFrame(msgspec.Struct, array_like=True, forbid_unknown_fields=True, frozen=True):
+    """A :class:`PhoenixFrame` whose ``payload`` is left as its JSON text (``msgspec.Raw``).
+
+    The socket reader decodes a payload only for a push some handler takes; a push nobody
+    takes (a ``message_updated`` on a room topic) costs a scan, not a parse.
+    """
+
+    join_ref: str | int | None
+    ref: str | int | None
+    topic: str
+    event: str
+    payload: msgspec.Raw
+
+
 class ReplyPayload(msgspec.Struct, kw_only=True):
     """The payload of a ``phx_reply``: ``{"status": "ok"|"error", "response": {...}}``."""
 
@@ -269,6 +285,8 @@ class Envelope(msgspec.Struct, Generic[D], kw_only=True):
 JSON_DECODER: msgspec.json.Decoder[JsonValue] = msgspec.json.Decoder()
 #: One Phoenix V2 frame.
 FRAME_DECODER = msgspec.json.Decoder(PhoenixFrame)
+#: One Phoenix V2 frame, its payload left undecoded.
+LAZY_FRAME_DECODER = msgspec.json.Decoder(LazyFrame)
 #: A REST error body.
 ERROR_DECODER = msgspec.json.Decoder(ErrorEnvelope)
 _ENCODER = msgspec.json.Encoder()

@@ -37,7 +37,7 @@ from band.core.wire import (
     decode_as,
 )
 from band.runtime.contacts.events import ContactEvent, contact_event
-from band.runtime.pushes import PushEvent, payload_from, valid_pushes
+from band.runtime.pushes import ROOM_MESSAGE_EVENTS, PushEvent, payload_from, valid_pushes
 from band.runtime.rooms.events import (
     MessageEvent,
     ParticipantAddedEvent,
@@ -213,7 +213,10 @@ class BandLink:
         """Receive the room's messages and participant changes (``BandConnectionError``
         when the platform refuses the join)."""
         joined = await self._subscriptions.join_room(
-            room_id, self._room_handler(room_id), self._participants_handler(room_id)
+            room_id,
+            self._room_handler(room_id),
+            self._participants_handler(room_id),
+            message_events=ROOM_MESSAGE_EVENTS,
         )
         if not joined:
             raise BandConnectionError(f"could not subscribe to room {room_id}")

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 __all__ = [
+    "ROOM_MESSAGE_EVENTS",
     "PartyPayload",
     "PushEvent",
     "WireStats",
@@ -56,6 +57,11 @@ class PartyPayload:
     description: str | None = None
     is_remote: bool | None = None
     is_external: bool | None = None  # the platform's former name of is_remote
+
+
+#: The ``chat_room`` events the runtime handles: band-sdk 6.0.1 registers a handler for
+#: ``message_created`` only, so ``message_updated`` and ``event_created`` are never validated.
+ROOM_MESSAGE_EVENTS = ("message_created",)
 
 
 class WireStats:

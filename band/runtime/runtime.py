@@ -44,7 +44,7 @@ from band.runtime.contacts.config import ContactEventConfig, ContactEventStrateg
 from band.runtime.contacts.events import contact_event
 from band.runtime.contacts.handler import ContactEventHandler
 from band.runtime.contacts.hub import ContactsHub
-from band.runtime.pushes import payload_from, valid_messages, valid_pushes
+from band.runtime.pushes import ROOM_MESSAGE_EVENTS, payload_from, valid_messages, valid_pushes
 from band.runtime.rooms.events import (
     ParticipantAddedCallback,
     ParticipantAddedEvent,
@@ -411,7 +411,10 @@ class AgentRuntime:
         room = self._new_room(room_id)
         self.rooms[room_id] = room  # live pushes right after the join reach its queue
         joined = await self.subscriptions.join_room(
-            room_id, self._room_handler(room_id), self._participants_handler(room_id)
+            room_id,
+            self._room_handler(room_id),
+            self._participants_handler(room_id),
+            message_events=ROOM_MESSAGE_EVENTS,
         )
         admitted = self.membership.record_room_admission(room_id, ticket, succeeded=joined)
         if not admitted:

@@ -8,6 +8,7 @@ the topics it could not rejoin are recorded here as rejoin failures needing reco
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 
 from band.client.phoenix import PhoenixClient, PhoenixError, PushHandler
 from band_sdk_core import (
@@ -45,15 +46,24 @@ class Subscriptions:
         return self.tracker.record_agent_topic_join(topic, ticket, joined=True)
 
     async def join_room(
-        self, room_id: str, on_messages: PushHandler, on_participants: PushHandler
+        self,
+        room_id: str,
+        on_messages: PushHandler,
+        on_participants: PushHandler,
+        *,
+        message_events: Collection[str] | None = None,
     ) -> bool:
-        """Join the room's two topics; True when both are joined."""
+        """Join the room's two topics; True when both are joined.
+
+        With ``message_events``, only those events of the ``chat_room`` topic reach
+        ``on_messages`` (see :meth:`PhoenixClient.join`).
+        """
         ticket = self.tracker.begin_room_subscribe(room_id)
         if ticket is None:
             return self.tracker.is_room_subscribed(room_id)
         chat = chat_room_topic(room_id)
         try:
-            await self.phoenix.join(chat, on_messages)
+            await self.phoenix.join(chat, on_messages, events=message_events)
         except PhoenixError as exc:
             log.warning("could not join %s: %s", chat, exc)
             self.tracker.record_chat_room_join_failed(room_id, ticket)

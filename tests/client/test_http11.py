@@ -497,3 +497,45 @@ def test_calls_beyond_the_connection_limit_wait_their_turn() -> None:
             await pool.aclose()
 
     run(go())
+
+
+@pytest.mark.parametrize("loop", ["asyncio", "uvloop"])
+def test_reads_go_into_the_connections_buffer_across_many_reads(loop: str) -> None:
+    """On asyncio's loop the connection is read into its own buffer (asyncio's transport would
+    allocate 256 KiB per read for a plain Protocol): an answer several buffers long arrives
+    whole in many reads, and the next call on the same connection still works. uvloop reads
+    a class that is also an ``asyncio.Protocol`` through ``data_received`` (its rule), from a
+    buffer of its own: the same answers arrive whole there, without the buffer."""
+    from band.client.reads import READ_BUFFER_SIZE, BufferedReads
+
+    body = json.dumps({"data": {"blob": "x" * (3 * READ_BUFFER_SIZE + 123)}}).encode()
+    reads: list[int] = []
+
+    async def go() -> None:
+        answers: list[bytes | Script] = [raw(200, body, JSON), raw(200, b'{"data": 2}', JSON)]
+        async with RawServer(answers) as srv, RestClient("band_a_k", srv.url) as rest:
+            original = BufferedReads.buffer_updated
+
+            def counting(self: BufferedReads, nbytes: int) -> None:
+                reads.append(nbytes)
+                original(self, nbytes)
+
+            BufferedReads.buffer_updated = counting  # type: ignore[method-assign]
+            try:
+                first = await rest.request("GET", "/agent/me")
+                second = await rest.request("GET", "/agent/me")
+            finally:
+                BufferedReads.buffer_updated = original  # type: ignore[method-assign]
+            assert first.data == {"blob": "x" * (3 * READ_BUFFER_SIZE + 123)}
+            assert second.data == 2 and srv.connections == 1
+        if loop == "uvloop":
+            assert reads == []
+            return
+        assert len(reads) >= 4 and max(reads) <= READ_BUFFER_SIZE  # several reads, none larger
+        assert sum(reads) == len(raw(200, body, JSON)) + len(raw(200, b'{"data": 2}', JSON))
+
+    if loop == "uvloop":
+        uvloop = pytest.importorskip("uvloop")
+        uvloop.run(go())
+    else:
+        run(go())

@@ -146,6 +146,49 @@ def test_join_push_leave(platform: RestartablePlatform) -> None:
     asyncio.run(scenario())
 
 
+def test_join_with_events_takes_only_those(platform: RestartablePlatform) -> None:
+    """A topic joined with ``events`` hands its handler only those events; the others (even
+    one whose payload is no object) are dropped unparsed, while ``phx_error`` and the same
+    events on other topics still flow, and a join without ``events`` takes everything again."""
+    live, aid, key = registered(platform)
+    rid = room_with(live, aid)
+    inbox = Inbox()
+    chat, people = f"chat_room:{rid}", f"room_participants:{rid}"
+    fanout = live.app.state.fanout
+
+    async def push(topic: str, event: str, payload: Any) -> None:
+        await asyncio.to_thread(platform.call, fanout.push(topic, event, payload))
+
+    async def scenario() -> None:
+        async with joined(live, key, aid, inbox) as phx:
+            await phx.join(chat, inbox.handler(chat), events=("message_created",))
+            await phx.join(people, inbox.handler(people))
+            await push(chat, "message_updated", {"id": "u1"})
+            await push(chat, "event_created", [1, 2])
+            await push(people, "message_updated", {"id": "u2"})
+            mid = await send(live, rid, aid, "taken")
+            await wait_for(lambda: inbox.events(chat, "message_created"))
+            # frames arrive in order: the skipped ones came before the one taken
+            assert [(t, e) for t, e, _ in inbox.pushes] == [
+                (people, "message_updated"),
+                (chat, "message_created"),
+            ]
+            assert inbox.events(chat, "message_created")[0]["id"] == mid
+            # a phx_error still reaches the client on a filtered topic: it rejoins
+            conn = fanout.agent_connected(aid)
+            before = conn.topics[chat]
+            await push(chat, "phx_error", {})
+            await wait_for(lambda: conn.topics.get(chat) not in (None, before))
+            await send(live, rid, aid, "after rejoin")
+            await wait_for(lambda: len(inbox.events(chat, "message_created")) == 2)
+            assert await phx.leave(chat) is True
+            await phx.join(chat, inbox.handler(chat))  # joined again without a filter
+            await push(chat, "message_updated", {"id": "u3"})
+            assert (await inbox.first(chat, "message_updated"))["id"] == "u3"
+
+    asyncio.run(scenario())
+
+
 def test_join_refused(platform: RestartablePlatform) -> None:
     """A topic the key may not see is refused with the server's reason and not kept."""
     live, aid, key = registered(platform)

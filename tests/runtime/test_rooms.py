@@ -298,6 +298,34 @@ def test_invalid_pushes_are_dropped(platform: RestartablePlatform) -> None:
     in_room(platform, "Echo", scenario)
 
 
+def test_room_pushes_without_a_handler_are_not_validated(platform: RestartablePlatform) -> None:
+    """Only ``message_created`` is validated on a room's topic, as band-sdk 6.0.1 registers no
+    other handler there: an invalid ``message_updated`` or ``event_created`` is neither
+    counted nor logged, an invalid ``message_created`` after them is."""
+
+    async def scenario(r: InRoom) -> None:
+        adapter = Echo()
+        async with r.agent(adapter) as agent:
+            await wait_for(lambda: r.rid in agent.runtime.rooms)
+            fanout = r.live.app.state.fanout
+            accepted, dropped = WireStats.accepted, WireStats.dropped
+            topic = f"chat_room:{r.rid}"
+            for event, payload in [
+                ("message_updated", {"id": "x", "content": 5}),
+                ("event_created", [1, 2]),
+                ("message_created", {"id": "y", "content": 5}),
+            ]:
+                await asyncio.to_thread(platform.call, fanout.push(topic, event, payload))
+            await wait_for(lambda: WireStats.dropped == dropped + 1)  # the frames come in order
+            assert WireStats.accepted == accepted
+            mid = await r.send("fine")
+            await r.reaches(mid)
+            assert adapter.seen == [mid]
+            assert WireStats.dropped == dropped + 1
+
+    in_room(platform, "Echo", scenario)
+
+
 class Concurrency(Echo):
     """Echo that measures how many turns overlap, per room and overall."""
 
