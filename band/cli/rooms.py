@@ -158,6 +158,11 @@ async def _tail(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_room(parser: argparse.ArgumentParser) -> None:
+    """The ROOM positional of ``band send`` and ``band tail``: a room's id or title."""
+    parser.add_argument("room", metavar="ROOM", help="the room's id or title")
+
+
 def _add_agents(parser: argparse.ArgumentParser, *flags: str, metavar: str, role: str) -> None:
     """A repeatable option naming one agent each time (by name, handle or id)."""
     parser.add_argument(
@@ -200,7 +205,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "answered. Exits 0 once they answered, 1 on an error event or after --wait seconds."
         ),
     )
-    send.add_argument("room", metavar="ROOM", help="the room's id or title")
+    _add_room(send)
     send.add_argument("text", metavar="TEXT", help="the message")
     _add_agents(send, "--mention", "-m", metavar="AGENT", role="an agent to mention")
     send.add_argument(
@@ -217,7 +222,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="print a room's messages as they arrive",
         description="Print ROOM's last messages and events, then each new one until Ctrl-C.",
     )
-    tail.add_argument("room", metavar="ROOM", help="the room's id or title")
+    _add_room(tail)
     tail.add_argument(
         "--last", type=int, default=20, help="how many earlier messages to show (default: 20)"
     )

@@ -19,7 +19,6 @@ import contextlib
 import logging
 import signal
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from band.client.errors import BandAPIError, NotFoundError
@@ -75,21 +74,18 @@ class ActionablePage(NamedTuple):
     next_cursor: str | None
 
 
-@dataclass
 class RoomAddedEvent(PushEvent[JsonObject]):
     """The agent was added to ``room_id`` (``payload``: the room as pushed)."""
 
     type: Literal["room_added"] = "room_added"
 
 
-@dataclass
 class RoomRemovedEvent(PushEvent[JsonObject]):
     """The agent was removed from ``room_id``."""
 
     type: Literal["room_removed"] = "room_removed"
 
 
-@dataclass
 class RoomDeletedEvent(PushEvent[JsonObject]):
     """``room_id`` was deleted."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, dataclass_transform
 
 from band.client.phoenix import PushHandler
 from band.core.wire import JsonObject, JsonValue
@@ -36,14 +36,21 @@ D = TypeVar("D", bound="DataclassInstance")
 E = TypeVar("E", bound="PushEvent[Any]")
 
 
+@dataclass_transform()
 @dataclass
 class PushEvent(Generic[P]):
-    """What every event handed to user code carries; a subclass fixes ``type``'s value."""
+    """What every event handed to user code carries; a subclass fixes ``type``'s value.
+
+    Each subclass is a dataclass as this class is (made so here, once, for every event)."""
 
     type: str = ""
     room_id: str | None = None
     payload: P | None = None
     raw: JsonObject | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        dataclass(cls)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -9,34 +9,32 @@ path: the turn counts its effect, a failure comes back as error text. Its ``tool
 
 from __future__ import annotations
 
-from band._extras import require_module
+# the [crewai] extra is checked (one line naming it) by this package's __init__, which
+# Python imports before this module
+import asyncio
+import inspect
+import json
+import logging
+import uuid
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
-require_module("crewai", "band.integrations.crewai")  # optional: say how to get it
+from crewai.tools import BaseTool
+from pydantic import BaseModel, PrivateAttr
 
-import asyncio  # noqa: E402 -- after the extra check, which names what is missing
-import inspect  # noqa: E402
-import json  # noqa: E402
-import logging  # noqa: E402
-import uuid  # noqa: E402
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence  # noqa: E402
-from dataclasses import dataclass, field  # noqa: E402
-from typing import Any, Protocol, TypeVar, runtime_checkable  # noqa: E402
+from band.adapters._bandtools import BandToolSpec, registry_tool_specs
+from band.adapters._model import EventPoster, ToolRun, post_tool_event, run_tool_call
+from band.core.protocols import AgentToolsProtocol
+from band.core.types import AdapterFeatures
+from band.core.wire import JsonObject
+from band.runtime.capabilities import Capability
+from band.runtime.tools.custom import CustomToolDef, find_custom_tool
+from band.runtime.tools.images import is_image_passthrough_result
+from band.runtime.tools.registry import TOOLS
+from band.runtime.tools.results import serialize_tool_result
 
-from crewai.tools import BaseTool  # noqa: E402
-from pydantic import BaseModel, PrivateAttr  # noqa: E402
-
-from band.adapters._bandtools import BandToolSpec, registry_tool_specs  # noqa: E402
-from band.adapters._model import EventPoster, ToolRun, post_tool_event, run_tool_call  # noqa: E402
-from band.core.protocols import AgentToolsProtocol  # noqa: E402
-from band.core.types import AdapterFeatures  # noqa: E402
-from band.core.wire import JsonObject  # noqa: E402
-from band.runtime.capabilities import Capability  # noqa: E402
-from band.runtime.tools.custom import CustomToolDef, find_custom_tool  # noqa: E402
-from band.runtime.tools.images import is_image_passthrough_result  # noqa: E402
-from band.runtime.tools.registry import TOOLS  # noqa: E402
-from band.runtime.tools.results import serialize_tool_result  # noqa: E402
-
-from .runtime import run_async  # noqa: E402
+from .runtime import run_async
 
 __all__ = [
     "CrewAIToolContext",

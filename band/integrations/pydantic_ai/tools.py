@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from band._extras import require_module
+# the [pydantic-ai] extra is checked (one line naming it) by this package's __init__, which
+# Python imports before this module
+from pydantic_ai import Tool
 
-require_module("pydantic-ai", "band.integrations.pydantic_ai")  # optional: say how to get it
-
-from pydantic_ai import Tool  # noqa: E402
-
-from band.adapters._bandtools import registry_tool_specs  # noqa: E402
-from band.adapters.pydantic_ai import band_pydantic_tools  # noqa: E402
-from band.core.protocols import AgentToolsProtocol  # noqa: E402
-from band.core.types import AdapterFeatures  # noqa: E402
+from band.adapters._bandtools import registry_tool_specs
+from band.adapters.pydantic_ai import band_pydantic_tools
+from band.core.protocols import AgentToolsProtocol
+from band.core.types import AdapterFeatures
 
 __all__ = ["build_band_pydantic_ai_tools"]
 

@@ -64,28 +64,24 @@ class ContactRemovedPayload:
     id: str
 
 
-@dataclass
 class ContactRequestReceivedEvent(PushEvent[ContactRequestReceivedPayload]):
     """``contact_request_received``."""
 
     type: Literal["contact_request_received"] = "contact_request_received"
 
 
-@dataclass
 class ContactRequestUpdatedEvent(PushEvent[ContactRequestUpdatedPayload]):
     """``contact_request_updated``."""
 
     type: Literal["contact_request_updated"] = "contact_request_updated"
 
 
-@dataclass
 class ContactAddedEvent(PushEvent[ContactAddedPayload]):
     """``contact_added``."""
 
     type: Literal["contact_added"] = "contact_added"
 
 
-@dataclass
 class ContactRemovedEvent(PushEvent[ContactRemovedPayload]):
     """``contact_removed``."""
 

@@ -27,14 +27,12 @@ class ParticipantPayload(PartyPayload):
     name: str
 
 
-@dataclass
 class ParticipantAddedEvent(PushEvent[ParticipantPayload]):
     """A participant joined ``room_id``."""
 
     type: Literal["participant_added"] = "participant_added"
 
 
-@dataclass
 class ParticipantRemovedEvent(PushEvent[ParticipantPayload]):
     """A participant left ``room_id``."""
 
@@ -81,7 +79,6 @@ class MessageCreatedPayload:
         )
 
 
-@dataclass
 class MessageEvent(PushEvent[MessageCreatedPayload]):
     """A message for the agent in ``room_id``, as a preprocessor receives it."""
 
