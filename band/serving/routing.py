@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from starlette._utils import get_route_path
 from starlette.convertors import FloatConvertor, IntegerConvertor, StringConvertor, UUIDConvertor
 from starlette.routing import BaseRoute, Match, Route, Router, WebSocketRoute
 from starlette.types import Receive, Scope, Send
@@ -61,7 +60,7 @@ class IndexedRouter(Router):
     async def app(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Hand the request to its route's first full match, else to ``Router``'s scan."""
         if scope["type"] != "lifespan":
-            for route in self.candidates(get_route_path(scope)):
+            for route in self.candidates(_route_path(scope)):
                 match, child_scope = route.matches(scope)
                 if match is Match.FULL:
                     if "router" not in scope:
@@ -71,6 +70,19 @@ class IndexedRouter(Router):
                     await route.handle(scope, receive, send)
                     return
         await super().app(scope, receive, send)
+
+
+def _route_path(scope: Scope) -> str:
+    """The request's path below the app's ``root_path`` (what Starlette's routes match).
+
+    Only the candidates are picked by it: a path it got wrong would find no full match and take
+    ``Router``'s own scan, so it needs no private Starlette helper to stay exact.
+    """
+    path: str = scope["path"]
+    root: str = scope.get("root_path", "")
+    if root and path.startswith(root) and path[len(root) : len(root) + 1] in ("/", ""):
+        return path[len(root) :]
+    return path
 
 
 def _key(route: BaseRoute) -> Key | None:

@@ -72,3 +72,34 @@ def test_a_route_added_later_is_indexed() -> None:
     scope = _scope("http", "PUT", "/api/v1/me/extra/x1")
     found, route = _first(router.candidates("/api/v1/me/extra/x1"), scope)
     assert found == "full" and route is router.routes[-1]
+
+
+def test_under_a_root_path_the_same_route_answers() -> None:
+    """Served below a prefix (``root_path``, as behind a proxy), a request reaches the route
+    the path below the prefix names: the same answer as without the prefix, over ASGI."""
+    from starlette.testclient import TestClient
+
+    app = create_app(":memory:")
+    key = app.state.user_key
+    with TestClient(app) as plain, TestClient(app, root_path="/band") as prefixed:
+        direct = plain.get("/api/v1/me/chats", headers={"X-API-Key": key})
+        below = prefixed.get("/band/api/v1/me/chats", headers={"X-API-Key": key})
+        assert direct.status_code == below.status_code == 200
+        assert below.json() == direct.json()
+        assert prefixed.get("/band/api/v1/nope", headers={"X-API-Key": key}).status_code == 404
+
+
+def test_the_route_path_is_the_path_below_the_root_path() -> None:
+    """What the candidates are picked by: the path below ``root_path``, as Starlette's routes
+    match it (a prefix that is not a whole segment is not cut)."""
+    from band.serving.routing import _route_path
+
+    cases = {
+        ("/band/api/v1/me/chats", "/band"): "/api/v1/me/chats",
+        ("/band", "/band"): "",
+        ("/bandx/api", "/band"): "/bandx/api",
+        ("/api/v1/me/chats", ""): "/api/v1/me/chats",
+        ("/other/api", "/band"): "/other/api",
+    }
+    for (path, root), below in cases.items():
+        assert _route_path({"type": "http", "path": path, "root_path": root}) == below
