@@ -229,13 +229,15 @@ def test_heartbeat_and_rejoin_after_reconnect(page: Any, live: Live) -> None:
     aid, _, key = live.register("Pinger")
     rid = room_with(live, aid, title="Reconnects")
     state = live.app.state
-    state.idle_timeout = 1.5  # the page is told to heartbeat every 0.5 s
+    # the page is told to heartbeat every 1 s and closes a socket whose heartbeat is not
+    # answered by the next one: a 1.5 s timeout (0.5 s heartbeats) reconnected under CI's load
+    state.idle_timeout = 3.0
     requests: list[str] = []
     page.on("request", lambda req: requests.append(req.url))
     try:
         open_room(page, live, rid)
         status = page.locator("#connection")
-        page.wait_for_timeout(3000)
+        page.wait_for_timeout(4000)  # longer than the idle timeout
         expect(status).to_have_attribute("data-connects", "1")  # heartbeats kept it open
         state.idle_timeout = 0.2  # now the server drops the page's socket between heartbeats
         expect(status).not_to_have_attribute("data-connects", "1")
