@@ -27,11 +27,11 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import Event, State
 
 from band.core.wire import (
-    JSON_DECODER,
     LAZY_FRAME_DECODER,
     TOO_DEEP,
     JsonObject,
     decode_error,
+    decode_json,
     encode_frame,
 )
 from band_sdk_core import (
@@ -58,19 +58,15 @@ __all__ = [
 log = logging.getLogger("band.client.phoenix")
 
 _decode_frame = LAZY_FRAME_DECODER.decode
-_decode_payload = JSON_DECODER.decode
 
 
 def _payload(raw: msgspec.Raw) -> JsonObject | None:
     """A frame's payload parsed: ``{}`` when it is not a JSON object (what the V2 client does),
     None (logged) when it does not parse."""
     try:
-        payload = _decode_payload(raw)
-    except msgspec.DecodeError as exc:
+        payload = decode_json(raw)
+    except msgspec.DecodeError as exc:  # (nested too deeply included)
         log.warning("dropping a malformed frame: %s", exc)
-        return None
-    except RecursionError:
-        log.warning("dropping a malformed frame: %s", TOO_DEEP)
         return None
     return payload if type(payload) is dict else {}
 

@@ -303,7 +303,7 @@ def decode_frame(raw: str | bytes) -> PhoenixFrame:
         raise msgspec.DecodeError(TOO_DEEP) from None
 
 
-def decode_json(raw: str | bytes) -> Any:
+def decode_json(raw: str | bytes | msgspec.Raw) -> Any:
     """Any JSON document; ``msgspec.DecodeError`` when it is not JSON or nested too deeply."""
     try:
         return JSON_DECODER.decode(raw)
