@@ -41,8 +41,8 @@ class Call:
 
     @property
     def params(self) -> dict[str, Any]:
-        """The path parameters."""
-        return dict(self.request.path_params)
+        """The path parameters (read only)."""
+        return self.request.path_params
 
 
 # -- store queries (run through AsyncStore, like store.files) -----------------

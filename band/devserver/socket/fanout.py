@@ -128,11 +128,12 @@ class Fanout:
         self,
         topic: str,
         event: str,
-        payload: JsonObject | msgspec.Struct,
+        payload: JsonObject | msgspec.Struct | msgspec.Raw,
         *,
         agent_ids: frozenset[str] | None = None,
     ) -> None:
-        """Send ``event`` to every socket joined to ``topic`` (agents filtered by ``agent_ids``)."""
+        """Send ``event`` to every socket joined to ``topic`` (agents filtered by ``agent_ids``;
+        a ``Raw`` payload is its JSON, already encoded)."""
         body: msgspec.Raw | None = None  # the payload's JSON, encoded once for every socket
         for conn in list(self.connections):
             if topic not in conn.topics:
