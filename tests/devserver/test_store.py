@@ -330,3 +330,31 @@ def test_now_is_iso_8601_utc_to_the_microsecond() -> None:
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z", stamp), stamp
         when = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
         assert before <= when <= after
+
+
+def test_a_messages_addressees_are_known_once_it_commits(tmp_path: Path) -> None:
+    """Who a message is from and to is kept when its transaction commits (a mark reads it
+    without SQL), never for one rolled back."""
+    store = Store(tmp_path / "dev.sqlite3")
+    person, rid, aid, other = _two_agents_room(store)
+    mentions = store.resolve_mentions(rid, [{"id": aid}])
+    statements: list[str] = []
+    store.db.set_trace_callback(statements.append)
+    mid = store.create_message(rid, person, "hi", "text", mentions).id
+    del statements[:]
+    assert store.addressees(mid) == (rid, person.id, frozenset({aid}))
+    assert statements == []  # kept when the message committed
+    with pytest.raises(RuntimeError), store.transaction():
+        gone = store.create_message(rid, person, "rolled back", "text", mentions).id
+        raise RuntimeError("the block fails")
+    store.db.execute("BEGIN")  # a transaction begun outside ``transaction()``: nothing kept
+    raw = store.create_message(rid, person, "raw", "text", mentions).id
+    store.db.execute("ROLLBACK")
+    store.db.set_trace_callback(None)
+    assert store.addressees(gone) is None and store.addressees(raw) is None
+    fresh = Store(tmp_path / "dev.sqlite3")  # another process: read from the tables
+    assert fresh.addressees(mid) == (rid, person.id, frozenset({aid}))
+    assert fresh.addressees("no such message") is None
+    both = fresh.resolve_mentions(rid, [{"id": aid}, {"id": other}])
+    reply = fresh.create_message(rid, person, "to both", "text", both).id
+    assert fresh.addressees(reply) == (rid, person.id, frozenset({aid, other}))

@@ -119,9 +119,10 @@ def bound(call: Callable[..., Awaitable[Response]], name: str, doc: str, *args: 
 
 
 def endpoint(
-    kind: str, accepts: Accepts | None = None
+    kind: str, accepts: Accepts | None = None, rule: str | None = None
 ) -> Callable[[Handler], Callable[[Request], Awaitable[Response]]]:
-    """Wrap a handler with authorization (``authz.authorize`` for ``kind`` 'agent' or 'user'),
+    """Wrap a handler with authorization (``authz.authorize`` for ``kind`` 'agent' or 'user',
+    with the ``rule`` its declaration entered in ``authz.POLICY``, else the one found there),
     input validation (the ``accepts`` its declaration gives) and error mapping."""
 
     def wrap(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
@@ -131,7 +132,7 @@ def endpoint(
         async def view(request: Request) -> Response:
             try:
                 # the one authorization point: key, then the route's rule (authz.POLICY)
-                principal = await authz.authorize(request, kind)
+                principal = await authz.authorize(request, kind, rule)
                 # a route that declares no query takes none: any parameter is a 422
                 if request.scope["query_string"]:
                     query = parse_query(query_model, request.query_params)

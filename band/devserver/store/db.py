@@ -10,12 +10,11 @@ import secrets
 import sqlite3
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar
 
 import msgspec
 
@@ -199,6 +198,17 @@ MAX_CACHED_ROLES = 200_000
 MAX_CACHED_ROOM_LISTS = 10_000
 #: Rows (rooms, agents, people) and known API keys each cache holds before it starts over.
 MAX_CACHED_ROWS = 100_000
+#: Messages whose addressees are cached before the cache starts over (the recent ones are
+#: the ones marked).
+MAX_CACHED_MESSAGES = 10_000
+
+
+class Addressees(NamedTuple):
+    """Who a message is from and to: what marking it is checked against."""
+
+    room_id: str
+    sender_id: str
+    mentioned: frozenset[str]
 
 
 #: the last second ``now`` formatted: (its Unix time, its ISO 8601 text up to the seconds)
@@ -265,6 +275,40 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9_-]+", "-", text.lower()).strip("-") or "agent"
 
 
+class Transaction:
+    """One write transaction around a ``with`` block: committed when it ends, rolled back when
+    it raises. Inside another, the block joins it (the outermost commits): a write and the
+    pushed event recording it commit together. One per connection (its thread's only)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        self._owned: list[bool] = []  # per open block: whether it began the transaction
+        self._committed: list[Callable[[], None]] = []  # to run once it commits
+
+    def __enter__(self) -> None:
+        owned = not self.db.in_transaction
+        if owned:
+            self.db.execute("BEGIN")
+        self._owned.append(owned)
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if not self._owned.pop():
+            return
+        hooks, self._committed = self._committed, []
+        if kind is not None:
+            self.db.execute("ROLLBACK")
+            return
+        self.db.execute("COMMIT")
+        for hook in hooks:
+            hook()
+
+    def after_commit(self, hook: Callable[[], None]) -> None:
+        """Run ``hook`` once the transaction this block is in commits (never when it rolls
+        back; not at all in a transaction begun outside these blocks, whose end is unseen)."""
+        if self._owned and self._owned[0]:
+            self._committed.append(hook)
+
+
 class Store:
     """All database access; every method is synchronous and must run on one thread."""
 
@@ -275,6 +319,7 @@ class Store:
         self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self.db.row_factory = sqlite3.Row
         self.db.execute("PRAGMA foreign_keys = ON")
+        self._transaction = Transaction(self.db)
         if path != ":memory:":
             # a write-ahead log: each autocommitted write appends to it instead of rewriting a
             # rollback journal; NORMAL syncs at checkpoints (a crash may lose the last writes,
@@ -294,6 +339,8 @@ class Store:
         self._principals: dict[str, Principal] = {}  # key digest -> whose key it is
         self._agents: dict[str, AgentRow] = {}  # agent id -> its row
         self._entities: dict[str, Entity] = {}  # person or agent id -> its row
+        # message id -> (room, sender, the ids it mentions): a message's never change
+        self._addressees: dict[str, Addressees] = {}
         self._watch_memberships()
         self._watch_rows()
 
@@ -377,21 +424,10 @@ class Store:
         """Close the connection."""
         self.db.close()
 
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """One write transaction around the block: committed when it ends, rolled back when it
-        raises. Inside another, the block joins it (the outermost commits): a write and the
-        pushed event recording it commit together."""
-        if self.db.in_transaction:
-            yield
-            return
-        self.db.execute("BEGIN")
-        try:
-            yield
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+    def transaction(self) -> Transaction:
+        """``with store.transaction():`` one write transaction around the block (see
+        ``Transaction``)."""
+        return self._transaction
 
     def exists(self, sql: str, params: tuple[Any, ...] = ()) -> bool:
         """Whether the query ``sql`` (a ``SELECT 1 ...``) finds a row."""
@@ -844,6 +880,10 @@ class Store:
             ).lastrowid  # fmt: skip
             for pos, fid in enumerate(attached):
                 self.db.execute("INSERT INTO message_attachments VALUES (?,?,?)", (mid, fid, pos))
+            mentioned = Addressees(rid, sender.id, frozenset(m["id"] for m in addressed))
+            self._transaction.after_commit(
+                lambda: self._keep(self._addressees, mid, mentioned, MAX_CACHED_MESSAGES)
+            )
             for m in addressed:
                 self.db.execute("INSERT INTO mentions VALUES (?,?)", (mid, m["id"]))
                 if m["id"] in delivered:
@@ -863,6 +903,23 @@ class Store:
         }
         row = (seq, mid, rid, content, message_type, sender.id, sender_type, sender.name)
         return _message(row, shown, ts, ts, [])
+
+    def addressees(self, mid: str) -> Addressees | None:
+        """Message ``mid``'s room, sender and mentioned ids (cached: messages and their mentions
+        are never changed; a new one's are kept once it commits)."""
+        found = self._addressees.get(mid)
+        if found is not None:
+            return found
+        rows = self.db.execute(
+            "SELECT m.room_id, m.sender_id, x.participant_id FROM messages m "
+            "LEFT JOIN mentions x ON x.message_id=m.id WHERE m.id=?",
+            (mid,),
+        ).fetchall()
+        if not rows:
+            return None
+        found = Addressees(rows[0][0], rows[0][1], frozenset(r[2] for r in rows if r[2]))
+        self._keep(self._addressees, mid, found, MAX_CACHED_MESSAGES)
+        return found
 
     def is_agent(self, pid: str) -> bool:
         """Whether ``pid`` is an agent (from the cached identities)."""
