@@ -169,48 +169,45 @@ def test_a_new_message_is_what_reading_it_back_gives(tmp_path: Path) -> None:
         assert msgspec.json.encode(made) == msgspec.json.encode(again)  # keys in the same order
 
 
-def test_a_rooms_participants_follow_every_membership_change(tmp_path: Path) -> None:
-    store = Store(tmp_path / "dev.sqlite3")
+def _two_agents_room(store: Store, *, join: bool = True) -> tuple[Principal, str, str, str]:
+    """A room of the local person and (``join``) two of their agents: (person, room id, agent
+    id, other agent id)."""
     user, ukey = store.ensure_local_user()
     agent, _ = store.create_agent(user.id, "Bot", "d")
     other, _ = store.create_agent(user.id, "Other", "d")
     person = store.authenticate(ukey)
     assert person is not None
     rid = store.create_room(person, "r", None).id
+    for aid in (agent.id, other.id) if join else ():
+        store.add_participant(rid, user.id, aid, "member")
+    return person, rid, agent.id, other.id
+
+
+def test_a_rooms_participants_follow_every_membership_change(tmp_path: Path) -> None:
+    store = Store(tmp_path / "dev.sqlite3")
+    person, rid, aid, other = _two_agents_room(store, join=False)
+    uid = person.id
 
     def roster() -> list[tuple[str, str]]:
         return [(m.id, m.role) for m in store.participants(rid)]
 
-    assert roster() == [(user.id, "owner")]
-    store.add_participant(rid, user.id, agent.id, "member")
-    assert roster() == [(user.id, "owner"), (agent.id, "member")]
+    assert roster() == [(uid, "owner")]
+    store.add_participant(rid, uid, aid, "member")
+    assert roster() == [(uid, "owner"), (aid, "member")]
     store.db.execute(  # raw SQL too
         "UPDATE participants SET role='admin' WHERE room_id=? AND participant_id=?",
-        (rid, agent.id),
+        (rid, aid),
     )
-    assert roster() == [(user.id, "owner"), (agent.id, "admin")]
+    assert roster() == [(uid, "owner"), (aid, "admin")]
     store.db.execute("BEGIN")  # a membership written and rolled back is never listed
-    store.add_participant(rid, user.id, other.id, "member")
-    assert roster()[-1] == (other.id, "member")
+    store.add_participant(rid, uid, other, "member")
+    assert roster()[-1] == (other, "member")
     store.db.execute("ROLLBACK")
-    assert roster() == [(user.id, "owner"), (agent.id, "admin")]
-    store.remove_participant(rid, agent.id)
-    assert roster() == [(user.id, "owner")]
-    store.update_user_name(user.id, "Renamed", "")  # identities are read fresh
+    assert roster() == [(uid, "owner"), (aid, "admin")]
+    store.remove_participant(rid, aid)
+    assert roster() == [(uid, "owner")]
+    store.update_user_name(uid, "Renamed", "")  # identities are read fresh
     assert store.participants(rid)[0].name == "Renamed"
-
-
-def _two_agents_room(store: Store) -> tuple[Principal, str, str, str]:
-    """A room of the local person and two agents: (person, room id, agent id, other agent id)."""
-    user, ukey = store.ensure_local_user()
-    agent, _ = store.create_agent(user.id, "Bot", "d")
-    other, _ = store.create_agent(user.id, "Other", "d")
-    person = store.authenticate(ukey)
-    assert person is not None
-    rid = store.create_room(person, "r", None).id
-    for aid in (agent.id, other.id):
-        store.add_participant(rid, user.id, aid, "member")
-    return person, rid, agent.id, other.id
 
 
 def test_a_marked_message_reads_back_as_a_listing_reads_it(tmp_path: Path) -> None:
