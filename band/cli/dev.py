@@ -28,6 +28,7 @@ def _serve(args: argparse.Namespace) -> int:
             "port) and point BAND_REST_URL/BAND_WS_URL at it."
         )
     from band.runtime.eventloop import loop_factory  # the serving command's alone
+    from band.serving.ws import DirectSendProtocol
 
     # a flag shows in every local account's process list: BAND_USER_KEY is the private way
     app = local.app(args.db, args.user_key or os.environ.get("BAND_USER_KEY") or None)
@@ -45,7 +46,8 @@ def _serve(args: argparse.Namespace) -> int:
         loop="asyncio" if loop_factory() is None else "uvloop",
         log_level="info",
         access_log=args.access_log,
-        ws="websockets-sansio",
+        # uvicorn's websockets-sansio protocol, with a direct send for the socket pushes
+        ws=DirectSendProtocol,
         # pushes are small JSON frames: deflating them costs more CPU than the bytes it saves
         ws_per_message_deflate=False,
     )

@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from band.serving import GracefulServer, guarded_config
+from band.serving.ws import DirectSendProtocol
 
 __all__ = ["ServerThread"]
 
@@ -31,7 +32,7 @@ class ServerThread:
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._sock.bind((host, 0))
         self.port: int = self._sock.getsockname()[1]
-        config = guarded_config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
+        config = guarded_config(app, log_level="warning", ws=DirectSendProtocol, lifespan="on")
         self._server = GracefulServer(config)
         #: the event loop serving the app (set once the thread runs)
         self.loop: asyncio.AbstractEventLoop | None = None

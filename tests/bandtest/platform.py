@@ -17,6 +17,7 @@ import uvicorn
 
 from band.devserver.app import create_app
 from band.serving import guarded_config
+from band.serving.ws import DirectSendProtocol
 
 
 @dataclass
@@ -83,7 +84,7 @@ def live_platform(db_path: str = ":memory:") -> Iterator[Live]:
     no_delay(sock)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = guarded_config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
+    config = guarded_config(app, log_level="warning", ws=DirectSendProtocol, lifespan="on")
     server, thread = serve_in_thread(config, sock)
     with httpx.Client(timeout=10) as client:
         yield Live(
@@ -167,7 +168,7 @@ class RestartablePlatform:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         no_delay(sock)
         sock.bind(("127.0.0.1", self.port))
-        config = guarded_config(app, log_level="warning", ws="websockets-sansio", lifespan="on")
+        config = guarded_config(app, log_level="warning", ws=DirectSendProtocol, lifespan="on")
         server = uvicorn.Server(config)
 
         async def serve() -> None:

@@ -10,6 +10,7 @@ import msgspec
 from starlette.websockets import WebSocket
 
 from band.core.wire import JsonObject, encode_frame
+from band.serving.ws import DIRECT_SEND, DirectSendProtocol
 
 from ..store.principal import Principal
 
@@ -17,6 +18,16 @@ log = logging.getLogger(__name__)
 #: One outgoing V2 frame: (join_ref, ref, topic, event, payload); the payload a dict, a Struct
 #: or already encoded JSON (``msgspec.Raw``).
 Frame = tuple[str | None, str | None, str, str, Any]
+#: a join_ref as JSON (``"3"``, ``null``): a push's frame is ``[`` + it + the push's tail
+_encode_ref = msgspec.json.Encoder().encode
+#: the bytes of a frame before its tail when the join_ref is null
+_NULL_REF = len(b"[null")
+
+
+def push_tail(topic: str, event: str, payload: JsonObject | msgspec.Struct) -> bytes:
+    """A push's frame after its join_ref (``,null,"topic","event",payload]``), the same for
+    every socket: ``b"[" + _encode_ref(join_ref) + tail`` is ``encode_frame``'s frame."""
+    return encode_frame(None, None, topic, event, payload)[_NULL_REF:]
 
 
 class Connection:
@@ -28,15 +39,54 @@ class Connection:
         self.topics: dict[str, str | None] = {}
         self.closed = False
         self._lock = asyncio.Lock()
+        offered = ws.scope.get("extensions") or {}
+        #: the server's direct text send (``band.serving.ws``), else None: sends go through ASGI
+        self._direct: DirectSendProtocol | None = offered.get(DIRECT_SEND, {}).get("protocol")
+        #: sends waiting for the transport's buffer to drain: later ones queue behind them
+        self._waiting = 0
 
     async def send(self, frame: Frame) -> None:
         """Send one Phoenix V2 frame; drop silently when the socket is gone."""
+        if not self.closed:  # a payload that cannot be encoded is our bug: raise
+            await self.send_encoded(encode_frame(*frame))
+
+    async def send_encoded(self, data: bytes) -> None:
+        """Send one encoded V2 frame, in order with this socket's others; drop it silently when
+        the socket is gone."""
         if self.closed:
             return
-        text = encode_frame(*frame).decode()  # a payload that cannot be encoded is our bug: raise
+        direct = self._direct
+        if direct is None:
+            await self._send_asgi(data)
+        elif self._waiting or direct.write_paused:
+            await self._send_drained(direct, data)
+        else:  # nothing ahead of it and room in the buffer: written now, no await
+            try:
+                sent = direct.write_text(data)
+            except Exception:  # the transport went away under us
+                sent = False
+            self.closed = not sent
+
+    async def _send_drained(self, direct: DirectSendProtocol, data: bytes) -> None:
+        """Wait (in turn) for the transport to take more, as uvicorn's ASGI send waits."""
+        self._waiting += 1
+        try:
+            async with self._lock:
+                await direct.writable.wait()
+                try:
+                    sent = direct.write_text(data)
+                except Exception:  # the transport went away under us
+                    sent = False
+                if not sent:
+                    self.closed = True
+        finally:
+            self._waiting -= 1
+
+    async def _send_asgi(self, data: bytes) -> None:
+        """Through Starlette and the server's ASGI send (a server without the direct send)."""
         async with self._lock:
             try:
-                await self.ws.send_text(text)
+                await self.ws.send_text(data.decode())
             except Exception:  # socket went away under us
                 self.closed = True
 
@@ -133,7 +183,7 @@ class Fanout:
         agent_ids: frozenset[str] | None = None,
     ) -> None:
         """Send ``event`` to every socket joined to ``topic`` (agents filtered by ``agent_ids``)."""
-        body: msgspec.Raw | None = None  # the payload's JSON, encoded once for every socket
+        tail: bytes | None = None  # the frame after its join_ref, encoded once for every socket
         for conn in list(self.connections):
             if topic not in conn.topics:
                 continue
@@ -143,7 +193,7 @@ class Fanout:
                 and conn.principal.id not in agent_ids
             ):
                 continue
-            if body is None:
-                body = msgspec.Raw(msgspec.json.encode(payload))
-            await conn.send((conn.topics[topic], None, topic, event, body))
+            if tail is None:
+                tail = push_tail(topic, event, payload)
+            await conn.send_encoded(b"[" + _encode_ref(conn.topics[topic]) + tail)
         log.debug("pushed %s on %s", event, topic)
