@@ -23,6 +23,7 @@ from starlette.routing import Route
 from band.devserver.app import LIMITS, create_app
 from band.devserver.thread import ServerThread
 from band.serving.direct import DirectStarlette
+from band.serving.responses import JSONBytes
 
 #: bound on how long the platform may take to start (not a timing assertion)
 START_S = 30.0
@@ -190,3 +191,15 @@ def test_a_socket_is_served_through_the_one_layer_as_before() -> None:
     reply, status, body = seen["direct"]
     assert reply == [None, "1", "phoenix", "phx_reply", {"status": "ok", "response": {}}]
     assert status == 401 and json.loads(body)["error"]["code"] == "unauthorized"
+
+
+@pytest.mark.parametrize("status", [100, 200, 201, 204, 304, 404, 422, 500])
+@pytest.mark.parametrize("body", [b"", b"{}", b'{"data":[1,2,3]}' * 100])
+def test_a_json_answer_has_starlettes_headers(status: int, body: bytes) -> None:
+    """``JSONBytes`` (every ``data`` envelope) is ``Response(..., media_type=json)``: the same
+    headers, in the same order, for every status."""
+    plain = Response(body, status_code=status, media_type="application/json")
+    fast = JSONBytes(body, status)
+    assert fast.raw_headers == plain.raw_headers
+    assert (fast.body, fast.status_code, fast.background) == (plain.body, status, None)
+    assert fast.headers == plain.headers
