@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import platform as pyplatform
 import secrets
@@ -45,7 +46,16 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from harness import AgentProc, DevPlatform, Person, cpu_seconds, rss_kib, start_agent, stop
+from harness import (
+    AgentProc,
+    DevPlatform,
+    Person,
+    cpu_seconds,
+    rss_kib,
+    start_agent,
+    stop,
+    tick_cpu_seconds,
+)
 
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 import runinfo  # bench/runinfo.py: commit, time and machine, as every result carries
@@ -135,6 +145,7 @@ async def one_run(
         pids = [a.proc.pid for a in agents if a.proc]
         assert plat.proc is not None
         cpu0 = sum(cpu_seconds(pid) for pid in pids), cpu_seconds(plat.proc.pid)
+        ticks0 = sum(tick_cpu_seconds(pid) for pid in [*pids, plat.proc.pid])
         if profiled is not None and profiled.proc is not None:
             profiled.proc.send_signal(signal.SIGUSR1)  # the load phase only
         if plat_prof is not None:
@@ -149,6 +160,14 @@ async def one_run(
         if plat_prof is not None:
             plat.proc.send_signal(signal.SIGUSR2)
         cpu1 = sum(cpu_seconds(pid) for pid in pids), cpu_seconds(plat.proc.pid)
+        ticks = sum(tick_cpu_seconds(pid) for pid in [*pids, plat.proc.pid]) - ticks0
+        exact = cpu1[0] - cpu0[0] + cpu1[1] - cpu0[1]
+        # the ticks count exited threads too: far more there means a thread took its time away
+        if ticks > exact * 1.1 + 0.01 * (len(pids) + 2) * 2:
+            print(
+                f"warning: {variant}: CPU by ticks {ticks:.3f} s, by live threads {exact:.3f} s",
+                file=sys.stderr,
+            )
         latencies = [x for room in per_room_lat for x in room]
         await asyncio.sleep(args.settle)  # a duplicate answer would land here
         expected = 1 + args.rooms + args.rooms * args.messages
@@ -237,6 +256,23 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 #: The figures compared against a baseline, as ``ours / baseline``.
 RATIOS = ("msgs_per_s", "p99_ms", "agent_cpu_ms", "per_room_kib")
+
+
+def paired(compiled: list[Result], pure: list[Result]) -> str:
+    """The compiled core's agent CPU against the pure core's, round by round.
+
+    Rounds alternate the variants on one ``band dev``, so a round's pair shares the machine's
+    state; the sign test's p is the chance of at least that many wins by a coin's toss.
+    """
+    ratios = [c.agent_cpu_ms / p.agent_cpu_ms for c, p in zip(compiled, pure, strict=True)]
+    wins = sum(r < 1 for r in ratios)
+    n = len(ratios)
+    p_value = sum(math.comb(n, k) for k in range(wins, n + 1)) / 2**n
+    return (
+        f"compiled vs pure core, agent CPU by round: {' '.join(f'{r:.2f}' for r in ratios)}; "
+        f"median {statistics.median(ratios):.2f}x, compiled lower in {wins} of {n} "
+        f"(sign test p = {p_value:.3f})"
+    )
 
 
 def _ratios(row: dict[str, Any], base: dict[str, Any]) -> dict[str, float]:
@@ -364,6 +400,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.rounds} rounds, Python {pyplatform.python_version()}, DB in {args.tmpdir or 'tmp'}"
     )
     print(table(rows))
+    if len(runs.get("c", ())) > 1 and len(runs.get("py", ())) == len(runs["c"]):
+        print(paired(runs["c"], runs["py"]))
     if args.json:
         record = {
             "kind": "band-bench-e2e",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from bandtest.process import run_ok
 
@@ -22,3 +23,53 @@ def test_e2e_bench_runs_and_reports(tmp_path: Path) -> None:
     assert row["lost"] == 0 and row["dup"] == 0
     assert row["msgs_per_s"] > 0 and 0 < row["p50_ms"] <= row["p99_ms"]
     assert row["idle_agent_kib"] > 10_000  # a Python process: megabytes, not nothing
+
+
+def _bench_module(name: str) -> object:
+    """Import ``bench/e2e/<name>.py`` as the bench itself does (its folder on the path)."""
+    import importlib
+
+    sys.path.insert(0, str(RUN.parent))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(RUN.parent))
+
+
+def test_cpu_seconds_is_the_tick_figure_without_its_steps() -> None:
+    harness: Any = _bench_module("harness")
+    import os
+    import time
+
+    pid = os.getpid()
+    fine0, ticks0 = harness.cpu_seconds(pid), harness.tick_cpu_seconds(pid)
+    spin_until = time.process_time() + 0.3
+    while time.process_time() < spin_until:
+        pass
+    fine, ticks = harness.cpu_seconds(pid) - fine0, harness.tick_cpu_seconds(pid) - ticks0
+    assert fine >= 0.3  # at least the spin, whatever else ran
+    # the same time by two counters: within a few 10 ms ticks of each other
+    assert abs(fine - ticks) < 0.05, (fine, ticks)
+    assert fine != round(fine, 2) or fine0 != round(fine0, 2)  # finer than a tick
+
+
+def test_paired_rounds_count_the_compiled_cores_wins() -> None:
+    run: Any = _bench_module("run")
+
+    def result(cpu: float) -> Any:
+        fields = dict(msgs_per_s=1.0, p50_ms=1.0, p99_ms=1.0, idle_agent_kib=1, per_room_kib=1)
+        return run.Result(
+            "x",
+            **fields,
+            ready_s=0.1,
+            agent_cpu_ms=cpu,
+            platform_cpu_ms=1.0,
+            answered=1,
+            lost=0,
+            dup=0,
+        )
+
+    line = run.paired([result(0.9)] * 7 + [result(1.1)], [result(1.0)] * 8)
+    assert "compiled lower in 7 of 8" in line
+    assert "p = 0.035" in line  # (8 + 1) / 256
+    assert "median 0.90x" in line
