@@ -16,6 +16,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.types import Scope
 
 from band.serving import BodyLimit, Limits
+from band.serving.direct import DirectStarlette
 from band.serving.routing import IndexedRouter
 
 from .access import authz
@@ -126,7 +127,9 @@ def create_app(
 
     api = [*API, *webui_routes()]
     check(api)
-    app = Starlette(
+    # a request to an operation reaches its handler through one layer doing what Starlette's
+    # stack does (errors, the body limit, routing); everything else takes Starlette's stack
+    app = DirectStarlette(
         routes=[
             *api,
             WebSocketRoute("/api/v1/socket/websocket", websocket_endpoint),

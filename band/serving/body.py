@@ -49,11 +49,20 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        body = await self.read(scope, receive, send, *framing(scope))
+        if body is not None:
+            await self.app(scope, replay(body, receive), send)
+
+    async def read(
+        self, scope: Scope, receive: Receive, send: Send, declared: int | None, bodyless: bool
+    ) -> bytes | None:
+        """The request's whole body; None when it was refused here (413 or 408, answered and
+        the connection closed) or the client went away. ``declared`` and ``bodyless`` are the
+        request's framing (:func:`framing`)."""
         limit = self.limit_for(scope) if self.limit_for else self.max_body
-        declared, bodyless = _framing(scope)
         if declared is not None and declared > limit:
             await self._refuse(scope, receive, send, limit)
-            return
+            return None
         chunks: list[bytes] = []
         size = 0
         loop = asyncio.get_running_loop()
@@ -68,24 +77,18 @@ class BodyLimit:
                         message = await receive()
             except TimeoutError:
                 await self._close_with(scope, receive, send, body_timed_out(self.body_timeout))
-                return
+                return None
             if message["type"] != "http.request":  # the client went away: nobody to answer
-                return
+                return None
             chunk: bytes = message.get("body", b"")
             size += len(chunk)
             if size > limit:
                 await self._refuse(scope, receive, send, limit)
-                return
+                return None
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
-        body = chunks[0] if len(chunks) == 1 else b"".join(chunks)
-        pending: list[Message] = [{"type": "http.request", "body": body, "more_body": False}]
-
-        async def replay() -> Message:
-            return pending.pop() if pending else await receive()
-
-        await self.app(scope, replay, send)
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
         await self._close_with(scope, receive, send, self.too_large(limit))
@@ -98,7 +101,17 @@ class BodyLimit:
         await response(scope, receive, send)
 
 
-def _framing(scope: Scope) -> tuple[int | None, bool]:
+def replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` giving the app the whole ``body`` in one message, then the server's."""
+    pending: list[Message] = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def replayed() -> Message:
+        return pending.pop() if pending else await receive()
+
+    return replayed
+
+
+def framing(scope: Scope) -> tuple[int | None, bool]:
     """The request's declared ``Content-Length`` (its first; None when absent or not a number),
     and whether it has no body: no ``Transfer-Encoding``, and a length of 0 or none at all."""
     declared, has_length, chunked = None, False, False

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import uvicorn
+from starlette.types import ASGIApp, Receive, Scope, Send
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from .limits import Limits
 from .logs import install_accept_filter
@@ -20,11 +22,23 @@ def guarded_config(app: Any, limits: Limits | None = None, **uvicorn_kw: Any) ->
     limits = limits or Limits()
     install_accept_filter()
     http = uvicorn_kw.pop("http", "auto")
-    return uvicorn.Config(
-        Drain(app),
+    drain = Drain(app)
+    config = uvicorn.Config(
+        drain,
         http=guarded_protocol(limits, http=http),
         h11_max_incomplete_event_size=limits.max_header,
         ws_max_size=limits.max_ws_message,
         backlog=limits.backlog,
         **uvicorn_kw,
     )
+    if config.proxy_headers:
+        # uvicorn's own proxy-headers middleware, called by the drain only for a request that
+        # carries a forwarded header instead of wrapping every request
+        rewrite = ProxyHeadersMiddleware(cast(Any, _untouched), config.forwarded_allow_ips)
+        drain.forwarded = cast(ASGIApp, rewrite)
+        config.proxy_headers = False
+    return config
+
+
+async def _untouched(scope: Scope, receive: Receive, send: Send) -> None:
+    """The app behind the forwarded headers' rewrite: nothing more to do."""

@@ -11,6 +11,8 @@ _ONE_SEGMENT = (StringConvertor, IntegerConvertor, FloatConvertor, UUIDConvertor
 #: a path of ``(segments, last segment)``'s candidates when its last segment is a parameter
 _ANY = None
 Key = tuple[int, str | None]
+#: the methods whose candidates are remembered (any other is filtered per request)
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 
 class IndexedRouter(Router):
@@ -31,6 +33,8 @@ class IndexedRouter(Router):
         self._groups: dict[Key, list[BaseRoute]] = {}
         self._by_count: dict[int, list[BaseRoute]] = {}
         self._wild: list[BaseRoute] = []
+        #: a group's routes that may serve a method (``Route``s declaring another only 405)
+        self._served: dict[tuple[int, str, str], list[BaseRoute]] = {}
 
     def _index(self) -> None:
         keys = [_key(route) for route in self.routes]
@@ -45,30 +49,53 @@ class IndexedRouter(Router):
             for n in counts
         }
         self._wild = [r for r, rk in zip(self.routes, keys, strict=True) if rk is None]
+        self._served = {}
         self._indexed = len(self.routes)
 
-    def candidates(self, path: str) -> list[BaseRoute]:
-        """The routes ``path`` could match, in declaration order."""
+    def candidates(self, path: str, method: str | None = None) -> list[BaseRoute]:
+        """The routes ``path`` could match, in declaration order; with ``method``, only those
+        that may serve it (a ``Route`` declaring other methods would only be a 405)."""
         if self._indexed != len(self.routes):
             self._index()
         count = path.count("/")
-        found = self._groups.get((count, path[path.rfind("/") + 1 :]))
+        key = (count, path[path.rfind("/") + 1 :])
+        found = self._groups.get(key)
         if found is None:
-            found = self._by_count.get(count, self._wild)
-        return found
+            found = self._by_count.get(count)
+            key = (count, "/")  # no segment is "/": the key of a count's group
+            if found is None:
+                found, key = self._wild, (-1, "/")
+        if method is None:
+            return found
+        served = self._served.get((*key, method))
+        if served is None:
+            served = [r for r in found if _may_serve(r, method)]
+            if method in _METHODS:  # the memo stays as small as the index
+                self._served[(*key, method)] = served
+        return served
+
+    def pick(self, scope: Scope) -> tuple[BaseRoute, Scope] | None:
+        """The first route matching the request in full and what it adds to its scope; None
+        when none does (a 404, a 405 or a redirect: ``Router``'s own scan answers those)."""
+        method = scope.get("method") if scope["type"] == "http" else None
+        for route in self.candidates(_route_path(scope), method):
+            match, child_scope = route.matches(scope)
+            if match is Match.FULL:
+                return route, child_scope
+        return None
 
     async def app(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Hand the request to its route's first full match, else to ``Router``'s scan."""
         if scope["type"] != "lifespan":
-            for route in self.candidates(_route_path(scope)):
-                match, child_scope = route.matches(scope)
-                if match is Match.FULL:
-                    if "router" not in scope:
-                        scope["router"] = self
-                    scope["route"] = route
-                    scope.update(child_scope)
-                    await route.handle(scope, receive, send)
-                    return
+            picked = self.pick(scope)
+            if picked is not None:
+                route, child_scope = picked
+                if "router" not in scope:
+                    scope["router"] = self
+                scope["route"] = route
+                scope.update(child_scope)
+                await route.handle(scope, receive, send)
+                return
         await super().app(scope, receive, send)
 
 
@@ -83,6 +110,12 @@ def _route_path(scope: Scope) -> str:
     if root and path.startswith(root) and path[len(root) : len(root) + 1] in ("/", ""):
         return path[len(root) :]
     return path
+
+
+def _may_serve(route: BaseRoute, method: str) -> bool:
+    """Whether ``route`` can match a request of ``method`` in full (a ``Route`` with methods
+    serves only those; every other route, as far as the index knows, any)."""
+    return not (isinstance(route, Route) and route.methods and method not in route.methods)
 
 
 def _key(route: BaseRoute) -> Key | None:

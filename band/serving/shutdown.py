@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+from collections.abc import Callable
 
 import uvicorn
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .errors import error_response
+from .started import watch
 
 #: seconds an open request has to finish once its server stops (below every graceful timeout)
 DRAIN_GRACE_S = 2.0
@@ -29,7 +31,11 @@ class Drain:
         self.app = app
         self.grace = grace
         self.stopping = False
-        self._open: dict[asyncio.Task[object], list[bool]] = {}  # request task -> [started]
+        #: a trusted proxy's ``X-Forwarded-For``/``-Proto`` applied (``guarded_config`` sets
+        #: uvicorn's own middleware here, called only for a request carrying one of them)
+        self.forwarded: ASGIApp | None = None
+        #: request task -> whether its response started
+        self._open: dict[asyncio.Task[object], Callable[[], bool]] = {}
         self._ended: set[asyncio.Task[object]] = set()
 
     def close(self) -> None:
@@ -45,7 +51,13 @@ class Drain:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Serve the request, tracked so that a stop can end it cleanly."""
-        if scope["type"] != "http":
+        kind = scope["type"]
+        if self.forwarded is not None and kind != "lifespan":
+            for name, _ in scope["headers"]:
+                if name == b"x-forwarded-for" or name == b"x-forwarded-proto":
+                    await self.forwarded(scope, receive, send)  # rewrites client and scheme
+                    break
+        if kind != "http":
             await self.app(scope, receive, send)
             return
         if self.stopping:
@@ -53,21 +65,15 @@ class Drain:
             return
         task = asyncio.current_task()
         assert task is not None
-        started = [False]
-
-        async def tracked(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                started[0] = True
-            await send(message)
-
+        send, started = watch(send)
         self._open[task] = started
         try:
-            await self.app(scope, receive, tracked)
+            await self.app(scope, receive, send)
         except BaseException:
             if task not in self._ended:
                 raise
             with contextlib.suppress(Exception):  # the client may be gone already
-                if started[0]:
+                if started():
                     await send({"type": "http.response.body", "body": b"", "more_body": False})
                 else:
                     await _unavailable()(scope, receive, send)
