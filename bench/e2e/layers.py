@@ -45,7 +45,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 PLATFORM_LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("logging", ("/logging/", "band/devserver/logs", "band/serving/logs")),
     ("SQLite store", ("band/devserver/store/", "sqlite3", "<method 'execute'", "<method 'commit'")),
-    ("socket fan-out and channel", ("band/devserver/socket/", "websockets/")),
+    ("socket fan-out and channel", ("band/devserver/socket/", "band/serving/ws", "websockets/")),
     ("authz", ("band/devserver/access/",)),
     ("REST handlers and contract", ("band/devserver/api/", "band/devserver/contract/")),
     ("serving (limits, drain)", ("band/serving/",)),
