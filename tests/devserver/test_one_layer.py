@@ -203,3 +203,36 @@ def test_a_json_answer_has_starlettes_headers(status: int, body: bytes) -> None:
     assert fast.raw_headers == plain.raw_headers
     assert (fast.body, fast.status_code, fast.background) == (plain.body, status, None)
     assert fast.headers == plain.headers
+
+
+class _Tagged:
+    """A middleware the one layer cannot fold in: it adds a header to every response."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        async def tagged(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), (b"x-tagged", b"1")]
+            await send(message)
+
+        await self.app(scope, receive, tagged if scope["type"] == "http" else send)
+
+
+@pytest.mark.parametrize("change", ["debug", "middleware"])
+def test_an_app_the_layer_cannot_serve_takes_starlettes_stack(change: str) -> None:
+    """In debug mode, or with a middleware of its own, the app is served by Starlette's stack
+    (the layer would skip what it does), over HTTP as before."""
+    app = _app("direct")
+    if change == "debug":
+        app.debug = True
+    else:
+        app.add_middleware(_Tagged)
+    for server in _served(app):
+        with httpx.Client(base_url=server.rest_url, timeout=30) as http:
+            listed = http.get("/api/v1/me/chats", headers={"X-API-Key": app.state.user_key})
+            missing = http.get("/api/v1/nope")
+    assert type(app.middleware_stack).__name__ != "_Direct"
+    assert listed.status_code == 200 and missing.status_code == 404
+    assert (listed.headers.get("x-tagged") == "1") is (change == "middleware")
