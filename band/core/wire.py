@@ -316,9 +316,9 @@ def encode_frame(
     ref: str | None,
     topic: str,
     event: str,
-    payload: JsonObject | msgspec.Struct,
+    payload: JsonObject | msgspec.Struct | msgspec.Raw,
 ) -> bytes:
-    """One V2 frame as JSON bytes (``payload``: a dict or a Struct)."""
+    """One V2 frame as JSON bytes (``payload``: a dict, a Struct or its JSON as ``Raw``)."""
     return _ENCODER.encode((join_ref, ref, topic, event, payload))
 
 

@@ -8,6 +8,7 @@ operation; this file pins the envelope's wording for a readable subset.
 
 from __future__ import annotations
 
+import json
 from typing import Any, get_args
 
 import pytest
@@ -15,7 +16,10 @@ import pytest
 import band_sdk_core as core
 from band.devserver.app import create_app
 from band.devserver.contract import fields
+from band.devserver.contract.inputs import QueryModel, empty_query, read_json
 from band.devserver.contract.openapi import build
+from band.devserver.contract.queries import RoomPageQuery
+from band.devserver.store.db import StoreError
 
 from .conftest import Live, expect_error, room_with
 
@@ -207,3 +211,58 @@ def test_a_body_too_deep_to_decode_is_422_before_and_after_authorization(live: L
     err = expect_error(live.client.post(path, content=raw.encode(), headers=headers), 422,
                        "validation_error")  # fmt: skip
     assert "nested deeper than" in err["message"], err
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"message": {"content": "\\u00e9 \\ud83d\\ude00 \xc3\xa9", "mentions": [{"id": "x"}]}}',
+        b' {"a": [1, -0, 2.5e-3, 1e308, 5e-324, true, null, {"b": ""}]} ',
+        b'{"big": ' + b"9" * 4300 + b', "neg": -' + b"1" * 30 + b"}",
+        b'{"a": 1, "a": 2}',  # the last of a repeated key, as json.loads reads it
+        b'{"text": "' + b"[{" * 40 + b'"}',  # brackets in a string: the walk decides, not nesting
+        b'{"d": ' + b"[" * 31 + b"]" * 31 + b"}",  # 32 levels, the body's included
+    ],
+)  # fmt: skip
+def test_a_plain_body_reads_as_json_loads_reads_it(raw: bytes) -> None:
+    """Bodies msgspec decodes (most) give the standard library's values."""
+    got = read_json(raw)
+    assert got == json.loads(raw) and repr(got) == repr(json.loads(raw))
+
+
+@pytest.mark.parametrize(
+    ("raw", "status", "words"),
+    [
+        (b'{"v": NaN}', 422, "v: numbers must be finite (got NaN)"),
+        (b'{"v": [-Infinity]}', 422, "v.0: numbers must be finite (got -Infinity)"),
+        (b'{"v": -1e999}', 422, "v: numbers must be finite (got -1e999)"),
+        (b'{"v": ' + b"9" * 4301 + b"}", 422, "v: integer too large (4301 digits)"),
+        (b'{"v": "\\udc00"}', 422, "v: strings must be valid Unicode (no lone surrogates)"),
+        (b'{"v": "\xed\xa0\x80"}', 422, "v: strings must be valid Unicode (no lone surrogates)"),
+        (b'{"d": ' + b"[" * 32 + b"]" * 32 + b"}", 422, "nested deeper than 32 levels"),
+        (b'{"v": 01}', 400, "request body is not valid JSON"),
+        (b'{"v": "a\x01b"}', 400, "request body is not valid JSON"),
+    ],
+)  # fmt: skip
+def test_what_msgspec_refuses_gets_the_careful_reading(raw: bytes, status: int, words: str) -> None:
+    """Each body msgspec will not decode is answered as before: its field named, or a 400."""
+    with pytest.raises(StoreError) as refused:
+        read_json(raw)
+    assert refused.value.status == status and words in refused.value.message, refused.value.message
+
+
+def test_a_byte_order_mark_is_read_as_before() -> None:
+    assert read_json(b'\xef\xbb\xbf{"a": 1}') == {"a": 1}  # json.loads skips it; msgspec refuses
+
+
+def test_no_query_string_is_validated_once_per_model() -> None:
+    first = empty_query(RoomPageQuery)
+    assert first is empty_query(RoomPageQuery) and first == RoomPageQuery()
+
+    class Needs(QueryModel):
+        wanted: int
+
+    for _ in range(2):  # a refusal is not kept: raised every time
+        with pytest.raises(StoreError) as refused:
+            empty_query(Needs)
+        assert refused.value.status == 422 and "wanted" in (refused.value.details or {})

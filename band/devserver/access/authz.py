@@ -38,11 +38,8 @@ class Call:
     request: Request
     principal: Principal
     db: AsyncStore
-
-    @property
-    def params(self) -> dict[str, Any]:
-        """The path parameters."""
-        return dict(self.request.path_params)
+    #: the path parameters (read only)
+    params: dict[str, Any]
 
 
 # -- store queries (run through AsyncStore, like store.files) -----------------
@@ -57,10 +54,12 @@ def room_creator(store: Store, rid: str) -> str | None:
 
 def addressed(store: Store, rid: str, mid: str, pid: str) -> bool:
     """Whether message ``mid`` of room ``rid`` mentions ``pid`` and was not sent by it."""
-    return store.exists(
-        "SELECT 1 FROM messages m JOIN mentions x ON x.message_id=m.id "
-        "WHERE m.id=? AND m.room_id=? AND x.participant_id=? AND m.sender_id != ?",
-        (mid, rid, pid, pid),
+    found = store.addressees(mid)
+    return (
+        found is not None
+        and found.room_id == rid
+        and found.sender_id != pid
+        and (pid in found.mentioned)
     )
 
 
@@ -171,9 +170,10 @@ def operation(request: Request) -> str:
     return f"{method} {path}"
 
 
-async def authorize(request: Request, kind: str) -> Principal:
+async def authorize(request: Request, kind: str, rule: str | None = None) -> Principal:
     """Authenticate the X-API-Key and apply the operation's rule; raise ``StoreError`` if refused.
 
+    ``rule`` is the one its declaration entered in ``POLICY`` (looked up there when not given).
     401 for a missing or unknown key, 403 for the other kind of key or a refused act, 404 for a
     room (or agent, or message) the caller cannot see, so strangers learn nothing of its existence.
     """
@@ -184,10 +184,11 @@ async def authorize(request: Request, kind: str) -> Principal:
         raise StoreError(401, "unauthorized", "invalid or missing API key")
     if principal.kind != kind:
         raise _forbidden(f"this endpoint needs {'an agent' if kind == 'agent' else 'a user'} key")
-    rule = POLICY.get(operation(request))
+    if rule is None:
+        rule = POLICY.get(operation(request))
     if rule is None:  # fail closed: an operation nobody declared is nobody's
         raise _forbidden("operation not covered by the authorization model")
-    await RULES[rule](Call(request, principal, db))
+    await RULES[rule](Call(request, principal, db, request.path_params))
     return principal
 
 

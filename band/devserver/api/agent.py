@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import msgspec
 from starlette.responses import Response
 
 from band.core import wire
@@ -107,20 +108,33 @@ async def next_message(ctx: Ctx) -> Response:
 async def _mark(ctx: Ctx, state: str) -> Response:
     rid, mid = ctx.params["chat_id"], ctx.params["message_id"]
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
-    if state == "processing":
-        status, attempt = await ctx.db.run(Store.mark_processing, rid, mid, ctx.principal.id)
-    else:
-        error = None
-        if state == "failed":
-            error = ctx.body(FailedBody).error or "Unknown error"
-        status, attempt = await ctx.db.run(Store.mark_done, rid, mid, ctx.principal.id, error)
+    error = (ctx.body(FailedBody).error or "Unknown error") if state == "failed" else None
+    status, attempt, msg, payload = await ctx.db.run(
+        settle, rid, mid, ctx.principal.id, state, error
+    )
+    if state != "processing":
         turns_log.info(
             "turn: agent %s (%s) marked message %s %s in room %s (attempt %s)%s",
             ctx.principal.name, ctx.principal.id, mid, state, rid, attempt,
             f": {error}" if error else "",
         )  # fmt: skip
-    await writes.push_update(ctx, mid, ctx.principal)
+    await writes.push_update(ctx, msg, payload)
     return data(MessageStatusResponse(id=mid, status=status, attempt_number=attempt, success=True))
+
+
+def settle(
+    store: Store, rid: str, mid: str, aid: str, state: str, error: str | None
+) -> tuple[str, int, MessageRecord, msgspec.Raw]:
+    """Mark ``mid`` ``state`` for ``aid`` and record the ``message_updated`` push of the
+    message as marked, in one transaction: (status, attempt, message, the push's JSON)."""
+    with store.transaction():
+        if state == "processing":
+            status, attempt = store.mark_processing(rid, mid, aid)
+        else:
+            status, attempt = store.mark_done(rid, mid, aid, error)
+        msg = store.message(mid)
+        assert msg is not None  # the mark found it in this transaction
+        return status, attempt, msg, writes.log_message(store, "message_updated", msg)
 
 
 async def mark_processing(ctx: Ctx) -> Response:
@@ -141,8 +155,12 @@ async def create_event(ctx: Ctx) -> Response:
     event = ctx.body(EventBody).event
     content, mtype, meta = event.content, event.message_type, event.metadata or {}
     await ctx.db.run(Store.member_room, rid, ctx.principal.id)
-    msg = await ctx.db.run(Store.create_message, rid, ctx.principal, content, mtype, [], meta)
-    await writes.push(ctx, f"chat_room:{rid}", "event_created", shapes.message(msg))
+    msg, payload = await ctx.db.run(
+        writes.message_logged,
+        "event_created",
+        lambda store: store.create_message(rid, ctx.principal, content, mtype, [], meta),
+    )
+    await ctx.fanout.push(f"chat_room:{rid}", "event_created", payload)
     return data(EventCreatedResponse(id=msg.id, success=True, message_type=mtype), 201)
 
 

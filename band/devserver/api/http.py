@@ -9,7 +9,6 @@ from typing import Any, TypeVar
 
 import msgspec
 from pydantic import BaseModel
-from starlette.datastructures import QueryParams
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -17,7 +16,7 @@ from band.serving.responses import JSONBytes
 
 from ..access import authz
 from ..contract.errors import error_response, server_error
-from ..contract.inputs import Accepts, NoQuery, declared, parse_body, parse_query
+from ..contract.inputs import Accepts, NoQuery, declared, empty_query, parse_body, parse_query
 from ..socket.fanout import Fanout
 from ..store.aio import AsyncStore
 from ..store.db import StoreError
@@ -31,8 +30,6 @@ E = TypeVar("E", bound=Entity)
 
 
 M = TypeVar("M", bound=BaseModel)
-#: the parameters of a request without a query string
-NO_PARAMS = QueryParams()
 
 
 class Ctx:
@@ -123,22 +120,25 @@ def bound(call: Callable[..., Awaitable[Response]], name: str, doc: str, *args: 
 
 
 def endpoint(
-    kind: str, accepts: Accepts | None = None
+    kind: str, accepts: Accepts | None = None, rule: str | None = None
 ) -> Callable[[Handler], Callable[[Request], Awaitable[Response]]]:
-    """Wrap a handler with authorization (``authz.authorize`` for ``kind`` 'agent' or 'user'),
+    """Wrap a handler with authorization (``authz.authorize`` for ``kind`` 'agent' or 'user',
+    with the ``rule`` its declaration entered in ``authz.POLICY``, else the one found there),
     input validation (the ``accepts`` its declaration gives) and error mapping."""
 
     def wrap(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
         spec = accepts or declared(fn)
+        query_model = spec.query or NoQuery
 
         async def view(request: Request) -> Response:
             try:
                 # the one authorization point: key, then the route's rule (authz.POLICY)
-                principal = await authz.authorize(request, kind)
+                principal = await authz.authorize(request, kind, rule)
                 # a route that declares no query takes none: any parameter is a 422
-                # no query string: no parameters (not parsed into a QueryParams per request)
-                given = request.query_params if request.scope["query_string"] else NO_PARAMS
-                query = parse_query(spec.query or NoQuery, given)
+                if request.scope["query_string"]:
+                    query = parse_query(query_model, request.query_params)
+                else:  # no query string: no parameters to parse, the model's defaults
+                    query = empty_query(query_model)
                 body = parse_body(spec.body, await request.body()) if spec.body else None
                 return await fn(Ctx(request, principal, body, query))
             except StoreError as exc:

@@ -113,7 +113,7 @@ def _route(op: Operation) -> Route:
         view: Callable[[Request], Awaitable[Response]] = op.handler
     else:
         authz.POLICY[op.name] = op.rule  # type: ignore[assignment]  # problems() checked it
-        view = endpoint(op.key, op.accepts())(op.handler)
+        view = endpoint(op.key, op.accepts(), op.rule)(op.handler)
     route = Route(op.path, view, methods=[op.method])
     route.operation = op  # type: ignore[attr-defined]  # what built it, for the app's check
     return route

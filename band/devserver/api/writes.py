@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -22,8 +23,7 @@ from ..contract.inputs import QueryModel
 from ..store import delegation as store_delegation
 from ..store import files as sf
 from ..store.db import Store, StoreError
-from ..store.principal import Principal
-from ..store.rows import RoomRow
+from ..store.rows import MessageRecord, RoomRow
 from .http import Ctx, Handler, data
 from .operations import Operation
 
@@ -32,8 +32,32 @@ async def push(
     ctx: Ctx, topic: str, event: str, payload: JsonObject | msgspec.Struct, **kw: Any
 ) -> None:
     """Log and push a server event."""
-    await ctx.db.run(Store.log_event, topic, event, payload)
-    await ctx.fanout.push(topic, event, payload, **kw)
+    await ctx.fanout.push(topic, event, await ctx.db.run(logged, topic, event, payload), **kw)
+
+
+def logged(
+    store: Store, topic: str, event: str, payload: JsonObject | msgspec.Struct
+) -> msgspec.Raw:
+    """Record a server event about to be pushed; return its JSON (encoded once, for the log
+    and every socket)."""
+    body = msgspec.Raw(msgspec.json.encode(payload))
+    store.log_event(topic, event, body)
+    return body
+
+
+def log_message(store: Store, event: str, msg: MessageRecord) -> msgspec.Raw:
+    """Record the ``event`` push of ``msg`` on its room's topic; return the push's JSON."""
+    return logged(store, f"chat_room:{msg.room_id}", event, shapes.message(msg))
+
+
+def message_logged(
+    store: Store, event: str, write: Callable[[Store], MessageRecord]
+) -> tuple[MessageRecord, msgspec.Raw]:
+    """``write`` (it stores a message) and the ``event`` push recording the message as
+    written, committed together (one commit, and never one without the other)."""
+    with store.transaction():
+        msg = write(store)
+        return msg, log_message(store, event, msg)
 
 
 async def create_room(ctx: Ctx) -> RoomRow:
@@ -154,15 +178,15 @@ async def post_message(ctx: Ctx, rid: str, *, require_mention: bool) -> MessageS
     delegation = await ctx.db.run(
         store_delegation.envelope_for, ctx.principal, rid, [m["id"] for m in addressed]
     )
-    msg = await ctx.db.run(
-        Store.create_message, rid, ctx.principal, content, "text", resolved, None,
-        attachment_ids, delegation,
+    msg, payload = await ctx.db.run(
+        message_logged, "message_created", lambda store: store.create_message(
+            rid, ctx.principal, content, "text", resolved, None, attachment_ids, delegation
+        ),
     )  # fmt: skip
     # a reference (kind "reference") is shown on the message but is neither pushed to nor
     # counted as a recipient
     targets = frozenset({ctx.principal.id, *(m["id"] for m in addressed)})
-    payload = shapes.message(msg)
-    await push(ctx, f"chat_room:{rid}", "message_created", payload, agent_ids=targets)
+    await ctx.fanout.push(f"chat_room:{rid}", "message_created", payload, agent_ids=targets)
     recipients = [
         MessageSentResponseRecipientsItem(id=m["id"], handle=m["handle"], name=m["name"])
         for m in addressed
@@ -177,14 +201,8 @@ async def push_task(ctx: Ctx, rid: str, event: str, task: Task) -> None:
         await push(ctx, f"tasks:{part.id}", event, task)
 
 
-async def push_update(ctx: Ctx, mid: str, agent: Principal) -> None:
-    """Push message_updated (delivery status change) to the agent concerned."""
-    msg = await ctx.db.run(Store.message, mid)
-    if msg is not None:
-        await push(
-            ctx,
-            f"chat_room:{msg.room_id}",
-            "message_updated",
-            shapes.message(msg),
-            agent_ids=frozenset({agent.id}),
-        )
+async def push_update(ctx: Ctx, msg: MessageRecord, payload: msgspec.Raw) -> None:
+    """Push message_updated (delivery status change, ``payload`` logged with it by
+    ``message_logged``) to the agent concerned."""
+    topic, targets = f"chat_room:{msg.room_id}", frozenset({ctx.principal.id})
+    await ctx.fanout.push(topic, "message_updated", payload, agent_ids=targets)

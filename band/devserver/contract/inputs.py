@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+import msgspec
 from pydantic import BaseModel, ConfigDict, ValidationError
 from starlette.datastructures import QueryParams
 
@@ -137,6 +138,9 @@ def read_json(raw: bytes, wrapper: str | None = None) -> Any:
     nesting are refused (422 naming the field; ``wrapper`` is left out of field names)."""
     if not raw.strip():
         return {}
+    fast = _plain_json(raw)
+    if fast is not _NOT_PLAIN:
+        return fast
     try:
         value = json.loads(raw, parse_constant=_constant, parse_float=_finite_float, parse_int=_int)
     except RecursionError:
@@ -145,6 +149,29 @@ def read_json(raw: bytes, wrapper: str | None = None) -> Any:
         raise StoreError(400, "bad_request", "request body is not valid JSON") from None
     _check_tree(value, wrapper)
     return value
+
+
+#: ``_plain_json``'s answer for a body the careful reading must see
+_NOT_PLAIN = object()
+
+
+def _plain_json(raw: bytes) -> Any:
+    """``raw`` decoded when nothing in it needs ``read_json``'s careful reading, else
+    ``_NOT_PLAIN``.
+
+    msgspec's decoder refuses everything the careful reading could answer otherwise (NaN,
+    Infinity and numbers out of a float's range, integers of more digits than Python converts,
+    escaped lone surrogates, bytes that are not UTF-8, a byte order mark: all ``DecodeError``)
+    and reads the rest to the same values. Nesting is the one check left: a body with at most
+    ``MAX_DEPTH`` opening brackets (counted in strings too) cannot nest deeper, so most bodies
+    skip the walk of their tree.
+    """
+    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH:
+        return _NOT_PLAIN
+    try:
+        return msgspec.json.decode(raw)
+    except (msgspec.DecodeError, RecursionError):
+        return _NOT_PLAIN
 
 
 def _path(loc: tuple[int | str, ...] | tuple[str, ...], wrapper: str | None) -> list[str]:
@@ -196,11 +223,27 @@ def parse_body(model: type[BodyModel], raw: bytes) -> BodyModel:
         raise _error(exc, model) from None
 
 
+#: each query model validated from no parameters at all (models are frozen: one can be shared)
+_EMPTY_QUERIES: dict[type[QueryModel], QueryModel] = {}
+
+
+def empty_query(model: type[QueryModel]) -> QueryModel:
+    """``model`` validated from no parameters (a request without a query string): the same
+    every time, so validated once (a refusal is never kept: it is raised again)."""
+    empty = _EMPTY_QUERIES.get(model)
+    if empty is None:
+        empty = _EMPTY_QUERIES[model] = _validate_query(model, {})
+    return empty
+
+
 def parse_query(model: type[QueryModel], params: QueryParams) -> QueryModel:
     """Validate query parameters against ``model`` (an empty ``?name=`` counts as absent; a
     repeated name means its values comma-joined, as ``include=a&include=b`` is ``a,b``)."""
     given = {k: ",".join(v for v in params.getlist(k) if v != "") for k in params}
-    given = {k: v for k, v in given.items() if v != ""}
+    return _validate_query(model, {k: v for k, v in given.items() if v != ""})
+
+
+def _validate_query(model: type[QueryModel], given: dict[str, str]) -> QueryModel:
     try:
         return model.model_validate(given)
     except ValidationError as exc:

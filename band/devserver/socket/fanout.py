@@ -24,7 +24,7 @@ _encode_ref = msgspec.json.Encoder().encode
 _NULL_REF = len(b"[null")
 
 
-def push_tail(topic: str, event: str, payload: JsonObject | msgspec.Struct) -> bytes:
+def push_tail(topic: str, event: str, payload: JsonObject | msgspec.Struct | msgspec.Raw) -> bytes:
     """A push's frame after its join_ref (``,null,"topic","event",payload]``), the same for
     every socket: ``b"[" + _encode_ref(join_ref) + tail`` is ``encode_frame``'s frame."""
     return encode_frame(None, None, topic, event, payload)[_NULL_REF:]
@@ -178,11 +178,12 @@ class Fanout:
         self,
         topic: str,
         event: str,
-        payload: JsonObject | msgspec.Struct,
+        payload: JsonObject | msgspec.Struct | msgspec.Raw,
         *,
         agent_ids: frozenset[str] | None = None,
     ) -> None:
-        """Send ``event`` to every socket joined to ``topic`` (agents filtered by ``agent_ids``)."""
+        """Send ``event`` to every socket joined to ``topic`` (agents filtered by ``agent_ids``;
+        a ``Raw`` payload is its JSON, already encoded)."""
         tail: bytes | None = None  # the frame after its join_ref, encoded once for every socket
         for conn in list(self.connections):
             if topic not in conn.topics:

@@ -8,12 +8,13 @@ import logging
 import re
 import secrets
 import sqlite3
+import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar
 
 import msgspec
 
@@ -197,24 +198,54 @@ MAX_CACHED_ROLES = 200_000
 MAX_CACHED_ROOM_LISTS = 10_000
 #: Rows (rooms, agents, people) and known API keys each cache holds before it starts over.
 MAX_CACHED_ROWS = 100_000
+#: Messages whose addressees are cached before the cache starts over (the recent ones are
+#: the ones marked).
+MAX_CACHED_MESSAGES = 10_000
+
+
+class Addressees(NamedTuple):
+    """Who a message is from and to: what marking it is checked against."""
+
+    room_id: str
+    sender_id: str
+    mentioned: frozenset[str]
+
+
+#: the last second ``now`` formatted: (its Unix time, its ISO 8601 text up to the seconds)
+_second: tuple[int, str] = (0, "1970-01-01T00:00:00")
 
 
 def now() -> str:
-    """Return the current UTC time as ISO 8601."""
-    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+    """Return the current UTC time as ISO 8601 (``2026-12-07T05:00:00.123456Z``)."""
+    global _second
+    micros = time.time_ns() // 1000  # the clock ``datetime.now`` reads, to the microsecond
+    sec = micros // 1_000_000
+    seen, text = _second
+    if sec != seen:  # a second's date and time are formatted once, not on every write
+        text = datetime.fromtimestamp(sec, UTC).strftime("%Y-%m-%dT%H:%M:%S")
+        _second = (sec, text)
+    return f"{text}.{micros - sec * 1_000_000:06d}Z"
+
+
+#: ``json.dumps(value, allow_nan=False)``'s encoder, made once (``dumps`` makes one per call
+#: when given an option)
+_ENCODER = json.JSONEncoder(allow_nan=False)
 
 
 def dump_json(value: Any) -> str:
     """Serialize a value for storage; what could not be served again (NaN, Infinity) is refused."""
     try:
-        return json.dumps(value, allow_nan=False)
+        return _ENCODER.encode(value)
     except (ValueError, TypeError, RecursionError):
         raise StoreError(422, "validation_error", "value cannot be stored as JSON") from None
 
 
 def load_json(text: str) -> Any:
     """Parse stored JSON; a non-finite number stored by an older version reads as null."""
-    return json.loads(text, parse_constant=lambda _name: None)
+    try:  # what ``dump_json`` wrote: msgspec reads it to the same values, faster
+        return msgspec.json.decode(text)
+    except msgspec.DecodeError:  # NaN or Infinity (an older version's), which msgspec refuses
+        return json.loads(text, parse_constant=lambda _name: None)
 
 
 def _private_db(path: Path) -> None:
@@ -244,6 +275,40 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9_-]+", "-", text.lower()).strip("-") or "agent"
 
 
+class Transaction:
+    """One write transaction around a ``with`` block: committed when it ends, rolled back when
+    it raises. Inside another, the block joins it (the outermost commits): a write and the
+    pushed event recording it commit together. One per connection (its thread's only)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        self._owned: list[bool] = []  # per open block: whether it began the transaction
+        self._committed: list[Callable[[], None]] = []  # to run once it commits
+
+    def __enter__(self) -> None:
+        owned = not self.db.in_transaction
+        if owned:
+            self.db.execute("BEGIN")
+        self._owned.append(owned)
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if not self._owned.pop():
+            return
+        hooks, self._committed = self._committed, []
+        if kind is not None:
+            self.db.execute("ROLLBACK")
+            return
+        self.db.execute("COMMIT")
+        for hook in hooks:
+            hook()
+
+    def after_commit(self, hook: Callable[[], None]) -> None:
+        """Run ``hook`` once the transaction this block is in commits (never when it rolls
+        back; not at all in a transaction begun outside these blocks, whose end is unseen)."""
+        if self._owned and self._owned[0]:
+            self._committed.append(hook)
+
+
 class Store:
     """All database access; every method is synchronous and must run on one thread."""
 
@@ -254,6 +319,7 @@ class Store:
         self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self.db.row_factory = sqlite3.Row
         self.db.execute("PRAGMA foreign_keys = ON")
+        self._transaction = Transaction(self.db)
         if path != ":memory:":
             # a write-ahead log: each autocommitted write appends to it instead of rewriting a
             # rollback journal; NORMAL syncs at checkpoints (a crash may lose the last writes,
@@ -268,10 +334,13 @@ class Store:
         self._roles: dict[tuple[str, str], str | None] = {}  # (room, participant) -> role
         self._room_lists: dict[str, list[str]] = {}  # participant -> room ids, listing order
         self._rosters: dict[str, list[tuple[str, str]]] = {}  # room -> (participant, role)
+        self._members: dict[str, list[Member]] = {}  # room -> its participants with identity
         self._rooms: dict[str, RoomRow] = {}  # room id -> its row
         self._principals: dict[str, Principal] = {}  # key digest -> whose key it is
         self._agents: dict[str, AgentRow] = {}  # agent id -> its row
         self._entities: dict[str, Entity] = {}  # person or agent id -> its row
+        # message id -> (room, sender, the ids it mentions): a message's never change
+        self._addressees: dict[str, Addressees] = {}
         self._watch_memberships()
         self._watch_rows()
 
@@ -322,6 +391,7 @@ class Store:
         self._principals.clear()
         self._agents.clear()
         self._entities.clear()
+        self._members.clear()
 
     def _cached(self, cache: dict[str, R], key: str, read: Callable[[], R | None]) -> R | None:
         """``cache[key]``, else ``read()``, kept in ``cache`` when found (a miss is not kept).
@@ -348,10 +418,16 @@ class Store:
         self._roles.pop((rid, pid), None)
         self._room_lists.pop(pid, None)
         self._rosters.pop(rid, None)
+        self._members.pop(rid, None)
 
     def close(self) -> None:
         """Close the connection."""
         self.db.close()
+
+    def transaction(self) -> Transaction:
+        """``with store.transaction():`` one write transaction around the block (see
+        ``Transaction``)."""
+        return self._transaction
 
     def exists(self, sql: str, params: tuple[Any, ...] = ()) -> bool:
         """Whether the query ``sql`` (a ``SELECT 1 ...``) finds a row."""
@@ -363,16 +439,11 @@ class Store:
         row = self.db.execute("SELECT MAX(version) FROM schema_version").fetchone()
         current = row[0] or 0
         for version in sorted(v for v in MIGRATIONS if v > current):
-            self.db.execute("BEGIN")
-            try:
+            with self.transaction():
                 for stmt in MIGRATIONS[version].split(";"):
                     if stmt.strip():
                         self.db.execute(stmt)
                 self.db.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
-                self.db.execute("COMMIT")
-            except Exception:
-                self.db.execute("ROLLBACK")
-                raise
             log.info("applied schema migration %d", version)
 
     def schema_version(self) -> int:
@@ -655,13 +726,17 @@ class Store:
         return {r[0] for r in rows}
 
     def participants(self, rid: str) -> list[Member]:
-        """Return the room's participants with their identity (an identity gone is skipped)."""
-        out = []
-        for pid, role in self._roster(rid):
-            ent = self.entity(pid)
-            if ent is not None:
-                out.append(_member(ent, role))
-        return out
+        """Return the room's participants with their identity (an identity gone is skipped;
+        cached: the roster's and the identities' triggers drop it)."""
+        members = self._members.get(rid)
+        if members is None:
+            members = []
+            for pid, role in self._roster(rid):
+                ent = self.entity(pid)
+                if ent is not None:
+                    members.append(_member(ent, role))
+            self._keep(self._members, rid, members, MAX_CACHED_ROOM_LISTS)
+        return list(members)  # the caller's own list (the members are immutable)
 
     def _roster(self, rid: str) -> list[tuple[str, str]]:
         """(participant id, role) of the room's participants in joining order (cached; the
@@ -795,8 +870,7 @@ class Store:
         # where a cache may not be filled)
         delivered = {m["id"] for m in addressed if m["id"] != sender.id and self.is_agent(m["id"])}
         attached = list(dict.fromkeys(attachment_ids or ()))
-        self.db.execute("BEGIN")
-        try:
+        with self.transaction():
             seq = self.db.execute(
                 "INSERT INTO messages (id, room_id, content, message_type, sender_id, "
                 "sender_type, sender_name, metadata, inserted_at, updated_at) "
@@ -806,6 +880,10 @@ class Store:
             ).lastrowid  # fmt: skip
             for pos, fid in enumerate(attached):
                 self.db.execute("INSERT INTO message_attachments VALUES (?,?,?)", (mid, fid, pos))
+            mentioned = Addressees(rid, sender.id, frozenset(m["id"] for m in addressed))
+            self._transaction.after_commit(
+                lambda: self._keep(self._addressees, mid, mentioned, MAX_CACHED_MESSAGES)
+            )
             for m in addressed:
                 self.db.execute("INSERT INTO mentions VALUES (?,?)", (mid, m["id"]))
                 if m["id"] in delivered:
@@ -813,12 +891,8 @@ class Store:
                         "INSERT INTO deliveries (message_id, agent_id, status) VALUES (?,?,?)",
                         (mid, m["id"], "delivered"),
                     )
-            self.db.execute("COMMIT")
-        except Exception:
-            self.db.execute("ROLLBACK")
-            raise
-        if attached:  # its files' rows: read back with the message
-            return self.message(mid)  # type: ignore[return-value]
+            if attached:  # its files' rows: read back with the message (in the transaction)
+                return self.message(mid)  # type: ignore[return-value]
         # what was just written is what ``message`` would read back (``_shape``): the stored
         # metadata with each delivery, in agent id order, not yet attempted
         assert seq is not None  # the rowid the INSERT gave the message
@@ -827,11 +901,25 @@ class Store:
             aid: {"status": "delivered", "current_attempt": None, "attempts": []}
             for aid in sorted(delivered)
         }
-        return MessageRecord(
-            seq=seq, id=mid, room_id=rid, content=content, message_type=message_type,
-            sender_id=sender.id, sender_type=sender_type, sender_name=sender.name,
-            metadata=shown, inserted_at=ts, updated_at=ts, attachments=[],
-        )  # fmt: skip
+        row = (seq, mid, rid, content, message_type, sender.id, sender_type, sender.name)
+        return _message(row, shown, ts, ts, [])
+
+    def addressees(self, mid: str) -> Addressees | None:
+        """Message ``mid``'s room, sender and mentioned ids (cached: messages and their mentions
+        are never changed; a new one's are kept once it commits)."""
+        found = self._addressees.get(mid)
+        if found is not None:
+            return found
+        rows = self.db.execute(
+            "SELECT m.room_id, m.sender_id, x.participant_id FROM messages m "
+            "LEFT JOIN mentions x ON x.message_id=m.id WHERE m.id=?",
+            (mid,),
+        ).fetchall()
+        if not rows:
+            return None
+        found = Addressees(rows[0][0], rows[0][1], frozenset(r[2] for r in rows if r[2]))
+        self._keep(self._addressees, mid, found, MAX_CACHED_MESSAGES)
+        return found
 
     def is_agent(self, pid: str) -> bool:
         """Whether ``pid`` is an agent (from the cached identities)."""
@@ -840,13 +928,27 @@ class Store:
 
     def message(self, mid: str) -> MessageRecord | None:
         """Return a message with its delivery status and attachments."""
-        row = self.db.execute("SELECT * FROM messages WHERE id=?", (mid,)).fetchone()
-        return self._shape(row) if row else None
+        # the message, whether it has files, and each delivery with its attempts in one
+        # statement: a row per attempt (the message's columns repeated; NULL delivery or attempt
+        # columns where it has none)
+        rows = self.db.execute(MESSAGE, (mid,)).fetchall()
+        if not rows:
+            return None
+        first = rows[0]
+        files = self._attachments(mid) if first[MESSAGE_FILES] else []
+        statuses = _statuses(r[MESSAGE_FILES + 1 :] for r in rows if r[MESSAGE_FILES + 1])
+        return _message(first, _metadata(first[8], statuses), first[9], first[10], files)
 
     def _shape(self, row: sqlite3.Row) -> MessageRecord:
         """Read a message row with its attachments and per-agent delivery status."""
         mid = row["id"]
-        attachments = [
+        statuses = _statuses(self.db.execute(DELIVERIES, (mid,)))
+        metadata = _metadata(row["metadata"], statuses)
+        return record(MessageRecord, row, metadata=metadata, attachments=self._attachments(mid))
+
+    def _attachments(self, mid: str) -> list[Attachment]:
+        """A message's files, in the order it lists them."""
+        return [
             attachment(a)
             for a in self.db.execute(
                 "SELECT f.* FROM message_attachments x JOIN files f ON f.id=x.file_id "
@@ -854,31 +956,6 @@ class Store:
                 (mid,),
             )
         ]
-        statuses: dict[str, JsonObject] = {}
-        # each delivery with its attempts in one statement (a delivery without any: one row of
-        # NULL attempt columns), in the deliveries' key order, each one's attempts by number
-        for d in self.db.execute(
-            "SELECT d.agent_id, d.status, d.current_attempt, a.number, a.status AS a_status, "
-            "a.started_at, a.ended_at, a.error FROM deliveries d LEFT JOIN attempts a "
-            "ON a.message_id=d.message_id AND a.agent_id=d.agent_id "
-            "WHERE d.message_id=? ORDER BY d.agent_id, a.number",
-            (mid,),
-        ):
-            entry = statuses.get(d["agent_id"])
-            if entry is None:
-                entry = statuses[d["agent_id"]] = {
-                    "status": d["status"],
-                    "current_attempt": d["current_attempt"] or None,
-                    "attempts": [],
-                }
-            if d["number"] is not None:
-                entry["attempts"].append(
-                    {"number": d["number"], "status": d["a_status"], "started_at": d["started_at"],
-                     "ended_at": d["ended_at"], "error": d["error"]}
-                )  # fmt: skip
-        metadata = load_json(row["metadata"])
-        metadata["delivery_status"] = statuses
-        return record(MessageRecord, row, metadata=metadata, attachments=attachments)
 
     def agent_messages(
         self, rid: str, aid: str, status: str | None, cursor: int | None, limit: int, desc: bool
@@ -958,51 +1035,140 @@ class Store:
 
     def mark_processing(self, rid: str, mid: str, aid: str) -> tuple[str, int]:
         """Start (or keep) a processing attempt for ``aid`` on ``mid``; return (status, attempt)."""
-        d = self._delivery(rid, mid, aid)
-        if d is not None and d["status"] == "processing":
-            return "processing", d["current_attempt"]
-        number = (d["current_attempt"] if d else 0) + 1
-        self.db.execute(
-            "INSERT INTO deliveries (message_id, agent_id, status, current_attempt) "
-            "VALUES (?,?,'processing',?) ON CONFLICT(message_id, agent_id) DO UPDATE SET "
-            "status='processing', current_attempt=excluded.current_attempt, processed_at=NULL",
-            (mid, aid, number),
-        )
-        self.db.execute(
-            "INSERT INTO attempts VALUES (?,?,?,?,?,?,?)",
-            (mid, aid, number, "processing", now(), None, None),
-        )
+        with self.transaction():
+            # the usual case in one statement: a delivery of a message of the room, not live
+            started = self.db.execute(
+                "UPDATE deliveries SET status='processing', current_attempt=current_attempt+1, "
+                f"processed_at=NULL WHERE {_MARKABLE} AND status != 'processing' "
+                "RETURNING current_attempt",
+                (mid, aid, mid, rid),
+            ).fetchall()
+            if started:
+                number = started[0][0]
+            else:  # no such message in the room (404), a live attempt, or no delivery yet
+                d = self._delivery(rid, mid, aid)
+                if d is not None and d["status"] == "processing":
+                    return "processing", d["current_attempt"]
+                number = (d["current_attempt"] if d else 0) + 1
+                self.db.execute(
+                    "INSERT INTO deliveries (message_id, agent_id, status, current_attempt) "
+                    "VALUES (?,?,'processing',?) ON CONFLICT(message_id, agent_id) DO UPDATE SET "
+                    "status='processing', current_attempt=excluded.current_attempt, "
+                    "processed_at=NULL",
+                    (mid, aid, number),
+                )
+            self.db.execute(
+                "INSERT INTO attempts VALUES (?,?,?,?,?,?,?)",
+                (mid, aid, number, "processing", now(), None, None),
+            )
         return "processing", number
 
     def mark_done(self, rid: str, mid: str, aid: str, error: str | None) -> tuple[str, int]:
         """Finish the live attempt as processed (``error`` None) or failed; (status, attempt)."""
-        d = self._delivery(rid, mid, aid)
-        if d is None or d["status"] != "processing":
-            raise StoreError(
-                422,
-                "validation_error",
-                "no live processing attempt",
-                {"/processing_attempt": ["no processing attempt in progress"]},
-            )
         status = "processed" if error is None else "failed"
         ts = now()
-        self.db.execute(
-            "UPDATE deliveries SET status=?, processed_at=? WHERE message_id=? AND agent_id=?",
-            (status, ts if error is None else None, mid, aid),
-        )
-        self.db.execute(
-            "UPDATE attempts SET status=?, ended_at=?, error=? "
-            "WHERE message_id=? AND agent_id=? AND number=?",
-            ("success" if error is None else "failed", ts, error, mid, aid, d["current_attempt"]),
-        )
-        return status, d["current_attempt"]
+        with self.transaction():
+            # the live attempt's delivery settled and its number read in one statement
+            ended = self.db.execute(
+                "UPDATE deliveries SET status=?, processed_at=? "
+                f"WHERE {_MARKABLE} AND status='processing' RETURNING current_attempt",
+                (status, ts if error is None else None, mid, aid, mid, rid),
+            ).fetchall()
+            if not ended:
+                self._delivery(rid, mid, aid)  # 404 when the room has no such message
+                raise StoreError(
+                    422,
+                    "validation_error",
+                    "no live processing attempt",
+                    {"/processing_attempt": ["no processing attempt in progress"]},
+                )
+            number: int = ended[0][0]
+            self.db.execute(
+                "UPDATE attempts SET status=?, ended_at=?, error=? "
+                "WHERE message_id=? AND agent_id=? AND number=?",
+                ("success" if error is None else "failed", ts, error, mid, aid, number),
+            )
+        return status, number
 
-    def log_event(self, topic: str, event: str, payload: JsonObject | msgspec.Struct) -> None:
-        """Record a pushed server event (its JSON as pushed)."""
+    def log_event(
+        self, topic: str, event: str, payload: JsonObject | msgspec.Struct | msgspec.Raw
+    ) -> None:
+        """Record a pushed server event (its JSON as pushed; ``Raw``: already encoded)."""
         self.db.execute(
             "INSERT INTO events (topic, event, payload, inserted_at) VALUES (?,?,?,?)",
             (topic, event, msgspec.json.encode(payload).decode(), now()),
         )
+
+
+#: The delivery of message ``?`` to agent ``?``, if the message is in room ``?`` (its id again,
+#: then the room's): what a mark changes.
+_MARKABLE = (
+    "message_id=? AND agent_id=? AND EXISTS (SELECT 1 FROM messages WHERE id=? AND room_id=?)"
+)
+#: The columns of a message ``_message`` reads, in its order.
+MESSAGE_COLUMNS = (
+    "m.seq, m.id, m.room_id, m.content, m.message_type, m.sender_id, m.sender_type, "
+    "m.sender_name, m.metadata, m.inserted_at, m.updated_at"
+)
+#: A message's deliveries with their attempts (a delivery without any: one row of NULL attempt
+#: columns), in the deliveries' key order, each one's attempts by number.
+DELIVERY_COLUMNS = (
+    "d.agent_id, d.status, d.current_attempt, a.number, a.status, a.started_at, a.ended_at, a.error"
+)
+DELIVERIES = (
+    f"SELECT {DELIVERY_COLUMNS} FROM deliveries d LEFT JOIN attempts a "
+    "ON a.message_id=d.message_id AND a.agent_id=d.agent_id "
+    "WHERE d.message_id=? ORDER BY d.agent_id, a.number"
+)
+#: One message with whether it has files, then its deliveries' columns (``DELIVERIES``).
+MESSAGE = (
+    f"SELECT {MESSAGE_COLUMNS}, "
+    "EXISTS (SELECT 1 FROM message_attachments x WHERE x.message_id=m.id), "
+    f"{DELIVERY_COLUMNS} FROM messages m LEFT JOIN deliveries d ON d.message_id=m.id "
+    "LEFT JOIN attempts a ON a.message_id=d.message_id AND a.agent_id=d.agent_id "
+    "WHERE m.id=? ORDER BY d.agent_id, a.number"
+)
+#: The index of ``MESSAGE``'s has-files column (the delivery columns follow it).
+MESSAGE_FILES = 11
+
+
+def _statuses(rows: Iterable[Any]) -> dict[str, JsonObject]:
+    """``metadata.delivery_status`` from rows of ``DELIVERY_COLUMNS``: each agent's delivery
+    and its attempts."""
+    statuses: dict[str, JsonObject] = {}
+    for agent_id, status, current, number, a_status, started, ended, error in rows:
+        entry = statuses.get(agent_id)
+        if entry is None:
+            entry = statuses[agent_id] = {
+                "status": status,
+                "current_attempt": current or None,
+                "attempts": [],
+            }
+        if number is not None:
+            entry["attempts"].append(
+                {"number": number, "status": a_status, "started_at": started,
+                 "ended_at": ended, "error": error}
+            )  # fmt: skip
+    return statuses
+
+
+def _metadata(stored: str, statuses: dict[str, JsonObject]) -> JsonObject:
+    """A message's stored metadata with its delivery status."""
+    metadata: JsonObject = load_json(stored)
+    metadata["delivery_status"] = statuses
+    return metadata
+
+
+def _message(
+    row: Any, metadata: JsonObject, inserted: str, updated: str, files: list[Attachment]
+) -> MessageRecord:
+    """A ``MessageRecord`` from the first eight of ``MESSAGE_COLUMNS`` (built directly: the
+    store wrote these values, so they need no conversion)."""
+    return MessageRecord(
+        seq=row[0], id=row[1], room_id=row[2], content=row[3], message_type=row[4],
+        sender_id=row[5], sender_type=row[6], sender_name=row[7], metadata=metadata,
+        inserted_at=inserted, updated_at=updated, attachments=files,
+    )  # fmt: skip
 
 
 def attachment(row: sqlite3.Row) -> Attachment:

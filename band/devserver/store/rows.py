@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import builtins
 import sqlite3
+from collections.abc import Callable
 from datetime import datetime
 from functools import cache
+from operator import attrgetter
 from typing import Any, TypeVar
 
 import msgspec
@@ -27,14 +29,22 @@ class Record(msgspec.Struct, frozen=True, kw_only=True):
     def as_wire(self, kind: type[W], /, **fields: Any) -> W:
         """This record as the wire model ``kind``: each field of ``kind`` the record also has,
         as it is, and ``fields`` (set or replaced: renamed, derived or wire-only fields)."""
-        carried = {n: getattr(self, n) for n in _shared(type(self), kind) if n not in fields}
-        return kind(**carried, **fields)
+        names, values = _shared(type(self), kind)
+        carried = dict(zip(names, values(self), strict=True))
+        carried.update(fields)
+        return kind(**carried)
 
 
 @cache
-def _shared(record_kind: type[msgspec.Struct], kind: type[msgspec.Struct]) -> tuple[str, ...]:
-    """The field names ``kind`` shares with ``record_kind`` (a pair's are fixed: computed once)."""
-    return tuple(n for n in kind.__struct_fields__ if n in record_kind.__struct_fields__)
+def _shared(
+    record_kind: type[msgspec.Struct], kind: type[msgspec.Struct]
+) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+    """The field names ``kind`` shares with ``record_kind`` and what reads their values from a
+    record, as a tuple (a pair's are fixed: computed once)."""
+    names = tuple(n for n in kind.__struct_fields__ if n in record_kind.__struct_fields__)
+    if len(names) > 1:  # one C call reads them all
+        return names, attrgetter(*names)
+    return names, lambda row: tuple(getattr(row, n) for n in names)
 
 
 def record(kind: type[R], row: sqlite3.Row, **more: object) -> R:
