@@ -9,6 +9,7 @@ from dataclasses import KW_ONLY, dataclass
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .cycle import arrived
 from .errors import error_response
 from .limits import BODY_TIMEOUT, MIN_BODY_RATE
 
@@ -65,14 +66,16 @@ class BodyLimit:
             return None
         chunks: list[bytes] = []
         size = 0
-        loop = asyncio.get_running_loop()
-        started = loop.time()
+        started = None
         while True:
-            deadline = started + self.body_timeout + size / self.min_body_rate
             try:
-                if bodyless:  # the server has the request's end with its head: nothing to time
+                # the server has the request's end (with its head, or read since): nothing to time
+                if bodyless or arrived(receive):
                     message = await receive()
                 else:
+                    if started is None:  # the first wait: the body's time starts now
+                        started = asyncio.get_running_loop().time()
+                    deadline = started + self.body_timeout + size / self.min_body_rate
                     async with asyncio.timeout_at(deadline):
                         message = await receive()
             except TimeoutError:

@@ -16,8 +16,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from .body import BodyLimit, framing, replay
+from .cycle import watch
 from .routing import IndexedRouter
-from .started import watch
 
 Handler = Callable[[Any, Exception], Any]
 #: Starlette's error when an exception it has a handler for comes after the response started

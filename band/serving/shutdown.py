@@ -12,8 +12,8 @@ from collections.abc import Callable
 import uvicorn
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from .cycle import watch
 from .errors import error_response
-from .started import watch
 
 #: seconds an open request has to finish once its server stops (below every graceful timeout)
 DRAIN_GRACE_S = 2.0

@@ -23,6 +23,7 @@ from starlette.routing import Route
 from band.devserver.app import LIMITS, create_app
 from band.devserver.thread import ServerThread
 from band.serving.direct import DirectStarlette
+from band.serving.responses import JSONBytes
 
 #: bound on how long the platform may take to start (not a timing assertion)
 START_S = 30.0
@@ -190,3 +191,48 @@ def test_a_socket_is_served_through_the_one_layer_as_before() -> None:
     reply, status, body = seen["direct"]
     assert reply == [None, "1", "phoenix", "phx_reply", {"status": "ok", "response": {}}]
     assert status == 401 and json.loads(body)["error"]["code"] == "unauthorized"
+
+
+@pytest.mark.parametrize("status", [100, 200, 201, 204, 304, 404, 422, 500])
+@pytest.mark.parametrize("body", [b"", b"{}", b'{"data":[1,2,3]}' * 100])
+def test_a_json_answer_has_starlettes_headers(status: int, body: bytes) -> None:
+    """``JSONBytes`` (every ``data`` envelope) is ``Response(..., media_type=json)``: the same
+    headers, in the same order, for every status."""
+    plain = Response(body, status_code=status, media_type="application/json")
+    fast = JSONBytes(body, status)
+    assert fast.raw_headers == plain.raw_headers
+    assert (fast.body, fast.status_code, fast.background) == (plain.body, status, None)
+    assert fast.headers == plain.headers
+
+
+class _Tagged:
+    """A middleware the one layer cannot fold in: it adds a header to every response."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        async def tagged(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), (b"x-tagged", b"1")]
+            await send(message)
+
+        await self.app(scope, receive, tagged if scope["type"] == "http" else send)
+
+
+@pytest.mark.parametrize("change", ["debug", "middleware"])
+def test_an_app_the_layer_cannot_serve_takes_starlettes_stack(change: str) -> None:
+    """In debug mode, or with a middleware of its own, the app is served by Starlette's stack
+    (the layer would skip what it does), over HTTP as before."""
+    app = _app("direct")
+    if change == "debug":
+        app.debug = True
+    else:
+        app.add_middleware(_Tagged)
+    for server in _served(app):
+        with httpx.Client(base_url=server.rest_url, timeout=30) as http:
+            listed = http.get("/api/v1/me/chats", headers={"X-API-Key": app.state.user_key})
+            missing = http.get("/api/v1/nope")
+    assert type(app.middleware_stack).__name__ != "_Direct"
+    assert listed.status_code == 200 and missing.status_code == 404
+    assert (listed.headers.get("x-tagged") == "1") is (change == "middleware")

@@ -12,6 +12,8 @@ from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import Response
 
+from band.serving.responses import JSONBytes
+
 from ..access import authz
 from ..contract.errors import error_response, server_error
 from ..contract.inputs import Accepts, NoQuery, declared, empty_query, parse_body, parse_query
@@ -94,8 +96,7 @@ def cursor_meta(items: list[MessageRecord], has_more: bool, limit: int) -> dict[
 
 def data(payload: Any, status: int = 200, **extra: Any) -> Response:
     """Build the success envelope (dicts and wire Structs alike, encoded by msgspec)."""
-    body = msgspec.json.encode({"data": payload, **extra})
-    return Response(body, status_code=status, media_type="application/json")
+    return JSONBytes(msgspec.json.encode({"data": payload, **extra}), status)
 
 
 Handler = Callable[[Ctx], Awaitable[Response]]
