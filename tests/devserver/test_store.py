@@ -318,6 +318,20 @@ def test_transactions_nest_into_the_outermost() -> None:
     assert store.db.execute("SELECT value FROM settings WHERE key='a'").fetchone()[0] == "1"
 
 
+def test_a_commit_that_fails_rolls_back() -> None:
+    """A COMMIT refused (here a foreign key checked at commit) leaves no transaction open and
+    nothing written; the next block commits as usual."""
+    store = Store(":memory:")
+    with pytest.raises(sqlite3.IntegrityError), store.transaction():
+        store.db.execute("PRAGMA defer_foreign_keys = ON")
+        store.db.execute("INSERT INTO participants VALUES ('no room', 'p', 'User', 'owner', 'x')")
+    assert not store.db.in_transaction
+    assert store.db.execute("SELECT COUNT(*) FROM participants").fetchone()[0] == 0
+    with store.transaction():
+        store.db.execute("INSERT INTO settings VALUES ('a', '1')")
+    assert not store.db.in_transaction
+
+
 def test_now_is_iso_8601_utc_to_the_microsecond() -> None:
     before = datetime.now(UTC)
     stamps = [now() for _ in range(1000)]

@@ -296,11 +296,19 @@ class Transaction:
             return
         hooks, self._committed = self._committed, []
         if kind is not None:
-            self.db.execute("ROLLBACK")
+            self._rollback()
             return
-        self.db.execute("COMMIT")
+        try:
+            self.db.execute("COMMIT")
+        except BaseException:  # a COMMIT that fails (busy, a deferred constraint) stays open
+            self._rollback()
+            raise
         for hook in hooks:
             hook()
+
+    def _rollback(self) -> None:
+        if self.db.in_transaction:  # some errors roll the transaction back themselves
+            self.db.execute("ROLLBACK")
 
     def after_commit(self, hook: Callable[[], None]) -> None:
         """Run ``hook`` once the transaction this block is in commits (never when it rolls
