@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import math
 import os
@@ -79,6 +80,9 @@ class Result:
     answered: int
     lost: int
     dup: int
+    # this process's CPU per answered message (the person: its HTTP posts and socket reads),
+    # on the same 2 cores as what it measures, so a heavy person slows every variant
+    person_cpu_ms: float = 0.0
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -150,11 +154,18 @@ async def one_run(
             profiled.proc.send_signal(signal.SIGUSR1)  # the load phase only
         if plat_prof is not None:
             plat.proc.send_signal(signal.SIGUSR1)
+        # the person's own full collections (20 ms and more) are not the SDKs' latency: what
+        # the setup left is frozen out of them for the load phase
+        gc.collect()
+        gc.freeze()
+        person0 = time.process_time()
         start = time.perf_counter()
         per_room_lat = await asyncio.gather(
             *(room_loop(rid, a) for a in agents for rid in a.rooms[1:])
         )
         elapsed = time.perf_counter() - start
+        person_cpu = time.process_time() - person0
+        gc.unfreeze()
         if profiled is not None and profiled.proc is not None:
             profiled.proc.send_signal(signal.SIGUSR2)
         if plat_prof is not None:
@@ -189,6 +200,7 @@ async def one_run(
             ready_s=ready,
             agent_cpu_ms=1000 * (cpu1[0] - cpu0[0]) / len(latencies),
             platform_cpu_ms=1000 * (cpu1[1] - cpu0[1]) / len(latencies),
+            person_cpu_ms=1000 * person_cpu / len(latencies),
             answered=len(latencies),
             lost=lost,
             dup=dup,
@@ -225,6 +237,7 @@ def summarize(runs: dict[str, list[Result]], lat: dict[str, list[float]]) -> lis
                 "ready_s": statistics.median(r.ready_s for r in results),
                 "agent_cpu_ms": statistics.median(r.agent_cpu_ms for r in results),
                 "platform_cpu_ms": statistics.median(r.platform_cpu_ms for r in results),
+                "person_cpu_ms": statistics.median(r.person_cpu_ms for r in results),
                 "answered": sum(r.answered for r in results),
                 "lost": sum(r.lost for r in results),
                 "dup": sum(r.dup for r in results),
@@ -237,6 +250,7 @@ def table(rows: list[dict[str, Any]]) -> str:
     """A markdown table, with ratios against ``ref`` and ``base`` when they ran."""
     baselines = [b for b in ("base", "ref") if any(r["variant"] == b for r in rows)]
     head = "| SDK | msgs/s | p50 ms | p99 ms | agent CPU ms/msg | platform CPU ms/msg"
+    head += " | person CPU ms/msg"
     head += " | idle agent RSS MiB | RSS per room KiB | ready s | lost | dup |"
     for b in baselines:
         head += f" msgs/s vs {b} | p99 vs {b} | agent CPU vs {b} | RSS per room vs {b} |"
@@ -245,7 +259,8 @@ def table(rows: list[dict[str, Any]]) -> str:
         line = (
             f"| {LABELS.get(r['variant'], r['variant'])} | {r['msgs_per_s']:.1f} "
             f"| {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['agent_cpu_ms']:.2f} "
-            f"| {r['platform_cpu_ms']:.2f} | {r['idle_agent_kib'] / 1024:.1f} "
+            f"| {r['platform_cpu_ms']:.2f} | {r['person_cpu_ms']:.2f} "
+            f"| {r['idle_agent_kib'] / 1024:.1f} "
             f"| {r['per_room_kib']:.0f} | {r['ready_s']:.2f} | {r['lost']} | {r['dup']} |"
         )
         for b in baselines:
@@ -391,7 +406,8 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"round {rnd + 1} {variant}: {result.msgs_per_s:.1f} msgs/s, "
                 f"p50 {result.p50_ms:.1f} ms, p99 {result.p99_ms:.1f} ms, "
-                f"agent CPU {result.agent_cpu_ms:.2f} ms/msg",
+                f"agent CPU {result.agent_cpu_ms:.2f} ms/msg, "
+                f"person CPU {result.person_cpu_ms:.2f} ms/msg",
                 file=sys.stderr,
                 flush=True,
             )

@@ -73,3 +73,45 @@ def test_paired_rounds_count_the_compiled_cores_wins() -> None:
     assert "compiled lower in 7 of 8" in line
     assert "p = 0.035" in line  # (8 + 1) / 256
     assert "median 0.90x" in line
+
+
+def test_the_persons_keep_alive_posts_reuse_one_connection_and_raise_on_errors(
+    tmp_path: Path,
+) -> None:
+    import asyncio
+
+    harness: Any = _bench_module("harness")
+    plat = harness.DevPlatform(tmp_path)
+    plat.start()
+
+    async def main() -> None:
+        person = harness.Person(plat)
+        await person.open()
+        try:
+            created = await person.http.post("/api/v1/me/chats", json={"chat": {"title": "ka"}})
+            rid = created.json()["data"]["id"]
+            line = harness.KeepAlive("127.0.0.1", plat.port, {"X-API-Key": plat.user_key})
+            path = f"/api/v1/me/chats/{rid}/messages"
+            answers = [
+                json.loads(await line.post(path, {"message": {"content": f"hello {i}"}}))
+                for i in range(3)
+            ]
+            writer = line.writer
+            assert len({a["data"]["id"] for a in answers}) == 3  # three messages stored
+            listed = (await person.http.get(path)).json()["data"]
+            assert sorted(m["content"] for m in listed) == ["hello 0", "hello 1", "hello 2"]
+            try:
+                await line.post("/api/v1/me/chats/no-such-room/messages", {"message": {}})
+            except RuntimeError as exc:
+                assert " 404 " in str(exc) or " 422 " in str(exc), exc
+            else:
+                raise AssertionError("an HTTP error answer did not raise")
+            assert line.writer is writer  # every post, and the error, on the one connection
+            await line.close()
+        finally:
+            await person.close()
+
+    try:
+        asyncio.run(main())
+    finally:
+        plat.close()
