@@ -19,7 +19,10 @@ API): ``lost`` and ``dup`` count the misses. Variants ``c`` (our SDK, compiled c
 other variant runs with BAND_UVLOOP=0, on asyncio's own loop), ``ref`` (``--against PYTHON``:
 the same script under another interpreter's band-sdk) and ``base`` (``--against-commit REV``:
 our SDK as it was at REV, compiled core, in a venv built once by commits.py) alternate round by
-round in one run; medians over rounds. ``--guard`` fails the run (exit 1) when ``c`` is worse
+round in one run; medians over rounds. ``mix`` runs half the agents on the compiled core and
+half on the pure one in the same run (which half flips each round) and prints the two halves'
+CPU per answered message round by round: the same load at the same moments, so the
+comparison does not carry the rounds' spread. ``--guard`` fails the run (exit 1) when ``c`` is worse
 than ``base`` beyond the noise band of bench/thresholds.py (``E2E_NOISE``).
 
     python bench/e2e/run.py --against "$BAND_REFSDK_PYTHON" --json e2e.json
@@ -83,6 +86,10 @@ class Result:
     # this process's CPU per answered message (the person: its HTTP posts and socket reads),
     # on the same 2 cores as what it measures, so a heavy person slows every variant
     person_cpu_ms: float = 0.0
+    # variant "mix" only: the agents split between the compiled and the pure core in one run,
+    # each half's CPU per answered message
+    compiled_cpu_ms: float = 0.0
+    pure_cpu_ms: float = 0.0
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -99,9 +106,18 @@ async def _answered(
 
 
 async def one_run(
-    variant: str, python: str, pure: bool, args: argparse.Namespace, workdir: Path
+    variant: str,
+    python: str,
+    pure: bool,
+    args: argparse.Namespace,
+    workdir: Path,
+    rnd: int = 0,
 ) -> tuple[Result, list[float]]:
-    """Measure one variant on a fresh platform; return its result and raw latencies."""
+    """Measure one variant on a fresh platform; return its result and raw latencies.
+
+    Variant ``mix`` runs every other agent on the pure core (which ones flips with ``rnd``):
+    both cores then serve the same load on the same platform at the same moments.
+    """
     plat_prof = Path(args.profile_platform).resolve() if args.profile_platform else None
     band = str(Path(args.platform_band).resolve()) if args.platform_band else None
     plat = DevPlatform(workdir, band=band, profile=plat_prof)
@@ -122,9 +138,15 @@ async def one_run(
             agents.append(agent)
         t0 = time.perf_counter()
         profiled = agents[0] if args.profile else None  # one agent process is profiled
+        pure_agents = {
+            a.agent_id
+            for i, a in enumerate(agents)
+            if (pure if variant != "mix" else (i + rnd) % 2)
+        }
         for agent in agents:
             prof = Path(args.profile).resolve() if agent is profiled else None
-            start_agent(python, agent, plat, workdir, pure, profile=prof, uvloop=variant == "uv")
+            in_pure = agent.agent_id in pure_agents
+            start_agent(python, agent, plat, workdir, in_pure, profile=prof, uvloop=variant == "uv")
         warm = [(a.rooms[0], a, token()) for a in agents]
         await _answered(person, warm, args.timeout)
         ready = time.perf_counter() - t0
@@ -148,7 +170,8 @@ async def one_run(
 
         pids = [a.proc.pid for a in agents if a.proc]
         assert plat.proc is not None
-        cpu0 = sum(cpu_seconds(pid) for pid in pids), cpu_seconds(plat.proc.pid)
+        each0 = {a.agent_id: cpu_seconds(a.proc.pid) for a in agents if a.proc}
+        cpu0 = sum(each0.values()), cpu_seconds(plat.proc.pid)
         ticks0 = sum(tick_cpu_seconds(pid) for pid in [*pids, plat.proc.pid])
         if profiled is not None and profiled.proc is not None:
             profiled.proc.send_signal(signal.SIGUSR1)  # the load phase only
@@ -170,7 +193,8 @@ async def one_run(
             profiled.proc.send_signal(signal.SIGUSR2)
         if plat_prof is not None:
             plat.proc.send_signal(signal.SIGUSR2)
-        cpu1 = sum(cpu_seconds(pid) for pid in pids), cpu_seconds(plat.proc.pid)
+        each = {a.agent_id: cpu_seconds(a.proc.pid) - each0[a.agent_id] for a in agents if a.proc}
+        cpu1 = cpu0[0] + sum(each.values()), cpu_seconds(plat.proc.pid)
         ticks = sum(tick_cpu_seconds(pid) for pid in [*pids, plat.proc.pid]) - ticks0
         exact = cpu1[0] - cpu0[0] + cpu1[1] - cpu0[1]
         # the ticks count exited threads too: far more there means a thread took its time away
@@ -201,6 +225,8 @@ async def one_run(
             agent_cpu_ms=1000 * (cpu1[0] - cpu0[0]) / len(latencies),
             platform_cpu_ms=1000 * (cpu1[1] - cpu0[1]) / len(latencies),
             person_cpu_ms=1000 * person_cpu / len(latencies),
+            compiled_cpu_ms=_half_cpu_ms(each, pure_agents, False, args.rooms * args.messages),
+            pure_cpu_ms=_half_cpu_ms(each, pure_agents, True, args.rooms * args.messages),
             answered=len(latencies),
             lost=lost,
             dup=dup,
@@ -220,6 +246,12 @@ async def one_run(
                 stop(agent.proc)
         await person.close()
         plat.close()
+
+
+def _half_cpu_ms(each: dict[str, float], pure: set[str], want_pure: bool, per_agent: int) -> float:
+    """CPU ms per answered message of the agents on the pure core (or not); 0 when none."""
+    spent = [cpu for agent_id, cpu in each.items() if (agent_id in pure) == want_pure]
+    return 1000 * sum(spent) / (per_agent * len(spent)) if spent else 0.0
 
 
 def summarize(runs: dict[str, list[Result]], lat: dict[str, list[float]]) -> list[dict[str, Any]]:
@@ -280,14 +312,27 @@ def paired(compiled: list[Result], pure: list[Result]) -> str:
     Rounds alternate the variants on one ``band dev``, so a round's pair shares the machine's
     state; the sign test's p is the chance of at least that many wins by a coin's toss.
     """
-    ratios = [c.agent_cpu_ms / p.agent_cpu_ms for c, p in zip(compiled, pure, strict=True)]
+    return _sign_test(
+        "compiled vs pure core",
+        [c.agent_cpu_ms / p.agent_cpu_ms for c, p in zip(compiled, pure, strict=True)],
+    )
+
+
+def mixed(results: list[Result]) -> str:
+    """The compiled core's agent CPU against the pure core's within each ``mix`` round."""
+    ratios = [r.compiled_cpu_ms / r.pure_cpu_ms for r in results]
+    return _sign_test("compiled vs pure core in the same runs (mix)", ratios)
+
+
+def _sign_test(what: str, ratios: list[float]) -> str:
+    """Ratios by round, their median, and the sign test's p for ratios under 1."""
     wins = sum(r < 1 for r in ratios)
     n = len(ratios)
     p_value = sum(math.comb(n, k) for k in range(wins, n + 1)) / 2**n
     return (
-        f"compiled vs pure core, agent CPU by round: {' '.join(f'{r:.2f}' for r in ratios)}; "
+        f"{what}, agent CPU by round: {' '.join(f'{r:.2f}' for r in ratios)}; "
         f"median {statistics.median(ratios):.2f}x, compiled lower in {wins} of {n} "
-        f"(sign test p = {p_value:.3f})"
+        f"(sign test p = {p_value:.3g})"
     )
 
 
@@ -318,6 +363,7 @@ LABELS = {
     "c": "ours, compiled core",
     "uv": "ours, compiled core, uvloop",
     "py": "ours, pure core",
+    "mix": "ours, half compiled, half pure core",
     "ref": "official band-sdk",
 }
 
@@ -345,7 +391,9 @@ def main(argv: list[str] | None = None) -> int:
         metavar="REV",
         help="our SDK at another commit (variant base; its venv is built once, compiled core)",
     )
-    p.add_argument("--only", default="c,py,ref,base", help="variants to run (c, uv, py, ref, base)")
+    p.add_argument(
+        "--only", default="c,py,ref,base", help="variants to run (c, uv, py, mix, ref, base)"
+    )
     p.add_argument(
         "--guard",
         action="store_true",
@@ -381,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = p.parse_args(argv)
     wanted = args.only.split(",")
-    variants = [(v, sys.executable, v == "py") for v in ("c", "uv", "py") if v in wanted]
+    variants = [(v, sys.executable, v == "py") for v in ("c", "uv", "py", "mix") if v in wanted]
     if args.against and "ref" in wanted:
         variants.append(("ref", args.against, False))
     base_sha = None
@@ -396,7 +444,8 @@ def main(argv: list[str] | None = None) -> int:
         for variant, python, pure in order:
             with tempfile.TemporaryDirectory(prefix="band-e2e-", dir=args.tmpdir) as tmp:
                 try:
-                    result, latencies = asyncio.run(one_run(variant, python, pure, args, Path(tmp)))
+                    run = one_run(variant, python, pure, args, Path(tmp), rnd)
+                    result, latencies = asyncio.run(run)
                 finally:
                     if args.keep_logs:
                         dest = Path(args.keep_logs) / f"round{rnd + 1}-{variant}"
@@ -419,6 +468,8 @@ def main(argv: list[str] | None = None) -> int:
     print(table(rows))
     if len(runs.get("c", ())) > 1 and len(runs.get("py", ())) == len(runs["c"]):
         print(paired(runs["c"], runs["py"]))
+    if runs.get("mix"):
+        print(mixed(runs["mix"]))
     if args.json:
         record = {
             "kind": "band-bench-e2e",

@@ -71,8 +71,37 @@ def test_paired_rounds_count_the_compiled_cores_wins() -> None:
 
     line = run.paired([result(0.9)] * 7 + [result(1.1)], [result(1.0)] * 8)
     assert "compiled lower in 7 of 8" in line
-    assert "p = 0.035" in line  # (8 + 1) / 256
+    assert "p = 0.0352" in line  # (8 + 1) / 256
     assert "median 0.90x" in line
+
+
+def test_mixed_rounds_compare_the_two_halves_of_each_run() -> None:
+    run: Any = _bench_module("run")
+    # two agents of 5 rooms x 4 messages: 20 answers each; the pure one spent 0.5 s
+    each = {"a": 0.4, "b": 0.5}
+    assert run._half_cpu_ms(each, {"b"}, False, 20) == 20.0
+    assert run._half_cpu_ms(each, {"b"}, True, 20) == 25.0
+    assert run._half_cpu_ms(each, set(), True, 20) == 0.0  # no pure agent in the run
+
+    def result(compiled: float, pure: float) -> Any:
+        fields = dict(msgs_per_s=1.0, p50_ms=1.0, p99_ms=1.0, idle_agent_kib=1, per_room_kib=1)
+        return run.Result(
+            "mix",
+            **fields,
+            ready_s=0.1,
+            agent_cpu_ms=1.0,
+            platform_cpu_ms=1.0,
+            answered=1,
+            lost=0,
+            dup=0,
+            compiled_cpu_ms=compiled,
+            pure_cpu_ms=pure,
+        )
+
+    line = run.mixed([result(0.9, 1.0)] * 19 + [result(1.2, 1.0)])
+    assert "by round: 0.90 0.90" in line and "0.90 1.20; median 0.90x" in line
+    assert "compiled lower in 19 of 20 (sign test p = 2e-05)" in line  # 21 / 2**20
+    assert "in the same runs (mix)" in line
 
 
 def test_the_persons_keep_alive_posts_reuse_one_connection_and_raise_on_errors(
