@@ -289,6 +289,28 @@ class Person:
             await self._send("phoenix", "heartbeat", {})
 
     async def _read(self) -> None:
+        """Read every push; when the socket ends or a frame breaks this reader, every waiter
+        fails with the reason (a reply nobody sees would otherwise be a silent timeout)."""
+        try:
+            await self._read_pushes()
+        except websockets.ConnectionClosed as exc:
+            self._fail_waiters(f"the person's socket ended: {exc}")
+            return
+        except Exception as exc:
+            self._fail_waiters(f"the person's socket reader failed: {exc!r}")
+            raise
+        self._fail_waiters(
+            f"the person's socket ended: code {self.sock.close_code}, {self.sock.close_reason!r}"
+        )
+
+    def _fail_waiters(self, why: str) -> None:
+        print(why, file=sys.stderr, flush=True)
+        waiters: list[asyncio.Future[Any]] = [*self.waiters.values(), *self._joined.values()]
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_exception(RuntimeError(why))
+
+    async def _read_pushes(self) -> None:
         async for raw in self.sock:
             _join_ref, ref, _topic, event, payload = json.loads(raw)
             if event == "phx_reply" and ref in self._joined:

@@ -144,3 +144,35 @@ def test_the_persons_keep_alive_posts_reuse_one_connection_and_raise_on_errors(
         asyncio.run(main())
     finally:
         plat.close()
+
+
+def test_a_waiting_ask_fails_with_the_reason_when_the_persons_socket_ends(
+    tmp_path: Path,
+) -> None:
+    import asyncio
+
+    import pytest
+
+    harness: Any = _bench_module("harness")
+    plat = harness.DevPlatform(tmp_path)
+    plat.start()
+
+    async def main() -> None:
+        person = harness.Person(plat)
+        await person.open()
+        try:
+            agent = await person.register("Silent")  # registered, never started: no answer
+            rid = await person.room_with(agent)
+            asked = asyncio.create_task(person.ask(rid, agent, "e2e-abc123-1", 120))
+            while not person.waiters:  # the message is posted and its answer awaited
+                await asyncio.sleep(0.01)
+            await asyncio.to_thread(plat.kill)  # the platform dies: its socket ends
+            with pytest.raises(RuntimeError, match="the person's socket ended"):
+                await asked
+        finally:
+            await person.close()
+
+    try:
+        asyncio.run(main())
+    finally:
+        plat.close()
