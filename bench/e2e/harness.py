@@ -359,8 +359,8 @@ class Person:
             headers = {"X-API-Key": self.platform.user_key}
             line = self._lines[rid] = KeepAlive("127.0.0.1", self.platform.port, headers)
         t0 = time.perf_counter()
-        await line.post(f"/api/v1/me/chats/{rid}/messages", body)
         try:
+            await line.post(f"/api/v1/me/chats/{rid}/messages", body)
             return await asyncio.wait_for(waiter, timeout) - t0
         finally:
             self.waiters.pop(token, None)
