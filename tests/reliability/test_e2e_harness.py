@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from bandtest.process import run_ok
 
 RUN = Path(__file__).resolve().parents[2] / "bench" / "e2e" / "run.py"
@@ -104,11 +107,8 @@ def test_mixed_rounds_compare_the_two_halves_of_each_run() -> None:
     assert "in the same runs (mix)" in line
 
 
-def test_the_persons_keep_alive_posts_reuse_one_connection_and_raise_on_errors(
-    tmp_path: Path,
-) -> None:
-    import asyncio
-
+def _with_person(tmp_path: Path, body: Callable[[Any, Any, Any], Awaitable[None]]) -> None:
+    """Run ``body(harness, platform, person)`` with the bench's person on a real band dev."""
     harness: Any = _bench_module("harness")
     plat = harness.DevPlatform(tmp_path)
     plat.start()
@@ -117,26 +117,7 @@ def test_the_persons_keep_alive_posts_reuse_one_connection_and_raise_on_errors(
         person = harness.Person(plat)
         await person.open()
         try:
-            created = await person.http.post("/api/v1/me/chats", json={"chat": {"title": "ka"}})
-            rid = created.json()["data"]["id"]
-            line = harness.KeepAlive("127.0.0.1", plat.port, {"X-API-Key": plat.user_key})
-            path = f"/api/v1/me/chats/{rid}/messages"
-            answers = [
-                json.loads(await line.post(path, {"message": {"content": f"hello {i}"}}))
-                for i in range(3)
-            ]
-            writer = line.writer
-            assert len({a["data"]["id"] for a in answers}) == 3  # three messages stored
-            listed = (await person.http.get(path)).json()["data"]
-            assert sorted(m["content"] for m in listed) == ["hello 0", "hello 1", "hello 2"]
-            try:
-                await line.post("/api/v1/me/chats/no-such-room/messages", {"message": {}})
-            except RuntimeError as exc:
-                assert " 404 " in str(exc) or " 422 " in str(exc), exc
-            else:
-                raise AssertionError("an HTTP error answer did not raise")
-            assert line.writer is writer  # every post, and the error, on the one connection
-            await line.close()
+            await body(harness, plat, person)
         finally:
             await person.close()
 
@@ -144,35 +125,54 @@ def test_the_persons_keep_alive_posts_reuse_one_connection_and_raise_on_errors(
         asyncio.run(main())
     finally:
         plat.close()
+
+
+def test_the_persons_keep_alive_posts_reuse_one_connection_and_raise_on_errors(
+    tmp_path: Path,
+) -> None:
+    async def body(harness: Any, plat: Any, person: Any) -> None:
+        created = await person.http.post("/api/v1/me/chats", json={"chat": {"title": "ka"}})
+        rid = created.json()["data"]["id"]
+        line = harness.KeepAlive("127.0.0.1", plat.port, {"X-API-Key": plat.user_key})
+        path = f"/api/v1/me/chats/{rid}/messages"
+        answers = [
+            json.loads(await line.post(path, {"message": {"content": f"hello {i}"}}))
+            for i in range(3)
+        ]
+        writer = line.writer
+        assert len({a["data"]["id"] for a in answers}) == 3  # three messages stored
+        listed = (await person.http.get(path)).json()["data"]
+        assert sorted(m["content"] for m in listed) == ["hello 0", "hello 1", "hello 2"]
+        with pytest.raises(RuntimeError, match=r" (404|422) "):
+            await line.post("/api/v1/me/chats/no-such-room/messages", {"message": {}})
+        assert line.writer is writer  # every post, and the error, on the one connection
+        await line.close()
+
+    _with_person(tmp_path, body)
 
 
 def test_a_waiting_ask_fails_with_the_reason_when_the_persons_socket_ends(
     tmp_path: Path,
 ) -> None:
-    import asyncio
+    async def body(harness: Any, plat: Any, person: Any) -> None:
+        agent = await person.register("Silent")  # registered, never started: no answer
+        rid = await person.room_with(agent)
+        # the room's connection, told when its post is answered: the platform dies only then
+        line = harness.KeepAlive("127.0.0.1", plat.port, {"X-API-Key": plat.user_key})
+        posted = asyncio.Event()
+        post = line.post
 
-    import pytest
+        async def post_then_tell(path: str, message: dict[str, Any]) -> bytes:
+            answer: bytes = await post(path, message)
+            posted.set()
+            return answer
 
-    harness: Any = _bench_module("harness")
-    plat = harness.DevPlatform(tmp_path)
-    plat.start()
+        line.post = post_then_tell
+        person._lines[rid] = line
+        asked = asyncio.create_task(person.ask(rid, agent, "e2e-abc123-1", 120))
+        await posted.wait()  # stored; its answer is being awaited
+        await asyncio.to_thread(plat.kill)  # the platform dies: its socket ends
+        with pytest.raises(RuntimeError, match="the person's socket ended"):
+            await asked
 
-    async def main() -> None:
-        person = harness.Person(plat)
-        await person.open()
-        try:
-            agent = await person.register("Silent")  # registered, never started: no answer
-            rid = await person.room_with(agent)
-            asked = asyncio.create_task(person.ask(rid, agent, "e2e-abc123-1", 120))
-            while not person.waiters:  # the message is posted and its answer awaited
-                await asyncio.sleep(0.01)
-            await asyncio.to_thread(plat.kill)  # the platform dies: its socket ends
-            with pytest.raises(RuntimeError, match="the person's socket ended"):
-                await asked
-        finally:
-            await person.close()
-
-    try:
-        asyncio.run(main())
-    finally:
-        plat.close()
+    _with_person(tmp_path, body)
