@@ -27,6 +27,7 @@ import websockets
 
 HERE = Path(__file__).resolve().parent
 AGENT_SCRIPT = HERE / "echo_agent.py"
+FLOOR_SCRIPT = HERE / "floor_agent.py"  # the protocol's floor: no SDK (variants floor, flooruv)
 TOKEN = re.compile(r"e2e-[0-9a-f]+-\d+")
 
 

@@ -51,6 +51,8 @@ from pathlib import Path
 from typing import Any
 
 from harness import (
+    AGENT_SCRIPT,
+    FLOOR_SCRIPT,
     AgentProc,
     DevPlatform,
     Person,
@@ -146,7 +148,16 @@ async def one_run(
         for agent in agents:
             prof = Path(args.profile).resolve() if agent is profiled else None
             in_pure = agent.agent_id in pure_agents
-            start_agent(python, agent, plat, workdir, in_pure, profile=prof, uvloop=variant == "uv")
+            start_agent(
+                python,
+                agent,
+                plat,
+                workdir,
+                in_pure,
+                script=FLOOR_SCRIPT if variant.startswith("floor") else AGENT_SCRIPT,
+                profile=prof,
+                uvloop=variant in ("uv", "flooruv"),
+            )
         warm = [(a.rooms[0], a, token()) for a in agents]
         await _answered(person, warm, args.timeout)
         ready = time.perf_counter() - t0
@@ -365,6 +376,8 @@ LABELS = {
     "py": "ours, pure core",
     "mix": "ours, half compiled, half pure core",
     "ref": "official band-sdk",
+    "floor": "the floor (floor_agent.py)",
+    "flooruv": "the floor (floor_agent.py), uvloop",
 }
 
 
@@ -392,7 +405,9 @@ def main(argv: list[str] | None = None) -> int:
         help="our SDK at another commit (variant base; its venv is built once, compiled core)",
     )
     p.add_argument(
-        "--only", default="c,py,ref,base", help="variants to run (c, uv, py, mix, ref, base)"
+        "--only",
+        default="c,py,ref,base",
+        help="variants to run (c, uv, py, mix, ref, base, floor, flooruv)",
     )
     p.add_argument(
         "--guard",
@@ -429,7 +444,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = p.parse_args(argv)
     wanted = args.only.split(",")
-    variants = [(v, sys.executable, v == "py") for v in ("c", "uv", "py", "mix") if v in wanted]
+    ours = ("c", "uv", "py", "mix", "floor", "flooruv")
+    variants = [(v, sys.executable, v == "py") for v in ours if v in wanted]
     if args.against and "ref" in wanted:
         variants.append(("ref", args.against, False))
     base_sha = None

@@ -28,6 +28,23 @@ def test_e2e_bench_runs_and_reports(tmp_path: Path) -> None:
     assert row["idle_agent_kib"] > 10_000  # a Python process: megabytes, not nothing
 
 
+def test_the_floor_agent_answers_each_message_once_on_both_loops(tmp_path: Path) -> None:
+    # the floor (bench/e2e/floor_agent.py) is a hand-written agent with no SDK: the bench's
+    # read-back of every room is what shows it answers (a warm-up room served by /next, rooms
+    # joined on room_added, the load through pushes) exactly once
+    out = tmp_path / "e2e.json"
+    args = ["--only", "floor,flooruv", "-n", "2", "-m", "2", "-k", "3", "--rounds", "1"]
+    argv = [sys.executable, RUN, *args, "--settle", "0.2", "--tmpdir", tmp_path, "--json", out]
+    proc = run_ok(argv, cwd=tmp_path, timeout=120)
+    assert "| the floor (floor_agent.py), uvloop |" in proc.stdout
+    rows = {r["variant"]: r for r in json.loads(out.read_text())["rows"]}
+    assert set(rows) == {"floor", "flooruv"}
+    for row in rows.values():
+        assert row["answered"] == 2 * 2 * 3
+        assert row["lost"] == 0 and row["dup"] == 0
+        assert row["agent_cpu_ms"] > 0
+
+
 def _bench_module(name: str) -> object:
     """Import ``bench/e2e/<name>.py`` as the bench itself does (its folder on the path)."""
     import importlib
