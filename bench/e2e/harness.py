@@ -56,6 +56,12 @@ def tick_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def sys_cpu_seconds(pid: int) -> float:
+    """The system (kernel) part of ``tick_cpu_seconds``: the process's system calls, to the tick."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[12]) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_seconds(pid: int) -> float:
     """CPU time ``pid``'s live threads have run so far, to the nanosecond (Linux schedstat).
 

@@ -60,6 +60,7 @@ from harness import (
     rss_kib,
     start_agent,
     stop,
+    sys_cpu_seconds,
     tick_cpu_seconds,
 )
 
@@ -92,6 +93,9 @@ class Result:
     # each half's CPU per answered message
     compiled_cpu_ms: float = 0.0
     pure_cpu_ms: float = 0.0
+    # the system-call (kernel) part of agent_cpu_ms, from the processes' tick counts (10 ms
+    # steps: a few percent of a round's figure); in the round lines and the JSON only
+    agent_sys_ms: float = 0.0
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -184,6 +188,7 @@ async def one_run(
         each0 = {a.agent_id: cpu_seconds(a.proc.pid) for a in agents if a.proc}
         cpu0 = sum(each0.values()), cpu_seconds(plat.proc.pid)
         ticks0 = sum(tick_cpu_seconds(pid) for pid in [*pids, plat.proc.pid])
+        sys0 = sum(sys_cpu_seconds(pid) for pid in pids)
         if profiled is not None and profiled.proc is not None:
             profiled.proc.send_signal(signal.SIGUSR1)  # the load phase only
         if plat_prof is not None:
@@ -207,6 +212,7 @@ async def one_run(
         each = {a.agent_id: cpu_seconds(a.proc.pid) - each0[a.agent_id] for a in agents if a.proc}
         cpu1 = cpu0[0] + sum(each.values()), cpu_seconds(plat.proc.pid)
         ticks = sum(tick_cpu_seconds(pid) for pid in [*pids, plat.proc.pid]) - ticks0
+        agent_sys = sum(sys_cpu_seconds(pid) for pid in pids) - sys0
         exact = cpu1[0] - cpu0[0] + cpu1[1] - cpu0[1]
         # the ticks count exited threads too: far more there means a thread took its time away
         # (each process's two tick reads may each be a tick off: 2 ticks of slack per process)
@@ -236,6 +242,7 @@ async def one_run(
             agent_cpu_ms=1000 * (cpu1[0] - cpu0[0]) / len(latencies),
             platform_cpu_ms=1000 * (cpu1[1] - cpu0[1]) / len(latencies),
             person_cpu_ms=1000 * person_cpu / len(latencies),
+            agent_sys_ms=1000 * agent_sys / len(latencies),
             compiled_cpu_ms=_half_cpu_ms(each, pure_agents, False, args.rooms * args.messages),
             pure_cpu_ms=_half_cpu_ms(each, pure_agents, True, args.rooms * args.messages),
             answered=len(latencies),
@@ -281,6 +288,7 @@ def summarize(runs: dict[str, list[Result]], lat: dict[str, list[float]]) -> lis
                 "agent_cpu_ms": statistics.median(r.agent_cpu_ms for r in results),
                 "platform_cpu_ms": statistics.median(r.platform_cpu_ms for r in results),
                 "person_cpu_ms": statistics.median(r.person_cpu_ms for r in results),
+                "agent_sys_ms": statistics.median(r.agent_sys_ms for r in results),
                 "answered": sum(r.answered for r in results),
                 "lost": sum(r.lost for r in results),
                 "dup": sum(r.dup for r in results),
@@ -471,7 +479,8 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"round {rnd + 1} {variant}: {result.msgs_per_s:.1f} msgs/s, "
                 f"p50 {result.p50_ms:.1f} ms, p99 {result.p99_ms:.1f} ms, "
-                f"agent CPU {result.agent_cpu_ms:.2f} ms/msg, "
+                f"agent CPU {result.agent_cpu_ms:.2f} ms/msg "
+                f"({result.agent_sys_ms:.2f} in system calls), "
                 f"person CPU {result.person_cpu_ms:.2f} ms/msg",
                 file=sys.stderr,
                 flush=True,

@@ -73,6 +73,26 @@ def test_cpu_seconds_is_the_tick_figure_without_its_steps() -> None:
     assert fine != round(fine, 2) or fine0 != round(fine0, 2)  # finer than a tick
 
 
+def test_sys_cpu_seconds_is_the_kernels_part_of_the_ticks() -> None:
+    harness: Any = _bench_module("harness")
+    import os
+    import time
+
+    pid = os.getpid()
+    sys0, ticks0 = harness.sys_cpu_seconds(pid), harness.tick_cpu_seconds(pid)
+    fd = os.open("/proc/self/status", os.O_RDONLY)
+    try:
+        spin_until = time.process_time() + 0.3
+        while time.process_time() < spin_until:  # the kernel writes the text: ~90% system time
+            os.pread(fd, 8192, 0)
+    finally:
+        os.close(fd)
+    in_sys = harness.sys_cpu_seconds(pid) - sys0
+    ticks = harness.tick_cpu_seconds(pid) - ticks0
+    # most of it in the kernel (the user part, field 11, would be ~10%), never more than all
+    assert ticks / 2 < in_sys <= ticks + 0.02, (in_sys, ticks)
+
+
 def test_paired_rounds_count_the_compiled_cores_wins() -> None:
     run: Any = _bench_module("run")
 
