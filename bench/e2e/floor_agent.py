@@ -100,7 +100,7 @@ class Http(Reads):
 
 
 class Floor:
-    """The agent: a socket for pushes, a keep-alive connection per room for its requests."""
+    """The agent: a socket for pushes, keep-alive connections per room for its requests."""
 
     def __init__(self, agent_id: str, key: str, rest: str, ws: str) -> None:
         self.agent_id = agent_id
@@ -118,7 +118,7 @@ class Floor:
         self.tasks: set[asyncio.Task[None]] = set()
 
     async def request(self, room: str, method: bytes, path: str, body: bytes = b"") -> bytes:
-        """One request on the room's connection; the answer's body (a 4xx/5xx raises)."""
+        """One request on an idle connection of the room's (else a new one); the answer's body."""
         idle = self.lines.setdefault(room, [])  # a room's requests may overlap (push, /next)
         line = idle.pop() if idle else None
         if line is None or line.transport is None or line.transport.is_closing():
