@@ -35,7 +35,9 @@ ENCODE = msgspec.json.Encoder().encode
 
 
 #: One read buffer for the process (one loop, one read at a time): asyncio's loop would
-#: otherwise hand a plain Protocol each read as a fresh 256 KiB ``bytes`` (see band/client/reads.py)
+#: otherwise hand a plain Protocol each read as a fresh 256 KiB ``bytes``. The same as
+#: band.client.reads.BufferedReads, written again on purpose: importing it imports ``band``
+#: (about 226 modules, the SDK and its core), which the floor must not carry.
 READ = memoryview(bytearray(64 * 1024))
 
 
@@ -216,7 +218,8 @@ class Floor:
         """Connect, join the agent's rooms, answer until the process is stopped."""
         loop = asyncio.get_running_loop()
         frames = Frames(self)
-        await loop.create_connection(lambda: frames, self.host, self.ws.port or 80)
+        host = self.ws.hostname or self.host
+        await loop.create_connection(lambda: frames, host, self.ws.port or 80)
         await frames.upgraded
         await self.join(f"agent_rooms:{self.agent_id}")
         listed = DECODE(await self.request("", b"GET", "/agent/chats?page_size=100"))

@@ -46,20 +46,24 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError(f"no VmRSS for {pid}")
 
 
+def _stat_ticks(pid: int) -> tuple[int, int]:
+    """``pid``'s user and system CPU time so far, in clock ticks (Linux /proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]), int(fields[12])
+
+
 def tick_cpu_seconds(pid: int) -> float:
     """User plus system CPU time ``pid`` has used so far, in clock ticks (Linux /proc/PID/stat).
 
     Counts the threads that already exited too, but only to the tick (10 ms at 100 Hz): an
     agent answering 100 messages at 1 ms each spends 10 ticks, so one tick is 10% of a round.
     """
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return sum(_stat_ticks(pid)) / os.sysconf("SC_CLK_TCK")
 
 
 def sys_cpu_seconds(pid: int) -> float:
     """The system (kernel) part of ``tick_cpu_seconds``: the process's system calls, to the tick."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return int(fields[12]) / os.sysconf("SC_CLK_TCK")
+    return _stat_ticks(pid)[1] / os.sysconf("SC_CLK_TCK")
 
 
 def cpu_seconds(pid: int) -> float:

@@ -452,6 +452,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = p.parse_args(argv)
     wanted = args.only.split(",")
+    if "mix" in wanted and args.agents < 2:
+        p.error("variant mix needs --agents 2 or more: one on each core")
     ours = ("c", "uv", "py", "mix", "floor", "flooruv")
     variants = [(v, sys.executable, v == "py") for v in ours if v in wanted]
     if args.against and "ref" in wanted:
