@@ -142,17 +142,18 @@ class Floor:
             raise RuntimeError(f"{method.decode()} {path}: {status} {answer[:300]!r}")
         return answer
 
-    def send_frame(self, text: bytes) -> None:
-        """A masked text frame (the mask is random per frame, as RFC 6455 asks of a client)."""
+    def send_frame(self, text: bytes, first: int = 0x81) -> None:
+        """A masked frame, text unless ``first`` (FIN and opcode) says otherwise (the mask is
+        random per frame, as RFC 6455 asks of a client)."""
         assert self.transport is not None
         mask = os.urandom(4)
         size = len(text)
         if size < 126:
-            head = struct.pack("!BB", 0x81, 0x80 | size)
+            head = struct.pack("!BB", first, 0x80 | size)
         elif size < 65536:
-            head = struct.pack("!BBH", 0x81, 0x80 | 126, size)
+            head = struct.pack("!BBH", first, 0x80 | 126, size)
         else:
-            head = struct.pack("!BBQ", 0x81, 0x80 | 127, size)
+            head = struct.pack("!BBQ", first, 0x80 | 127, size)
         key = int.from_bytes((mask * (size // 4 + 1))[:size], "big")
         masked = (int.from_bytes(text, "big") ^ key).to_bytes(size, "big") if size else b""
         self.transport.write(head + mask + masked)
@@ -280,8 +281,10 @@ class Frames(Reads):
             opcode = buf[0] & 0x0F
             payload = bytes(buf[at : at + size])
             del buf[: at + size]
-            if opcode == 1:  # text; pings (9) never come from band dev, close (8) ends the run
+            if opcode == 1:
                 on_frame(payload)
+            elif opcode == 9:  # uvicorn pings every 20 s and closes a socket that never pongs
+                self.floor.send_frame(payload, first=0x8A)
             elif opcode == 8:  # the platform closed the socket: the harness stops this process
                 assert self.floor.transport is not None
                 self.floor.transport.close()

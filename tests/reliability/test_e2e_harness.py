@@ -56,6 +56,39 @@ def _bench_module(name: str) -> object:
         sys.path.remove(str(RUN.parent))
 
 
+class _Written:
+    """A transport that keeps what is written to it."""
+
+    def __init__(self) -> None:
+        self.data = b""
+
+    def write(self, data: bytes) -> None:
+        self.data += data
+
+    def is_closing(self) -> bool:
+        return False
+
+
+def test_the_floor_answers_a_ping_with_its_payload_in_a_masked_pong() -> None:
+    # uvicorn pings every 20 s and drops a socket that never pongs: a long bench run lost the
+    # floor's sockets that way before it answered pings
+    floor_agent: Any = _bench_module("floor_agent")
+
+    async def exchange() -> bytes:
+        floor = floor_agent.Floor("a", "k", "http://127.0.0.1:1", "ws://127.0.0.1:1/socket")
+        floor.transport = _Written()
+        frames = floor_agent.Frames(floor)
+        frames.upgraded.set_result(None)
+        frames.data_received(bytes([0x89, 4]) + b"beat")
+        return bytes(floor.transport.data)
+
+    sent = asyncio.run(exchange())
+    assert sent[0] == 0x8A  # FIN and the pong opcode
+    assert sent[1] == 0x80 | 4  # masked, 4 bytes
+    mask, body = sent[2:6], sent[6:]
+    assert bytes(b ^ mask[i % 4] for i, b in enumerate(body)) == b"beat"
+
+
 def test_cpu_seconds_is_the_tick_figure_without_its_steps() -> None:
     harness: Any = _bench_module("harness")
     import os
