@@ -105,32 +105,29 @@ def build_resolved_band_mcp_tool_registrations(
         if tool_definitions is not None
         else iter_tool_definitions(capabilities=capabilities)
     )
-    registrations = []
+    # each tool's name, description, input model and executor, the agent tools first
+    served: list[tuple[str, str, type[BaseModel], MCPToolExecutor]] = []
     for source in sources:
         doc = inspect.cleandoc(source.input_model.__doc__ or "")
         description = source.description if isinstance(source, ToolSpec) else doc or source.name
-        model = source.input_model if room_from_connection else _with_chat_id(source.input_model)
-        registrations.append(
-            MCPToolRegistration(
-                source.name,
-                description,
-                model,
-                _band_executor(get_tools, source.name),
-                room_from_connection=room_from_connection,
-            )
+        served.append(
+            (source.name, description, source.input_model, _band_executor(get_tools, source.name))
         )
     for tool in additional_tools or []:
         spec = custom_tool_spec(tool)
-        model = spec.input_model if room_from_connection else _with_chat_id(spec.input_model)
-        registrations.append(
-            MCPToolRegistration(
-                spec.name,
-                spec.description,
-                model,
-                _custom_executor(get_tools, tool),
-                room_from_connection=room_from_connection,
-            )
+        served.append(
+            (spec.name, spec.description, spec.input_model, _custom_executor(get_tools, tool))
         )
+    registrations = [
+        MCPToolRegistration(
+            name,
+            description,
+            model if room_from_connection else _with_chat_id(model),
+            execute,
+            room_from_connection=room_from_connection,
+        )
+        for name, description, model, execute in served
+    ]
     names = [r.name for r in registrations]
     if len(set(names)) != len(names):
         twice = sorted({n for n in names if names.count(n) > 1})
