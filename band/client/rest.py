@@ -98,6 +98,16 @@ _encode_json = msgspec.json.Encoder().encode
 #: The header line of a JSON body (a call without headers of its own: most calls).
 _JSON_HEAD = "Content-Type: application/json\r\n"
 _decode_json = wire.decode_json
+
+
+def transient(exc: BaseException) -> bool:
+    """Whether ``exc`` means the platform is unavailable for now (unreachable, 5xx, 429): a
+    later attempt may succeed."""
+    if isinstance(exc, BandConnectionError):
+        return True
+    return isinstance(exc, BandAPIError) and exc.status_code in RETRYABLE_STATUS
+
+
 M = TypeVar("M", bound=wire.WireModel)
 
 

@@ -23,7 +23,7 @@ from time import monotonic
 from typing import Any
 
 from band.client.errors import BandError
-from band.client.rest import path
+from band.client.rest import path, transient
 from band.core.preprocessor import Preprocessor
 from band.core.simple_adapter import SimpleAdapter
 from band.core.wire import JsonObject, MessageRow, to_dict
@@ -38,7 +38,7 @@ from band.runtime.rooms.messages import Inbound, inbound
 from band.runtime.rooms.pipeline import DeliveryPipeline, is_synthetic
 from band.runtime.rooms.preprocess import DefaultPreprocessor
 from band.runtime.rooms.recheck import RecheckBackoff
-from band.runtime.rooms.settlement import Delivery, transient
+from band.runtime.rooms.settlement import Delivery
 from band.runtime.rooms.turn import ADAPTER_FAILED as ADAPTER_FAILED  # re-exported
 from band.runtime.rooms.turn import TurnRunner
 from band.runtime.trace import TurnRecorder

@@ -10,22 +10,15 @@ from __future__ import annotations
 import logging
 
 from band.client.errors import BandAPIError, BandConnectionError, NotFoundError
-from band.client.rest import RETRYABLE_STATUS, RestClient, path
+from band.client.rest import RestClient, path, transient
 from band.core.wire import MessageStatusResponse
 from band_sdk_core import ClaimRegistry, ParkedReason, RetryTracker
 
-__all__ = ["Delivery", "RoomStopped", "transient"]
+__all__ = ["Delivery", "RoomStopped"]
 
 log = logging.getLogger("band.runtime.rooms.settlement")
 
 MSG = "/agent/chats/{}/messages/{}"
-
-
-def transient(exc: BaseException) -> bool:
-    """Whether ``exc`` means the platform is unavailable for now (unreachable, 5xx, 429)."""
-    if isinstance(exc, BandConnectionError):
-        return True
-    return isinstance(exc, BandAPIError) and exc.status_code in RETRYABLE_STATUS
 
 
 class RoomStopped(Exception):

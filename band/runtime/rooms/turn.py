@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from time import monotonic
 from typing import Any, NamedTuple
 
+from band.client.rest import transient
 from band.core.exceptions import ProviderRunError
 from band.core.preprocessor import Preprocessor
 from band.core.protocols import AgentToolsProtocol
@@ -24,7 +25,6 @@ from band.runtime.rooms.context import RoomContext
 from band.runtime.rooms.deadline import Deadline
 from band.runtime.rooms.events import MessageEvent
 from band.runtime.rooms.messages import Inbound
-from band.runtime.rooms.settlement import transient
 from band.runtime.rooms.working import WorkingState
 from band.runtime.sessionconfig import SessionConfig
 from band.runtime.tools.ops import ToolContext

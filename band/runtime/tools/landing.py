@@ -15,7 +15,7 @@ import logging
 from dataclasses import dataclass
 
 from band.client.errors import BandAPIError, BandConnectionError
-from band.client.rest import RETRYABLE_STATUS, RestClient
+from band.client.rest import RestClient, transient
 from band.core.wire import JsonObject, JsonValue
 from band.runtime.posts import count_posts
 
@@ -34,12 +34,6 @@ class Landed:
     """A write whose answer was lost but whose row is in the room."""
 
     id: str | None
-
-
-def _retryable(exc: BaseException) -> bool:
-    if isinstance(exc, BandConnectionError):
-        return True
-    return isinstance(exc, BandAPIError) and exc.status_code in RETRYABLE_STATUS
 
 
 def _outcome_known(exc: BaseException) -> bool:
@@ -90,7 +84,7 @@ async def post_write(
         try:
             resp = await rest.request("POST", url, json=body, retries=0)
         except (BandAPIError, BandConnectionError) as exc:
-            if not _retryable(exc):
+            if not transient(exc):
                 raise
             if not _outcome_known(exc) and (agent_id is None or trigger_id is None):
                 raise  # nothing to read the outcome against: the caller decides
