@@ -60,14 +60,14 @@ async def create_chat(ctx: Ctx) -> Response:
 
 async def get_chat(ctx: Ctx) -> Response:
     """GET /agent/chats/{id}."""
-    room = await ctx.db.run(Store.member_room, ctx.params["chat_id"], ctx.principal.id)
+    room = await ctx.member_room()
     return data(shapes.chat_room(room))
 
 
 async def rename_chat(ctx: Ctx) -> Response:
     """PATCH /agent/chats/{id}."""
     title = ctx.body(RenameBody).chat.title
-    room = await ctx.db.run(Store.member_room, ctx.params["chat_id"], ctx.principal.id)
+    room = await ctx.member_room()
     return data(shapes.chat_room(await ctx.db.run(Store.rename_room, room.id, title)))
 
 
@@ -76,7 +76,7 @@ async def list_messages(ctx: Ctx) -> Response:
     rid = ctx.params["chat_id"]
     q = ctx.query(AgentMessagesQuery)
     status, order, limit, cursor = q.status, q.sort_order, q.size(20), q.cursor
-    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    await ctx.member_room(rid)
     if _offset_paged(q):  # the deprecated offset family the official SDK still sends
         every, _ = await ctx.db.run(
             Store.agent_messages, rid, ctx.principal.id, status, None, _ALL, order == "desc"
@@ -100,14 +100,14 @@ async def post_message(ctx: Ctx) -> Response:
 async def next_message(ctx: Ctx) -> Response:
     """GET /agent/chats/{chat_id}/messages/next (204 when nothing is pending)."""
     rid = ctx.params["chat_id"]
-    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    await ctx.member_room(rid)
     msg = await ctx.db.run(Store.next_message, rid, ctx.principal.id)
     return Response(status_code=204) if msg is None else data(shapes.message(msg))
 
 
 async def _mark(ctx: Ctx, state: str) -> Response:
     rid, mid = ctx.params["chat_id"], ctx.params["message_id"]
-    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    await ctx.member_room(rid)
     error = (ctx.body(FailedBody).error or "Unknown error") if state == "failed" else None
     status, attempt, msg, payload = await ctx.db.run(
         settle, rid, mid, ctx.principal.id, state, error
@@ -154,7 +154,7 @@ async def create_event(ctx: Ctx) -> Response:
     control.refuse_if_stopped(ctx, rid)
     event = ctx.body(EventBody).event
     content, mtype, meta = event.content, event.message_type, event.metadata or {}
-    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    await ctx.member_room(rid)
     msg, payload = await ctx.db.run(
         writes.message_logged,
         "event_created",
@@ -169,7 +169,7 @@ async def context(ctx: Ctx) -> Response:
     rid = ctx.params["chat_id"]
     q = ctx.query(RoomPageQuery)
     limit, cursor = q.size(50), q.cursor
-    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    await ctx.member_room(rid)
     if _offset_paged(q):
         every, _ = await ctx.db.run(Store.context, rid, ctx.principal.id, None, _ALL)
         items, meta = _offset_window(q, every, 50)
@@ -202,7 +202,7 @@ def _offset_window(
 async def list_participants(ctx: Ctx) -> Response:
     """GET /agent/chats/{chat_id}/participants."""
     rid = ctx.params["chat_id"]
-    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    await ctx.member_room(rid)
     parts = await ctx.db.run(Store.participants, rid)
     return data([shapes.participant(p, ctx.fanout.online(p.id)) for p in parts])
 
@@ -218,7 +218,7 @@ async def activity(ctx: Ctx) -> Response:
     """POST /agent/chats/{chat_id}/activity (echoes ``working``)."""
     rid = ctx.params["chat_id"]
     working = ctx.body(ActivityBody).working
-    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    await ctx.member_room(rid)
     return data(ActivityResponse(working=working))
 
 

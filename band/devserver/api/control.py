@@ -90,7 +90,7 @@ async def control(ctx: Ctx) -> Response:
     rid = ctx.params["chat_id"]
     body = ctx.body(RoomControlBody)
     aid, mode, reason = body.agent_id, body.mode, body.reason
-    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    await ctx.member_room(rid)
     parts = await ctx.db.run(Store.participants, rid)
     if not any(p.id == aid and p.type == "Agent" for p in parts):
         raise StoreError(
@@ -109,7 +109,7 @@ async def control(ctx: Ctx) -> Response:
 async def control_status(ctx: Ctx) -> Response:
     """GET /me/chats/{chat_id}/control (agents whose execution is stopped in the room)."""
     rid = ctx.params["chat_id"]
-    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    await ctx.member_room(rid)
     ids = sorted(a for a, r in state(ctx).stopped if r == rid)
     return data({"room_id": rid, "stopped_agent_ids": ids})
 

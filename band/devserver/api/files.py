@@ -10,18 +10,12 @@ from starlette.responses import Response
 from band.core import wire
 
 from ..store import files as sf
-from ..store.db import Store, StoreError
+from ..store.db import StoreError
 from .http import Ctx, data
 from .operations import RAW, Operation, declare
 
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 _RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
-
-
-async def _room(ctx: Ctx) -> str:
-    rid: str = ctx.params["chat_id"]
-    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
-    return rid
 
 
 async def upload(ctx: Ctx) -> Response:
@@ -43,7 +37,7 @@ async def upload(ctx: Ctx) -> Response:
     declared = headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > sf.MAX_FILE_BYTES:
         raise StoreError(413, "payload_too_large", "file too large")
-    rid = await _room(ctx)
+    rid = (await ctx.member_room()).id
     blob = await ctx.request.body()
     if len(blob) > sf.MAX_FILE_BYTES:
         raise StoreError(413, "payload_too_large", "file too large")
@@ -56,7 +50,7 @@ async def upload(ctx: Ctx) -> Response:
 
 async def download(ctx: Ctx) -> Response:
     """GET /agent/chats/{chat_id}/files/{file_id} (exact bytes; ``Range`` -> 206/416)."""
-    rid = await _room(ctx)
+    rid = (await ctx.member_room()).id
     row = await ctx.db.run(sf.get_file, rid, ctx.params["file_id"])
     blob = row.data
     size = len(blob)

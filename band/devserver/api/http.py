@@ -19,9 +19,9 @@ from ..contract.errors import error_response, server_error
 from ..contract.inputs import Accepts, NoQuery, declared, empty_query, parse_body, parse_query
 from ..socket.fanout import Fanout
 from ..store.aio import AsyncStore
-from ..store.db import StoreError
+from ..store.db import Store, StoreError
 from ..store.principal import Principal
-from ..store.rows import Entity, MessageRecord
+from ..store.rows import Entity, MessageRecord, RoomRow
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +60,13 @@ class Ctx:
         if not isinstance(self._query, model):
             raise TypeError(f"handler did not declare query {model.__name__}")
         return self._query
+
+    async def member_room(self, rid: str | None = None) -> RoomRow:
+        """Room ``rid`` (the path's ``chat_id`` by default), or the store's 404 when the caller
+        does not take part in it."""
+        room_id = self.params["chat_id"] if rid is None else rid
+        room: RoomRow = await self.db.run(Store.member_room, room_id, self.principal.id)
+        return room
 
 
 def offset_meta(page: int, page_size: int, total: int) -> dict[str, int]:

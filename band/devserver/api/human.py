@@ -91,7 +91,7 @@ async def create_chat(ctx: Ctx) -> Response:
 
 async def get_chat(ctx: Ctx) -> Response:
     """GET /me/chats/{chat_id} (``include=message_counts``)."""
-    room = await ctx.db.run(Store.member_room, ctx.params["chat_id"], ctx.principal.id)
+    room = await ctx.member_room()
     wanted = includes(ctx.query(MyChatQuery).include)
     return data(await room_views.my_room(ctx, room, wanted))
 
@@ -105,7 +105,7 @@ async def list_messages(ctx: Ctx) -> Response:
     types, exclude = q.types()
     where = MessageFilter(types=types, exclude=exclude, since=q.since)
     anchor = q.anchor()
-    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    await ctx.member_room(rid)
     if anchor is not None:
         read = await ctx.db.run(store_rooms.anchored, rid, *anchor, limit, where)
         meta: dict[str, Any] = {"has_more": read.has_more, "limit": limit, "next_cursor": None}
@@ -127,7 +127,7 @@ async def list_participants(ctx: Ctx) -> Response:
     """GET /me/chats/{chat_id}/participants (cursor or the deprecated offset paging)."""
     rid = ctx.params["chat_id"]
     q = ctx.query(ParticipantsQuery)
-    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    await ctx.member_room(rid)
     parts = await ctx.db.run(Store.participants, rid)
     if q.participant_type:
         parts = [p for p in parts if p.type == q.participant_type]

@@ -29,7 +29,7 @@ MAX_TASKS = 200
 async def room_board(ctx: Ctx) -> Response:
     """GET /me/chats/{chat_id}/board (the goal and the tasks, a band dev addition)."""
     rid = ctx.params["chat_id"]
-    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    await ctx.member_room(rid)
     board = await ctx.db.run(st.get_board, rid)
     tasks, more, _ = await ctx.db.run(st.list_tasks, rid, "all", None, MAX_TASKS)
     return data({"board": board, "tasks": tasks, "more": more})
@@ -38,7 +38,7 @@ async def room_board(ctx: Ctx) -> Response:
 async def rename_room(ctx: Ctx) -> Response:
     """PATCH /me/chats/{chat_id} (the owner renames the room, a band dev addition)."""
     title = ctx.body(RenameBody).chat.title
-    room = await ctx.db.run(Store.member_room, ctx.params["chat_id"], ctx.principal.id)
+    room = await ctx.member_room()
     return data(shapes.chat_room(await ctx.db.run(Store.rename_room, room.id, title)))
 
 

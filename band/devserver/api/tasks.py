@@ -21,13 +21,6 @@ from . import writes
 from .http import Ctx, data, offset_page
 from .operations import Operation, declare
 
-
-async def _room(ctx: Ctx) -> str:
-    rid: str = ctx.params["chat_id"]
-    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
-    return rid
-
-
 #: A keyset page: the rows, whether more follow, and the cursor of the next page.
 Keyset = tuple[Sequence[msgspec.Struct], bool, int | None]
 
@@ -48,14 +41,14 @@ async def _cursor_page(
 async def list_tasks(ctx: Ctx) -> Response:
     """GET /agent/chats/{chat_id}/tasks."""
     q = ctx.query(TasksQuery)
-    return await _cursor_page(ctx, q, st.list_tasks, await _room(ctx), q.state)
+    return await _cursor_page(ctx, q, st.list_tasks, (await ctx.member_room()).id, q.state)
 
 
 async def create_task(ctx: Ctx) -> Response:
     """POST /agent/chats/{chat_id}/tasks (flat body)."""
     new = ctx.body(TaskCreateBody)
     supersedes = new.supersedes_id or None
-    rid = await _room(ctx)
+    rid = (await ctx.member_room()).id
     task = await ctx.db.run(
         st.create_task, rid, ctx.principal.id, new.subject.strip(), new.detail or "", supersedes
     )
@@ -69,14 +62,14 @@ async def create_task(ctx: Ctx) -> Response:
 async def get_task(ctx: Ctx) -> Response:
     """GET /agent/chats/{chat_id}/tasks/{id} (``include=history``)."""
     history = ctx.query(HistoryQuery).include == "history"
-    rid = await _room(ctx)
+    rid = (await ctx.member_room()).id
     return data(await ctx.db.run(st.get_task, rid, ctx.params["task_id"], history))
 
 
 async def update_task(ctx: Ctx) -> Response:
     """POST /agent/chats/{chat_id}/tasks/{id} (flat body, at least one field)."""
     fields = ctx.body(TaskUpdateBody).model_dump(exclude_none=True)
-    rid = await _room(ctx)
+    rid = (await ctx.member_room()).id
     task = await ctx.db.run(st.update_task, rid, ctx.params["task_id"], ctx.principal.id, fields)
     await writes.push_task(ctx, rid, "task_updated", task)
     return data(task)
@@ -84,7 +77,7 @@ async def update_task(ctx: Ctx) -> Response:
 
 async def task_history(ctx: Ctx) -> Response:
     """GET /agent/chats/{chat_id}/tasks/{id}/history."""
-    rid = await _room(ctx)
+    rid = (await ctx.member_room()).id
     return await _cursor_page(
         ctx, ctx.query(CursorQuery), st.task_history, rid, ctx.params["task_id"]
     )
@@ -93,14 +86,14 @@ async def task_history(ctx: Ctx) -> Response:
 async def get_board(ctx: Ctx) -> Response:
     """GET /agent/chats/{chat_id}/board (``include=history``)."""
     history = ctx.query(HistoryQuery).include == "history"
-    rid = await _room(ctx)
+    rid = (await ctx.member_room()).id
     return data(await ctx.db.run(st.get_board, rid, history))
 
 
 async def put_board(ctx: Ctx) -> Response:
     """PUT /agent/chats/{chat_id}/board (flat body, only the sent fields change)."""
     fields = ctx.body(BoardBody).model_dump(exclude_none=True)
-    rid = await _room(ctx)
+    rid = (await ctx.member_room()).id
     return data(await ctx.db.run(st.put_board, rid, ctx.principal.id, fields))
 
 
@@ -109,7 +102,7 @@ async def my_peers(ctx: Ctx) -> Response:
     q = ctx.query(MyPeersQuery)
     page, size, kind, not_in = q.page, q.page_size, q.type, q.not_in_chat
     if not_in:
-        await ctx.db.run(Store.member_room, not_in, ctx.principal.id)
+        await ctx.member_room(not_in)
     rows = await ctx.db.run(Store.peers, ctx.principal.id, not_in)
     if kind:
         rows = [r for r in rows if r.type == kind]

@@ -79,7 +79,7 @@ async def add_participant(ctx: Ctx) -> Response:
     rid = ctx.params["chat_id"]
     wanted = ctx.body(ParticipantBody).participant
     pid, role = wanted.participant_id, wanted.role
-    room = await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    room = await ctx.member_room(rid)
     part, added = await ctx.db.run(Store.add_participant, rid, ctx.principal.id, pid, role)
     payload = shapes.participant(part, ctx.fanout.online(pid))
     if added:
@@ -96,7 +96,7 @@ async def remove_participant(ctx: Ctx) -> Response:
     then ``room_removed`` on its own rooms topic.
     """
     rid, pid = ctx.params["chat_id"], ctx.params["pid"]
-    room = await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    room = await ctx.member_room(rid)
     part = await ctx.db.run(Store.remove_participant, rid, pid)
     left = ctx.fanout.leave_room(rid, pid)  # before any await that could let a push through
     payload = shapes.participant(part)
@@ -163,7 +163,7 @@ async def post_message(ctx: Ctx, rid: str, *, require_mention: bool) -> MessageS
             422, "validation_error", "at least one mention is required", {"mentions": ["empty"]}
         )
     attachment_ids = list(dict.fromkeys(message.attachment_ids))
-    await ctx.db.run(Store.member_room, rid, ctx.principal.id)
+    await ctx.member_room(rid)
     resolved = await ctx.db.run(Store.resolve_mentions, rid, mentions)
     known = await ctx.db.run(sf.room_file_ids, rid, attachment_ids)
     missing = [i for i in attachment_ids if i not in known]
