@@ -2,13 +2,15 @@
 # An experiment, not a shipped build: a venv (first argument) with this checkout installed and the
 # runtime's hot-path modules (the socket, the REST client, the delivery pipeline, the turn, the
 # trace, the send tools) compiled by Cython as they are, unchanged Python in Cython's pure-Python
-# mode. Run it beside ours as the --against interpreter:
+# mode. Run it beside ours as the --against interpreter (run.py's tables then label its rows
+# "official band-sdk": variant ref is whatever --against names):
 #   bash bench/e2e/cython_runtime.sh /tmp/cyvenv
 #   .venv/bin/python bench/e2e/run.py --only c,ref --against /tmp/cyvenv/bin/python --rounds 8 -k 30
 set -euo pipefail
 venv=${1:?usage: cython_runtime.sh VENV}
 here=$(cd "$(dirname "$0")/../.." && pwd)
-python3.11 -m venv "$venv"
+# PYTHON: the interpreter ours runs on (.venv's), to compare like with like
+"${PYTHON:-python3}" -m venv "$venv"
 "$venv/bin/pip" install --quiet "$here" Cython
 # -I: the installed band, not a checkout in the working directory
 site=$("$venv/bin/python" -Ic "import band, pathlib; print(pathlib.Path(band.__file__).parent.parent)")

@@ -65,9 +65,6 @@ class _Written:
     def write(self, data: bytes) -> None:
         self.data += data
 
-    def is_closing(self) -> bool:
-        return False
-
 
 def test_the_floor_answers_a_ping_with_its_payload_in_a_masked_pong() -> None:
     # uvicorn pings every 20 s and drops a socket that never pongs: a long bench run lost the
