@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import re
 from importlib import resources
 from pathlib import Path
+
+from band._extras import install_hint, missing_modules
 
 from .options import CommandError
 
 __all__ = ["add"]
 
-#: --model -> (module, adapter class, config class, key variable, extra)
+#: --model (also the extra it needs) -> (module, adapter class, config class, key variable)
 MODELS = {
     "anthropic": ("anthropic", "AnthropicAdapter", "AnthropicAdapterConfig", "ANTHROPIC_API_KEY"),
     "openai": ("openai", "OpenAIAdapter", "OpenAIAdapterConfig", "OPENAI_API_KEY"),
@@ -70,8 +73,19 @@ def _new(args: argparse.Namespace) -> int:
         text = template.replace("{name}", name).replace("{key}", key).replace("{cls}", cls)
         (where / filename).write_text(text.replace("{{", "{").replace("}}", "}"), "utf-8")
     print(f"created {where}/: {', '.join(sorted(files))}")
-    print(f"next: cd {where} && pytest   (then see README.md to run it on band dev)")
+    print(f"next: {_next_step(where, args.model)}   (then see README.md to run it on band dev)")
     return 0
+
+
+def _next_step(where: Path, model: str) -> str:
+    """The command that runs the new project's test here: what it needs installed, then pytest."""
+    # a fresh venv has neither the model's extra nor pytest: the test would fail on an import
+    install = []
+    if model != "none" and missing_modules(model):
+        install.append(install_hint(model))
+    if importlib.util.find_spec("pytest") is None:
+        install.append("pip install pytest")
+    return " && ".join([*install, f"cd {where}", "pytest"])
 
 
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

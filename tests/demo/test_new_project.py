@@ -25,6 +25,8 @@ def band(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_a_new_project_passes_its_tests_at_once(tmp_path: Path, model: str) -> None:
     made = band("new", "helper-bot", "--model", model, cwd=tmp_path)
     assert made.returncode == 0, made.stderr
+    # this venv has every extra and pytest: nothing to install first
+    assert "next: cd helper-bot && pytest   (then see README.md" in made.stdout, made.stdout
     project = tmp_path / "helper-bot"
     names = {p.name for p in project.iterdir()}
     assert names == {

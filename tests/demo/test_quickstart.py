@@ -108,6 +108,40 @@ def test_the_readme_quickstart_runs_in_a_fresh_venv(
     assert "Echo: @Local Person echo: hello" in answer, answer
 
 
+def test_a_new_model_project_says_what_to_install_and_its_steps_pass(
+    wheel: Path, tmp_path: Path
+) -> None:
+    # a fresh venv with the wheel alone: no model SDK, no pytest; the printed next step, run as
+    # printed (the wheel for band-open-sdk, as above), must end in a passing test
+    subprocess.run([sys.executable, "-m", "venv", str(tmp_path / ".venv")], check=True, timeout=120)
+    bin_dir = tmp_path / ".venv" / "bin"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("BAND_", "PYTHON", "PYTEST_"))}
+    env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", VIRTUAL_ENV=str(bin_dir.parent))
+    pip = [str(bin_dir / "pip"), "install", "--quiet"]
+    subprocess.run([*pip, str(wheel)], check=True, env=env, timeout=STEP_TIMEOUT)
+    made = subprocess.run(
+        ["band", "new", "helper", "--model", "anthropic"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=STEP_TIMEOUT,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    step = made.stdout.split("next: ", 1)[1].split("   (", 1)[0]
+    assert step == (
+        "pip install 'band-open-sdk[anthropic]' && pip install pytest && cd helper && pytest"
+    ), made.stdout
+    cwd = tmp_path
+    for command in step.split(" && "):
+        argv = shlex.split(command.replace("band-open-sdk[", f"{wheel}["))
+        if argv[0] == "cd":
+            cwd = cwd / argv[1]
+            continue
+        argv = [*pip, *argv[2:]] if argv[0] == "pip" else [*argv, "-q", "-p", "no:cacheprovider"]
+        done = subprocess.run(
+            argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=STEP_TIMEOUT
+        )
+        assert done.returncode == 0, f"{command}\n{done.stdout}\n{done.stderr}"
+    assert done.stdout.strip().splitlines()[-1].startswith("1 passed"), done.stdout
+
+
 def test_the_first_agent_tutorial_shows_the_same_quickstart() -> None:
     # the docs site's tutorial carries the README's quickstart and agent verbatim, so the run
     # above covers both
