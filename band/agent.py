@@ -75,6 +75,8 @@ class Agent:
         self.rest_url_source = "the rest_url given"
         self.ws_url_source = "the ws_url given"
         self.ws_url = ""  # the socket URL as configured (``create`` sets it)
+        #: where agent_id and api_key came from, named when the platform refuses the key
+        self.credentials_source = "the agent_id and api_key given"
 
     def __repr__(self) -> str:
         return f"Agent(agent_id={self._runtime.agent_id!r}, running={self._started})"
@@ -143,14 +145,18 @@ class Agent:
         **kwargs: Any,
     ) -> Agent:
         """An agent whose ``agent_id`` and ``api_key`` are under ``name`` in agent_config.yaml."""
-        from band.config.loader import load_agent_config  # yaml loads only for a config file
+        # yaml loads only for a config file
+        from band.config.loader import get_config_path, load_agent_config
 
+        path = Path(config_path) if config_path is not None else get_config_path()
         try:
-            agent_id, api_key = load_agent_config(name, config_path=config_path)
+            agent_id, api_key = load_agent_config(name, config_path=path)
         except StartupError:
             install_quiet_excepthook()  # uncaught, it prints as its message alone
             raise
-        return cls.create(adapter=adapter, agent_id=agent_id, api_key=api_key, **kwargs)
+        agent = cls.create(adapter=adapter, agent_id=agent_id, api_key=api_key, **kwargs)
+        agent.credentials_source = f'"{name}" in {path}'
+        return agent
 
     # --- state --------------------------------------------------------------------------------
 
@@ -216,6 +222,7 @@ class Agent:
                 agent_id=agent_id,
                 rest_url=self._runtime.rest.base_url,
                 source=self.rest_url_source,
+                credentials=self.credentials_source,
             )
             if told:
                 raise StartupError(told) from exc

@@ -7,13 +7,14 @@ import json
 import logging
 import os
 import socket
+import sys
 from typing import Any
 
 from band.private_files import write_private
 
 from . import local
 from .human import Human, socket_url
-from .options import DEV_HOST, DEV_PORT, CommandError, add_db, add_platform
+from .options import DEV_HOST, DEV_PORT, CommandError, add_db, add_platform, port
 
 __all__ = ["add"]
 
@@ -22,9 +23,10 @@ def _serve(args: argparse.Namespace) -> int:
     """Run the local platform in the foreground."""
     taken = _port_taken(args.host, args.port)
     if taken:
+        other = args.port + 1 if args.port < 65535 else DEV_PORT + 1
         raise CommandError(
             f"cannot listen on {args.host}:{args.port}: {taken}.\n"
-            f"Another band dev may be running there; pass --port {args.port + 1} (or any free "
+            f"Another band dev may be running there; pass --port {other} (or any free "
             "port) and point BAND_REST_URL/BAND_WS_URL at it."
         )
     from band.runtime.eventloop import loop_factory  # the serving command's alone
@@ -33,7 +35,10 @@ def _serve(args: argparse.Namespace) -> int:
     # a flag shows in every local account's process list: BAND_USER_KEY is the private way
     app = local.app(args.db, args.user_key or os.environ.get("BAND_USER_KEY") or None)
     app.state.log_joins = args.access_log  # socket topic joins are logged with the requests
-    rest = f"http://{args.host}:{args.port}"
+    warning = exposure_warning(args.host)
+    if warning:
+        print(f"warning: {warning}", file=sys.stderr, flush=True)
+    rest = rest_url(args.host, args.port)
     print(f"BAND_USER_KEY={app.state.user_key}")
     print(f"BAND_REST_URL={rest}")
     print(f"BAND_WS_URL={socket_url(rest)}")
@@ -52,6 +57,27 @@ def _serve(args: argparse.Namespace) -> int:
         ws_per_message_deflate=False,
     )
     return 0
+
+
+def exposure_warning(host: str) -> str:
+    """What listening on ``host`` exposes ("" for a loopback address: nothing)."""
+    from band.serving.hosts import is_loopback  # band.serving loads the server: serving alone
+
+    if is_loopback(host):
+        return ""
+    return (
+        f"listening on {host}, not a loopback address: other machines can reach this "
+        "platform, and anyone holding a key it prints acts as that person or agent; keep the "
+        "default 127.0.0.1 unless you need this"
+    )
+
+
+def rest_url(host: str, port: int) -> str:
+    """The REST URL this machine's agents and commands use for a platform on ``host:port``
+    (a wildcard address such as 0.0.0.0 is not one to connect to: loopback instead)."""
+    from band.serving.hosts import connect_host, url_host
+
+    return f"http://{url_host(connect_host(host))}:{port}"
 
 
 def _port_taken(host: str, port: int) -> str:
@@ -139,9 +165,14 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         ),
     )
     dev.add_argument(
-        "--host", default=DEV_HOST, help="address to listen on (default: %(default)s, loopback)"
+        "--host",
+        default=DEV_HOST,
+        help=(
+            "address to listen on (default: %(default)s, loopback; any other address is "
+            "reachable from other machines, and band dev warns of it)"
+        ),
     )
-    dev.add_argument("--port", type=int, default=DEV_PORT, help="port (default: %(default)s)")
+    dev.add_argument("--port", type=port, default=DEV_PORT, help="port (default: %(default)s)")
     add_db(dev, "SQLite file or :memory:")
     dev.add_argument(
         "--user-key",

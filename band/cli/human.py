@@ -97,10 +97,16 @@ class Human:
         """The person's agent whose id, name or handle is ``wanted`` (a leading @ ignored)."""
         name = wanted.removeprefix("@")
         agents = await self.rows("/me/agents", page=1, page_size=PAGE)
-        for agent in agents:
-            handle = str(agent.get("handle") or "")
-            if name in (agent["id"], agent.get("name"), handle, handle.rpartition("/")[2]):
-                return agent
+        found = [a for a in agents if name in _agent_keys(a)]
+        if len(found) > 1:  # names repeat (band dev agent create twice): an id or handle does not
+            found = [a for a in found if name in (a["id"], a.get("handle"))] or found
+        if len(found) == 1:
+            return found[0]
+        if found:
+            handles = ", ".join(f"@{a.get('handle')}" for a in found)
+            raise CommandError(
+                f'{len(found)} of your agents are named "{wanted}" ({handles}): give the handle'
+            )
         names = ", ".join(f'"{a.get("name")}"' for a in agents) or "none"
         raise CommandError(
             f'no agent "{wanted}" among yours ({names}); `band dev agent create NAME` registers one'
@@ -127,6 +133,12 @@ class Human:
     def feed(self, room_id: str, names: dict[str, str]) -> RoomFeed:
         """The room's live rows over the socket (``async with``); ``names`` kept up to date."""
         return RoomFeed(self, room_id, names)
+
+
+def _agent_keys(agent: JsonObject) -> tuple[object, ...]:
+    """What names ``agent`` on the command line: its id, name, handle, or the handle's last part."""
+    handle = str(agent.get("handle") or "")
+    return (agent["id"], agent.get("name"), handle, handle.rpartition("/")[2])
 
 
 def names_of(participants: list[JsonObject]) -> dict[str, str]:

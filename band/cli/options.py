@@ -69,6 +69,17 @@ def user_key(args: argparse.Namespace) -> str:
     return key
 
 
+def port(text: str) -> int:
+    """An argparse type for a TCP port to listen on: 1 to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port from 1 to 65535, not {text}")
+    return value
+
+
 def seconds(*, zero: bool) -> Callable[[str], float]:
     """An argparse type for a number of seconds: 0 or more (``zero``), else more than 0."""
 

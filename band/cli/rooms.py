@@ -52,6 +52,8 @@ async def _room_create(args: argparse.Namespace) -> int:
 
 async def _send(args: argparse.Namespace) -> int:
     """Post a message (mentioning agents), then print the room until they answered."""
+    if not args.text.strip():  # the platform refuses it (422) once the room was looked up
+        raise CommandError("TEXT is empty: give the message to send", code=2)
     clock = Clock()
     async with Human(args) as human:
         room = await human.room(args.room)

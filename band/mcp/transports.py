@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import ipaddress
 import logging
 import os
 import sys
@@ -21,6 +20,7 @@ from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from band.serving import BodyLimit, GracefulServer, Limits, guarded_config
+from band.serving.hosts import is_loopback
 from band.serving.sse import serve_sse
 
 from .auth import authentication, require_token
@@ -137,16 +137,6 @@ def warn_if_exposed(settings: Settings) -> None:
             "DNS rebinding protection is off (ENABLE_DNS_REBINDING_PROTECTION=false): any Host "
             "header is accepted; list ALLOWED_HOSTS instead and keep the protection on"
         )
-
-
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` names only this machine."""
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 async def serve_http(app: Starlette, settings: Settings, **uvicorn_kw: Any) -> None:

@@ -70,8 +70,18 @@ def check_urls(rest_url: str, ws_url: str, ws_source: str) -> None:
         )
 
 
-def describe_failure(exc: BaseException, *, agent_id: str, rest_url: str, source: str) -> str:
-    """One or two lines for a failure of the start-up calls, or "" when it is not one of them."""
+def describe_failure(
+    exc: BaseException,
+    *,
+    agent_id: str,
+    rest_url: str,
+    source: str,
+    credentials: str = "the agent_id and api_key given",
+) -> str:
+    """One or two lines for a failure of the start-up calls, or "" when it is not one of them.
+
+    ``source`` says where the REST URL came from, ``credentials`` where the key did.
+    """
     where = f"{rest_url} ({source})"
     if isinstance(exc, SessionEndedError):
         return (
@@ -82,8 +92,8 @@ def describe_failure(exc: BaseException, *, agent_id: str, rest_url: str, source
         return (
             f"the platform at {where} refused the API key of agent {agent_id} "
             f"(HTTP {exc.status_code}: {exc.message}).\n"
-            "Check the agent_id and api_key in agent_config.yaml (or the arguments): "
-            "`band dev agent create NAME --config agent_config.yaml` writes a fresh pair."
+            f"Check {credentials}: "
+            "`band dev agent create NAME --config FILE --key KEY` writes a fresh pair."
         )
     if isinstance(exc, BandConnectionError):
         cause = exc.__cause__ or exc

@@ -405,3 +405,63 @@ def test_run_reload_restarts_the_agent_when_its_file_changes(live: Live, tmp_pat
         run.terminate()
         run.wait(30)
     assert "Agent stopped" in "".join(seen) and "Traceback" not in "".join(seen)
+
+
+def test_an_agent_name_two_agents_share_is_refused_and_a_handle_picks_one(live: Live) -> None:
+    """``band dev agent create`` twice with one name: the name alone no longer picks one
+    silently; the error lists both handles, and either handle (or id) picks its agent."""
+    first, first_handle, _ = live.register("Twin")
+    second, second_handle, _ = live.register("Twin")
+    assert first_handle != second_handle
+    auth = ("--url", live.rest, "--user-key", live.user_key)
+    both = band_cli("room", "create", "Twins", "--agent", "Twin", *auth)
+    assert both.returncode == 1 and "Traceback" not in both.stderr
+    assert both.stderr.startswith('error: 2 of your agents are named "Twin" (@'), both.stderr
+    assert f"@{first_handle}" in both.stderr and f"@{second_handle}" in both.stderr
+    assert "Twins" not in band_cli("rooms", *auth).stdout  # refused before the room was made
+    for handle, aid in ((first_handle, first), (f"@{second_handle}", second)):
+        made = band_cli("room", "create", f"Twins {aid}", "--agent", handle, *auth)
+        assert made.returncode == 0, made.stderr
+        rid = made.stdout.split("(", 1)[1].split(")", 1)[0]
+        members = live.human("GET", f"/api/v1/me/chats/{rid}/participants").json()["data"]
+        ids = {m["id"] for m in members}
+        assert aid in ids and ({first, second} - {aid}).isdisjoint(ids), ids
+
+
+def test_send_refuses_an_empty_text_before_any_call(live: Live) -> None:
+    auth = ("--url", live.rest, "--user-key", live.user_key)
+    blank = band_cli("send", "No such room", "  ", *auth)  # the room is not even looked up
+    assert blank.returncode == 2, blank.stderr
+    assert blank.stderr == "error: TEXT is empty: give the message to send\n"
+
+
+def test_dev_refuses_a_port_out_of_range_in_one_line() -> None:
+    for bad in ("99999", "0", "http"):
+        proc = band_cli("dev", "--port", bad)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+        assert f"argument --port: must be a port from 1 to 65535, not {bad}" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("host", "url", "exposed"),
+    [
+        ("127.0.0.1", "http://127.0.0.1:8080", False),
+        ("localhost", "http://localhost:8080", False),
+        ("::1", "http://[::1]:8080", False),
+        ("127.0.0.2", "http://127.0.0.2:8080", False),
+        # a wildcard listens everywhere; this machine's agents connect to loopback
+        ("0.0.0.0", "http://127.0.0.1:8080", True),
+        ("::", "http://[::1]:8080", True),
+        ("192.168.1.5", "http://192.168.1.5:8080", True),
+    ],
+)
+def test_dev_prints_a_connectable_url_and_warns_off_loopback(
+    host: str, url: str, exposed: bool
+) -> None:
+    from band.cli.dev import exposure_warning, rest_url
+
+    assert rest_url(host, 8080) == url
+    warning = exposure_warning(host)
+    assert bool(warning) is exposed
+    if exposed:
+        assert warning.startswith(f"listening on {host}, not a loopback address")

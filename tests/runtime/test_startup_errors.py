@@ -72,7 +72,28 @@ def test_a_wrong_key_names_the_agent_the_url_and_what_to_do(live: Live, tmp_path
         f"error: the platform at {live.rest} (BAND_REST_URL) refused the API key of agent {aid}"
     )
     assert "HTTP 401" in first and "band_a_not-the-key" not in first + second
-    assert "agent_config.yaml" in second and "band dev agent create" in second
+    # the entry the key came from: the file echo.py read, under the name it asked for
+    assert second.startswith(f'Check "my_agent" in {tmp_path / "agent_config.yaml"}: '), second
+    assert "band dev agent create" in second
+
+
+def test_a_wrong_key_given_in_code_names_the_arguments(live: Live, tmp_path: Path) -> None:
+    aid, _, _ = live.register("Echo")
+    (tmp_path / "given.py").write_text(
+        "import asyncio\n"
+        "from band import Agent\n"
+        "from band.demo.adapter import DemoAdapter\n"
+        f"agent = Agent.create(adapter=DemoAdapter(), agent_id={aid!r}, api_key='band_a_wrong')\n"
+        "asyncio.run(agent.run())\n"
+    )
+    env = {"BAND_REST_URL": live.rest, "BAND_WS_URL": live.ws, "PATH": os.environ["PATH"]}
+    proc = subprocess.run(
+        [sys.executable, "-I", "given.py"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT,
+    )  # fmt: skip
+    first, second = told(proc)
+    assert f"refused the API key of agent {aid}" in first
+    assert second.startswith("Check the agent_id and api_key given: "), second
 
 
 def test_band_dev_not_running_says_so(tmp_path: Path) -> None:
