@@ -7,7 +7,7 @@ import contextlib
 import logging
 import signal
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any
 
 from band.client.phoenix import PhoenixClient, PushHandler
@@ -71,7 +71,10 @@ __all__ = ["AgentRuntime"]
 log = logging.getLogger("band.runtime")
 
 ROOM_PAGE_SIZE = 100
-MAX_ROOM_PAGES = 50
+#: Room listing pages read at the most (100,000 rooms), a bound against a listing that never
+#: ends. band-sdk stops at 50 (5,000 rooms), and the rooms past them are never served: on
+#: band dev, which lists oldest first, those are the newest.
+MAX_ROOM_PAGES = 1000
 #: How many agent.control correlation ids are remembered to drop duplicates.
 CONTROL_DEDUPE = 256
 
@@ -172,6 +175,8 @@ class AgentRuntime:
         self.delivery = Delivery(self.rest, ClaimRegistry(), self.retries)
         self.rooms: dict[str, RoomExecution | FactoryRoom] = {}
         self._listing: dict[str, Room] = {}  # the last room listing, by id
+        #: the last listing stopped at MAX_ROOM_PAGES: a room absent from it may still be ours
+        self._listing_cut = False
         self.hub: ContactsHub | None = None
         if self.contact_config.strategy == ContactEventStrategy.HUB_ROOM:
             self.hub = ContactsHub(self.rest, self.contact_config.hub_task_id, self)
@@ -316,6 +321,15 @@ class AgentRuntime:
         yield rows(first)
         total = first.paging.total_pages
         pages = min(total, MAX_ROOM_PAGES) if total is not None else 1
+        self._listing_cut = total is not None and total > pages
+        if self._listing_cut:
+            log.warning(
+                "the platform lists %d pages of rooms for this agent; only the first %d "
+                "(%d rooms) are joined: rooms past them get no messages until it is added again",
+                total,
+                pages,
+                pages * ROOM_PAGE_SIZE,
+            )
         for resp in asyncio.as_completed([page(n) for n in range(2, pages + 1)]):
             yield rows(await resp)
 
@@ -369,11 +383,17 @@ class AgentRuntime:
             if room is not None:
                 self._start(room)
 
-    async def _sync_rooms(self) -> None:
-        """Join new rooms, drop rooms that are gone, resync the ones that stayed."""
+    async def _sync_rooms(self, known: Iterable[str] = ()) -> None:
+        """Join new rooms, drop rooms that are gone, resync the ones that stayed.
+
+        ``known``: the rooms the agent was in before (a listing cut at ``MAX_ROOM_PAGES`` does
+        not show the ones past it, and they are kept).
+        """
         ids = await self._room_ids()
         if self.room_filter is not None:  # a room the filter refuses is not the agent's here
             ids = [i for i in ids if self._wanted(to_dict(self._listing[i]))]
+        if self._listing_cut:  # a room of ours past the pages read is not gone: kept
+            ids = list(dict.fromkeys([*ids, *known, *self.rooms]))
         plan = self.membership.reconcile(ids)
         for room_id in plan.removed:
             await self._drop_room(room_id)
@@ -572,12 +592,13 @@ class AgentRuntime:
         """After a reconnect: reconcile rejoin failures, then the room list; resync survivors."""
         if not reconnected:
             return
+        known = list(self.rooms)  # the rooms before the reconnect, those failing to rejoin too
         for room in self.rooms.values():  # owed answers first, even if the listing below fails
             room.transport_back()
         for room_id in self.subscriptions.record_rejoin_failures(failed_topics):
             await self._drop_room(room_id)  # rejoined below when the listing still has it
         await self._join_agent_topics()
-        await self._sync_rooms()
+        await self._sync_rooms(known)
 
     async def _on_dead(self, reason: str) -> None:
         self.end_reason = reason
