@@ -44,7 +44,7 @@ from band.runtime.rooms.events import (
     ParticipantRemovedEvent,
 )
 from band.runtime.rooms.messages import platform_message
-from band.runtime.tools.constants import CHAT_PAGE_SIZE, MAX_CHAT_PAGES
+from band.runtime.tools.constants import CHAT_PAGE_SIZE, MAX_CHAT_PAGES, MAX_ROOM_PAGES
 from band.runtime.topics import Subscriptions
 from band_sdk_core import AgentTopicKind, evaluate_delivery_event
 
@@ -226,9 +226,10 @@ class BandLink:
         return room_id in self._subscriptions.subscribed_rooms()
 
     async def list_rooms(self) -> list[JsonObject]:
-        """The agent's rooms as the platform lists them (every page, up to 50 of 100)."""
+        """The agent's rooms as the platform lists them (every page, up to ``MAX_ROOM_PAGES``
+        of 100: band-sdk reads 50)."""
         rooms: dict[str, JsonObject] = {}
-        for page in range(1, MAX_CHAT_PAGES + 1):
+        for page in range(1, MAX_ROOM_PAGES + 1):
             resp = await self.rest.request(
                 "GET", "/agent/chats", params={"page": page, "page_size": CHAT_PAGE_SIZE}
             )

@@ -55,6 +55,7 @@ from band.runtime.rooms.events import (
 from band.runtime.rooms.execution import RoomExecution
 from band.runtime.rooms.settlement import Delivery
 from band.runtime.sessionconfig import SessionConfig
+from band.runtime.tools.constants import CHAT_PAGE_SIZE, MAX_ROOM_PAGES
 from band.runtime.topics import Subscriptions
 from band.runtime.trace import TurnRecorder
 from band.runtime.trace_otel import otel_sink
@@ -70,11 +71,7 @@ __all__ = ["AgentRuntime"]
 
 log = logging.getLogger("band.runtime")
 
-ROOM_PAGE_SIZE = 100
-#: Room listing pages read at the most (100,000 rooms), a bound against a listing that never
-#: ends. band-sdk stops at 50 (5,000 rooms), and the rooms past them are never served: on
-#: band dev, which lists oldest first, those are the newest.
-MAX_ROOM_PAGES = 1000
+ROOM_PAGE_SIZE = CHAT_PAGE_SIZE
 #: How many agent.control correlation ids are remembered to drop duplicates.
 CONTROL_DEDUPE = 256
 

@@ -32,9 +32,14 @@ CAPABILITY_TOOL_NAMES: dict[Capability, frozenset[str]] = {
 CHAT_ID_FIELD_NAME = "chat_id"
 CHAT_ID_MAX_LENGTH = 255
 
-#: how the agent's rooms are listed at start and on reconnect: pages of 100, at most 50 pages
+#: band-sdk's room listing: pages of 100, at most 50 pages (the tools' chat lookups read so many)
 CHAT_PAGE_SIZE = 100
 MAX_CHAT_PAGES = 50
+#: The pages of 100 the runtime and ``BandLink.list_rooms`` read of the agent's rooms at the
+#: most (100,000 rooms), a bound against a listing that never ends. band-sdk reads
+#: ``MAX_CHAT_PAGES`` (5,000 rooms) and never serves the rooms past them: on band dev, which
+#: lists oldest first, the newest.
+MAX_ROOM_PAGES = 1000
 
 #: the start of band_send_message's error when no participant is mentioned
 MISSING_MENTIONS_ERROR = "At least one mention is required"
