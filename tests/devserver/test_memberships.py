@@ -59,3 +59,62 @@ def test_cache_starts_over_after_a_restart(tmp_path: Path) -> None:
     second.db.execute("DELETE FROM participants WHERE room_id='r' AND participant_id='p'")
     assert second.role("r", "p") is None
     second.close()
+
+
+def _listed(live: Live, **params: object) -> list[tuple[str, str | None]]:
+    """(id, title) of every room ``GET /me/chats`` pages through (offset paging, 2 a page),
+    asserted equal to what a cursor walk gives."""
+    out: list[tuple[str, str | None]] = []
+    page = 1
+    while True:
+        q = {"page": page, "page_size": 2, **params}
+        body = live.human("GET", "/api/v1/me/chats", params=q).json()
+        out += [(r["id"], r["title"]) for r in body["data"]]
+        if page >= body["metadata"]["total_pages"]:
+            break
+        page += 1
+    walked: list[tuple[str, str | None]] = []
+    cursor = None
+    while True:
+        q = {"limit": 2, **params, **({"cursor": cursor} if cursor else {})}
+        body = live.human("GET", "/api/v1/me/chats", params=q).json()
+        walked += [(r["id"], r["title"]) for r in body["data"]]
+        cursor = body["metadata"]["next_cursor"]
+        if not cursor:
+            break
+    assert walked == out
+    return out
+
+
+def test_the_room_listing_follows_rooms_members_renames_and_deletes(live: Live) -> None:
+    """The person's listing is kept between requests: each change shows in the next one."""
+    _, _, key = live.register("Lister")
+    mine = room_with(live, title="mine")
+    before = _listed(live, sort_by="updated_at", order="asc")
+    assert before[-1] == (mine, "mine")
+    # a room of the agent's alone: listed with include=agent_rooms once it exists
+    r = live.agent(key, "POST", "/api/v1/agent/chats", json={"chat": {"title": "theirs"}})
+    theirs = r.json()["data"]["id"]
+    assert (theirs, "theirs") not in _listed(live)
+    assert (theirs, "theirs") in _listed(live, include="agent_rooms")
+    # a new room of the person's, and a rename that moves a room last by updated_at
+    other = room_with(live, title="other")
+    assert _listed(live, sort_by="updated_at", order="asc")[-1] == (other, "other")
+    r = live.human("PATCH", f"/api/v1/me/chats/{mine}", json={"chat": {"title": "renamed"}})
+    assert r.is_success, r.text
+    assert _listed(live, sort_by="updated_at", order="asc")[-1] == (mine, "renamed")
+    # the agent adds the person to its room, then removes them
+    me, theirs_url = _me(live), f"/api/v1/agent/chats/{theirs}/participants"
+    r = live.agent(key, "POST", theirs_url, json={"participant": {"participant_id": me}})
+    assert r.is_success, r.text
+    assert (theirs, "theirs") in _listed(live)
+    assert live.agent(key, "DELETE", f"{theirs_url}/{me}").is_success
+    assert (theirs, "theirs") not in _listed(live)
+    # and a room is deleted
+    r = live.human("POST", "/api/v1/me/chats/bulk-delete", json={"ids": [mine]})
+    assert r.status_code == 202, r.text
+    assert mine not in {rid for rid, _ in _listed(live)}
+
+
+def _me(live: Live) -> str:
+    return str(live.human("GET", "/api/v1/me/profile").json()["data"]["id"])

@@ -63,7 +63,7 @@ async def my_room(
 
 
 def _sort_key(sort_by: str) -> Any:
-    return lambda r: (getattr(r.room, sort_by), r.room.id)
+    return lambda r: (getattr(r, sort_by), r.id)
 
 
 async def list_my_chats(ctx: Ctx) -> Response:
@@ -77,8 +77,7 @@ async def list_my_chats(ctx: Ctx) -> Response:
     rows = [
         r
         for r in rows
-        if (q.status is None or r.room.status == q.status)
-        and (q.type is None or r.room.type == q.type)
+        if (q.status is None or r.status == q.status) and (q.type is None or r.type == q.type)
     ]
     desc, key = q.order == "desc", _sort_key(q.sort_by)
     meta: dict[str, Any]
@@ -96,7 +95,9 @@ async def list_my_chats(ctx: Ctx) -> Response:
         meta = {"has_more": more, "limit": limit, "next_cursor": nxt}
         if "total_count" in wanted and q.cursor is None:
             meta["total_count"] = len(rows)
-    items = [await my_room(ctx, r.room, wanted, r) for r in chunk]
+    rooms = await ctx.db.run(Store.rooms_in_order, [r.id for r in chunk])
+    listed = {r.id: r for r in chunk}
+    items = [await my_room(ctx, room, wanted, listed[room.id]) for room in rooms]
     return data(items, metadata=meta)
 
 

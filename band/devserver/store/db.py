@@ -196,6 +196,9 @@ ENTITIES = (
 MAX_CACHED_ROLES = 200_000
 #: Participants whose ordered room list is cached before the cache starts over.
 MAX_CACHED_ROOM_LISTS = 10_000
+#: People whose room listings (``Store.listing``, a row per room each) are cached before the
+#: cache starts over.
+MAX_CACHED_LISTINGS = 64
 #: Rows (rooms, agents, people) and known API keys each cache holds before it starts over.
 MAX_CACHED_ROWS = 100_000
 #: Messages whose addressees are cached before the cache starts over (the recent ones are
@@ -341,6 +344,8 @@ class Store:
         self._move_clear_key()
         self._roles: dict[tuple[str, str], str | None] = {}  # (room, participant) -> role
         self._room_lists: dict[str, list[str]] = {}  # participant -> room ids, listing order
+        #: (person, with their agents' rooms) -> the rooms they may list (``rooms.listable``)
+        self._listings: dict[tuple[str, bool], list[Any]] = {}
         self._rosters: dict[str, list[tuple[str, str]]] = {}  # room -> (participant, role)
         self._members: dict[str, list[Member]] = {}  # room -> its participants with identity
         self._rooms: dict[str, RoomRow] = {}  # room id -> its row
@@ -394,8 +399,10 @@ class Store:
 
     def _forget_room(self, rid: str) -> None:
         self._rooms.pop(rid, None)
+        self._listings.clear()
 
     def _forget_identities(self) -> None:
+        self._listings.clear()  # an agent's owner is part of who lists its rooms
         self._principals.clear()
         self._agents.clear()
         self._entities.clear()
@@ -423,6 +430,7 @@ class Store:
             cache[key] = value
 
     def _forget_role(self, rid: str, pid: str) -> None:
+        self._listings.clear()  # the person's, or that of an agent's owner
         self._roles.pop((rid, pid), None)
         self._room_lists.pop(pid, None)
         self._rosters.pop(rid, None)
@@ -700,15 +708,32 @@ class Store:
     def rooms_of(self, pid: str, page: int, page_size: int) -> tuple[list[RoomRow], int]:
         """Return a page of rooms ``pid`` participates in and the total count."""
         ids = self._room_list(pid)
-        chunk = ids[(page - 1) * page_size : page * page_size]
-        if not chunk:
-            return [], len(ids)
-        marks = ",".join("?" * len(chunk))
+        return self.rooms_in_order(ids[(page - 1) * page_size : page * page_size]), len(ids)
+
+    def listing(self, key: tuple[str, bool], read: Callable[[], list[Any]]) -> list[Any]:
+        """A person's room listing (``rooms.listable``: ``key`` is the person and whether their
+        agents' rooms count), kept until a write to rooms, participants, agents or users.
+
+        Reading it costs a row per room: a person in thousands of rooms paid that for every
+        page, and a whole listing for each of its pages.
+        """
+        hit = self._listings.get(key)
+        if hit is None:
+            hit = read()
+            self._keep(self._listings, key, hit, MAX_CACHED_LISTINGS)
+        return hit
+
+    def rooms_in_order(self, ids: list[str]) -> list[RoomRow]:
+        """The rows of rooms ``ids``, in that order (one listed page; a room gone meanwhile is
+        left out)."""
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))
         rows = {
             r["id"]: record(RoomRow, r)
-            for r in self.db.execute(f"SELECT * FROM rooms WHERE id IN ({marks})", chunk)
+            for r in self.db.execute(f"SELECT * FROM rooms WHERE id IN ({marks})", ids)
         }
-        return [rows[rid] for rid in chunk if rid in rows], len(ids)
+        return [rows[rid] for rid in ids if rid in rows]
 
     def _room_list(self, pid: str) -> list[str]:
         """The ids of ``pid``'s rooms in listing order (cached; triggers keep it right).

@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 
 from .db import MessageFilter, Store, StoreError
-from .rows import MessageRecord, RoomRow, record
+from .rows import MessageRecord
 from .tasks import TASK_STATUSES, overall_status
 
 #: the message types that are chat content (they move ``last_message_at``): text and the
@@ -23,16 +23,28 @@ _COUNTED = ",".join(f"'{t}'" for t in COUNTED_TYPES)
 
 
 class Listed(msgspec.Struct, frozen=True, kw_only=True):
-    """A room a person may list: their own role in it (None when only an agent of theirs is in
-    it) and the agents they own that participate, by id."""
+    """A room a person may list, with what listing it needs (the filters' and the sorts'
+    fields): their own role in it (None when only an agent of theirs is in it) and the agents
+    they own that participate, by id. The room's row is read for a listed page alone
+    (``Store.rooms_in_order``): a person in thousands of rooms pays for the rows it shows."""
 
-    room: RoomRow
+    id: str
+    status: str
+    type: str
+    inserted_at: str
+    updated_at: str
     role: str | None
     via_agent_ids: list[str]
 
 
 def listable(store: Store, uid: str, agent_rooms: bool) -> list[Listed]:
-    """The rooms ``uid`` participates in, plus (``agent_rooms``) those an agent of theirs is in."""
+    """The rooms ``uid`` participates in, plus (``agent_rooms``) those an agent of theirs is in
+    (the store keeps it until a membership or room changes: do not change the list)."""
+    return store.listing((uid, agent_rooms), lambda: _listable(store, uid, agent_rooms))
+
+
+def _listable(store: Store, uid: str, agent_rooms: bool) -> list[Listed]:
+    """``listable``, read from the database."""
     roles = dict(
         store.db.execute("SELECT room_id, role FROM participants WHERE participant_id=?", (uid,))
     )
@@ -47,10 +59,21 @@ def listable(store: Store, uid: str, agent_rooms: bool) -> list[Listed]:
     if not wanted:
         return []
     marks = ",".join("?" * len(wanted))
-    rows = store.db.execute(f"SELECT * FROM rooms WHERE id IN ({marks})", sorted(wanted))
+    rows = store.db.execute(
+        f"SELECT id, status, type, inserted_at, updated_at FROM rooms WHERE id IN ({marks})",
+        sorted(wanted),
+    )
     return [
-        Listed(room=room, role=roles.get(room.id), via_agent_ids=agents.get(room.id, []))
-        for room in (record(RoomRow, r) for r in rows)
+        Listed(
+            id=rid,
+            status=status,
+            type=kind,
+            inserted_at=inserted,
+            updated_at=updated,
+            role=roles.get(rid),
+            via_agent_ids=agents.get(rid, []),
+        )
+        for rid, status, kind, inserted, updated in rows
     ]
 
 
