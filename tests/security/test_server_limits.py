@@ -16,7 +16,7 @@ import httpx
 import pytest
 from bandtest.platform import stop_process
 
-from band.devserver.contract.bodies import MAX_MESSAGE_CHARS
+from band.devserver.contract.bodies import MAX_EVENT_CHARS, MAX_MESSAGE_CHARS
 from band.serving import Limits
 
 from .conftest import VENV_BIN, clean_env, free_port, spawn, wait_http
@@ -160,9 +160,26 @@ def test_message_content_limit(dev: Dev) -> None:
         r = person.post(path, json={"message": {"content": "y" * (MAX_MESSAGE_CHARS + 1)}})
         assert r.status_code == 422, r.text
         assert r.json()["error"]["code"] == "validation_error"
-        assert "content" in r.json()["error"]["message"]
+        # the limit in characters, as a person reads it (not pydantic's generic "items")
+        assert r.json()["error"]["message"] == (
+            f"content: String should have at most {MAX_MESSAGE_CHARS} characters"
+        )
         rows = person.get(path).json()["data"]
         assert all(len(m["content"]) <= MAX_MESSAGE_CHARS for m in rows)
+        # an agent's event: its limit reads the same way
+        body = {"agent": {"name": "Thinker", "description": "d"}}
+        reg = person.post("/api/v1/me/agents/register", json=body).json()["data"]
+        aid, key = reg["agent"]["id"], reg["credentials"]["api_key"]
+        added = {"participant": {"participant_id": aid}}
+        assert person.post(f"/api/v1/me/chats/{room}/participants", json=added).is_success
+        event = {"event": {"content": "z" * (MAX_EVENT_CHARS + 1), "message_type": "thought"}}
+        r = httpx.post(
+            f"{dev.url}/api/v1/agent/chats/{room}/events", json=event, headers={"X-API-Key": key}
+        )
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["message"] == (
+            f"content: String should have at most {MAX_EVENT_CHARS} characters"
+        )
 
 
 def test_headers_over_the_limit_get_431(dev: Dev) -> None:

@@ -11,7 +11,7 @@ from pydantic_core import PydanticCustomError
 
 from band.core.wire import JsonObject
 
-from .fields import MemorySegment, MemorySystem, MemoryType, NonBlank, Obj, rule
+from .fields import MemorySegment, MemorySystem, MemoryType, NonBlank, NonBlankOf, Obj, rule
 from .inputs import PREDICATE, BodyModel, WrappedBody
 
 EventType = Literal["tool_call", "tool_result", "thought", "error", "task", "attention"]
@@ -104,7 +104,7 @@ class Mention(Obj):
 class MessageIn(Obj):
     """A text message."""
 
-    content: Annotated[NonBlank, Field(max_length=MAX_MESSAGE_CHARS)]
+    content: NonBlankOf[Annotated[str, Field(max_length=MAX_MESSAGE_CHARS)]]
     mentions: list[Mention] = Field(default_factory=list)
     attachment_ids: list[Annotated[str, Field(min_length=1)]] = Field(default_factory=list)
 
@@ -121,7 +121,7 @@ class MessageBody(WrappedBody):
 class EventIn(Obj):
     """A non-text room event."""
 
-    content: Annotated[NonBlank, Field(max_length=MAX_EVENT_CHARS)]
+    content: NonBlankOf[Annotated[str, Field(max_length=MAX_EVENT_CHARS)]]
     message_type: EventType
     metadata: JsonObject | None = None
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
@@ -19,8 +19,14 @@ def _not_blank(value: str) -> str:
     return value
 
 
+_S = TypeVar("_S", bound=str)
+#: a string type with at least one non-space character: ``NonBlankOf[Annotated[str,
+#: Field(max_length=N)]]`` checks the length first, on the string ("String should have at most
+#: N characters"; a length after the blank check is pydantic's generic "Value should have at
+#: most N items after validation")
+NonBlankOf = Annotated[_S, AfterValidator(_not_blank), Field(json_schema_extra={"pattern": r"\S"})]
 #: a string with at least one non-space character
-NonBlank = Annotated[str, AfterValidator(_not_blank), Field(json_schema_extra={"pattern": r"\S"})]
+NonBlank = NonBlankOf[str]
 #: a 1-based page number
 PageNumber = Annotated[int, Field(ge=1, le=10**9)]
 #: a keyset cursor (a row sequence number)
