@@ -13,7 +13,8 @@ from band.client import BandAPIError, BandConnectionError, RestClient, Unauthori
 from band.client.phoenix import PhoenixClient
 from band.core.wire import JsonObject, JsonValue, MessageRow, decode_as, decode_rows
 
-from .options import CommandError, user_key
+from .local import user_key
+from .options import CommandError
 
 __all__ = ["Human", "RoomFeed", "names_of", "socket_url"]
 

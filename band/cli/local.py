@@ -6,13 +6,29 @@ load the platform.
 
 from __future__ import annotations
 
+import argparse
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
+
+from .options import CommandError
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
-__all__ = ["app", "create_person", "serve", "stored_user_key"]
+__all__ = ["app", "create_person", "serve", "stored_user_key", "user_key"]
+
+
+@contextmanager
+def _usable() -> Iterator[None]:
+    """Turn band dev's refusal of a database (``--db``) into the CLI's one-line error."""
+    from band.devserver.store.usable import UnusableDatabase
+
+    try:
+        yield
+    except UnusableDatabase as exc:
+        raise CommandError(str(exc), code=2) from None
 
 
 def stored_user_key(db: str) -> str | None:
@@ -21,7 +37,8 @@ def stored_user_key(db: str) -> str | None:
         return None
     from band.devserver.store.db import Store
 
-    store = Store(db)
+    with _usable():
+        store = Store(db)
     try:
         return store.local_user_key()
     finally:
@@ -33,7 +50,8 @@ def create_person(db: str, name: str, handle: str) -> tuple[dict[str, Any], str]
     from band.devserver.store.db import Store, new_key, slug
 
     key = new_key("band_u_")
-    store = Store(db)
+    with _usable():
+        store = Store(db)
     try:
         return store.create_user(name, slug(handle), key), key
     finally:
@@ -53,4 +71,16 @@ def app(db: str, user_key: str | None) -> Starlette:
     """The local platform's ASGI app on ``db`` (a new person key when ``user_key`` is None)."""
     from band.devserver.app import create_app
 
-    return create_app(db, user_key=user_key)
+    with _usable():
+        return create_app(db, user_key=user_key)
+
+
+def user_key(args: argparse.Namespace) -> str:
+    """The person's key from ``--user-key``, ``BAND_USER_KEY`` or ``--db``, or a CommandError."""
+    key = args.user_key or os.environ.get("BAND_USER_KEY") or stored_user_key(args.db)
+    if not key:
+        raise CommandError(
+            f"no user key: pass --user-key, set BAND_USER_KEY (band dev prints it), or run from "
+            f"the directory whose {args.db} band dev uses (--db)"
+        )
+    return key

@@ -15,7 +15,6 @@ __all__ = [
     "add_db",
     "add_platform",
     "seconds",
-    "user_key",
 ]
 
 DEFAULT_DB = ".band/dev.sqlite3"
@@ -54,19 +53,6 @@ def add_platform(parser: argparse.ArgumentParser) -> None:
         help="the person's API key (default: $BAND_USER_KEY, else the key stored in --db)",
     )
     add_db(parser, "band dev's SQLite file to read the local person's key from")
-
-
-def user_key(args: argparse.Namespace) -> str:
-    """The person's key from ``--user-key``, ``BAND_USER_KEY`` or ``--db``, or a CommandError."""
-    from .local import stored_user_key
-
-    key = args.user_key or os.environ.get("BAND_USER_KEY") or stored_user_key(args.db)
-    if not key:
-        raise CommandError(
-            f"no user key: pass --user-key, set BAND_USER_KEY (band dev prints it), or run from "
-            f"the directory whose {args.db} band dev uses (--db)"
-        )
-    return key
 
 
 def port(text: str) -> int:

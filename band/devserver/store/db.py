@@ -24,6 +24,7 @@ from band.private_files import PRIVATE_FILE, private_dir, private_file, tighten
 from .local_key import keep_key, read_key
 from .principal import Principal
 from .rows import AgentRow, Entity, Member, MessageRecord, PeerRow, RoomRow, UserRow, record
+from .usable import refuse_unusable
 
 log = logging.getLogger(__name__)
 
@@ -326,6 +327,7 @@ class Store:
     def __init__(self, db_path: str | Path) -> None:
         path = str(db_path)
         if path != ":memory:":
+            refuse_unusable(Path(path), SCHEMA_VERSION)  # before anything touches the file
             _private_db(Path(path))
         self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self.db.row_factory = sqlite3.Row
