@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from dotenv import dotenv_values
-from pydantic import ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
     DotEnvSettingsSource,
@@ -73,7 +73,8 @@ class Settings(BaseSettings):
     band_base_url: str = DEFAULT_BASE_URL
     transport: Transport = Transport.STDIO
     host: str = DEFAULT_HOST
-    port: int = DEFAULT_PORT
+    # checked here, not by the socket: bind() raised OverflowError in a traceback for 99999
+    port: int = Field(DEFAULT_PORT, ge=1, le=65535)
     enable_dns_rebinding_protection: bool = True
     allowed_hosts: tuple[str, ...] = ()
     allowed_origins: tuple[str, ...] = ()

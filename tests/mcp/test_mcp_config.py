@@ -221,6 +221,19 @@ def test_cli_allowed_hosts_must_be_a_json_array(tmp_path: Path) -> None:
     assert 'SettingsError: error parsing value for field "allowed_origins"' in r.stderr
 
 
+def test_cli_a_port_out_of_range_is_a_settings_error_not_a_traceback(tmp_path: Path) -> None:
+    # before: bind() raised OverflowError in a traceback once the HTTP server started
+    for argv, env, origin, message in (
+        (["-t", "sse", "--port", "99999"], {}, "cli", "less than or equal to 65535"),
+        (["-t", "streamable-http", "-p", "0"], {}, "cli", "greater than or equal to 1"),
+        (["-t", "sse"], {"PORT": "70000"}, "EnvSettingsSource", "less than or equal to 65535"),
+    ):
+        r = run_cli(argv, {"BAND_AGENT_KEY": "k", **env}, tmp_path)
+        assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+        expected = f'SettingsError: error parsing value for field "port" from source "{origin}"'
+        assert expected in r.stderr and message in r.stderr, r.stderr
+
+
 def test_cli_version_help_and_usage_errors(tmp_path: Path) -> None:
     r = run_cli(["--version"], {}, tmp_path)
     assert (r.returncode, r.stdout.strip()) == (0, "band-mcp 2.2.7")
