@@ -84,7 +84,10 @@ def test_demo_db_that_is_not_a_database_exits_1_with_the_reason(tmp_path: Path) 
     (tmp_path / "notes.txt").write_text("not a database")
     proc = band("demo", "--db", "notes.txt", cwd=tmp_path)
     assert proc.returncode == 1
-    assert "error: starting the local platform failed: file is not a database" in proc.stderr
+    assert (
+        "error: starting the local platform failed: notes.txt is not a SQLite database; "
+        "band dev left it as it is\n"
+    ) in proc.stderr
     assert "Traceback" not in proc.stderr
 
 

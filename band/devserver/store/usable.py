@@ -16,8 +16,11 @@ __all__ = ["SQLITE_HEADER", "UnusableDatabase", "refuse_unusable"]
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
-class UnusableDatabase(Exception):
-    """The path given as band dev's database can't be one; the message says why and what to do."""
+class UnusableDatabase(sqlite3.DatabaseError):
+    """The path given as band dev's database can't be one; the message says why and what to do.
+
+    A ``sqlite3.DatabaseError``: code that caught SQLite's own errors on opening catches it too.
+    """
 
 
 def refuse_unusable(path: Path, schema_version: int) -> None:
