@@ -22,6 +22,7 @@ from band.runtime.rooms.events import ParticipantAddedCallback, ParticipantRemov
 from band.runtime.runtime import AgentRuntime
 from band.runtime.sessionconfig import SessionConfig
 from band.runtime.startup import (
+    check_url_forms,
     check_urls,
     describe_failure,
     ensure_logging,
@@ -116,6 +117,12 @@ class Agent:
         if preprocessor is not None:
             _check_preprocessor(preprocessor)
         urls = PlatformSettings.from_env().resolve(rest_url=rest_url, ws_url=ws_url)
+        rest_source, ws_source = url_source(rest_url), url_source(ws_url, "BAND_WS_URL")
+        try:
+            check_url_forms(urls.rest_url, urls.ws_url, rest_source, ws_source)
+        except BandConfigError:
+            install_quiet_excepthook()  # uncaught, it prints as its message alone
+            raise
         runtime = AgentRuntime(
             agent_id=agent_id,
             api_key=api_key,
@@ -130,8 +137,7 @@ class Agent:
             preprocessor=preprocessor,
         )
         agent = cls(runtime, adapter)
-        agent.rest_url_source = url_source(rest_url)
-        agent.ws_url_source = url_source(ws_url, "BAND_WS_URL")
+        agent.rest_url_source, agent.ws_url_source = rest_source, ws_source
         agent.ws_url = urls.ws_url
         return agent
 

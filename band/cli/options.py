@@ -6,6 +6,8 @@ import argparse
 import os
 from collections.abc import Callable
 
+from band.client.urls import rest_url_problem
+
 __all__ = [
     "DEFAULT_DB",
     "DEFAULT_URL",
@@ -14,6 +16,7 @@ __all__ = [
     "CommandError",
     "add_db",
     "add_platform",
+    "platform_url",
     "seconds",
 ]
 
@@ -44,6 +47,7 @@ def add_platform(parser: argparse.ArgumentParser) -> None:
     """``--url``, ``--user-key`` and ``--db``: which platform, and whose key."""
     parser.add_argument(
         "--url",
+        type=platform_url,  # argparse applies it to the default too: BAND_REST_URL is checked
         default=os.environ.get("BAND_REST_URL") or DEFAULT_URL,
         help="REST URL of the platform (default: $BAND_REST_URL, else %(default)s)",
     )
@@ -53,6 +57,14 @@ def add_platform(parser: argparse.ArgumentParser) -> None:
         help="the person's API key (default: $BAND_USER_KEY, else the key stored in --db)",
     )
     add_db(parser, "band dev's SQLite file to read the local person's key from")
+
+
+def platform_url(text: str) -> str:
+    """An argparse type for a platform's REST base URL (``http(s)://HOST[:PORT]``)."""
+    problem = rest_url_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(f"{text!r} {problem} (band dev's: {DEFAULT_URL})")
+    return text
 
 
 def port(text: str) -> int:

@@ -72,6 +72,7 @@ from .generated import NO_RETRY_REQUEST_OPTIONS as NO_RETRY_REQUEST_OPTIONS
 from .generated import aclose_rest_client as aclose_rest_client
 from .generated import adopted, band_rest_name, is_band_rest_client
 from .http11 import Primitive, QueryParams
+from .urls import rest_url_problem
 
 if TYPE_CHECKING:
     import httpx
@@ -220,6 +221,9 @@ class RestClient:
     ) -> None:
         if not api_key:
             raise ValueError("api_key must be a non-empty string")
+        problem = rest_url_problem(base_url)
+        if problem is not None:  # before: "not an http(s) URL" of base_url + "/api/v1", later
+            raise ValueError(f"base_url {base_url!r} {problem}")
         self.base_url = base_url.rstrip("/")
         self.max_retries = max_retries
         self.backoff_base_s = backoff_base_s

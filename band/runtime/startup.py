@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from band.client.errors import BandAPIError, BandConnectionError
 from band.client.phoenix import SessionEndedError
+from band.client.urls import rest_url_problem, socket_url_problem
 from band.config.env import DEFAULT_REST_URL, DEFAULT_WS_URL, env_value
 from band.core.exceptions import BandConfigError, StartupError
 
@@ -26,6 +27,7 @@ __all__ = [
     "DEV_REST_URL",
     "DEV_WS_URL",
     "StartupError",
+    "check_url_forms",
     "check_urls",
     "debug_enabled",
     "describe_failure",
@@ -52,6 +54,23 @@ def url_source(explicit: str | None, env_name: str = "BAND_REST_URL") -> str:
 
 def _is_local(url: str) -> bool:
     return (urlsplit(url).hostname or "") in _LOCAL_HOSTS
+
+
+def check_url_forms(rest_url: str, ws_url: str, rest_source: str, ws_source: str) -> None:
+    """Refuse a REST URL that is not an http(s) base URL, or a socket URL that is not ws(s).
+
+    ``*_source``: where each came from (:func:`url_source`), named in the ``BandConfigError``.
+    """
+    for url, problem, source in (
+        (rest_url, rest_url_problem(rest_url), rest_source),
+        (ws_url, socket_url_problem(ws_url), ws_source),
+    ):
+        if problem is not None:
+            raise BandConfigError(
+                f"{url!r} ({source}) {problem}.\n"
+                f"band dev's URLs are {DEV_REST_URL} and {DEV_WS_URL} (it prints them); "
+                f"Band Cloud's are {DEFAULT_REST_URL} and {DEFAULT_WS_URL}."
+            )
 
 
 def check_urls(rest_url: str, ws_url: str, ws_source: str) -> None:
@@ -94,6 +113,14 @@ def describe_failure(
             f"(HTTP {exc.status_code}: {exc.message}).\n"
             f"Check {credentials}: "
             "`band dev agent create NAME --config FILE --key KEY` writes a fresh pair."
+        )
+    if isinstance(exc, BandAPIError) and exc.status_code == 404:
+        parts = urlsplit(rest_url)
+        # a base URL under a path is legitimate behind a proxy; a 404 at start-up says it's not
+        base = f" (without its path, {parts.scheme}://{parts.netloc})" if parts.path else ""
+        return (
+            f"the platform at {where} answered 404 Not Found to the agent's first call.\n"
+            f"Is that a Band platform's address{base}? band dev prints its BAND_REST_URL."
         )
     if isinstance(exc, BandConnectionError):
         cause = exc.__cause__ or exc

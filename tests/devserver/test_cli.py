@@ -466,3 +466,30 @@ def test_dev_prints_a_connectable_url_and_warns_off_loopback(
     assert bool(warning) is exposed
     if exposed:
         assert warning.startswith(f"listening on {host}, not a loopback address")
+
+
+def test_a_url_option_that_cannot_work_is_a_usage_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # before: "band rooms --url 127.0.0.1:8080" ended in a ValueError traceback
+    for argv, env, said in (
+        (["--url", "127.0.0.1:8080"], None, "'127.0.0.1:8080' is not an http:// or https:// URL"),
+        (
+            ["--url", "http://127.0.0.1:8080/api/v1"],
+            None,
+            "'http://127.0.0.1:8080/api/v1' ends in /api/v1, which the client adds itself: "
+            "give http://127.0.0.1:8080",
+        ),
+        ([], "localhost:8080", "'localhost:8080' is not an http:// or https:// URL"),
+    ):
+        if env is None:
+            monkeypatch.delenv("BAND_REST_URL", raising=False)
+        else:
+            monkeypatch.setenv("BAND_REST_URL", env)
+        with pytest.raises(SystemExit) as exited:
+            build_parser().parse_args(["rooms", *argv, "--user-key", "band_u_k"])
+        assert exited.value.code == 2
+        err = capsys.readouterr().err
+        assert (
+            f"band rooms: error: argument --url: {said} (band dev's: http://127.0.0.1:8080)" in err
+        )

@@ -120,6 +120,47 @@ def test_a_forgotten_band_rest_url_names_the_default_it_used(tmp_path: Path) -> 
     assert "BAND_WS_URL=ws://127.0.0.1:8080/api/v1/socket/websocket" in second
 
 
+@pytest.mark.parametrize(
+    ("rest", "ws", "said"),
+    [
+        # before: a traceback ending in "not an http(s) URL: '127.0.0.1:PORT/api/v1'", a path
+        # the user never wrote
+        ("127.0.0.1:{port}", "ws://127.0.0.1:{port}/x", "'127.0.0.1:{port}' (BAND_REST_URL) "
+         "is not an http:// or https:// URL."),
+        # before: a NotFoundError traceback from the first call
+        ("http://127.0.0.1:{port}/api/v1/", "ws://127.0.0.1:{port}/x",
+         "'http://127.0.0.1:{port}/api/v1/' (BAND_REST_URL) ends in /api/v1, which the client "
+         "adds itself: give http://127.0.0.1:{port}."),
+        ("http://127.0.0.1:{port}", "127.0.0.1:{port}/api/v1/socket/websocket",
+         "'127.0.0.1:{port}/api/v1/socket/websocket' (BAND_WS_URL) is not a ws:// or wss:// URL."),
+    ],
+)  # fmt: skip
+def test_a_url_without_its_scheme_or_with_the_api_path_is_refused_before_any_call(
+    tmp_path: Path, rest: str, ws: str, said: str
+) -> None:
+    port = _closed_port()  # nothing listens: a call made anyway would fail otherwise
+    env = {"BAND_REST_URL": rest.format(port=port), "BAND_WS_URL": ws.format(port=port)}
+    config = {"my_agent": {"agent_id": "a1", "api_key": "band_a_k"}}
+    first, second = told(run_echo(tmp_path, env, config))
+    assert first == f"error: {said.format(port=port)}"
+    assert second.startswith("band dev's URLs are http://127.0.0.1:8080 and ws://"), second
+
+
+def test_a_base_url_under_a_path_that_answers_404_says_so(live: Live, tmp_path: Path) -> None:
+    aid, _, key = live.register("Echo")
+    config = {"my_agent": {"agent_id": aid, "api_key": key}}
+    env = {"BAND_REST_URL": f"{live.rest}/band", "BAND_WS_URL": live.ws}
+    first, second = told(run_echo(tmp_path, env, config))
+    assert first == (
+        f"error: the platform at {live.rest}/band (BAND_REST_URL) answered 404 Not Found to "
+        "the agent's first call."
+    )
+    assert second == (
+        f"Is that a Band platform's address (without its path, {live.rest})? band dev prints "
+        "its BAND_REST_URL."
+    )
+
+
 def test_no_config_file_says_how_to_make_one(tmp_path: Path) -> None:
     first, second = told(run_echo(tmp_path, {}))
     assert first == f"error: Config file not found at {tmp_path / 'agent_config.yaml'}."
