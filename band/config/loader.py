@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -71,8 +73,27 @@ def load_agent_config(agent_key: str, *, config_path: str | Path | None = None) 
             f"Missing required fields for agent '{agent_key}': {', '.join(missing)}. "
             f"Please create a remote agent on the platform and add the credentials to {path}"
         )
+    _warn_if_shared(path)
     log.debug("loaded credentials of agent %r from %s", agent_key, path)
     return str(entry["agent_id"]), str(entry["api_key"])
+
+
+def _warn_if_shared(path: Path) -> None:
+    """Warn when the file holding API keys can be read by other users (as ssh refuses a key).
+
+    band dev writes it owner-only; one written by hand takes the umask's mode, often 0644.
+    Windows has no such mode bits.
+    """
+    if os.name != "posix":
+        return
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if mode & 0o077:
+        log.warning(
+            "%s holds API keys and other users can read it (mode %04o): chmod 600 %s",
+            path,
+            mode,
+            path,
+        )
 
 
 def _read(path: Path) -> Any:

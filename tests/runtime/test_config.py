@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +45,27 @@ def test_keyed_and_flat_layouts(tmp_path: Path) -> None:
     assert load_agent_config("b", config_path=keyed) == ("id-b", "key-b")
     flat = write(tmp_path, "agent_id: id-f\napi_key: key-f\nrole: worker\n")
     assert load_agent_config("anything", config_path=flat) == ("id-f", "key-f")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX mode bits")
+def test_a_key_file_other_users_can_read_is_warned_of_once_read(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = write(tmp_path, "a:\n  agent_id: id-a\n  api_key: band_a_secret\n")
+    for mode, warned in ((0o644, True), (0o640, True), (0o600, False), (0o400, False)):
+        os.chmod(path, mode)
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="band.config"):
+            assert load_agent_config("a", config_path=path) == ("id-a", "band_a_secret")
+        said = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+        if warned:
+            assert said == [
+                f"{path} holds API keys and other users can read it (mode {mode:04o}): "
+                f"chmod 600 {path}"
+            ]
+        else:
+            assert said == []
+        assert all("band_a_secret" not in r.getMessage() for r in caplog.records)
 
 
 def test_default_path_is_the_working_directory(
