@@ -638,8 +638,12 @@ class PhoenixClient:
         code = ws.close_code if ws.close_code not in (None, 1005, 1006) else None
         terminal, _ = classify_close(code)
         log.info("socket closed (code %s, terminal=%s)", code, terminal)
-        if terminal:
-            self.dead_reason = f"closed by the platform with code {code}"
+        if terminal:  # 1008 alone: a key the platform stopped accepting, no reconnect helps
+            said = f" ({ws.close_reason})" if ws.close_reason else ""
+            self.dead_reason = (
+                f"closed by the platform with code {code}{said}: it no longer accepts this "
+                "agent's key (was the agent deleted, or its key revoked?)"
+            )
         if self._supersede is not None:
             return self._supersede
         return self._session.on_socket_close(epoch, time.monotonic(), code, random.random())

@@ -231,3 +231,40 @@ def test_the_same_agent_twice_is_two_lines(live: Live, tmp_path: Path) -> None:
         running.wait(30)
     assert first.startswith(f"error: Agent {aid} is already running on this host (lock ")
     assert second.startswith("Stop the other process first")
+
+
+def test_a_running_agent_deleted_on_the_platform_stops_saying_why(
+    live: Live, tmp_path: Path
+) -> None:
+    """The platform closes a deleted agent's socket with 1008: the agent stops at once (no
+    reconnect can help) and says what that close means, not only its code."""
+    aid, _, key = live.register("Doomed")
+    config = {"my_agent": {"agent_id": aid, "api_key": key}}
+    (tmp_path / "echo.py").write_text(ECHO)
+    (tmp_path / "agent_config.yaml").write_text(yaml.safe_dump(config))
+    running = subprocess.Popen(
+        [sys.executable, "-I", "echo.py"],
+        cwd=tmp_path,
+        env={**os.environ, "BAND_REST_URL": live.rest, "BAND_WS_URL": live.ws},
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert running.stderr is not None
+        for line in running.stderr:  # the agent's own start line
+            if "Agent started" in line:
+                break
+        else:
+            raise AssertionError(f"the agent ended: {running.wait()}")
+        assert live.human("DELETE", f"/api/v1/me/agents/{aid}").status_code == 200
+        rest = running.stderr.read()  # to its end: the process exits by itself
+        assert running.wait(RUN_TIMEOUT) == 0, rest
+    finally:
+        if running.poll() is None:
+            running.kill()
+            running.wait()
+    said = (
+        "disconnected: closed by the platform with code 1008 (agent deleted): it no longer "
+        "accepts this agent's key (was the agent deleted, or its key revoked?)"
+    )
+    assert said in rest and "Agent stopped" in rest and "Traceback" not in rest, rest

@@ -158,7 +158,7 @@ class Fanout:
             if joined == topic:
                 await conn.send((join_ref, None, topic, event, payload))
 
-    async def disconnect(self, pid: str, code: int = 1008) -> None:
+    async def disconnect(self, pid: str, code: int = 1008, reason: str = "agent deleted") -> None:
         """Close every socket of ``pid`` (a deleted agent): topics dropped before any await."""
         conns = [c for c in self.connections if c.principal.id == pid]
         for conn in conns:
@@ -166,7 +166,7 @@ class Fanout:
         for conn in conns:
             self.remove(conn)
             try:  # 1008 (policy violation): the SDK stops reconnecting a key that is gone
-                await conn.ws.close(code=code)
+                await conn.ws.close(code=code, reason=reason)
             except Exception:
                 log.debug("socket of %s already closed", pid)
 
