@@ -641,8 +641,8 @@ class PhoenixClient:
         if terminal:  # 1008 alone: a key the platform stopped accepting, no reconnect helps
             said = f" ({ws.close_reason})" if ws.close_reason else ""
             self.dead_reason = (
-                f"closed by the platform with code {code}{said}: it no longer accepts this "
-                "agent's key (was the agent deleted, or its key revoked?)"
+                f"closed by the platform with code {code}{said}: "
+                "it no longer accepts this agent's key (was the agent deleted, or its key revoked?)"
             )
         if self._supersede is not None:
             return self._supersede
