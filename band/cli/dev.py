@@ -8,13 +8,17 @@ import logging
 import os
 import socket
 import sys
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from band.private_files import write_private
+from band.private_files import private_dir, write_private
 
 from . import local
 from .human import Human, socket_url
 from .options import DEV_HOST, DEV_PORT, CommandError, add_db, add_platform, port
+
+if TYPE_CHECKING:
+    from band.runtime.instance import HostLock
 
 __all__ = ["add"]
 
@@ -29,6 +33,31 @@ def _serve(args: argparse.Namespace) -> int:
             f"Another band dev may be running there; pass --port {other} (or any free "
             "port) and point BAND_REST_URL/BAND_WS_URL at it."
         )
+    from band.runtime.instance import HostLock
+
+    lock = None if args.db == ":memory:" else _serving_lock(HostLock(f"{args.db}.lock"), args.db)
+    try:
+        return _serve_app(args)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def _serving_lock(lock: HostLock, db: str) -> HostLock:
+    """Hold ``db``'s serving lock, or refuse: two band devs on one database would each keep
+    their own view of it (one's new rooms unseen by the other) and push to their own sockets."""
+    parent = Path(db).parent
+    private_dir(parent, ours=parent.name == ".band")  # as the store makes it: .band is ours
+    if not lock.try_acquire():
+        raise CommandError(
+            f"another band dev is serving {db} (lock {lock.path}).\n"
+            "Use that one (it printed its URLs), stop it first, or give this one another --db."
+        )
+    return lock
+
+
+def _serve_app(args: argparse.Namespace) -> int:
+    """Serve the local platform on ``args.db`` (its serving lock held) until Ctrl-C."""
     from band.runtime.eventloop import loop_factory  # the serving command's alone
     from band.serving.ws import DirectSendProtocol
 

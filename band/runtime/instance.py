@@ -1,4 +1,5 @@
-"""One process per agent on a host: an advisory file lock keyed by the agent id."""
+"""One process per agent on a host (an advisory file lock keyed by the agent id), and the
+lock it is made of (one ``band dev`` per database)."""
 
 from __future__ import annotations
 
@@ -14,17 +15,14 @@ try:
 except ImportError:  # Windows: no advisory flock; the in-process guard still applies
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["SingleInstanceLock"]
+__all__ = ["HostLock", "SingleInstanceLock"]
 
 
-class SingleInstanceLock:
-    """Held while an agent runs; a second holder on the same host is refused."""
+class HostLock:
+    """An advisory lock on the file ``path``: one process of this host holds it at a time."""
 
-    def __init__(self, agent_id: str, directory: str | Path | None = None) -> None:
-        self.agent_id = agent_id
-        # the name is a digest: an agent id never becomes a path component
-        digest = hashlib.sha256(agent_id.encode()).hexdigest()[:32]
-        self.path = Path(directory or tempfile.gettempdir()) / f"band-agent-{digest}.lock"
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
         self._fd: int | None = None
 
     @property
@@ -32,30 +30,27 @@ class SingleInstanceLock:
         """True while this object holds the lock."""
         return self._fd is not None
 
-    def acquire(self) -> None:
-        """Take the lock or raise AgentAlreadyRunningError."""
+    def try_acquire(self) -> bool:
+        """Take the lock: False when another process holds it (True without ``fcntl``)."""
         if self._fd is not None or fcntl is None:
-            return
+            return True
         while True:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 os.close(fd)
-                raise AgentAlreadyRunningError(
-                    f"Agent {self.agent_id} is already running on this host (lock {self.path}).\n"
-                    "Stop the other process first, or run this one on another host (it then "
-                    "takes the agent over)."
-                ) from None
+                return False
             # the holder before us may have unlinked the file between our open and our flock:
             # a lock on an unlinked inode guards nothing, so open the path afresh
             if self._is_current(fd):
                 self._fd = fd
-                return
+                return True
             os.close(fd)
 
     def release(self) -> None:
-        """Give the lock up and remove its file, so /tmp does not collect one per agent id."""
+        """Give the lock up and remove its file (a process killed first leaves the file, never
+        the lock: the kernel drops a dead process's flock)."""
         if self._fd is not None:
             # unlink while still holding the flock: whoever opened the old file meanwhile sees
             # it is no longer at the path (``_is_current``) and retries on a fresh one
@@ -75,3 +70,22 @@ class SingleInstanceLock:
             return False
         held = os.fstat(fd)
         return (on_disk.st_dev, on_disk.st_ino) == (held.st_dev, held.st_ino)
+
+
+class SingleInstanceLock(HostLock):
+    """Held while an agent runs; a second holder on the same host is refused."""
+
+    def __init__(self, agent_id: str, directory: str | Path | None = None) -> None:
+        self.agent_id = agent_id
+        # the name is a digest: an agent id never becomes a path component
+        digest = hashlib.sha256(agent_id.encode()).hexdigest()[:32]
+        super().__init__(Path(directory or tempfile.gettempdir()) / f"band-agent-{digest}.lock")
+
+    def acquire(self) -> None:
+        """Take the lock or raise AgentAlreadyRunningError."""
+        if not self.try_acquire():
+            raise AgentAlreadyRunningError(
+                f"Agent {self.agent_id} is already running on this host (lock {self.path}).\n"
+                "Stop the other process first, or run this one on another host (it then "
+                "takes the agent over)."
+            )
