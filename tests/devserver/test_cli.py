@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -9,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -95,49 +97,40 @@ def test_band_dev_runs_and_keeps_key(tmp_path: Path) -> None:
     assert rc == 1  # key read from the DB, server unreachable
 
 
+@contextlib.contextmanager
+def _serving(db: Path) -> Iterator[None]:
+    """``band dev`` on ``db`` as a process, from its first line (the lock is held by then)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-I", "-m", "band.cli", "dev", "--port", str(_free_port()),
+         "--db", str(db)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert first.startswith("BAND_USER_KEY="), (first, proc.poll())
+        yield
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
 def test_a_second_band_dev_on_the_same_database_is_refused(tmp_path: Path) -> None:
     """Before: it served too, and each kept its own view (one's new rooms unseen by the
     other, pushes only to its own sockets)."""
     db = tmp_path / "dev.sqlite3"
-    first = subprocess.Popen(
-        [sys.executable, "-I", "-m", "band.cli", "dev", "--port", str(_free_port()),
-         "--db", str(db)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-    )  # fmt: skip
-    try:
-        assert first.stdout is not None
-        assert first.stdout.readline().startswith("BAND_USER_KEY=")  # it holds the lock now
+    with _serving(db):
         second = band_cli("dev", "--port", str(_free_port()), "--db", str(db))
         assert second.returncode == 1 and second.stdout == "", second.stderr
         assert second.stderr == (
             f"error: another band dev is serving {db} (lock {db}.lock).\n"
             "Use that one (it printed its URLs), stop it first, or give this one another --db.\n"
         )
-        # another database is served beside it
-        other = subprocess.Popen(
-            [sys.executable, "-I", "-m", "band.cli", "dev", "--port", str(_free_port()),
-             "--db", str(tmp_path / "other.sqlite3")],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        )  # fmt: skip
-        assert other.stdout is not None
-        assert other.stdout.readline().startswith("BAND_USER_KEY=")
-        other.terminate()
-        other.wait(30)
-    finally:
-        first.terminate()
-        first.wait(30)
+        with _serving(tmp_path / "other.sqlite3"):  # another database is served beside it
+            pass
     # the lock ends with its holder (uvicorn re-raises SIGTERM: the kernel drops the flock)
-    again = subprocess.Popen(
-        [sys.executable, "-I", "-m", "band.cli", "dev", "--port", str(_free_port()),
-         "--db", str(db)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    try:
-        assert again.stdout is not None
-        assert again.stdout.readline().startswith("BAND_USER_KEY="), again.communicate()
-    finally:
-        again.terminate()
-        again.wait(30)
+    with _serving(db):
+        pass
 
 
 def test_user_create_prints_a_working_key(
