@@ -160,6 +160,12 @@ class RestartablePlatform:
         self.client = httpx.Client(timeout=10)
         self.live: Live | None = None
 
+    @property
+    def running(self) -> Live:
+        """The running platform's ``Live`` (fails the test when it is stopped)."""
+        assert self.live is not None, "the platform is not running"
+        return self.live
+
     def start(self) -> Live:
         """Serve a fresh app over the database; return the (same) ``Live`` handle."""
         app = create_app(self.db_path, self.user_key, idle_timeout=self.idle_timeout)

@@ -72,8 +72,7 @@ class Inbox:
 
 def registered(platform: RestartablePlatform) -> tuple[Live, str, str]:
     """The running platform with a newly registered agent: (live, agent id, agent key)."""
-    live = platform.live
-    assert live is not None
+    live = platform.running
     aid, _, key = live.register("Socket")
     return live, aid, key
 
@@ -353,8 +352,7 @@ def test_conflict_reject_is_terminal(platform: RestartablePlatform) -> None:
 
 def test_bad_key_keeps_retrying_until_closed(platform: RestartablePlatform) -> None:
     """401 on the upgrade is not terminal (the key may be rotated): the client backs off."""
-    live = platform.live
-    assert live is not None
+    live = platform.running
 
     async def scenario() -> None:
         phx = client(live, "band_a_wrong", "nobody", Inbox())

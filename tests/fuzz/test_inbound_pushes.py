@@ -127,8 +127,7 @@ def _answered(live: Any, rid: str, aid: str, text: str) -> None:
 def test_arbitrary_pushes_never_crash_the_runtime(
     platform: RestartablePlatform, caplog: pytest.LogCaptureFixture
 ) -> None:
-    live = platform.live
-    assert live is not None
+    live = platform.running
     aid, _, key = live.register("Echo")
     fuzz_room = room_with(live, aid)
     serve_room = room_with(live, aid)

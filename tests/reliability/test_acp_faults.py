@@ -38,8 +38,7 @@ async def _agent_rows(human: Human, rid: str, aid: str) -> list[tuple[str, str]]
 def _run(
     platform: RestartablePlatform, tmp_path: Path, first: str, error: str, **cfg: float
 ) -> None:
-    live = platform.live
-    assert live is not None
+    live = platform.running
     aid, _, key = live.register("Coder")
     rid = room_with(live, aid)
     config = ACPClientAdapterConfig(command=[sys.executable, str(SCRIPTED)], **cfg)

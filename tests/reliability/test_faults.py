@@ -65,8 +65,7 @@ def _play(
     rest_timeout: float | None = None,
 ) -> None:
     """Run ``body`` with a fresh echo agent (REST through ``proxy`` when given) in a new room."""
-    live = platform.live
-    assert live is not None
+    live = platform.running
     aid, _, key = live.register("Echo")
     rid = room_with(live, aid)
 

@@ -301,8 +301,7 @@ def test_owed_message_answered_before_a_later_push(
     """A turn whose read times out leaves its message owed; the next message's push drains
     ``/next`` first, so the owed one is answered before it (the re-check timer and the idle
     resync are set far beyond the test, so only the push can bring it back)."""
-    live = platform.live
-    assert live is not None
+    live = platform.running
     aid, _, key = live.register("Echo")
     rid = room_with(live, aid)
 

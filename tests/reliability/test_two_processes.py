@@ -40,8 +40,7 @@ def test_second_process_refused_then_superseded(
 ) -> None:
     """Same host: the second process exits with AgentAlreadyRunningError; another host's
     process supersedes the first, which ends. Every message is answered exactly once."""
-    live = platform.live
-    assert live is not None
+    live = platform.running
     aid, _, key = live.register("Echo")
     rid = room_with(live, aid)
     (tmp_path / "echo.py").write_text(SCRIPT)
@@ -87,8 +86,7 @@ def test_second_process_refused_then_superseded(
 def test_reject_policy_gets_connection_conflict(platform: RestartablePlatform) -> None:
     """With conflict_policy=reject a second session is refused (409 connection_conflict) and the
     running one keeps answering."""
-    live = platform.live
-    assert live is not None
+    live = platform.running
     aid, _, key = live.register("Echo")
     rid = room_with(live, aid)
 
@@ -134,8 +132,7 @@ def test_successor_under_traffic_answers_each_mention_once(
     """A second process with the same key starts on another host while mentions keep coming in
     two rooms and the first is mid-turn: the first is superseded, the second takes over its
     open attempts, and between them every mention is answered exactly once."""
-    live = platform.live
-    assert live is not None
+    live = platform.running
     aid, _, key = live.register("Echo")
     rids = [room_with(live, aid, title=f"room {i}") for i in range(2)]
     (tmp_path / "echo.py").write_text(SLOW_SCRIPT)

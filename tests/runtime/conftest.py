@@ -57,8 +57,7 @@ def agent_in_rooms(
 
     Returns (live, agent id, api key, room ids).
     """
-    live = platform.live
-    assert live is not None
+    live = platform.running
     aid, _, key = live.register(name)
     return live, aid, key, [room_with(live, aid) for _ in range(rooms)]
 

@@ -100,8 +100,7 @@ def test_example_script_stops_cleanly_on_sigterm(
 
 def test_supersede_ends_run(platform: RestartablePlatform) -> None:
     """A newer connection of the same agent supersedes the running one: run() returns."""
-    live = platform.live
-    assert live is not None
+    live = platform.running
     aid, _, key = live.register("Echo")
 
     async def scenario() -> None:
@@ -123,8 +122,7 @@ def test_supersede_ends_run(platform: RestartablePlatform) -> None:
 
 def test_one_running_agent_per_id(platform: RestartablePlatform, tmp_path: Path) -> None:
     """A second start of the same agent is refused: in this process and on this host."""
-    live = platform.live
-    assert live is not None
+    live = platform.running
     aid, _, key = live.register("Echo")
 
     async def scenario() -> None:

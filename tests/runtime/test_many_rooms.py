@@ -81,8 +81,7 @@ async def until_answered(human: Human, rid: str, aid: str, text: str) -> None:
 def test_an_agent_in_5050_rooms_joins_and_answers_its_newest(
     platform: RestartablePlatform, caplog: pytest.LogCaptureFixture
 ) -> None:
-    live = platform.live
-    assert live is not None
+    live = platform.running
     aid, _, key = live.register("Busy")
     rooms = fill(platform, aid, MANY)
     newest, oldest, later = rooms[-1], rooms[0], rooms[-2]
@@ -115,8 +114,7 @@ def test_a_listing_cut_at_the_page_bound_warns_and_a_reconnect_keeps_later_rooms
     # the bound made small: 2 pages of 3 rooms, so 8 rooms overflow it
     monkeypatch.setattr(runtime_module, "ROOM_PAGE_SIZE", 3)
     monkeypatch.setattr(runtime_module, "MAX_ROOM_PAGES", 2)
-    live = platform.live
-    assert live is not None
+    live = platform.running
     aid, _, key = live.register("Bounded")
     listed = [room_with(live, aid, title=f"r{n}") for n in range(8)]
 

@@ -46,8 +46,7 @@ class Recorder(Echo):
 
 def test_room_added_and_removed(platform: RestartablePlatform) -> None:
     """A room the agent is added to while running is joined; removal leaves it."""
-    live = platform.live
-    assert live is not None
+    live = platform.running
     aid, _, key = live.register("Echo")
 
     async def scenario() -> None:
@@ -73,8 +72,7 @@ def test_room_added_and_removed(platform: RestartablePlatform) -> None:
 
 def test_turn_input_participants_and_history(platform: RestartablePlatform) -> None:
     """First turn: bootstrap with the participant list; later turns: history, list on change."""
-    live = platform.live
-    assert live is not None
+    live = platform.running
     aid, _, key = live.register("Echo")
     other, _, _ = live.register("Helper")
     rid = room_with(live, aid)
