@@ -149,8 +149,22 @@ MIGRATIONS: dict[int, str] = {
         message_id TEXT NOT NULL, agent_id TEXT NOT NULL, audience TEXT NOT NULL,
         at TEXT NOT NULL);
     """,
+    # an agent's open deliveries: its next message is found among them, not by a walk over
+    # every processed message of the room (81 ms a call at 20,000 answered messages)
+    8: """
+    CREATE INDEX deliveries_open ON deliveries(agent_id) WHERE status != 'processed';
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
+#: ``agent_messages``' statuses short of processed: a condition on an open delivery ``d``
+_OPEN_STATUSES: dict[str | None, str] = {
+    None: "",
+    "pending": "AND d.status IN ('delivered','failed')",
+    "processing": "AND d.status = 'processing'",
+    "failed": "AND d.status = 'failed'",
+}
+#: its other statuses: a condition on the room's messages and their deliveries ``d``, if any
+_CLOSED_STATUSES: dict[str | None, str] = {"all": "1=1", "processed": "d.status = 'processed'"}
 #: above every message's ``seq`` (SQLite integers are signed 64-bit)
 MAX_SEQ = 2**63 - 1
 
@@ -995,24 +1009,31 @@ class Store:
     def agent_messages(
         self, rid: str, aid: str, status: str | None, cursor: int | None, limit: int, desc: bool
     ) -> tuple[list[MessageRecord], bool]:
-        """List room messages mentioning ``aid`` filtered by per-agent status."""
-        conds = {
-            None: "COALESCE(d.status,'') != 'processed'",
-            "all": "1=1",
-            "pending": "COALESCE(d.status,'delivered') IN ('delivered','failed')",
-            "processing": "d.status = 'processing'",
-            "processed": "d.status = 'processed'",
-            "failed": "d.status = 'failed'",
-        }
+        """List room messages mentioning ``aid`` filtered by per-agent status.
+
+        Every mention of an agent other than its sender has a delivery row (``create_message``
+        writes both), so the statuses short of processed are read from the agent's open
+        deliveries (the ``deliveries_open`` index, first: ``CROSS JOIN`` keeps SQLite's planner
+        from walking the room's messages instead); ``all`` and ``processed`` walk the room.
+        """
         cur = "" if cursor is None else ("AND m.seq < ?" if desc else "AND m.seq > ?")
-        sql = (
-            "SELECT m.* FROM messages m JOIN mentions x "
-            "ON x.message_id=m.id AND x.participant_id=? "
-            "LEFT JOIN deliveries d ON d.message_id=m.id AND d.agent_id=? "
-            f"WHERE m.room_id=? AND m.sender_id != ? AND {conds[status]} {cur} "
-            f"ORDER BY m.seq {'DESC' if desc else 'ASC'} LIMIT ?"
-        )
-        args: list[Any] = [aid, aid, rid, aid]
+        order = f"ORDER BY m.seq {'DESC' if desc else 'ASC'} LIMIT ?"
+        if status in _OPEN_STATUSES:
+            sql = (
+                "SELECT m.* FROM deliveries d CROSS JOIN messages m ON m.id=d.message_id "
+                f"WHERE d.agent_id=? AND d.status != 'processed' {_OPEN_STATUSES[status]} "
+                f"AND m.room_id=? AND m.sender_id != ? {cur} {order}"
+            )
+            args: list[Any] = [aid, rid, aid]
+        else:
+            sql = (
+                "SELECT m.* FROM messages m JOIN mentions x "
+                "ON x.message_id=m.id AND x.participant_id=? "
+                "LEFT JOIN deliveries d ON d.message_id=m.id AND d.agent_id=? "
+                f"WHERE m.room_id=? AND m.sender_id != ? AND {_CLOSED_STATUSES[status]} {cur} "
+                f"{order}"
+            )
+            args = [aid, aid, rid, aid]
         if cursor is not None:
             args.append(cursor)
         rows = self.db.execute(sql, [*args, limit + 1]).fetchall()

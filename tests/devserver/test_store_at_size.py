@@ -1,0 +1,67 @@
+"""An agent's next message costs the same however many it answered in the room before.
+
+Counted in SQLite virtual-machine steps (a progress handler), not time: before the
+``deliveries_open`` index, ``next_message`` walked every answered message of the room, about
+80 ms a call at 20,000 and a second at 100,000 (each answer asks for the next).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from band.devserver.store.db import Store
+from band.devserver.store.principal import Principal
+
+STEP = 100  # VM instructions per progress-handler call
+
+
+def _steps(store: Store, call: Callable[[], Any]) -> tuple[int, Any]:
+    """How many ``STEP``s of SQLite's VM ``call`` took, and its result."""
+    ticks = 0
+
+    def tick() -> int:
+        nonlocal ticks
+        ticks += 1
+        return 0  # go on
+
+    store.db.set_progress_handler(tick, STEP)
+    try:
+        result = call()
+    finally:
+        store.db.set_progress_handler(None, STEP)
+    return ticks, result
+
+
+def test_next_message_does_not_walk_the_answered_ones(tmp_path: Path) -> None:
+    store = Store(tmp_path / "dev.sqlite3")
+    person, _ = store.ensure_local_user()
+    me = Principal("user", person.id, person.name)
+    agent, _ = store.create_agent(person.id, "Busy", "busy agent")
+    room = store.create_room(me, "long-lived", None)
+    store.add_participant(room.id, person.id, agent.id, "member")
+    mention = [{"id": agent.id, "handle": agent.handle, "name": agent.name}]
+
+    def answer(count: int) -> None:
+        with store.transaction():
+            for n in range(count):
+                sent = store.create_message(room.id, me, f"old {n}", "text", mention)
+                store.db.execute(
+                    "UPDATE deliveries SET status='processed' WHERE message_id=? AND agent_id=?",
+                    (sent.id, agent.id),
+                )
+
+    answer(300)
+    waiting = store.create_message(room.id, me, "the new one", "text", mention)
+    few, found = _steps(store, lambda: store.next_message(room.id, agent.id))
+    assert found is not None and found.id == waiting.id
+    answer(2700)  # ten times as many answered before it
+    many, found = _steps(store, lambda: store.next_message(room.id, agent.id))
+    assert found is not None and found.id == waiting.id
+    assert many <= 2 * few + 5, (few, many)  # a walk would take about ten times as many
+    # the open listings read the same way; the answered ones are still all listed
+    pending, _ = store.agent_messages(room.id, agent.id, "pending", None, 50, False)
+    assert [m.id for m in pending] == [waiting.id]
+    done, more = store.agent_messages(room.id, agent.id, "processed", None, 50, True)
+    assert len(done) == 50 and more and done[0].content.endswith("old 2699")
