@@ -1,4 +1,5 @@
-"""An agent's next message costs the same however many it answered in the room before.
+"""An agent's next message costs the same however many it answered in the room before; a
+page of a listing reads that page.
 
 Counted in SQLite virtual-machine steps (a progress handler), not time: before the
 ``deliveries_open`` index, ``next_message`` walked every answered message of the room, about
@@ -10,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
+from bandtest.platform import Live, room_with, say
 
 from band.devserver.store.db import Store
 from band.devserver.store.principal import Principal
@@ -65,3 +69,39 @@ def test_next_message_does_not_walk_the_answered_ones(tmp_path: Path) -> None:
     assert [m.id for m in pending] == [waiting.id]
     done, more = store.agent_messages(room.id, agent.id, "processed", None, 50, True)
     assert len(done) == 50 and more and done[0].content.endswith("old 2699")
+
+
+def test_page_number_paging_shapes_only_its_page(
+    live: Live, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The offset family band-sdk sends (``page``/``page_size``) reads one page: before, each
+    request shaped the whole listing (6.6 s a page at 100,000 messages)."""
+    aid, _, key = live.register("Pager")
+    rid = room_with(live, aid)
+    for n in range(60):
+        say(live, rid, f"m{n}", aid)
+    shaped = 0
+    shape = Store._shape
+
+    def counting(self: Store, row: Any) -> Any:
+        nonlocal shaped
+        shaped += 1
+        return shape(self, row)
+
+    monkeypatch.setattr(Store, "_shape", counting)
+    base = f"/api/v1/agent/chats/{rid}"
+    for path, every in (
+        (f"{base}/context", {}),
+        (f"{base}/messages", {"status": "all"}),
+    ):
+        whole = live.agent(key, "GET", path, params={**every, "limit": 100}).json()["data"]
+        assert len(whole) == 60
+        shaped = 0
+        r = live.agent(key, "GET", path, params={**every, "page": 2, "page_size": 10})
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert [m["id"] for m in body["data"]] == [m["id"] for m in whole[10:20]]
+        meta = body["metadata"]
+        assert (meta["page"], meta["total_count"], meta["total_pages"]) == (2, 60, 6)
+        assert meta["has_more"] is True
+        assert shaped == 10, shaped  # the page's rows alone

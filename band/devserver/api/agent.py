@@ -30,7 +30,7 @@ from ..contract.views import AgentChatRoom
 from ..store.db import Store
 from ..store.rows import MessageRecord
 from . import control, room_views, writes
-from .http import Ctx, bound, cursor_meta, data, offset_meta, offset_page, page_slice
+from .http import Ctx, bound, cursor_meta, data, offset_meta, offset_page
 from .operations import NO_BODY, Operation, declare
 
 #: One line per settled turn (the agent named, not only its id): what band dev saw of it.
@@ -78,10 +78,11 @@ async def list_messages(ctx: Ctx) -> Response:
     status, order, limit, cursor = q.status, q.sort_order, q.size(20), q.cursor
     await ctx.member_room(rid)
     if _offset_paged(q):  # the deprecated offset family the official SDK still sends
-        every, _ = await ctx.db.run(
-            Store.agent_messages, rid, ctx.principal.id, status, None, _ALL, order == "desc"
+        total = await ctx.db.run(Store.count_agent_messages, rid, ctx.principal.id, status)
+        skip, size, meta = _offset_window(q, total, 20)
+        items, _ = await ctx.db.run(
+            Store.agent_messages, rid, ctx.principal.id, status, None, size, order == "desc", skip
         )
-        items, meta = _offset_window(q, every, 20)
         meta["status_filter"] = status
         return data([shapes.message(m) for m in items], metadata=meta)
     items, more = await ctx.db.run(
@@ -171,16 +172,13 @@ async def context(ctx: Ctx) -> Response:
     limit, cursor = q.size(50), q.cursor
     await ctx.member_room(rid)
     if _offset_paged(q):
-        every, _ = await ctx.db.run(Store.context, rid, ctx.principal.id, None, _ALL)
-        items, meta = _offset_window(q, every, 50)
+        total = await ctx.db.run(Store.count_context, rid, ctx.principal.id)
+        skip, size, meta = _offset_window(q, total, 50)
+        items, _ = await ctx.db.run(Store.context, rid, ctx.principal.id, None, size, skip)
     else:
         items, more = await ctx.db.run(Store.context, rid, ctx.principal.id, cursor, limit)
         meta = cursor_meta(items, more, limit)
     return data([shapes.message(m) for m in items], metadata=meta, meta=meta)
-
-
-#: "no limit" for the offset family, which pages the whole listing
-_ALL = 1_000_000
 
 
 def _offset_paged(q: RoomPageQuery) -> bool:
@@ -189,14 +187,15 @@ def _offset_paged(q: RoomPageQuery) -> bool:
 
 
 def _offset_window(
-    q: RoomPageQuery, rows: list[MessageRecord], default_size: int
-) -> tuple[list[MessageRecord], dict[str, Any]]:
-    """Page ``page`` of ``rows`` and its metadata: offset fields plus the cursor ones."""
+    q: RoomPageQuery, total: int, default_size: int
+) -> tuple[int, int, dict[str, Any]]:
+    """Page ``page`` of a listing of ``total`` rows: the rows to skip, the page size, and the
+    metadata (offset fields plus the cursor ones); the store reads that page alone."""
     page = q.page or 1
     size = q.page_size or q.limit or default_size
-    meta: dict[str, Any] = offset_meta(page, size, len(rows))
+    meta: dict[str, Any] = offset_meta(page, size, total)
     meta.update(has_more=page < meta["total_pages"], limit=size, next_cursor=None)
-    return page_slice(rows, page, size), meta
+    return (page - 1) * size, size, meta
 
 
 async def list_participants(ctx: Ctx) -> Response:

@@ -165,6 +165,11 @@ _OPEN_STATUSES: dict[str | None, str] = {
 }
 #: its other statuses: a condition on the room's messages and their deliveries ``d``, if any
 _CLOSED_STATUSES: dict[str | None, str] = {"all": "1=1", "processed": "d.status = 'processed'"}
+#: ``context``'s rows: what the agent sent, and the text messages that mention it
+_CONTEXT = (
+    "FROM messages m WHERE m.room_id=? AND (m.sender_id=? OR (m.message_type='text' AND "
+    "EXISTS (SELECT 1 FROM mentions x WHERE x.message_id=m.id AND x.participant_id=?)))"
+)
 #: above every message's ``seq`` (SQLite integers are signed 64-bit)
 MAX_SEQ = 2**63 - 1
 
@@ -1007,9 +1012,32 @@ class Store:
         ]
 
     def agent_messages(
-        self, rid: str, aid: str, status: str | None, cursor: int | None, limit: int, desc: bool
+        self,
+        rid: str,
+        aid: str,
+        status: str | None,
+        cursor: int | None,
+        limit: int,
+        desc: bool,
+        offset: int = 0,
     ) -> tuple[list[MessageRecord], bool]:
-        """List room messages mentioning ``aid`` filtered by per-agent status.
+        """List room messages mentioning ``aid`` filtered by per-agent status (``offset``: rows
+        of the listing to skip first, for page-number paging)."""
+        where, args = self._agent_messages_where(rid, aid, status, cursor, desc)
+        sql = f"SELECT m.* {where} ORDER BY m.seq {'DESC' if desc else 'ASC'} LIMIT ? OFFSET ?"
+        rows = self.db.execute(sql, [*args, limit + 1, offset]).fetchall()
+        return [self._shape(r) for r in rows[:limit]], len(rows) > limit
+
+    def count_agent_messages(self, rid: str, aid: str, status: str | None) -> int:
+        """How many messages ``agent_messages`` lists in all (no shaping)."""
+        where, args = self._agent_messages_where(rid, aid, status, None, False)
+        return int(self.db.execute(f"SELECT COUNT(*) {where}", args).fetchone()[0])
+
+    @staticmethod
+    def _agent_messages_where(
+        rid: str, aid: str, status: str | None, cursor: int | None, desc: bool
+    ) -> tuple[str, list[Any]]:
+        """``agent_messages``' FROM and WHERE clauses, and their arguments.
 
         Every mention of an agent other than its sender has a delivery row (``create_message``
         writes both), so the statuses short of processed are read from the agent's open
@@ -1017,27 +1045,20 @@ class Store:
         from walking the room's messages instead); ``all`` and ``processed`` walk the room.
         """
         cur = "" if cursor is None else ("AND m.seq < ?" if desc else "AND m.seq > ?")
-        order = f"ORDER BY m.seq {'DESC' if desc else 'ASC'} LIMIT ?"
+        after = [] if cursor is None else [cursor]
         if status in _OPEN_STATUSES:
-            sql = (
-                "SELECT m.* FROM deliveries d CROSS JOIN messages m ON m.id=d.message_id "
+            where = (
+                "FROM deliveries d CROSS JOIN messages m ON m.id=d.message_id "
                 f"WHERE d.agent_id=? AND d.status != 'processed' {_OPEN_STATUSES[status]} "
-                f"AND m.room_id=? AND m.sender_id != ? {cur} {order}"
+                f"AND m.room_id=? AND m.sender_id != ? {cur}"
             )
-            args: list[Any] = [aid, rid, aid]
-        else:
-            sql = (
-                "SELECT m.* FROM messages m JOIN mentions x "
-                "ON x.message_id=m.id AND x.participant_id=? "
-                "LEFT JOIN deliveries d ON d.message_id=m.id AND d.agent_id=? "
-                f"WHERE m.room_id=? AND m.sender_id != ? AND {_CLOSED_STATUSES[status]} {cur} "
-                f"{order}"
-            )
-            args = [aid, aid, rid, aid]
-        if cursor is not None:
-            args.append(cursor)
-        rows = self.db.execute(sql, [*args, limit + 1]).fetchall()
-        return [self._shape(r) for r in rows[:limit]], len(rows) > limit
+            return where, [aid, rid, aid, *after]
+        where = (
+            "FROM messages m JOIN mentions x ON x.message_id=m.id AND x.participant_id=? "
+            "LEFT JOIN deliveries d ON d.message_id=m.id AND d.agent_id=? "
+            f"WHERE m.room_id=? AND m.sender_id != ? AND {_CLOSED_STATUSES[status]} {cur}"
+        )
+        return where, [aid, aid, rid, aid, *after]
 
     def next_message(self, rid: str, aid: str) -> MessageRecord | None:
         """Return the oldest not-processed message mentioning ``aid``."""
@@ -1045,16 +1066,17 @@ class Store:
         return items[0] if items else None
 
     def context(
-        self, rid: str, aid: str, cursor: int | None, limit: int
+        self, rid: str, aid: str, cursor: int | None, limit: int, offset: int = 0
     ) -> tuple[list[MessageRecord], bool]:
-        """Messages the agent sent plus text messages mentioning it, oldest first."""
-        sql = (
-            "SELECT m.* FROM messages m WHERE m.room_id=? AND (m.sender_id=? OR "
-            "(m.message_type='text' AND EXISTS (SELECT 1 FROM mentions x WHERE "
-            "x.message_id=m.id AND x.participant_id=?))) AND m.seq > ? ORDER BY m.seq LIMIT ?"
-        )
-        rows = self.db.execute(sql, (rid, aid, aid, cursor or 0, limit + 1)).fetchall()
+        """Messages the agent sent plus text messages mentioning it, oldest first (``offset``:
+        rows to skip first, for page-number paging)."""
+        sql = f"SELECT m.* {_CONTEXT} AND m.seq > ? ORDER BY m.seq LIMIT ? OFFSET ?"
+        rows = self.db.execute(sql, (rid, aid, aid, cursor or 0, limit + 1, offset)).fetchall()
         return [self._shape(r) for r in rows[:limit]], len(rows) > limit
+
+    def count_context(self, rid: str, aid: str) -> int:
+        """How many messages ``context`` lists in all (no shaping)."""
+        return int(self.db.execute(f"SELECT COUNT(*) {_CONTEXT}", (rid, aid, aid)).fetchone()[0])
 
     def room_messages(
         self, rid: str, cursor: int | None, limit: int, where: MessageFilter | None = None
