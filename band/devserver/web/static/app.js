@@ -858,8 +858,11 @@ function start() {
   openSocket();
   refreshRooms();
   window.addEventListener("hashchange", async () => {
-    await route();
+    // focus moves to the new view as it is put in place, before its lists load: focusing it
+    // after them took the focus from a form the user had started on (a Tab, then Enter, lost)
+    const routed = route();
     $("#main").focus({ preventScroll: true });
+    await routed;
   });
   route();
 }
