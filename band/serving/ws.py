@@ -64,6 +64,28 @@ class DirectSendProtocol(WebSocketsSansIOProtocol):
         super().connection_lost(exc)
         self.write_paused = False
 
+    def close_now(self, code: int, reason: str) -> None:
+        """Start the closing handshake without waiting for room in the buffer: the close frame
+        goes behind what the transport holds, and a peer that has not answered it within
+        ``close_timeout`` (one that stopped reading) has its connection cut."""
+        if not self._open():
+            return
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": code, "reason": reason})
+        self.conn.send_close(code, reason)
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.close_sent = True
+        self.close_timer = self.loop.call_later(self.close_timeout, self.transport.abort)
+
+    def _open(self) -> bool:
+        """Whether frames may still be written: accepted, not closing, not lost."""
+        return not (
+            self.disconnected
+            or self.close_sent
+            or not self.handshake_complete
+            or self.initial_response is not None
+            or self.conn.state is not OPEN
+        )
+
     def write_text(self, data: bytes) -> bool:
         """Write ``data`` (UTF-8 JSON) as one text message now; False when the socket cannot
         carry it any more (lost, closing, or not open), where an ASGI send would have raised.
@@ -73,15 +95,9 @@ class DirectSendProtocol(WebSocketsSansIOProtocol):
         it is built here; with one (permessage-deflate) or anything queued, websockets builds
         it, in order with the connection's other frames.
         """
-        conn = self.conn
-        if (
-            self.disconnected
-            or self.close_sent
-            or not self.handshake_complete
-            or self.initial_response is not None
-            or conn.state is not OPEN
-        ):
+        if not self._open():
             return False
+        conn = self.conn
         if conn.extensions or conn.writes or conn.debug:
             conn.send_text(data)
             self.transport.write(b"".join(conn.data_to_send()))

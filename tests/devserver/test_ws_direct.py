@@ -29,6 +29,7 @@ from websockets.frames import OP_CLOSE, OP_TEXT, Close, Frame
 
 from band.core.wire import ReplyPayload, encode_frame
 from band.devserver.app import create_app
+from band.devserver.socket import fanout as fanout_module
 from band.devserver.socket.fanout import Connection, Fanout, _encode_ref, push_tail
 from band.serving import guarded_config
 from band.serving.ws import DIRECT_SEND, DirectSendProtocol
@@ -248,47 +249,144 @@ def test_pushes_are_the_frames_websockets_writes(served: Served) -> None:
 
 
 def test_pushes_keep_their_order_when_the_client_reads_slowly(served: Served) -> None:
-    """A client that does not read fills the buffers: later pushes wait, then arrive in order."""
+    """A client that does not read fills the buffers: later pushes queue (the pusher does not
+    wait), then arrive in order."""
     aid, key = served.register("A")
     topic = f"agent_control:{aid}"
     raw = RawClient(served, key, rcvbuf=8192)
     count, pad = 200, "y" * 60_000  # 12 MB: more than the kernel's buffers and uvicorn's
     try:
         raw.join(topic, "1")
+        conn = _connection(served, aid)
 
-        async def flood() -> tuple[int, Any]:
-            tasks = [
-                asyncio.ensure_future(served.fanout.push(topic, "probe", {"n": n, "pad": pad}))
-                for n in range(count)
-            ]
-            await asyncio.sleep(0)  # every push has run up to its first wait
-            waiting = sum(not t.done() for t in tasks)
+        async def flood() -> tuple[int, bool]:
+            for n in range(count):
+                await served.fanout.push(topic, "probe", {"n": n, "pad": pad})
             if served.direct:  # one more push the instant the buffer drains: after the rest
-                conn = served.fanout.agent_connected(aid)
-                assert conn is not None
                 protocol = conn.ws.scope["extensions"][DIRECT_SEND]["protocol"]
-                resume = protocol.resume_writing
+                resume, late = protocol.resume_writing, [{"n": count, "pad": pad}]
 
                 def resumed() -> None:
                     resume()
-                    if len(tasks) == count:
-                        late = {"n": count, "pad": pad}
-                        tasks.append(asyncio.ensure_future(served.fanout.push(topic, "p", late)))
+                    while late:
+                        conn.send_encoded(encode_frame("1", None, topic, "p", late.pop()))
 
                 protocol.resume_writing = resumed
-            return waiting, asyncio.gather(*tasks[:count])
+            return conn.behind_bytes, conn.closed
 
-        waiting, pushes = served.call(flood)
-        assert waiting >= 2  # the transport paused: pushes queued behind one another
+        behind, closed = served.call(flood)
+        assert behind > 1 << 20 and not closed  # the transport paused: frames queued, in order
         total = count + served.direct
         got = [msgspec.json.decode(raw.read_frame()[1])[4]["n"] for _ in range(total)]
         assert got == list(range(total))
 
-        async def done() -> None:
-            await pushes
+        async def drained() -> int:
+            return conn.behind_bytes
 
-        served.call(done)
-        assert not _connection(served, aid).closed
+        assert served.call(drained) == 0
+        assert not conn.closed
+    finally:
+        raw.close()
+
+
+def _wait_on_server(served: Served, done: Callable[[], bool], timeout: float = 30) -> None:
+    """Wait (on the server's loop) until ``done()``; fail after ``timeout`` seconds."""
+
+    async def until() -> None:
+        while not done():
+            await asyncio.sleep(0.01)
+
+    served.call(lambda: asyncio.wait_for(until(), timeout), timeout + 5)
+
+
+def test_a_client_that_stopped_reading_holds_up_no_one(served: Served) -> None:
+    """A room's member whose client stopped reading (suspended, asleep) fills its buffers; the
+    person's posts are still answered and the other member still gets every message."""
+    a, akey = served.register("A")
+    b, bkey = served.register("B")
+    rid = room_with(served, a, b)  # type: ignore[arg-type]
+    stopped = RawClient(served, akey, rcvbuf=4096)
+    stopped.join(f"chat_room:{rid}", "1")
+    count, pad, got, joined = 150, "y" * 60_000, [], threading.Event()
+
+    async def reader() -> None:
+        url = f"ws://127.0.0.1:{served.port}/api/v1/socket/websocket?vsn=2.0.0"
+        async with websockets.connect(url, additional_headers={"x-api-key": bkey}) as ws:
+            await ws.send(json.dumps(["1", "1", f"chat_room:{rid}", "phx_join", {}]))
+            assert json.loads(await ws.recv())[4]["status"] == "ok"
+            joined.set()
+            while len(got) < count:
+                frame = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                if frame[3] == "message_created":
+                    got.append(int(frame[4]["content"].split("#")[1]))
+
+    thread = threading.Thread(target=asyncio.run, args=(reader(),))
+    thread.start()
+    try:
+        assert joined.wait(30)
+        for n in range(count):  # 9 MB: far more than the stopped client's buffers hold
+            body = {"message": {"content": f"#{n}# {pad}", "mentions": [{"id": a}, {"id": b}]}}
+            r = served.human("POST", f"/api/v1/me/chats/{rid}/messages", json=body, timeout=30)
+            assert r.status_code == 201, (n, r.text)
+        thread.join(60)
+        assert got == list(range(count))
+        conn = _connection(served, a)
+        assert conn.behind_bytes > 1 << 20 and not conn.closed  # still waiting for its reader
+    finally:
+        thread.join(60)
+        stopped.close()
+
+
+def test_a_socket_too_far_behind_is_closed_and_its_client_told_why(served: Served) -> None:
+    """Past ``MAX_BEHIND`` queued bytes the socket is dropped from the fan-out (memory stays
+    bounded) and closed with 1013 (try again later: clients reconnect) behind what it was
+    already sent, which arrives in order."""
+    aid, key = served.register("A")
+    topic = f"agent_control:{aid}"
+    raw = RawClient(served, key, rcvbuf=4096)
+    pad = "z" * 60_000
+    try:
+        raw.join(topic, "1")
+        conn = _connection(served, aid)
+
+        async def flood() -> int:
+            """Push until the socket is dropped (the kernel's buffers take a few MB first)."""
+            n = 0
+            while not conn.closed and n < 2 * fanout_module.MAX_BEHIND // len(pad):
+                await served.fanout.push(topic, "probe", {"n": n, "pad": pad})
+                await asyncio.sleep(0)  # as pushes of separate requests: writers get turns
+                n += 1
+            return n
+
+        pushes = served.call(flood)
+        assert conn.closed and conn.behind_bytes == 0
+        seen = []
+        while True:
+            wire, data = raw.read_frame()
+            if wire[0] & 0x0F == OP_CLOSE:
+                close = Close.parse(data)
+                break
+            seen.append(msgspec.json.decode(data)[4]["n"])
+        assert (close.code, close.reason) == (1013, fanout_module.BEHIND_REASON)
+        assert seen == list(range(len(seen))) and 0 < len(seen) < pushes
+        _wait_on_server(served, lambda: served.fanout.sockets_of(aid) == 0)
+        assert conn not in served.fanout.connections
+    finally:
+        raw.close()
+
+
+def test_a_socket_closed_for_idling_leaves_the_fanout(served: Served) -> None:
+    """A socket the server closes on its own (here: no heartbeat) no longer counts against
+    its key's socket cap, nor is it kept in the fan-out."""
+    aid, key = served.register("A")
+    served.app.state.idle_timeout = 0.5
+    raw = RawClient(served, key)
+    try:
+        raw.join(f"agent_control:{aid}", "1")
+        wire, data = raw.read_frame()  # nothing more sent: the idle close
+        assert wire[0] & 0x0F == OP_CLOSE and Close.parse(data).code == 1000
+        _wait_on_server(served, lambda: served.fanout.sockets_of(aid) == 0)
+        assert not served.fanout.connections
     finally:
         raw.close()
 
@@ -307,7 +405,7 @@ def test_a_socket_that_went_away_is_dropped_without_raising(served: Served) -> N
     async def gone() -> bool:
         while served.fanout.online(aid):  # until the server has noticed
             await asyncio.sleep(0.01)
-        await conn.send_encoded(b"[]")  # after the fact: no exception either
+        conn.send_encoded(b"[]")  # after the fact: no exception either
         return conn.closed
 
     assert served.call(gone)

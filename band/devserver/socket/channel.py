@@ -56,12 +56,8 @@ async def _supersede(old: Connection) -> None:
             "correlation_id": None,
             "retryable": False,
         }
-        await old.send((old.topics[topic], None, topic, "supersede", payload))
-    old.closed = True
-    try:
-        await old.ws.close(code=1000)
-    except Exception:
-        log.debug("old socket already closed")
+        old.send((old.topics[topic], None, topic, "supersede", payload))
+    await old.close(1000)
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:
@@ -128,14 +124,12 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         if not idle.expired:
             raise
         log.info("closing idle socket (no frames, no heartbeat): %s", principal.id)
-        conn.closed = True
-        await ws.close(code=1000)
+        await conn.close(1000)
     except Exception:
         log.exception("socket loop failed")
     finally:
         idle.cancel()
-        if not conn.closed:
-            fanout.remove(conn)
+        fanout.remove(conn)  # also when closed on its own (a failed send, idle, fell behind)
         log.info("socket closed: %s %s", principal.kind, principal.id)
 
 
@@ -215,18 +209,18 @@ async def _handle(conn: Connection, text: str, directory: AsyncStore) -> None:
         return
     join_ref, ref, topic, event = frame.join_ref_str, frame.ref_str, frame.topic, frame.event
     if topic == "phoenix" and event == "heartbeat":
-        await conn.send(_reply(None, ref, "phoenix", "ok", {}))
+        conn.send(_reply(None, ref, "phoenix", "ok", {}))
     elif event == "phx_join":
         reason = await authorize_topic(conn.principal, str(topic), directory)
         if reason is not None:
-            await conn.send(_reply(join_ref, ref, topic, "error", {"reason": reason}))
+            conn.send(_reply(join_ref, ref, topic, "error", {"reason": reason}))
             return
         conn.topics[topic] = join_ref if join_ref is not None else ref
-        await conn.send(_reply(join_ref, ref, topic, "ok", {}))
+        conn.send(_reply(join_ref, ref, topic, "ok", {}))
         if getattr(conn.ws.app.state, "log_joins", False):  # --access-log: joins too
             conn.ws.app.state.join_lines.add(conn.principal, str(topic))
     elif event == "phx_leave":
         conn.topics.pop(topic, None)
-        await conn.send(_reply(join_ref, ref, topic, "ok", {}))
+        conn.send(_reply(join_ref, ref, topic, "ok", {}))
     else:
-        await conn.send(_reply(join_ref, ref, topic, "error", {"reason": "unmatched topic"}))
+        conn.send(_reply(join_ref, ref, topic, "error", {"reason": "unmatched topic"}))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from typing import Any
 
 import msgspec
@@ -22,6 +23,13 @@ Frame = tuple[str | None, str | None, str, str, Any]
 _encode_ref = msgspec.json.Encoder().encode
 #: the bytes of a frame before its tail when the join_ref is null
 _NULL_REF = len(b"[null")
+#: Bytes of frames a socket may have waiting (its peer not reading) before it is closed.
+MAX_BEHIND = 16 << 20
+#: The close code and reason of such a socket: 1013, try again later (clients reconnect).
+BEHIND_CODE = 1013
+BEHIND_REASON = "too far behind: pushes were not read"
+#: Seconds a close waits for a socket's queued frames to be written.
+CLOSE_WAIT_S = 10.0
 
 
 def push_tail(topic: str, event: str, payload: JsonObject | msgspec.Struct | msgspec.Raw) -> bytes:
@@ -31,64 +39,107 @@ def push_tail(topic: str, event: str, payload: JsonObject | msgspec.Struct | msg
 
 
 class Connection:
-    """One live WebSocket and the topics it joined (topic -> join_ref)."""
+    """One live WebSocket and the topics it joined (topic -> join_ref).
+
+    Sends never wait: a frame is written at once when nothing is queued ahead of it and the
+    transport has room, else queued for this socket's writer task. A push therefore costs the
+    pusher the same whether the peer reads fast, slowly or not at all, and one stopped client
+    (an agent suspended with Ctrl-Z, a laptop asleep) holds up neither the request that posted
+    a message nor the other sockets of the room. A socket that falls :data:`MAX_BEHIND` bytes
+    behind is closed with :data:`BEHIND_CODE`; its client reconnects and catches up.
+    """
 
     def __init__(self, principal: Principal, ws: WebSocket) -> None:
         self.principal = principal
         self.ws = ws
         self.topics: dict[str, str | None] = {}
         self.closed = False
-        self._lock = asyncio.Lock()
         offered = ws.scope.get("extensions") or {}
         #: the server's direct text send (``band.serving.ws``), else None: sends go through ASGI
         self._direct: DirectSendProtocol | None = offered.get(DIRECT_SEND, {}).get("protocol")
-        #: sends waiting for the transport's buffer to drain: later ones queue behind them
-        self._waiting = 0
+        #: frames waiting for the transport (in order), and their size in bytes
+        self._behind: deque[bytes] = deque()
+        self.behind_bytes = 0
+        #: the task writing ``_behind`` out, while one runs
+        self._writer: asyncio.Task[None] | None = None
+        #: the task closing a socket that fell behind
+        self._closing: asyncio.Task[None] | None = None
 
-    async def send(self, frame: Frame) -> None:
-        """Send one Phoenix V2 frame; drop silently when the socket is gone."""
+    def send(self, frame: Frame) -> None:
+        """Send one Phoenix V2 frame; drop it silently when the socket is gone."""
         if not self.closed:  # a payload that cannot be encoded is our bug: raise
-            await self.send_encoded(encode_frame(*frame))
+            self.send_encoded(encode_frame(*frame))
 
-    async def send_encoded(self, data: bytes) -> None:
-        """Send one encoded V2 frame, in order with this socket's others; drop it silently when
-        the socket is gone."""
+    def send_encoded(self, data: bytes) -> None:
+        """Send one encoded V2 frame, in order with this socket's others, without waiting;
+        drop it silently when the socket is gone."""
         if self.closed:
             return
         direct = self._direct
-        if direct is None:
-            await self._send_asgi(data)
-        elif self._waiting or direct.write_paused:
-            await self._send_drained(direct, data)
-        else:  # nothing ahead of it and room in the buffer: written now, no await
-            try:
+        if direct is not None and not self._behind and not direct.write_paused:
+            try:  # nothing ahead of it and room in the buffer: written now
                 sent = direct.write_text(data)
             except Exception:  # the transport went away under us
                 sent = False
             self.closed = not sent
+            return
+        self._behind.append(data)
+        self.behind_bytes += len(data)
+        if self.behind_bytes > MAX_BEHIND:
+            self._fell_behind()
+        elif self._writer is None:
+            self._writer = asyncio.create_task(self._drain(), name="band-dev-socket-writer")
 
-    async def _send_drained(self, direct: DirectSendProtocol, data: bytes) -> None:
-        """Wait (in turn) for the transport to take more, as uvicorn's ASGI send waits."""
-        self._waiting += 1
+    async def _drain(self) -> None:
+        """Write the queued frames in order as the transport takes them (as uvicorn's ASGI
+        send waits for the buffer to drain)."""
+        direct, behind = self._direct, self._behind
         try:
-            async with self._lock:
+            while behind and not self.closed:
+                if direct is None:
+                    data = behind.popleft()
+                    self.behind_bytes -= len(data)
+                    await self.ws.send_text(data.decode())
+                    continue
                 await direct.writable.wait()
-                try:
-                    sent = direct.write_text(data)
-                except Exception:  # the transport went away under us
-                    sent = False
-                if not sent:
-                    self.closed = True
+                while behind and not direct.write_paused and not self.closed:
+                    data = behind.popleft()
+                    self.behind_bytes -= len(data)
+                    self.closed = not direct.write_text(data)
+        except Exception:  # the socket went away under us
+            self.closed = True
         finally:
-            self._waiting -= 1
+            self._writer = None
 
-    async def _send_asgi(self, data: bytes) -> None:
-        """Through Starlette and the server's ASGI send (a server without the direct send)."""
-        async with self._lock:
-            try:
-                await self.ws.send_text(data.decode())
-            except Exception:  # socket went away under us
-                self.closed = True
+    def _fell_behind(self) -> None:
+        """The peer stopped reading: drop what it has not taken and close its socket."""
+        log.warning(
+            "closing a socket of %s %s: it fell %d MiB behind (its client is not reading)",
+            self.principal.kind,
+            self.principal.id,
+            self.behind_bytes >> 20,
+        )
+        self.closed = True
+        self._behind.clear()
+        self.behind_bytes = 0
+        if self._writer is not None:
+            self._writer.cancel()
+        self._closing = asyncio.create_task(self.close(BEHIND_CODE, BEHIND_REASON))
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        """Close the socket once the frames sent before are written (waiting at most
+        :data:`CLOSE_WAIT_S` for a peer that does not read)."""
+        writer = self._writer
+        if writer is not None and not self.closed:
+            await asyncio.wait({writer}, timeout=CLOSE_WAIT_S)
+        self.closed = True
+        if self._direct is not None:  # a close frame now, behind what the transport holds
+            self._direct.close_now(code, reason)
+            return
+        try:  # through ASGI, which waits for room in the buffer (or the connection's loss)
+            await self.ws.close(code=code, reason=reason)
+        except Exception:
+            log.debug("socket of %s already closed", self.principal.id)
 
 
 #: A socket's subscription that was dropped: (connection, topic, join_ref).
@@ -156,19 +207,16 @@ class Fanout:
         """Send one farewell ``event`` on ``topic`` to sockets that just left it."""
         for conn, joined, join_ref in left:
             if joined == topic:
-                await conn.send((join_ref, None, topic, event, payload))
+                conn.send((join_ref, None, topic, event, payload))
 
     async def disconnect(self, pid: str, code: int = 1008, reason: str = "agent deleted") -> None:
         """Close every socket of ``pid`` (a deleted agent): topics dropped before any await."""
         conns = [c for c in self.connections if c.principal.id == pid]
         for conn in conns:
             conn.topics.clear()
-        for conn in conns:
+        for conn in conns:  # 1008 (policy violation): the SDK stops reconnecting a gone key
+            await conn.close(code, reason)  # after what was sent it (the farewells) is written
             self.remove(conn)
-            try:  # 1008 (policy violation): the SDK stops reconnecting a key that is gone
-                await conn.ws.close(code=code, reason=reason)
-            except Exception:
-                log.debug("socket of %s already closed", pid)
 
     def online(self, pid: str) -> bool:
         """Whether a principal has a live connection."""
@@ -196,5 +244,5 @@ class Fanout:
                 continue
             if tail is None:
                 tail = push_tail(topic, event, payload)
-            await conn.send_encoded(b"[" + _encode_ref(conn.topics[topic]) + tail)
+            conn.send_encoded(b"[" + _encode_ref(conn.topics[topic]) + tail)
         log.debug("pushed %s on %s", event, topic)
