@@ -117,7 +117,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
             if text is None:  # Phoenix frames are text; a binary one is dropped, not fatal
                 log.warning("dropping binary frame (%d bytes)", len(message.get("bytes") or b""))
                 continue
-            await _handle(conn, text, directory)
+            await _handle(conn, text, directory, fanout)
     except WebSocketDisconnect:
         pass
     except asyncio.CancelledError:
@@ -200,7 +200,7 @@ def _reply(
     return (join_ref, ref, topic, "phx_reply", ReplyPayload(status=status, response=response))
 
 
-async def _handle(conn: Connection, text: str, directory: AsyncStore) -> None:
+async def _handle(conn: Connection, text: str, directory: AsyncStore, fanout: Fanout) -> None:
     """Dispatch one client frame."""
     try:
         frame = decode_frame(text)
@@ -215,12 +215,12 @@ async def _handle(conn: Connection, text: str, directory: AsyncStore) -> None:
         if reason is not None:
             conn.send(_reply(join_ref, ref, topic, "error", {"reason": reason}))
             return
-        conn.topics[topic] = join_ref if join_ref is not None else ref
+        fanout.join(conn, topic, join_ref if join_ref is not None else ref)
         conn.send(_reply(join_ref, ref, topic, "ok", {}))
         if getattr(conn.ws.app.state, "log_joins", False):  # --access-log: joins too
             conn.ws.app.state.join_lines.add(conn.principal, str(topic))
     elif event == "phx_leave":
-        conn.topics.pop(topic, None)
+        fanout.leave(conn, topic)
         conn.send(_reply(join_ref, ref, topic, "ok", {}))
     else:
         conn.send(_reply(join_ref, ref, topic, "error", {"reason": "unmatched topic"}))

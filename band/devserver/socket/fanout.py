@@ -147,17 +147,23 @@ Joined = tuple[Connection, str, str | None]
 
 
 class Fanout:
-    """Tracks connections and pushes events to joined topics."""
+    """Tracks connections and pushes events to joined topics.
+
+    Indexed by topic and by principal, so a push costs the sockets joined to its topic and a
+    presence check the sockets of its principal, however many others are connected.
+    """
 
     def __init__(self) -> None:
         self.connections: set[Connection] = set()
         self.agents: dict[str, Connection] = {}
-        #: live sockets of each principal (the per-key cap)
-        self.per_principal: dict[str, int] = {}
+        #: the sockets of each principal (the per-key cap, presence)
+        self._of: dict[str, set[Connection]] = {}
+        #: the sockets joined to each topic, in the order they joined
+        self._joined: dict[str, dict[Connection, None]] = {}
 
     def sockets_of(self, pid: str) -> int:
         """How many live sockets ``pid`` holds."""
-        return self.per_principal.get(pid, 0)
+        return len(self._of.get(pid, ()))
 
     def agent_connected(self, agent_id: str) -> Connection | None:
         """Return the live connection of ``agent_id``, if any."""
@@ -166,26 +172,43 @@ class Fanout:
 
     def add(self, conn: Connection) -> None:
         """Register a connection."""
-        if conn not in self.connections:
-            pid = conn.principal.id
-            self.per_principal[pid] = self.per_principal.get(pid, 0) + 1
         self.connections.add(conn)
+        self._of.setdefault(conn.principal.id, set()).add(conn)
         if conn.principal.kind == "agent":
             self.agents[conn.principal.id] = conn
 
     def remove(self, conn: Connection) -> None:
-        """Forget a connection."""
+        """Forget a connection (again: no-op)."""
         conn.closed = True
-        if conn in self.connections:
-            pid = conn.principal.id
-            left = self.per_principal.get(pid, 1) - 1
-            if left > 0:
-                self.per_principal[pid] = left
-            else:
-                self.per_principal.pop(pid, None)
         self.connections.discard(conn)
-        if self.agents.get(conn.principal.id) is conn:
-            del self.agents[conn.principal.id]
+        pid = conn.principal.id
+        mine = self._of.get(pid)
+        if mine is not None:
+            mine.discard(conn)
+            if not mine:
+                del self._of[pid]
+        for topic in conn.topics:
+            self._unindex(conn, topic)
+        if self.agents.get(pid) is conn:
+            del self.agents[pid]
+
+    def join(self, conn: Connection, topic: str, join_ref: str | None) -> None:
+        """Subscribe ``conn`` to ``topic`` (a rejoin takes the new ``join_ref``)."""
+        conn.topics[topic] = join_ref
+        if conn in self.connections:
+            self._joined.setdefault(topic, {})[conn] = None
+
+    def leave(self, conn: Connection, topic: str) -> str | None:
+        """Unsubscribe ``conn`` from ``topic``; the join_ref it had (None if not joined)."""
+        self._unindex(conn, topic)
+        return conn.topics.pop(topic, None)
+
+    def _unindex(self, conn: Connection, topic: str) -> None:
+        joined = self._joined.get(topic)
+        if joined is not None:
+            joined.pop(conn, None)
+            if not joined:
+                del self._joined[topic]
 
     def leave_room(self, rid: str, pid: str | None = None) -> list[Joined]:
         """Unsubscribe ``pid``'s sockets (every socket when None) from room ``rid``'s topics.
@@ -194,11 +217,11 @@ class Fanout:
         caller awaits anything, so no push of the room can slip in between. Returns what was
         left as (connection, topic, join_ref).
         """
-        topics = (f"chat_room:{rid}", f"room_participants:{rid}")
         left: list[Joined] = []
-        for conn in self.connections:
-            if pid is None or conn.principal.id == pid:
-                left += [(conn, t, conn.topics.pop(t)) for t in topics if t in conn.topics]
+        for topic in (f"chat_room:{rid}", f"room_participants:{rid}"):
+            for conn in list(self._joined.get(topic, ())):
+                if pid is None or conn.principal.id == pid:
+                    left.append((conn, topic, self.leave(conn, topic)))
         return left
 
     async def send_to(
@@ -211,16 +234,17 @@ class Fanout:
 
     async def disconnect(self, pid: str, code: int = 1008, reason: str = "agent deleted") -> None:
         """Close every socket of ``pid`` (a deleted agent): topics dropped before any await."""
-        conns = [c for c in self.connections if c.principal.id == pid]
+        conns = list(self._of.get(pid, ()))
         for conn in conns:
-            conn.topics.clear()
+            for topic in list(conn.topics):
+                self.leave(conn, topic)
         for conn in conns:  # 1008 (policy violation): the SDK stops reconnecting a gone key
             await conn.close(code, reason)  # after what was sent it (the farewells) is written
             self.remove(conn)
 
     def online(self, pid: str) -> bool:
         """Whether a principal has a live connection."""
-        return any(c.principal.id == pid and not c.closed for c in self.connections)
+        return any(not c.closed for c in self._of.get(pid, ()))
 
     async def push(
         self,
@@ -232,10 +256,11 @@ class Fanout:
     ) -> None:
         """Send ``event`` to every socket joined to ``topic`` (agents filtered by ``agent_ids``;
         a ``Raw`` payload is its JSON, already encoded)."""
+        joined = self._joined.get(topic)
+        if not joined:
+            return
         tail: bytes | None = None  # the frame after its join_ref, encoded once for every socket
-        for conn in list(self.connections):
-            if topic not in conn.topics:
-                continue
+        for conn in list(joined):
             if (
                 agent_ids is not None
                 and conn.principal.kind == "agent"
