@@ -15,7 +15,16 @@ from band.private_files import private_dir, write_private
 
 from . import local
 from .human import Human, socket_url
-from .options import DEV_HOST, DEV_PORT, CommandError, add_db, add_platform, port
+from .options import (
+    DEFAULT_URL,
+    DEV_HOST,
+    DEV_PORT,
+    CommandError,
+    add_db,
+    add_platform,
+    platform_url,
+    port,
+)
 
 if TYPE_CHECKING:
     from band.runtime.instance import HostLock
@@ -25,6 +34,8 @@ __all__ = ["add"]
 
 def _serve(args: argparse.Namespace) -> int:
     """Run the local platform in the foreground."""
+    args.host = args.host or DEV_HOST
+    args.port = args.port or DEV_PORT
     taken = _port_taken(args.host, args.port)
     if taken:
         other = args.port + 1 if args.port < 65535 else DEV_PORT + 1
@@ -121,8 +132,24 @@ def _port_taken(host: str, port: int) -> str:
     return ""
 
 
+def _platform_of(args: argparse.Namespace) -> None:
+    """Fill in ``--url`` for ``band dev [--host H] [--port P] agent create ...``: options given
+    to ``band dev`` before a subcommand name the band dev it acts on (``--db`` and
+    ``--user-key`` carry over as they are)."""
+    if "url" in args:
+        return
+    if args.host is not None or args.port is not None:
+        args.url = rest_url(args.host or DEV_HOST, args.port or DEV_PORT)
+        return
+    try:
+        args.url = platform_url(os.environ.get("BAND_REST_URL") or DEFAULT_URL)
+    except argparse.ArgumentTypeError as exc:
+        raise CommandError(f"BAND_REST_URL: {exc}", code=2) from exc
+
+
 async def _agent_create(args: argparse.Namespace) -> int:
     """Register an agent through the human API; say what was registered and written."""
+    _platform_of(args)
     description = args.description or f"{args.name}, a local agent"
     body = {"agent": {"name": args.name, "description": description}}
     async with Human(args) as human:
@@ -193,15 +220,16 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "BAND_REST_URL and BAND_WS_URL, then serves until Ctrl-C."
         ),
     )
+    # None when not given: before a subcommand they name the band dev it acts on
     dev.add_argument(
         "--host",
-        default=DEV_HOST,
+        default=None,
         help=(
-            "address to listen on (default: %(default)s, loopback; any other address is "
+            f"address to listen on (default: {DEV_HOST}, loopback; any other address is "
             "reachable from other machines, and band dev warns of it)"
         ),
     )
-    dev.add_argument("--port", type=port, default=DEV_PORT, help="port (default: %(default)s)")
+    dev.add_argument("--port", type=port, default=None, help=f"port (default: {DEV_PORT})")
     add_db(dev, "SQLite file or :memory:")
     dev.add_argument(
         "--user-key",
@@ -233,7 +261,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     create.add_argument(
         "--description", default=None, help='what the agent does (default: "NAME, a local agent")'
     )
-    add_platform(create)
+    add_platform(create, inherit="band dev")
     create.add_argument(
         "--config",
         default=None,
@@ -255,5 +283,5 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     user_create.add_argument("name", metavar="NAME", help="the person's name")
     user_create.add_argument("--handle", default=None, help="handle (default: from NAME)")
-    add_db(user_create, "the platform's SQLite file")
+    add_db(user_create, "the platform's SQLite file", inherit="band dev")
     user_create.set_defaults(func=_user_create, log_level=logging.WARNING)

@@ -38,25 +38,47 @@ class CommandError(Exception):
         self.code = code
 
 
-def add_db(parser: argparse.ArgumentParser, role: str) -> None:
-    """``--db``: band dev's SQLite file; ``role`` says what this command does with it."""
-    parser.add_argument("--db", default=DEFAULT_DB, help=f"{role} (default: %(default)s)")
+def add_db(parser: argparse.ArgumentParser, role: str, *, inherit: str = "") -> None:
+    """``--db``: band dev's SQLite file; ``role`` says what this command does with it.
 
-
-def add_platform(parser: argparse.ArgumentParser) -> None:
-    """``--url``, ``--user-key`` and ``--db``: which platform, and whose key."""
+    ``inherit`` names the parent command whose own ``--db``, given before this subcommand,
+    stands when this one is not given (argparse would otherwise put this default over it).
+    """
+    default = f"{inherit}'s --db, else {DEFAULT_DB}" if inherit else DEFAULT_DB
     parser.add_argument(
-        "--url",
-        type=platform_url,  # argparse applies it to the default too: BAND_REST_URL is checked
-        default=os.environ.get("BAND_REST_URL") or DEFAULT_URL,
-        help="REST URL of the platform (default: $BAND_REST_URL, else %(default)s)",
+        "--db",
+        default=argparse.SUPPRESS if inherit else DEFAULT_DB,
+        help=f"{role} (default: {default})",
     )
+
+
+def add_platform(parser: argparse.ArgumentParser, *, inherit: str = "") -> None:
+    """``--url``, ``--user-key`` and ``--db``: which platform, and whose key (``inherit``: as
+    for :func:`add_db`; the parent then also resolves ``--url``, see ``band dev``)."""
+    if inherit:
+        parser.add_argument(
+            "--url",
+            type=platform_url,
+            default=argparse.SUPPRESS,
+            help=(
+                f"REST URL of the platform (default: the one at {inherit}'s --host/--port when "
+                f"given, else $BAND_REST_URL, else {DEFAULT_URL})"
+            ),
+        )
+    else:
+        parser.add_argument(
+            "--url",
+            type=platform_url,  # argparse applies it to the default too: BAND_REST_URL is checked
+            default=os.environ.get("BAND_REST_URL") or DEFAULT_URL,
+            help="REST URL of the platform (default: $BAND_REST_URL, else %(default)s)",
+        )
+    whose = f"{inherit}'s --user-key, else " if inherit else ""
     parser.add_argument(
         "--user-key",
-        default=None,
-        help="the person's API key (default: $BAND_USER_KEY, else the key stored in --db)",
+        default=argparse.SUPPRESS if inherit else None,
+        help=f"the person's API key (default: {whose}$BAND_USER_KEY, else the key stored in --db)",
     )
-    add_db(parser, "band dev's SQLite file to read the local person's key from")
+    add_db(parser, "band dev's SQLite file to read the local person's key from", inherit=inherit)
 
 
 def platform_url(text: str) -> str:

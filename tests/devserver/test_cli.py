@@ -25,14 +25,39 @@ from .conftest import Live
 
 def test_parser_defaults() -> None:
     args = build_parser().parse_args(["dev"])
-    assert (args.host, args.port, args.db, args.user_key) == (
-        "127.0.0.1",
-        8080,
-        ".band/dev.sqlite3",
-        None,
-    )
+    # --host and --port stay None until band dev serves (127.0.0.1:8080): given before a
+    # subcommand, they name the band dev it acts on
+    assert (args.host, args.port, args.db, args.user_key) == (None, None, ".band/dev.sqlite3", None)
     with pytest.raises(SystemExit):
         build_parser().parse_args([])
+
+
+def test_band_devs_options_before_a_subcommand_are_the_ones_it_acts_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``band dev --port P --db F agent create`` registers on the band dev at P with the key
+    stored in F. Before: argparse put the subcommand's own defaults over them, so F was
+    ignored (no user key found) and the agent went to port 8080."""
+    for name in ("BAND_REST_URL", "BAND_USER_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)  # no .band/dev.sqlite3 here to fall back on
+    db = str(tmp_path / "elsewhere.sqlite3")
+    for live in live_platform(db):
+        port = live.rest.rsplit(":", 1)[1]
+        argv = ["dev", "--port", port, "--db", db, "agent", "create", "Echo", "--json"]
+        assert main(argv) == 0, capsys.readouterr().err
+        created = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+        me = live.agent(created["api_key"], "GET", "/api/v1/agent/me").json()["data"]
+        assert me["id"] == created["id"]
+        # band dev's --user-key too; a subcommand's own option still wins over band dev's
+        argv = ["dev", "--port", port, "--user-key", "band_u_wrong", "agent", "create", "X"]
+        assert main([*argv, "--user-key", live.user_key, "--json"]) == 0
+        capsys.readouterr()
+        assert main(argv) == 1 and "refused the user key (401)" in capsys.readouterr().err
+        assert main(["dev", "--db", db, "user", "create", "Bob"]) == 0
+        bob = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+        r = live.agent(bob["api_key"], "GET", "/api/v1/me/profile")
+        assert r.json()["data"]["id"] == bob["id"]
 
 
 def test_agent_create(live: Live, capsys: pytest.CaptureFixture[str]) -> None:
