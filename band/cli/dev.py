@@ -34,8 +34,6 @@ __all__ = ["add"]
 
 def _serve(args: argparse.Namespace) -> int:
     """Run the local platform in the foreground."""
-    args.host = args.host or DEV_HOST
-    args.port = args.port or DEV_PORT
     taken = _port_taken(args.host, args.port)
     if taken:
         other = args.port + 1 if args.port < 65535 else DEV_PORT + 1
@@ -132,14 +130,28 @@ def _port_taken(host: str, port: int) -> str:
     return ""
 
 
+class _Given(argparse.Action):
+    """Store the option's value and note in ``given`` that it was given (not defaulted)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.given = {*getattr(namespace, "given", ()), self.dest}
+
+
 def _platform_of(args: argparse.Namespace) -> None:
     """Fill in ``--url`` for ``band dev [--host H] [--port P] agent create ...``: options given
     to ``band dev`` before a subcommand name the band dev it acts on (``--db`` and
     ``--user-key`` carry over as they are)."""
     if "url" in args:
         return
-    if args.host is not None or args.port is not None:
-        args.url = rest_url(args.host or DEV_HOST, args.port or DEV_PORT)
+    if {"host", "port"} & getattr(args, "given", set()):
+        args.url = rest_url(args.host, args.port)
         return
     try:
         args.url = platform_url(os.environ.get("BAND_REST_URL") or DEFAULT_URL)
@@ -220,16 +232,19 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "BAND_REST_URL and BAND_WS_URL, then serves until Ctrl-C."
         ),
     )
-    # None when not given: before a subcommand they name the band dev it acts on
+    # noted when given: before a subcommand they name the band dev it acts on
     dev.add_argument(
         "--host",
-        default=None,
+        action=_Given,
+        default=DEV_HOST,
         help=(
-            f"address to listen on (default: {DEV_HOST}, loopback; any other address is "
+            "address to listen on (default: %(default)s, loopback; any other address is "
             "reachable from other machines, and band dev warns of it)"
         ),
     )
-    dev.add_argument("--port", type=port, default=None, help=f"port (default: {DEV_PORT})")
+    dev.add_argument(
+        "--port", action=_Given, type=port, default=DEV_PORT, help="port (default: %(default)s)"
+    )
     add_db(dev, "SQLite file or :memory:")
     dev.add_argument(
         "--user-key",

@@ -25,9 +25,12 @@ from .conftest import Live
 
 def test_parser_defaults() -> None:
     args = build_parser().parse_args(["dev"])
-    # --host and --port stay None until band dev serves (127.0.0.1:8080): given before a
-    # subcommand, they name the band dev it acts on
-    assert (args.host, args.port, args.db, args.user_key) == (None, None, ".band/dev.sqlite3", None)
+    assert (args.host, args.port, args.db, args.user_key) == (
+        "127.0.0.1",
+        8080,
+        ".band/dev.sqlite3",
+        None,
+    )
     with pytest.raises(SystemExit):
         build_parser().parse_args([])
 
