@@ -294,8 +294,9 @@ class Agent:
     async def run_forever(self, *, install_signal_handlers: bool = True) -> None:
         """Serve until :meth:`stop`, :meth:`request_stop`, SIGINT/SIGTERM or the session ends.
 
-        With ``install_signal_handlers`` (the default) SIGINT/SIGTERM stop the agent and the
-        loop's handlers are removed on return; a host owning its signals passes False and
+        With ``install_signal_handlers`` (the default) SIGINT/SIGTERM stop the agent, giving
+        running turns the shutdown timeout; a second one cancels them now. The loop's
+        handlers are removed on return; a host owning its signals passes False and
         calls :meth:`stop` itself. Returns at once when the agent is not started.
         """
         if not self._started:
@@ -305,9 +306,9 @@ class Agent:
         if install_signal_handlers:
             for sig in (signal.SIGINT, signal.SIGTERM):
                 with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                    loop.add_signal_handler(sig, self.request_stop)
+                    loop.add_signal_handler(sig, self._on_signal, loop, sig)
                     installed.append(sig)
-        try:
+        try:  # the handlers stay while stopping: a second signal cuts the wait for turns short
             ended = asyncio.ensure_future(self._runtime.ended.wait())
             asked = asyncio.ensure_future(self._stop_requested.wait())
             try:
@@ -317,16 +318,35 @@ class Agent:
                     fut.cancel()
             if self._runtime.ended.is_set():
                 log.warning("Agent %s disconnected: %s", self.agent_name, self._runtime.end_reason)
+            if self._started:  # a signal, request_stop() or a lost session: stop here
+                timeout = self._shutdown_timeout
+                if self._runtime.end_reason == "superseded":
+                    # a newer process owns the session now and takes over the open attempts:
+                    # a turn finished here would answer alongside its replay there
+                    timeout = None
+                running = self._runtime.running_turns()
+                if running and timeout:
+                    waiting = (
+                        "stopping: waiting up to %g s for %d running turn%s to finish"
+                        " (Ctrl-C again to stop now)"
+                        if installed
+                        else "stopping: waiting up to %g s for %d running turn%s to finish"
+                    )
+                    log.warning(waiting, timeout, running, "" if running == 1 else "s")
+                await self.stop(timeout=timeout)
         finally:
             for sig in installed:
                 loop.remove_signal_handler(sig)
-        if self._started:  # a signal, request_stop() or a lost session: stop here
-            timeout = self._shutdown_timeout
-            if self._runtime.end_reason == "superseded":
-                # a newer process owns the session now and takes over the open attempts: a
-                # turn finished here would answer alongside its replay there
-                timeout = None
-            await self.stop(timeout=timeout)
+
+    def _on_signal(self, loop: asyncio.AbstractEventLoop, sig: signal.Signals) -> None:
+        """The first SIGINT/SIGTERM stops gracefully, the second now; after that the signal's
+        default action is back (a stop stuck in an adapter's cleanup can still be broken)."""
+        if not self._stop_requested.is_set():
+            self.request_stop()
+            return
+        loop.remove_signal_handler(sig)
+        log.warning("stopping now: running turns cancelled (answered at the next start)")
+        self._runtime.stop_now()
 
     def request_stop(self) -> None:
         """Ask :meth:`run_forever` to stop the agent (safe from signal handlers and callbacks)."""

@@ -409,8 +409,14 @@ class FactoryRoom(ContextRoom):
             self.execution.interrupt(kind=mode)
         await self.turns.on_interrupt(self.room_id, mode)
 
-    async def close(self, grace: float | None = None) -> bool:
-        """Stop the execution (``grace`` seconds for running work), then ``on_session_cleanup``."""
+    #: a custom execution owns its turns: the runtime does not see them running
+    turn_running = False
+
+    async def close(
+        self, grace: float | None = None, cut_short: asyncio.Event | None = None
+    ) -> bool:
+        """Stop the execution (``grace`` seconds for running work), then ``on_session_cleanup``
+        (``cut_short`` is not offered to a custom execution's ``stop``: it has no such say)."""
         try:
             graceful = await self.execution.stop(grace)
         finally:

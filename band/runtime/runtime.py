@@ -189,6 +189,7 @@ class AgentRuntime:
         self.ended = asyncio.Event()
         self.end_reason: str | None = None
         self._stop_asked = asyncio.Event()  # ends run(): stop() or a signal
+        self._stop_now = asyncio.Event()  # ends stop()'s wait for running turns
         #: True while joined to the agent's contacts topic (band-sdk: is_contacts_subscribed)
         self.contacts_subscribed = False
         self._controls: OrderedDict[str, None] = OrderedDict()
@@ -207,6 +208,7 @@ class AgentRuntime:
     async def start(self) -> None:
         """Identify the agent, connect the socket, join its topics and rooms."""
         self._stop_asked.clear()
+        self._stop_now.clear()
         me = (await self.rest.request("GET", "/agent/me")).data_as(AgentMe) or AgentMe()
         self.agent_name = me.name or self.agent_id
         self.agent_description = me.description or ""
@@ -247,7 +249,7 @@ class AgentRuntime:
         self._stop_asked.set()
         rooms, self.rooms = list(self.rooms.values()), {}
         results = await asyncio.gather(
-            *(room.close(timeout) for room in rooms), return_exceptions=True
+            *(room.close(timeout, self._stop_now) for room in rooms), return_exceptions=True
         )
         graceful = all(r is True for r in results)
         for task in list(self._tasks):
@@ -262,6 +264,15 @@ class AgentRuntime:
             if self.link is not None:  # band-sdk's stop() disconnects the link too
                 await self.link.disconnect()
         return graceful
+
+    def running_turns(self) -> int:
+        """How many turns are running now (one at most per room)."""
+        return sum(room.turn_running for room in self.rooms.values())
+
+    def stop_now(self) -> None:
+        """Cut a :meth:`stop` that waits for running turns short: they are cancelled now
+        (their messages stay unprocessed and are answered at the next start)."""
+        self._stop_now.set()
 
     async def run(self, *, install_signal_handlers: bool = True) -> None:
         """Start, run until the socket ends for good (or SIGINT/SIGTERM when

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -219,3 +221,95 @@ def test_the_lock_file_goes_with_its_holder_and_a_stale_open_is_not_a_lock(tmp_p
     finally:
         os.close(stale)
     assert list(tmp_path.iterdir()) == []
+
+
+SLOW_SCRIPT = """
+import asyncio, logging, sys
+from band import Agent
+from band.core import SimpleAdapter
+
+class Slow(SimpleAdapter):
+    async def on_message(self, msg, tools, history, *args, **kw):
+        print("TURN STARTED", flush=True)
+        await asyncio.sleep(3600)
+
+logging.basicConfig(level=logging.INFO, stream=sys.stdout, format="%(levelname)s %(message)s")
+agent = Agent.from_config("slow", adapter=Slow(), config_path="agent_config.yaml")
+asyncio.run(agent.run(shutdown_timeout=3600))
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_second_signal_stops_now_without_a_traceback(
+    platform: RestartablePlatform, tmp_path: Path, sig: int
+) -> None:
+    """The first signal waits for the running turn (shutdown_timeout, here an hour) and says
+    how to stop now; the second cancels it and the script exits 0, quietly. Before: the
+    handlers were gone once the first came, so a second Ctrl-C raised KeyboardInterrupt with a
+    traceback (a second SIGTERM killed the process). The cut turn's message is answered at
+    the next start."""
+    live, aid, key, rid = agent_in_room(platform, "Slow")
+    (tmp_path / "agent_config.yaml").write_text(f"slow:\n  agent_id: {aid}\n  api_key: {key}\n")
+    env = {**os.environ, "BAND_REST_URL": live.rest, "BAND_WS_URL": live.ws}
+    env["PYTHONPATH"] = str(Path(band.__file__).resolve().parents[1])
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SLOW_SCRIPT], cwd=tmp_path, env=env, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    lines: queue.Queue[str | None] = queue.Queue()  # None: the output ended
+
+    def read() -> None:
+        for line in proc.stdout or ():
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    seen: list[str] = []
+
+    def expect(text: str | None) -> str:
+        """Read up to the output line with ``text`` (None: to the end); fail, not hang, when
+        it does not come."""
+        while True:
+            try:
+                line = lines.get(timeout=60)
+            except queue.Empty:
+                raise AssertionError(f"no {text!r} in:\n{''.join(seen)}") from None
+            if line is None:
+                assert text is None, f"ended before {text!r}:\n{''.join(seen)}"
+                return ""
+            seen.append(line)
+            if text is not None and text in line:
+                return line
+
+    try:
+        expect("Agent started")
+        body = {"message": {"content": "take your time", "mentions": [{"id": aid}]}}
+        r = live.human("POST", f"/api/v1/me/chats/{rid}/messages", json=body)
+        mid = r.json()["data"]["id"]
+        expect("TURN STARTED")
+        proc.send_signal(sig)
+        waiting = expect("waiting up to 3600 s for 1 running turn to finish")
+        assert "(Ctrl-C again to stop now)" in waiting
+        proc.send_signal(sig)
+        expect("Agent stopped: Slow (graceful=False)")  # not an hour later
+        expect(None)
+        proc.wait(60)
+    finally:
+        if proc.poll() is None:
+            stop_process(proc)
+    out = "".join(seen)
+    assert proc.returncode == 0, out
+    assert "Traceback" not in out and "KeyboardInterrupt" not in out
+    assert "stopping now: running turns cancelled" in out
+    assert "Agent stopped: Slow (graceful=False)" in out and key not in out
+
+    async def answered_at_the_next_start() -> list[str]:
+        human = Human(live)
+        assert await human.status(rid, mid, aid) == "processing"
+        async with fast_agent(live, Echo(), aid, key):
+            await wait_for(lambda: human.status_is(rid, mid, aid, "processed"))
+        texts = [plain(m["content"]) for m in await human.replies(rid, aid)]
+        await human.aclose()
+        return texts
+
+    assert asyncio.run(answered_at_the_next_start()) == ["echo: take your time"]

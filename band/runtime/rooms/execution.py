@@ -226,17 +226,33 @@ class RoomExecution(ContextRoom):
         """Hand the running turn's tools the new participant list (for mentions)."""
         self.runner.participants_changed()
 
-    async def close(self, grace: float | None = None) -> bool:
+    @property
+    def turn_running(self) -> bool:
+        """Whether a turn is running now."""
+        turn = self.runner.running
+        return turn is not None and not turn.done()
+
+    async def close(
+        self, grace: float | None = None, cut_short: asyncio.Event | None = None
+    ) -> bool:
         """Stop the worker and let the adapter clean up; False when a turn had to be cancelled.
 
-        ``grace``: seconds a running turn may take to finish first (None: cancel at once).
+        ``grace``: seconds a running turn may take to finish first (None: cancel at once);
+        ``cut_short``, once set, ends that wait (a second Ctrl-C).
         """
         turn = self.runner.running
         graceful = turn is None or turn.done()
         if not graceful and grace is not None and grace > 0:
             assert turn is not None
-            done, _ = await asyncio.wait({turn}, timeout=grace)
-            graceful = bool(done)
+            waits: set[asyncio.Future[Any]] = {turn}
+            if cut_short is not None:
+                waits.add(asyncio.ensure_future(cut_short.wait()))
+            try:
+                await asyncio.wait(waits, timeout=grace, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for wait in waits - {turn}:
+                    wait.cancel()
+            graceful = turn.done()
             if graceful:  # let the worker settle the finished turn (its marks)
                 await asyncio.sleep(0)
                 with contextlib.suppress(TimeoutError):
