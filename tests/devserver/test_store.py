@@ -27,6 +27,29 @@ def test_schema_version_and_idempotent_migrate(tmp_path: Path) -> None:
     assert Store(db).schema_version() == SCHEMA_VERSION
 
 
+def test_a_new_database_is_one_log_line_an_upgrade_one_per_step(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """band dev's first lines on a fresh database were one per migration (eight)."""
+    from band.devserver.store.db import MIGRATIONS
+
+    caplog.set_level("INFO", logger="band.devserver.store.db")
+    Store(tmp_path / "new.sqlite3").close()
+    assert caplog.messages == [f"created a new database (schema version {SCHEMA_VERSION})"]
+    caplog.clear()
+    Store(tmp_path / "new.sqlite3").close()  # up to date: nothing to say
+    assert caplog.messages == []
+    old = sqlite3.connect(tmp_path / "old.sqlite3")  # as the version before the last left it
+    old.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    for version in range(1, SCHEMA_VERSION):
+        old.executescript(MIGRATIONS[version])
+        old.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+    old.commit()
+    old.close()
+    Store(tmp_path / "old.sqlite3").close()
+    assert caplog.messages == [f"upgraded the database to schema version {SCHEMA_VERSION}"]
+
+
 def test_keys_are_hashed(tmp_path: Path) -> None:
     db = tmp_path / "dev.sqlite3"
     store = Store(db)

@@ -481,7 +481,10 @@ class Store:
                     if stmt.strip():
                         self.db.execute(stmt)
                 self.db.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
-            log.info("applied schema migration %d", version)
+            if current:  # a new database's steps are not news: one line says it was made
+                log.info("upgraded the database to schema version %d", version)
+        if not current:
+            log.info("created a new database (schema version %d)", SCHEMA_VERSION)
 
     def schema_version(self) -> int:
         """Return the applied schema version."""
