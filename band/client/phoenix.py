@@ -234,6 +234,15 @@ def _upgrade_refusal(exc: InvalidStatus) -> str:
     return text
 
 
+#: What a refused upgrade's status usually means, said once per refusal after its line.
+_UPGRADE_HINTS = {
+    401: (
+        ": the platform does not accept this agent's key now (a band dev serving another "
+        "database? register the agent there again: band dev agent create); retrying"
+    ),
+}
+
+
 def _upgrade_retry_after(exc: InvalidStatus) -> float | None:
     """Seconds a refused upgrade asked us to wait (``Retry-After`` or the error body)."""
     header = exc.response.headers.get("Retry-After")
@@ -601,7 +610,9 @@ class PhoenixClient:
             status = exc.response.status_code
             terminal, _ = classify_upgrade(status)
             refusal = _upgrade_refusal(exc)
-            log.warning("socket %s (terminal=%s)", refusal, terminal)
+            log.warning(
+                "socket %s (terminal=%s)%s", refusal, terminal, _UPGRADE_HINTS.get(status, "")
+            )
             if terminal:
                 self.dead_reason = refusal
             return self._session.on_upgrade_rejected(

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
+from pathlib import Path
 
+import pytest
 from bandtest.platform import RestartablePlatform
 
 from .conftest import Echo, Human, InRoom, in_room, plain, wait_for
@@ -105,3 +108,22 @@ def test_platform_down_during_a_turn(platform: RestartablePlatform) -> None:
             assert adapter.seen == [mid, mid]  # cut off once, then answered
 
     in_room(platform, "Echo", scenario)
+
+
+def test_a_platform_that_no_longer_knows_the_key_is_said_to_and_what_to_do(
+    platform: RestartablePlatform, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """band dev restarted on another database refuses the agent's upgrade with 401 (not
+    terminal, as in band-sdk: the agent keeps retrying); the warning says what it means."""
+    caplog.set_level(logging.WARNING, logger="band.client.phoenix")
+
+    async def scenario(r: InRoom) -> None:
+        async with r.agent(Echo()) as agent:
+            platform.db_path = str(tmp_path / "another.sqlite3")
+            await asyncio.to_thread(platform.restart)
+            await wait_for(lambda: agent.runtime.phoenix.last_refusal is not None, timeout=30)
+            assert agent.is_running  # still retrying
+
+    in_room(platform, "Echo", scenario)
+    refused = [m for m in caplog.messages if "upgrade refused with HTTP 401" in m]
+    assert refused and "band dev agent create" in refused[0] and "(terminal=False)" in refused[0]
