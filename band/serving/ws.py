@@ -74,6 +74,9 @@ class DirectSendProtocol(WebSocketsSansIOProtocol):
         self.conn.send_close(code, reason)
         self.transport.write(b"".join(self.conn.data_to_send()))
         self.close_sent = True
+        if self.read_paused:  # as uvicorn's close: the peer's answer must be read
+            self.read_paused = False
+            self.transport.resume_reading()
         self.close_timer = self.loop.call_later(self.close_timeout, self.transport.abort)
 
     def _open(self) -> bool:
