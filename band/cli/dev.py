@@ -11,17 +11,17 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from band.private_files import private_dir, write_private
+from band.private_files import write_private
 
 from . import local
 from .human import Human, socket_url
 from .options import (
-    DEFAULT_URL,
     DEV_HOST,
     DEV_PORT,
     CommandError,
     add_db,
     add_platform,
+    env_url,
     platform_url,
     port,
 )
@@ -55,8 +55,9 @@ def _serve(args: argparse.Namespace) -> int:
 def _serving_lock(lock: HostLock, db: str) -> HostLock:
     """Hold ``db``'s serving lock, or refuse: two band devs on one database would each keep
     their own view of it (one's new rooms unseen by the other) and push to their own sockets."""
-    parent = Path(db).parent
-    private_dir(parent, ours=parent.name == ".band")  # as the store makes it: .band is ours
+    from band.devserver.store.db import private_db_dir
+
+    private_db_dir(Path(db))  # the lock file lives beside the database: its directory first
     if not lock.try_acquire():
         raise CommandError(
             f"another band dev is serving {db} (lock {lock.path}).\n"
@@ -154,7 +155,7 @@ def _platform_of(args: argparse.Namespace) -> None:
         args.url = rest_url(args.host, args.port)
         return
     try:
-        args.url = platform_url(os.environ.get("BAND_REST_URL") or DEFAULT_URL)
+        args.url = platform_url(env_url())
     except argparse.ArgumentTypeError as exc:
         raise CommandError(f"BAND_REST_URL: {exc}", code=2) from exc
 

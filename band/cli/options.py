@@ -16,6 +16,7 @@ __all__ = [
     "CommandError",
     "add_db",
     "add_platform",
+    "env_url",
     "platform_url",
     "seconds",
 ]
@@ -69,7 +70,7 @@ def add_platform(parser: argparse.ArgumentParser, *, inherit: str = "") -> None:
         parser.add_argument(
             "--url",
             type=platform_url,  # argparse applies it to the default too: BAND_REST_URL is checked
-            default=os.environ.get("BAND_REST_URL") or DEFAULT_URL,
+            default=env_url(),
             help="REST URL of the platform (default: $BAND_REST_URL, else %(default)s)",
         )
     whose = f"{inherit}'s --user-key, else " if inherit else ""
@@ -79,6 +80,11 @@ def add_platform(parser: argparse.ArgumentParser, *, inherit: str = "") -> None:
         help=f"the person's API key (default: {whose}$BAND_USER_KEY, else the key stored in --db)",
     )
     add_db(parser, "band dev's SQLite file to read the local person's key from", inherit=inherit)
+
+
+def env_url() -> str:
+    """The platform's REST URL from ``BAND_REST_URL``, else band dev's default (unchecked)."""
+    return os.environ.get("BAND_REST_URL") or DEFAULT_URL
 
 
 def platform_url(text: str) -> str:

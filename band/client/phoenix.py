@@ -234,13 +234,11 @@ def _upgrade_refusal(exc: InvalidStatus) -> str:
     return text
 
 
-#: What a refused upgrade's status usually means, said once per refusal after its line.
-_UPGRADE_HINTS = {
-    401: (
-        ": the platform does not accept this agent's key now (a band dev serving another "
-        "database? register the agent there again: band dev agent create); retrying"
-    ),
-}
+#: What a 401 refusal of the upgrade usually means, said after its warning.
+_KEY_REFUSED_HINT = (
+    ": the platform does not accept this agent's key now (a band dev serving another "
+    "database? register the agent there again: band dev agent create); retrying"
+)
 
 
 def _upgrade_retry_after(exc: InvalidStatus) -> float | None:
@@ -611,7 +609,10 @@ class PhoenixClient:
             terminal, _ = classify_upgrade(status)
             refusal = _upgrade_refusal(exc)
             log.warning(
-                "socket %s (terminal=%s)%s", refusal, terminal, _UPGRADE_HINTS.get(status, "")
+                "socket %s (terminal=%s)%s",
+                refusal,
+                terminal,
+                _KEY_REFUSED_HINT if status == 401 else "",
             )
             if terminal:
                 self.dead_reason = refusal

@@ -271,13 +271,19 @@ def load_json(text: str) -> Any:
         return json.loads(text, parse_constant=lambda _name: None)
 
 
+def private_db_dir(path: Path) -> None:
+    """Create the directory of the database ``path`` owner-only; an existing one is tightened
+    only when it is ``.band`` (band dev's own), not a directory the user made."""
+    private_dir(path.parent, ours=path.parent.name == ".band")
+
+
 def _private_db(path: Path) -> None:
     """The DB holds people's and agents' data: its directory and files are owner-only.
 
     SQLite creates a new file 0644 less the umask and gives its -wal and -shm files the DB
     file's mode, so the DB file is created 0600 first; existing files are tightened.
     """
-    private_dir(path.parent, ours=path.parent.name == ".band")
+    private_db_dir(path)
     private_file(path)
     for suffix in ("-wal", "-shm", "-journal"):
         tighten(f"{path}{suffix}", PRIVATE_FILE)
