@@ -13,7 +13,9 @@ class SessionConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     enable_context_cache: bool = True
+    #: A room's context is read again after this long (from the page its last read ended on).
     context_cache_ttl_seconds: int = 300
+    #: A turn's history holds the newest this many rows of the room's ``/context`` (0: all).
     max_context_messages: int = 100
     #: How many times one message may run the adapter before it is failed for good.
     max_message_retries: int = Field(default=1, ge=0)

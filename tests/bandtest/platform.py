@@ -128,6 +128,23 @@ def say(live: Live, rid: str, text: str, *mention_ids: str) -> str:
     return str(r.json()["data"]["id"])
 
 
+def fill_context(live: Live, aid: str, key: str, rid: str, count: int, kind: str = "text") -> None:
+    """Agent ``aid`` writes ``count`` rows into its ``/context`` in room ``rid``: texts ``old N``
+    to the room's person, or events of ``kind``."""
+    people = live.agent(key, "GET", f"/api/v1/agent/chats/{rid}/participants").json()["data"]
+    person = next(p["id"] for p in people if p["id"] != aid)
+    for n in range(count):
+        if kind == "text":
+            body: dict[str, Any] = {
+                "message": {"content": f"old {n}", "mentions": [{"id": person}]}
+            }
+            r = live.agent(key, "POST", f"/api/v1/agent/chats/{rid}/messages", json=body)
+        else:
+            body = {"event": {"content": f"old {n}", "message_type": kind}}
+            r = live.agent(key, "POST", f"/api/v1/agent/chats/{rid}/events", json=body)
+        assert r.status_code == 201, r.text
+
+
 def stop_process(proc: subprocess.Popen[Any], timeout: float = 10) -> None:
     """Terminate ``proc``, killing it if it has not exited within ``timeout`` seconds."""
     proc.terminate()

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import pytest
-from bandtest.platform import RestartablePlatform, room_with
+from bandtest.platform import RestartablePlatform, fill_context, room_with
 
 from band import Agent
 
@@ -63,11 +63,14 @@ def _play(
     adapter: Callable[[], Echo] = Echo,
     proxy: FaultProxy | None = None,
     rest_timeout: float | None = None,
+    history: int = 0,
 ) -> None:
-    """Run ``body`` with a fresh echo agent (REST through ``proxy`` when given) in a new room."""
+    """Run ``body`` with a fresh echo agent (REST through ``proxy`` when given) in a new room
+    (holding ``history`` of the agent's thought events first)."""
     live = platform.running
     aid, _, key = live.register("Echo")
     rid = room_with(live, aid)
+    fill_context(live, aid, key, rid, history, "thought")
 
     async def scenario() -> None:
         human, echo = Human(live), adapter()
@@ -215,12 +218,14 @@ def test_slow_marks_keep_order_and_count(platform: RestartablePlatform, proxy: F
     _play(platform, body, proxy=proxy)
 
 
+@pytest.mark.parametrize("history", [0, 2050], ids=["new-room", "long-room"])
 def test_reply_applied_but_its_answer_lost(
-    platform: RestartablePlatform, proxy: FaultProxy
+    platform: RestartablePlatform, proxy: FaultProxy, history: int
 ) -> None:
     """The platform writes the reply but its answer never reaches the agent (held past the
     client's timeout): the message is replayed, and the agent sees its reply already in the
-    room instead of answering twice."""
+    room instead of answering twice. In a long room too: 2,050 rows of ``/context`` before
+    the message, past the 20 pages once read before the reply was called missing."""
     rule = proxy.add(Rule("POST", REPLY, hold=1.5, times=1))
 
     async def body(s: Scene) -> None:
@@ -230,21 +235,28 @@ def test_reply_applied_but_its_answer_lost(
         await s.answered_once(["lost answer"])
         assert await s.human.statuses(s.rid, s.aid, mids) == ["processed"]
 
-    _play(platform, body, proxy=proxy, rest_timeout=0.5)
+    _play(platform, body, proxy=proxy, rest_timeout=0.5, history=history)
     assert rule.hits == 1
 
 
 @pytest.mark.parametrize(
-    ("status", "applied"),
-    [(502, False), (503, False), (504, True), (502, True), (429, False)],
-    ids=["502", "503", "504-applied", "502-applied", "429"],
+    ("status", "applied", "history"),
+    [
+        (502, False, 0),
+        (503, False, 0),
+        (504, True, 0),
+        (502, True, 0),
+        (429, False, 0),
+        (504, True, 2050),  # the 504's row is found past 20 pages of the room's /context
+    ],
+    ids=["502", "503", "504-applied", "502-applied", "429", "504-applied-long-room"],
 )
 def test_reply_refused_or_applied_then_refused(
-    platform: RestartablePlatform, proxy: FaultProxy, status: int, applied: bool
+    platform: RestartablePlatform, proxy: FaultProxy, status: int, applied: bool, history: int
 ) -> None:
     """The reply POST answered 5xx/429 twice (``applied``: the platform wrote it first): the
     reply is posted again only when the room does not hold it yet; answered once, processed,
-    no error event."""
+    no error event. ``history``: rows of ``/context`` before (the room is looked through)."""
     rule = proxy.add(Rule("POST", REPLY, status=status, times=2, forward_after_status=applied))
 
     async def body(s: Scene) -> None:
@@ -253,7 +265,7 @@ def test_reply_refused_or_applied_then_refused(
         assert s.adapter.seen == mids  # the turn ran once: its post was retried, not the turn
         assert await s.human.reply_texts(s.rid, s.aid, "error") == []
 
-    _play(platform, body, proxy=proxy)
+    _play(platform, body, proxy=proxy, history=history)
     assert rule.hits == 2
     # applied: each turn's refused post is found in the room and not sent again (one POST per
     # turn); refused: the first turn's reply is sent three times, the second's once

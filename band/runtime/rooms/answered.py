@@ -19,7 +19,7 @@ from typing import Protocol, runtime_checkable
 from band.client.rest import RestClient
 from band.core.wire import MessageRow, parse_instant
 from band.runtime.posts import (
-    MAX_CONTEXT_PAGES,
+    CONTEXT_PAGE,
     count_posts,
     is_post_of,
     rows_after,
@@ -27,7 +27,7 @@ from band.runtime.posts import (
 )
 
 __all__ = [
-    "MAX_CONTEXT_PAGES",
+    "CONTEXT_PAGE",
     "PostRecord",
     "answered_in_attempt",
     "attempt_error",

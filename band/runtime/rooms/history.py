@@ -6,13 +6,15 @@ import time
 
 from band.client.rest import RestClient, path
 from band.core.wire import JsonObject
+from band.runtime.posts import CONTEXT_PAGE
 from band.runtime.sessionconfig import SessionConfig
 
 __all__ = ["RoomHistory"]
 
 
 class RoomHistory:
-    """What the agent sent or was mentioned in, oldest first; refreshed when stale."""
+    """The newest of what the agent sent or was mentioned in, oldest first; refreshed when
+    stale."""
 
     def __init__(self, rest: RestClient, room_id: str, config: SessionConfig) -> None:
         self.rest = rest
@@ -22,6 +24,10 @@ class RoomHistory:
         #: how many rows hold each string id: a membership test without a scan of the rows
         self._ids: dict[str, int] = {}
         self._fetched_at: float | None = None
+        #: the cursor of the last page the last walk read (None: the first page), and the
+        #: newest rows before that page: a refresh reads on from there, not from the start
+        self._resume: str | None = None
+        self._before: list[JsonObject] = []
 
     async def for_turn(self, message_id: str, *, refresh: bool) -> list[JsonObject]:
         """The context without ``message_id`` (fetched when ``refresh``, stale or uncached)."""
@@ -32,9 +38,7 @@ class RoomHistory:
             or time.monotonic() - self._fetched_at >= self.config.context_cache_ttl_seconds
         )
         if refresh or stale or not self.config.enable_context_cache:
-            resp = await self.rest.request("GET", path("/agent/chats/{}/context", self.room_id))
-            rows = resp.data if isinstance(resp.data, list) else []
-            self._set_rows(self._bounded([r for r in rows if isinstance(r, dict)]))
+            self._set_rows(await self._newest())
             self._fetched_at = time.monotonic()
         rows = self._rows
         if message_id in self._ids:
@@ -67,6 +71,30 @@ class RoomHistory:
                     else:
                         del self._ids[oid]
             del self._rows[:excess]
+
+    async def _newest(self) -> list[JsonObject]:
+        """The newest rows of ``/context``, walked to its last page.
+
+        The endpoint lists oldest first, so a long room's newest rows are pages in: the first
+        walk reads every page (keeping a bounded tail), later ones start at the page the last
+        one ended on (a keyset cursor stays valid, and rows are only ever added).
+        """
+        params: dict[str, str | int] = {"limit": CONTEXT_PAGE}
+        if self._resume is not None:
+            params["cursor"] = self._resume
+        before, page = self._before, list[JsonObject]()
+        resume = cursor = self._resume
+        url = path("/agent/chats/{}/context", self.room_id)
+        async for resp in self.rest.pages(url, params):
+            if page:  # the previous page was not the last
+                before, resume = self._bounded(before + page), cursor
+            data = resp.data
+            page = [r for r in data if isinstance(r, dict)] if isinstance(data, list) else []
+            next_cursor = resp.metadata.get("next_cursor")
+            cursor = str(next_cursor) if next_cursor else None
+        # kept only once the walk is whole: a failed one starts from the same page again
+        self._before, self._resume = before, resume
+        return self._bounded(before + page)
 
     def _set_rows(self, rows: list[JsonObject]) -> None:
         self._rows = rows
