@@ -244,6 +244,41 @@ def test_a_reported_failure_is_not_run_at_any_restart(platform: RestartablePlatf
     in_room(platform, "Echo", scenario)
 
 
+def test_a_message_behind_pages_of_failed_ones_is_answered(platform: RestartablePlatform) -> None:
+    """120 messages an earlier process left failed for good stand before one sent while the
+    agent was away: at start that one is answered (the actionable listing is walked past its
+    first page of 100, which held only failed ones), and later drains start past that page."""
+
+    async def scenario(r: InRoom) -> None:
+        chat = f"/api/v1/agent/chats/{r.rid}/messages"
+        for n in range(120):
+            mid = await r.send(f"old {n}")
+            assert r.live.agent(r.key, "POST", f"{chat}/{mid}/processing").status_code == 200
+            body = {"error": "interrupted"}
+            assert r.live.agent(r.key, "POST", f"{chat}/{mid}/failed", json=body).status_code == 200
+        away = await r.send("while you were away")
+        echo = Echo()
+        agent = r.agent(echo)
+        listings: list[dict[str, Any]] = []
+        request = agent.runtime.rest.request
+
+        async def recording(method: str, url: str, **kw: Any) -> Any:
+            if method == "GET" and url.endswith("/messages"):
+                listings.append(dict(kw.get("params") or {}))
+            return await request(method, url, **kw)
+
+        agent.runtime.rest.request = recording  # type: ignore[method-assign]
+        async with agent:
+            await r.reaches(away)
+            await wait_for(lambda: len(listings) >= 4)  # the idle resyncs drain again
+        assert echo.seen == [away]
+        assert await r.texts() == ["echo: while you were away"]
+        assert "cursor" not in listings[0] and listings[1].get("cursor")  # the whole walk
+        assert all(q.get("cursor") == listings[1]["cursor"] for q in listings[2:])
+
+    in_room(platform, "Echo", scenario)
+
+
 async def _attempts_ended(r: InRoom, mid: str, n: int) -> bool:
     """Whether the agent made ``n`` attempts on ``mid``, the last one ended (a ``wait_for``
     check)."""

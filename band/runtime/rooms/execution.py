@@ -60,6 +60,8 @@ class _Signal(enum.Enum):
 CANCEL_RETRY = 0.5
 #: Upper bound of ``/next`` rounds in one drain (a guard against a platform that loops).
 MAX_DRAIN = 500
+#: Rows asked for per page of the actionable listing (the endpoint's maximum).
+LISTING_PAGE = 100
 
 
 def _candidate(row: MessageRow | None) -> dict[str, str] | None:
@@ -115,6 +117,8 @@ class RoomExecution(ContextRoom):
         self._spawn_control: asyncio.Future[None] | None = None
         self._held: list[Inbound] = []  # hub turns that arrived while stopped
         self._owed = False  # a turn, drain or mark met an unavailable platform: re-check /next
+        #: the actionable listing's cursor past its leading pages of messages failed for good
+        self._past_failed: str | None = None
         self._recheck: asyncio.TimerHandle | None = None
         self._backoff = RecheckBackoff(config.owed_recheck_seconds, config.owed_recheck_max_seconds)
         self._queue.put(_Signal.DRAIN)  # the backlog goes before any live message
@@ -360,16 +364,31 @@ class RoomExecution(ContextRoom):
                 return
 
     async def _drain_listing(self) -> None:
-        """Run the runnable messages among the actionable page (past a stuck head)."""
-        resp = await self.rest.request(
-            "GET",
-            path("/agent/chats/{}/messages", self.room_id),
-            params={"sort_order": "asc", "limit": 100},
-        )
-        for raw in resp.data if isinstance(resp.data, list) else []:
-            item = inbound(raw)
-            if item is not None and item.row.id is not None and not self.stopped:
-                await self._process(item)
+        """Run the runnable messages of the actionable listing (past a stuck head).
+
+        Every page is read: a failed message stays actionable, so a room with more than a page
+        of messages failed for good would otherwise never reach what came after them. The
+        pages at the listing's head that hold only such messages are not read again.
+        """
+        params: dict[str, str | int] = {"sort_order": "asc", "limit": LISTING_PAGE}
+        if self._past_failed is not None:
+            params["cursor"] = self._past_failed
+        url = path("/agent/chats/{}/messages", self.room_id)
+        at_head = True  # every page so far held only messages failed for good
+        failed_for_good = self.delivery.retries.is_permanently_failed
+        async for resp in self.rest.pages(url, params):
+            ids = []
+            for raw in resp.data if isinstance(resp.data, list) else []:
+                item = inbound(raw)
+                if item is not None and item.row.id is not None:
+                    if self.stopped:
+                        return
+                    await self._process(item)
+                    ids.append(item.row.id)
+            next_cursor = resp.metadata.get("next_cursor")
+            at_head = at_head and bool(ids) and all(failed_for_good(mid) for mid in ids)
+            if at_head and next_cursor:
+                self._past_failed = str(next_cursor)
 
     # --- one message ---------------------------------------------------------------------------
 
