@@ -25,6 +25,7 @@ from band.core.wire import AgentMe, JsonObject
 from band.platform.link import BandLink
 from band.runtime.adapter_lifecycle import dispose_adapter, start_adapter
 from band.runtime.composed import ExecutionContext
+from band.runtime.rooms.actionable import actionable_pages
 from band.runtime.rooms.execution import RoomExecution
 from band.runtime.rooms.messages import inbound
 from band.runtime.rooms.settlement import Delivery
@@ -181,8 +182,13 @@ class OneShotInvoker:
                 "GET", path("/agent/chats/{}/messages/next", room_id)
             )
             item = inbound(served.data) if served.status_code == 200 else None
-            if item is None or item.row.id in ran:
+            if item is None:
                 truncated = False
+                break
+            if item.row.id in ran:
+                # /next serves again one that may not run here (failed for good, or its mark
+                # pending): what came after it is in the actionable listing
+                truncated = await self._run_listing(room, ran)
                 break
             ran.append(str(item.row.id))
             # the room's own turn path: claim, processing mark, turn, settlement
@@ -198,6 +204,22 @@ class OneShotInvoker:
         if truncated:
             result["drain_truncated"] = True
         return result
+
+    async def _run_listing(self, room: RoomExecution, ran: list[str]) -> bool:
+        """Run the room's actionable messages not run yet in this call, oldest first, within
+        ``drain_cap`` in all (``ran`` grows); whether the cap cut it short."""
+        async for items, _ in actionable_pages(self._link.rest, room.room_id):
+            for item in items:
+                mid = str(item.row.id)
+                if mid in ran:
+                    continue
+                if len(ran) >= self._drain_cap:
+                    return True
+                ran.append(mid)
+                await room.pipeline.deliver(item)
+                if room.stopped:
+                    return False
+        return False
 
     @staticmethod
     def _status(message_id: str, traces: list[TurnTrace]) -> dict[str, Any]:

@@ -103,6 +103,66 @@ def test_forwarded_messages_run_the_owed_turns(live: Live) -> None:
     asyncio.run(scenario())
 
 
+def test_a_failed_turn_does_not_hold_up_the_room(live: Live) -> None:
+    """A failed message stays actionable (``/next`` serves it again): the messages after it
+    still run, in the same invoker and in a new one (a new container, with no memory of the
+    failure), and the failure is reported once; ``drain_cap`` bounds the walk past it."""
+    aid, _, key = live.register("Serverless")
+    rid = room_with(live, aid)
+
+    async def scenario() -> None:
+        human = Human(live)
+        link = BandLink(aid, key, rest_url=live.rest)
+        invokers: list[OneShotInvoker] = []
+
+        async def forward(mid: str, drain_cap: int = 5) -> dict[str, Any]:
+            invoker = OneShotInvoker(
+                link=link, adapter=Answers(), agent_id=aid, drain_cap=drain_cap
+            )
+            invokers.append(invoker)
+            await invoker.startup()
+            payload = await message(human, rid, mid)
+            return await invoker.handle_event(envelope("message_created", rid, payload))
+
+        try:
+            boom = await human.send(rid, aid, "boom")
+            assert (await forward(boom))["error"]
+            hello = await human.send(rid, aid, "hello")
+            same = invokers[0]  # the invoker that saw the failure
+            payload = await message(human, rid, hello)
+            result = await same.handle_event(envelope("message_created", rid, payload))
+            assert result == {"status": OneShotStatus.DONE, "message_id": hello}
+            again = await human.send(rid, aid, "again")
+            # a new invoker settles the failed head again (not run: its card is in the room)
+            assert await forward(again) == {
+                "status": OneShotStatus.DONE,
+                "message_id": again,
+                "drained": [boom],
+            }
+            # a cap of 2 (the failed head and one more): the next is left for the next call
+            owed = [await human.send(rid, aid, f"later {n}") for n in range(2)]
+            capped = await forward(owed[0], drain_cap=2)
+            assert capped == {
+                "status": OneShotStatus.DONE,
+                "message_id": owed[0],
+                "drained": [boom],
+                "drain_truncated": True,
+            }
+            assert await human.status(rid, owed[1], aid) != "processed"
+            assert (await forward(owed[1]))["status"] == OneShotStatus.DONE
+            replies = [plain(r["content"]) for r in await human.replies(rid, aid)]
+            assert replies == ["echo: hello", "echo: again", "echo: later 0", "echo: later 1"]
+            assert len(await human.replies(rid, aid, "error")) == 1
+            assert await human.status(rid, boom, aid) == "failed"
+        finally:
+            for invoker in invokers:
+                await invoker.shutdown()
+            await link.disconnect()
+            await human.aclose()
+
+    asyncio.run(scenario())
+
+
 def test_oneshot_takes_a_simple_adapter_and_a_positive_drain_cap(live: Live) -> None:
     link = BandLink("a", "k", rest_url=live.rest)
     with pytest.raises(TypeError, match="SimpleAdapter"):

@@ -32,6 +32,7 @@ from band.runtime.contacts.hub import (
     SYNTHETIC_CONTACT_EVENTS_SENDER_NAME,
     SYNTHETIC_SENDER_TYPE,
 )
+from band.runtime.rooms.actionable import actionable_pages
 from band.runtime.rooms.context import ContextRoom, RoomContext
 from band.runtime.rooms.inbox import Inbox
 from band.runtime.rooms.messages import Inbound, inbound
@@ -60,8 +61,6 @@ class _Signal(enum.Enum):
 CANCEL_RETRY = 0.5
 #: Upper bound of ``/next`` rounds in one drain (a guard against a platform that loops).
 MAX_DRAIN = 500
-#: Rows asked for per page of the actionable listing (the endpoint's maximum).
-LISTING_PAGE = 100
 
 
 def _candidate(row: MessageRow | None) -> dict[str, str] | None:
@@ -366,29 +365,24 @@ class RoomExecution(ContextRoom):
     async def _drain_listing(self) -> None:
         """Run the runnable messages of the actionable listing (past a stuck head).
 
-        Every page is read: a failed message stays actionable, so a room with more than a page
-        of messages failed for good would otherwise never reach what came after them. The
-        pages at the listing's head that hold only such messages are not read again.
+        Every page is read: a room with more than a page of messages failed for good would
+        otherwise never reach what came after them. The pages at the listing's head that held
+        only such messages are not read again.
         """
-        params: dict[str, str | int] = {"sort_order": "asc", "limit": LISTING_PAGE}
-        if self._past_failed is not None:
-            params["cursor"] = self._past_failed
-        url = path("/agent/chats/{}/messages", self.room_id)
         at_head = True  # every page so far held only messages failed for good
         failed_for_good = self.delivery.retries.is_permanently_failed
-        async for resp in self.rest.pages(url, params):
-            ids = []
-            for raw in resp.data if isinstance(resp.data, list) else []:
-                item = inbound(raw)
-                if item is not None and item.row.id is not None:
-                    if self.stopped:
-                        return
-                    await self._process(item)
-                    ids.append(item.row.id)
-            next_cursor = resp.metadata.get("next_cursor")
-            at_head = at_head and bool(ids) and all(failed_for_good(mid) for mid in ids)
+        async for items, next_cursor in actionable_pages(
+            self.rest, self.room_id, self._past_failed
+        ):
+            for item in items:
+                if self.stopped:
+                    return
+                await self._process(item)
+            at_head = (
+                at_head and bool(items) and all(failed_for_good(i.row.id or "") for i in items)
+            )
             if at_head and next_cursor:
-                self._past_failed = str(next_cursor)
+                self._past_failed = next_cursor
 
     # --- one message ---------------------------------------------------------------------------
 
