@@ -688,8 +688,9 @@ class PhoenixClient:
         interval = self.policy.heartbeat_interval_s
         while True:
             await asyncio.sleep(interval)
-            if time.monotonic() - self._last_ack > self.policy.dead_threshold_s:
-                log.warning("no heartbeat ack for %.1fs: dropping the socket", interval)
+            silent = time.monotonic() - self._last_ack
+            if silent > self.policy.dead_threshold_s:
+                log.warning("no heartbeat ack for %.1fs: dropping the socket", silent)
                 ws.transport.abort()
                 return
             ref = self._next_ref()

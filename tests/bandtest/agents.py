@@ -86,10 +86,11 @@ def fast_agent(
     agent_kw: dict[str, Any] | None = None,
     *,
     rest: str | None = None,
+    policy: dict[str, float] | None = None,
     **session: Any,
 ) -> Agent:
     """An agent on ``live`` (REST through ``rest`` when given) with fast reconnects and a short
-    idle resync."""
+    idle resync (``policy``: entries of ``FAST_POLICY`` to change)."""
     session.setdefault("idle_resync_seconds", 0.3)
     session.setdefault("idle_resync_max_seconds", 0.6)
     return Agent.create(
@@ -98,7 +99,7 @@ def fast_agent(
         api_key=key,
         rest_url=rest or live.rest,
         ws_url=live.ws,
-        config=AgentConfig(session_policy=SessionPolicy(FAST_POLICY)),
+        config=AgentConfig(session_policy=SessionPolicy({**FAST_POLICY, **(policy or {})})),
         session_config=SessionConfig(**session),
         **(agent_kw or {}),
     )
