@@ -6,7 +6,9 @@ are the database's work): ``next_message`` (asked after every answer), one page 
 context by cursor and by page number (the offset family band-sdk's ``fetch_room_context``
 sends: a count plus the page), and for reference both as they stood before this stop's fixes,
 on the same database: the next-message query before the ``deliveries_open`` index (ce93422),
-and a numbered page read as the whole listing, shaped (before 986e621; timed once).
+and a numbered page read as the whole listing, shaped (before 986e621; timed once); a page of
+100 by cursor as listings shape it (two statements a page) and as they did before (two a
+row: ``_shape_one_by_one``).
 Ratios are to the smallest N.
 
     python bench/scale/history.py --sizes 1000 20000 100000
@@ -26,8 +28,16 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from band.devserver.store.db import Store
+from band.devserver.store.db import (
+    _CONTEXT,
+    DELIVERIES,
+    MessageRecord,
+    Store,
+    _metadata,
+    _statuses,
+)
 from band.devserver.store.principal import Principal
+from band.devserver.store.rows import record
 
 #: the next-message query before ce93422: a walk over the room's answered messages
 WALK = (
@@ -36,6 +46,27 @@ WALK = (
     "WHERE m.room_id=? AND m.sender_id != ? AND COALESCE(d.status,'') != 'processed' "
     "ORDER BY m.seq ASC LIMIT 2"
 )
+
+
+def _shape_one_by_one(store: Store, rows: list[sqlite3.Row]) -> list[MessageRecord]:
+    """A page shaped as listings did before ``Store._shape_all``: two statements a row."""
+    return [
+        record(
+            MessageRecord,
+            row,
+            metadata=_metadata(
+                row["metadata"], _statuses(store.db.execute(DELIVERIES, (row["id"],)))
+            ),
+            attachments=store._attachments(row["id"]),
+        )
+        for row in rows
+    ]
+
+
+def _page_rows(store: Store, rid: str, aid: str) -> list[sqlite3.Row]:
+    """The rows of the context's first page of 100, unshaped."""
+    sql = f"SELECT m.* {_CONTEXT} AND m.seq > 0 ORDER BY m.seq LIMIT 100"
+    return store.db.execute(sql, (rid, aid, aid)).fetchall()
 
 
 def _ms(call: Callable[[], Any], repeat: int) -> float:
@@ -80,6 +111,12 @@ def measure(size: int, directory: Path, repeat: int) -> dict[str, float]:
             ),
             "context page by number before 986e621": _ms(
                 lambda: store.context(rid, aid, None, 1_000_000), 1
+            ),
+            "a page of 100 rows shaped": _ms(
+                lambda: store._shape_all(_page_rows(store, rid, aid)), repeat
+            ),
+            "the same, shaped a row at a time (before)": _ms(
+                lambda: _shape_one_by_one(store, _page_rows(store, rid, aid)), repeat
             ),
         }
     finally:

@@ -16,6 +16,7 @@ import pytest
 from bandtest.platform import Live, room_with, say
 
 from band.devserver.store.db import Store
+from band.devserver.store.files import put_file
 from band.devserver.store.principal import Principal
 
 STEP = 100  # VM instructions per progress-handler call
@@ -81,14 +82,14 @@ def test_page_number_paging_shapes_only_its_page(
     for n in range(60):
         say(live, rid, f"m{n}", aid)
     shaped = 0
-    shape = Store._shape
+    shape_all = Store._shape_all
 
-    def counting(self: Store, row: Any) -> Any:
+    def counting(self: Store, rows: Any) -> Any:
         nonlocal shaped
-        shaped += 1
-        return shape(self, row)
+        shaped += len(rows)
+        return shape_all(self, rows)
 
-    monkeypatch.setattr(Store, "_shape", counting)
+    monkeypatch.setattr(Store, "_shape_all", counting)
     base = f"/api/v1/agent/chats/{rid}"
     for path, every in (
         (f"{base}/context", {}),
@@ -105,3 +106,44 @@ def test_page_number_paging_shapes_only_its_page(
         assert (meta["page"], meta["total_count"], meta["total_pages"]) == (2, 60, 6)
         assert meta["has_more"] is True
         assert shaped == 10, shaped  # the page's rows alone
+
+
+def test_a_listing_page_reads_what_a_single_message_read_does(tmp_path: Path) -> None:
+    """Listings shape a page in two statements (not two a row); each record is the one the
+    single-message read (``Store.message``, another statement) gives: files in their order,
+    every agent's delivery with its attempts, and none where there are none."""
+    store = Store(tmp_path / "dev.sqlite3")
+    person, _ = store.ensure_local_user()
+    me = Principal("user", person.id, person.name)
+    room = store.create_room(me, "mixed", None)
+    agents = [store.create_agent(person.id, name, name)[0] for name in ("Ada", "Bo")]
+    for agent in agents:
+        store.add_participant(room.id, person.id, agent.id, "member")
+    files = [
+        put_file(store, room.id, person.id, f"f{n}.txt", "text/plain", f"file {n}".encode(), None)
+        for n in range(3)
+    ]
+    both = [{"id": a.id, "handle": a.handle, "name": a.name} for a in agents]
+    sent = [
+        store.create_message(room.id, me, "plain", "text", []),
+        store.create_message(
+            room.id, me, "files", "text", both[:1], None, [f.id for f in files[::-1]]
+        ),
+        store.create_message(room.id, me, "both", "text", both, None, [files[1].id]),
+        store.create_message(room.id, me, "again", "text", both),
+    ]
+    ada, bo = agents
+    store.mark_processing(room.id, sent[1].id, ada.id)
+    store.mark_done(room.id, sent[1].id, ada.id, "boom")
+    store.mark_processing(room.id, sent[1].id, ada.id)
+    store.mark_processing(room.id, sent[2].id, bo.id)
+    store.mark_done(room.id, sent[2].id, bo.id, None)
+    listed, more = store.room_messages(room.id, None, 10)
+    assert not more and [m.id for m in listed] == [m.id for m in reversed(sent)]
+    for record in listed:
+        assert record == store.message(record.id)
+    with_files = next(m for m in listed if m.id == sent[1].id)
+    assert [a.name for a in with_files.attachments] == ["f2.txt", "f1.txt", "f0.txt"]
+    attempts = with_files.metadata["delivery_status"][ada.id]["attempts"]
+    assert [(a["number"], a["status"]) for a in attempts] == [(1, "failed"), (2, "processing")]
+    assert next(m for m in listed if m.id == sent[0].id).metadata["delivery_status"] == {}

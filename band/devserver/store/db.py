@@ -10,7 +10,7 @@ import secrets
 import sqlite3
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -1004,10 +1004,29 @@ class Store:
 
     def _shape(self, row: sqlite3.Row) -> MessageRecord:
         """Read a message row with its attachments and per-agent delivery status."""
-        mid = row["id"]
-        statuses = _statuses(self.db.execute(DELIVERIES, (mid,)))
-        metadata = _metadata(row["metadata"], statuses)
-        return record(MessageRecord, row, metadata=metadata, attachments=self._attachments(mid))
+        return self._shape_all([row])[0]
+
+    def _shape_all(self, rows: Sequence[sqlite3.Row]) -> list[MessageRecord]:
+        """``_shape`` for a page of rows: their deliveries and files read in two statements
+        (not two a row: a page of 100 took 200)."""
+        statuses: dict[str, list[Any]] = {}
+        files: dict[str, list[Attachment]] = {}
+        for start in range(0, len(rows), _SHAPE_BATCH):
+            ids = [r["id"] for r in rows[start : start + _SHAPE_BATCH]]
+            marks = ",".join("?" * len(ids))
+            for d in self.db.execute(DELIVERIES_OF.format(marks), ids):
+                statuses.setdefault(d[0], []).append(d[1:])
+            for f in self.db.execute(ATTACHMENTS_OF.format(marks), ids):
+                files.setdefault(f["message_id"], []).append(attachment(f))
+        return [
+            record(
+                MessageRecord,
+                row,
+                metadata=_metadata(row["metadata"], _statuses(statuses.get(row["id"], ()))),
+                attachments=files.get(row["id"], []),
+            )
+            for row in rows
+        ]
 
     def _attachments(self, mid: str) -> list[Attachment]:
         """A message's files, in the order it lists them."""
@@ -1035,7 +1054,7 @@ class Store:
         where, args = self._agent_messages_where(rid, aid, status, cursor, desc)
         sql = f"SELECT m.* {where} ORDER BY m.seq {'DESC' if desc else 'ASC'} LIMIT ? OFFSET ?"
         rows = self.db.execute(sql, [*args, limit + 1, offset]).fetchall()
-        return [self._shape(r) for r in rows[:limit]], len(rows) > limit
+        return self._shape_all(rows[:limit]), len(rows) > limit
 
     def count_agent_messages(self, rid: str, aid: str, status: str | None) -> int:
         """How many messages ``agent_messages`` lists in all (no shaping)."""
@@ -1081,7 +1100,7 @@ class Store:
         rows to skip first, for page-number paging)."""
         sql = f"SELECT m.* {_CONTEXT} AND m.seq > ? ORDER BY m.seq LIMIT ? OFFSET ?"
         rows = self.db.execute(sql, (rid, aid, aid, cursor or 0, limit + 1, offset)).fetchall()
-        return [self._shape(r) for r in rows[:limit]], len(rows) > limit
+        return self._shape_all(rows[:limit]), len(rows) > limit
 
     def count_context(self, rid: str, aid: str) -> int:
         """How many messages ``context`` lists in all (no shaping)."""
@@ -1097,7 +1116,7 @@ class Store:
             f"SELECT * FROM messages WHERE room_id=? AND seq < ? {cond} ORDER BY seq DESC LIMIT ?",
             (rid, MAX_SEQ if cursor is None else cursor, *args, limit + 1),
         ).fetchall()
-        return [self._shape(r) for r in rows[:limit]], len(rows) > limit
+        return self._shape_all(rows[:limit]), len(rows) > limit
 
     def count_messages(self, rid: str, where: MessageFilter | None = None) -> int:
         """Count the messages in a room passing ``where``."""
@@ -1207,6 +1226,20 @@ DELIVERIES = (
     "ON a.message_id=d.message_id AND a.agent_id=d.agent_id "
     "WHERE d.message_id=? ORDER BY d.agent_id, a.number"
 )
+#: ``DELIVERIES`` of the messages whose ids fill the ``{}`` (as ``?, ?, ...``), each row
+#: led by its message id.
+DELIVERIES_OF = (
+    f"SELECT d.message_id, {DELIVERY_COLUMNS} FROM deliveries d LEFT JOIN attempts a "
+    "ON a.message_id=d.message_id AND a.agent_id=d.agent_id "
+    "WHERE d.message_id IN ({}) ORDER BY d.message_id, d.agent_id, a.number"
+)
+#: The files of the messages whose ids fill the ``{}``, each message's in its order.
+ATTACHMENTS_OF = (
+    "SELECT x.message_id, f.* FROM message_attachments x JOIN files f ON f.id=x.file_id "
+    "WHERE x.message_id IN ({}) ORDER BY x.message_id, x.position"
+)
+#: Messages shaped per pair of statements (well under SQLite's bound on parameters).
+_SHAPE_BATCH = 500
 #: One message with whether it has files, then its deliveries' columns (``DELIVERIES``).
 MESSAGE = (
     f"SELECT {MESSAGE_COLUMNS}, "

@@ -166,17 +166,17 @@ def anchored(
 
     if anchor == "after":
         rows = side(">", "ASC", limit + 1)
-        return Anchored(items=[store._shape(r) for r in rows[:limit]], has_more=len(rows) > limit)
+        return Anchored(items=store._shape_all(rows[:limit]), has_more=len(rows) > limit)
     if anchor == "before":
         rows = side("<", "DESC", limit + 1)
-        return Anchored(items=[store._shape(r) for r in rows[:limit]], has_more=len(rows) > limit)
+        return Anchored(items=store._shape_all(rows[:limit]), has_more=len(rows) > limit)
     newer, older = side(">=", "ASC", limit + 1), side("<", "DESC", limit + 1)
     take_older = min(len(older), limit // 2)
     take_newer = min(len(newer), limit - take_older)
     take_older = min(len(older), limit - take_newer)  # the newer side ran out: older fills
     rows = [*reversed(newer[:take_newer]), *older[:take_older]]
     return Anchored(
-        items=[store._shape(r) for r in rows],
+        items=store._shape_all(rows),
         has_more=len(older) > take_older,
         has_older=len(older) > take_older,
         has_newer=len(newer) > take_newer,
