@@ -89,14 +89,20 @@ def attempt_error(row: MessageRow, agent_id: str) -> str | None:
 
 
 async def answered_in_attempt(
-    rest: RestClient, room_id: str, agent_id: str, message_id: str, since: datetime | None
+    rest: RestClient,
+    room_id: str,
+    agent_id: str,
+    message_id: str,
+    since: datetime | None,
+    sent_at: str | None = None,
 ) -> bool:
-    """Whether the agent answered ``message_id`` in its open attempt (started ``since``).
+    """Whether the agent answered ``message_id`` (sent at ``sent_at``, when known) in its open
+    attempt (started ``since``).
 
     With ``since`` unknown (a platform that lists no attempts), an agent text message after
     the trigger and before the room's next message to the agent counts as its answer.
     """
-    async for row in rows_after(rest, room_id, message_id):
+    async for row in rows_after(rest, room_id, message_id, sent_at):
         mine = row.sender_id == agent_id
         if since is None:
             if (row.message_type or "text") == "text":
@@ -109,13 +115,19 @@ async def answered_in_attempt(
 
 
 async def failure_reported(
-    rest: RestClient, room_id: str, agent_id: str, message_id: str, since: datetime | None
+    rest: RestClient,
+    room_id: str,
+    agent_id: str,
+    message_id: str,
+    since: datetime | None,
+    sent_at: str | None = None,
 ) -> bool:
-    """Whether the agent posted an ``error`` card after ``message_id`` in the attempt that
-    started ``since`` (its failure was told to the room: the card is the message's answer)."""
+    """Whether the agent posted an ``error`` card after ``message_id`` (sent at ``sent_at``,
+    when known) in the attempt that started ``since`` (its failure was told to the room: the
+    card is the message's answer)."""
     if since is None:
         return False
-    async for row in rows_after(rest, room_id, message_id):
+    async for row in rows_after(rest, room_id, message_id, sent_at):
         stamp = parse_instant(row.inserted_at)
         if row.sender_id == agent_id and row.message_type == "error" and stamp and stamp > since:
             return True
@@ -123,13 +135,19 @@ async def failure_reported(
 
 
 async def reply_landed(
-    rest: RestClient, room_id: str, agent_id: str, message_id: str, contents: Collection[str]
+    rest: RestClient,
+    room_id: str,
+    agent_id: str,
+    message_id: str,
+    contents: Collection[str],
+    sent_at: str | None = None,
 ) -> bool:
-    """Whether one of ``contents`` is in the room as the agent's message after ``message_id``."""
+    """Whether one of ``contents`` is in the room as the agent's message after ``message_id``
+    (sent at ``sent_at``, when known)."""
     wanted = {sent.strip() for sent in contents if sent.strip()}
     if not wanted:
         return False
-    async for row in rows_after(rest, room_id, message_id):
+    async for row in rows_after(rest, room_id, message_id, sent_at):
         if is_post_of(row, agent_id, wanted):
             return True
     return False

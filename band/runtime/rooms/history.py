@@ -5,7 +5,8 @@ from __future__ import annotations
 import time
 
 from band.client.rest import RestClient, path
-from band.core.wire import JsonObject
+from band.core.wire import JsonObject, parse_instant
+from band.runtime.context_pages import pages_of
 from band.runtime.posts import CONTEXT_PAGE
 from band.runtime.sessionconfig import SessionConfig
 
@@ -72,26 +73,43 @@ class RoomHistory:
                         del self._ids[oid]
             del self._rows[:excess]
 
-    async def _newest(self) -> list[JsonObject]:
+    async def _newest(self, use_map: bool = True) -> list[JsonObject]:
         """The newest rows of ``/context``, walked to its last page.
 
         The endpoint lists oldest first, so a long room's newest rows are pages in: the first
-        walk reads every page (keeping a bounded tail), later ones start at the page the last
-        one ended on (a keyset cursor stays valid, and rows are only ever added).
+        walk reads every page (keeping a bounded tail), or only the last ones when looks into
+        the room already saw where its pages begin (``band.runtime.context_pages``); later
+        walks start at the page the last one ended on (a keyset cursor stays valid, and rows
+        are only ever added).
         """
+        start, known = self._resume, False
+        keep = self.config.max_context_messages
+        if start is None and keep > 0 and use_map:
+            # a first walk: from where other looks into the room saw pages begin, enough full
+            # pages back for ``keep`` rows and the turn's own (read from the first page when
+            # that yields fewer: pages of another size)
+            start = pages_of(self.rest).start_back(self.room_id, -(-(keep + 1) // CONTEXT_PAGE))
+            known = start is not None
         params: dict[str, str | int] = {"limit": CONTEXT_PAGE}
-        if self._resume is not None:
-            params["cursor"] = self._resume
-        before, page = self._before, list[JsonObject]()
-        resume = cursor = self._resume
+        if start is not None:
+            params["cursor"] = start
+        before, page, read = self._before, list[JsonObject](), 0
+        resume = cursor = start
         url = path("/agent/chats/{}/context", self.room_id)
         async for resp in self.rest.pages(url, params):
             if page:  # the previous page was not the last
                 before, resume = self._bounded(before + page), cursor
             data = resp.data
             page = [r for r in data if isinstance(r, dict)] if isinstance(data, list) else []
+            if cursor is not None and page:  # where this page begins, for looks into the room
+                pages_of(self.rest).note(
+                    self.room_id, cursor, parse_instant(page[0].get("inserted_at"))
+                )
+            read += len(page)
             next_cursor = resp.metadata.get("next_cursor")
             cursor = str(next_cursor) if next_cursor else None
+        if known and read <= keep:  # the pages noted held fewer rows: read the whole room
+            return await self._newest(use_map=False)
         # kept only once the walk is whole: a failed one starts from the same page again
         self._before, self._resume = before, resume
         return self._bounded(before + page)

@@ -245,7 +245,7 @@ class DeliveryPipeline:
         or ``failed`` has one to read (a fresh message, most of them, never gets here).
         """
         retries = self.delivery.retries
-        if await self._answered_already(mid) or (
+        if await self._answered_already(item, mid) or (
             status == "processing" and await self._answered_earlier(item, mid)
         ):
             retries.discard_attempt(mid)
@@ -308,7 +308,7 @@ class DeliveryPipeline:
                 del self._unsure[next(iter(self._unsure))]
         self.runner.posted = []
 
-    async def _answered_already(self, mid: str) -> bool:
+    async def _answered_already(self, item: Inbound, mid: str) -> bool:
         """Whether an earlier, unfinished turn of ``mid`` already got its reply into the room.
 
         Its post may have been written while its answer was lost (the platform went away
@@ -318,7 +318,9 @@ class DeliveryPipeline:
         if not posted:
             return False
         try:
-            landed = await reply_landed(self.rest, self.room_id, self.agent_id, mid, posted)
+            landed = await reply_landed(
+                self.rest, self.room_id, self.agent_id, mid, posted, item.row.inserted_at
+            )
         except BaseException:
             self._unsure[mid] = posted  # still unsure: look again on the next replay
             raise
@@ -356,7 +358,8 @@ class DeliveryPipeline:
         if mid in self._ran:  # only called for a row served ``failed``
             return False
         since = attempt_started(row, self.agent_id, "failed")
-        if not await failure_reported(self.rest, self.room_id, self.agent_id, mid, since):
+        sent_at = row.inserted_at
+        if not await failure_reported(self.rest, self.room_id, self.agent_id, mid, since, sent_at):
             return False
         log.info(
             "room %s: message %s failed earlier and said so; not running it again",
@@ -376,7 +379,10 @@ class DeliveryPipeline:
         if mid in self._ran:  # only called for a row served ``processing``
             return False
         since = attempt_started(row, self.agent_id)
-        if not await answered_in_attempt(self.rest, self.room_id, self.agent_id, mid, since):
+        sent_at = row.inserted_at
+        if not await answered_in_attempt(
+            self.rest, self.room_id, self.agent_id, mid, since, sent_at
+        ):
             return False
         log.info(
             "room %s: message %s was answered in its earlier attempt; settling it",

@@ -175,6 +175,7 @@ class TurnRunner:
         binding = getattr(tools, "context", None)
         if isinstance(binding, ToolContext) and not synthetic:
             binding.trigger_id = item.row.id  # a post whose answer is lost is looked for after it
+            binding.trigger_at = item.row.inserted_at
         self.turns += 1
         self._interrupt_mode = None
         self._tools = tools

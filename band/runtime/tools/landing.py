@@ -52,11 +52,13 @@ async def post_write(
     content: str,
     message_type: str,
     written: dict[tuple[str, str], int],
+    trigger_at: str | None = None,
 ) -> JsonObject | Landed:
     """POST ``body`` to ``url``; the answer's ``data``, or ``Landed`` when a lost answer's row
     is found. ``written``: the rows the agent wrote after the trigger in this turn, by
     ``(message_type, stripped content)``, counted here when this one lands (the write landed
-    when the room holds one more than counted before). Raises the last error once
+    when the room holds one more than counted before; ``trigger_at``: when the trigger was
+    written, where the look starts). Raises the last error once
     ``WRITE_ATTEMPTS`` ran out, or at once for a permanent error."""
     key = (message_type, content.strip())
     earlier = written.get(key, 0)
@@ -68,7 +70,7 @@ async def post_write(
             if not _outcome_known(last):
                 assert agent_id is not None and trigger_id is not None
                 count, row_id = await count_posts(
-                    rest, room_id, agent_id, trigger_id, content, message_type
+                    rest, room_id, agent_id, trigger_id, content, message_type, trigger_at
                 )
                 if count > earlier:
                     log.info("room %s: a lost %s answer: it had landed", room_id, message_type)

@@ -60,6 +60,8 @@ class ToolContext:
     posted: list[str] = field(default_factory=list)
     #: the message the turn answers: a post whose answer was lost is looked for after it
     trigger_id: str | None = None
+    #: when that message was written (its ``inserted_at``): where in the room to look from
+    trigger_at: str | None = None
     #: (message_type, content) -> rows written through this binding, answers confirmed
     written: dict[tuple[str, str], int] = field(default_factory=dict)
 
@@ -283,6 +285,7 @@ def _write(
         room_id=room,
         agent_id=ctx.agent_id,
         trigger_id=ctx.trigger_id,
+        trigger_at=ctx.trigger_at,
         content=content,
         message_type=message_type,
         written=ctx.written,
