@@ -6,9 +6,11 @@ import asyncio
 import functools
 from typing import Any
 
+import pytest
 from bandtest.platform import RestartablePlatform, room_with
 
 from band.runtime.pushes import WireStats
+from band.runtime.rooms import execution
 from band.runtime.rooms.events import ParticipantAddedEvent, ParticipantRemovedEvent
 
 from .conftest import Echo, Human, InRoom, agent_in_rooms, fast_agent, in_room, plain, wait_for
@@ -275,6 +277,28 @@ def test_a_message_behind_pages_of_failed_ones_is_answered(platform: Restartable
         assert await r.texts() == ["echo: while you were away"]
         assert "cursor" not in listings[0] and listings[1].get("cursor")  # the whole walk
         assert all(q.get("cursor") == listings[1]["cursor"] for q in listings[2:])
+
+    in_room(platform, "Echo", scenario)
+
+
+def test_a_backlog_longer_than_a_drain_is_answered_before_a_later_message(
+    platform: RestartablePlatform, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More messages wait at start than one drain runs (``MAX_DRAIN``, made 5 here): the rest
+    of the backlog runs next, oldest first, before a message pushed meanwhile, and without
+    waiting for the idle resync."""
+    monkeypatch.setattr(execution, "MAX_DRAIN", 5)
+
+    async def scenario(r: InRoom) -> None:
+        backlog = [await r.send(f"old {n}") for n in range(8)]
+        adapter = Gated()
+        async with r.agent(adapter, idle_resync_seconds=60, idle_resync_max_seconds=60):
+            await asyncio.wait_for(adapter.entered.wait(), 10)  # the drain's first turn
+            pushed = await r.send("pushed meanwhile")
+            adapter.gate.set()
+            await r.reaches(pushed)
+            await wait_for(lambda: len(adapter.seen) == 9)
+        assert adapter.seen == [*backlog, pushed]
 
     in_room(platform, "Echo", scenario)
 

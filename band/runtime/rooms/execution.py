@@ -59,7 +59,8 @@ class _Signal(enum.Enum):
 
 #: Seconds between cancellations of a room worker that has not ended yet.
 CANCEL_RETRY = 0.5
-#: Upper bound of ``/next`` rounds in one drain (a guard against a platform that loops).
+#: ``/next`` rounds in one drain; a longer backlog goes on in the next drain, queued at once
+#: (the room's other work, a stop among it, is looked at in between).
 MAX_DRAIN = 500
 
 
@@ -361,6 +362,12 @@ class RoomExecution(ContextRoom):
             await self._process(item)
             if self.stopped:
                 return
+        else:
+            # /next still serves after MAX_DRAIN rounds: a long backlog's rest runs next, and
+            # before any later push (while the room owes, a push drains /next, oldest first)
+            log.info("room %s: %d messages drained, more waiting", self.room_id, MAX_DRAIN)
+            self._owed = True
+            self.request_drain()
 
     async def _drain_listing(self) -> None:
         """Run the runnable messages of the actionable listing (past a stuck head).
