@@ -25,10 +25,11 @@ class RoomHistory:
         #: how many rows hold each string id: a membership test without a scan of the rows
         self._ids: dict[str, int] = {}
         self._fetched_at: float | None = None
-        #: the cursor of the last page the last walk read (None: the first page), and the
-        #: newest rows before that page: a refresh reads on from there, not from the start
+        #: the cursor of the last page the last walk read (None: the first page), and how many
+        #: of the held rows came before that page: a refresh reads on from there, not from
+        #: the start (the rows it reads again replace the rest)
         self._resume: str | None = None
-        self._before: list[JsonObject] = []
+        self._before = 0
 
     async def for_turn(self, message_id: str, *, refresh: bool) -> list[JsonObject]:
         """The context without ``message_id`` (fetched when ``refresh``, stale or uncached)."""
@@ -72,6 +73,7 @@ class RoomHistory:
                     else:
                         del self._ids[oid]
             del self._rows[:excess]
+            self._before = max(0, self._before - excess)
 
     async def _newest(self, use_map: bool = True) -> list[JsonObject]:
         """The newest rows of ``/context``, walked to its last page.
@@ -93,7 +95,9 @@ class RoomHistory:
         params: dict[str, str | int] = {"limit": CONTEXT_PAGE}
         if start is not None:
             params["cursor"] = start
-        before, page, read = self._before, list[JsonObject](), 0
+        # the held rows before the resume page; none for a walk from elsewhere
+        before = self._rows[: self._before] if start is not None and not known else []
+        page, read = list[JsonObject](), 0
         resume = cursor = start
         url = path("/agent/chats/{}/context", self.room_id)
         async for resp in self.rest.pages(url, params):
@@ -111,8 +115,9 @@ class RoomHistory:
         if known and read <= keep:  # the pages noted held fewer rows: read the whole room
             return await self._newest(use_map=False)
         # kept only once the walk is whole: a failed one starts from the same page again
-        self._before, self._resume = before, resume
-        return self._bounded(before + page)
+        rows = self._bounded(before + page)
+        self._before, self._resume = max(0, len(rows) - len(page)), resume
+        return rows
 
     def _set_rows(self, rows: list[JsonObject]) -> None:
         self._rows = rows
