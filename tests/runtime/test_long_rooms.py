@@ -39,11 +39,19 @@ class CountingRest(RestClient):
         return await super().request(method, url, **kw)
 
 
+async def _read(history: RoomHistory) -> list[str]:
+    """The texts of the history a turn gets after a read of the room (no message excluded)."""
+    return _texts(await history.for_turn("none", refresh=True))
+
+
 def _texts(rows: list[dict[str, Any]]) -> list[str]:
     return [str(r["content"]).split("]] ")[-1] for r in rows]
 
 
 def test_history_is_the_newest_rows_and_a_refresh_reads_on(platform: RestartablePlatform) -> None:
+    """The newest ``max_context_messages`` of 260 rows, every page read once; a refresh reads
+    on from the last page read. A window wider than that page (150 rows: 91 of them before
+    it) stays right when rows handled meanwhile push held ones out: no row lost or repeated."""
     live, aid, key, rid = agent_in_room(platform, "Longtime")
     fill_context(live, aid, key, rid, 260)
 
@@ -51,28 +59,29 @@ def test_history_is_the_newest_rows_and_a_refresh_reads_on(platform: Restartable
         rest = CountingRest(key, live.rest)
         try:
             history = RoomHistory(rest, rid, SessionConfig(max_context_messages=30))
-            rows = await history.for_turn("none", refresh=True)
-            assert _texts(rows) == [f"old {n}" for n in range(230, 260)]
+            wide = RoomHistory(rest, rid, SessionConfig(max_context_messages=150))
+            assert await _read(history) == [f"old {n}" for n in range(230, 260)]
             assert len(rest.context_pages) == 3  # 100 + 100 + 60: every page once
             assert all(q["limit"] == CONTEXT_PAGE for q in rest.context_pages)
+            assert await _read(wide) == [f"old {n}" for n in range(110, 260)]
             for n in range(3):
                 await asyncio.to_thread(say, live, rid, f"new {n}", aid)
             rest.context_pages.clear()
-            rows = await history.for_turn("none", refresh=True)
-            assert _texts(rows) == [f"old {n}" for n in range(233, 260)] + [
+            assert await _read(history) == [f"old {n}" for n in range(233, 260)] + [
                 f"new {n}" for n in range(3)
             ]
             # the refresh started at the last page read, not at the room's first
             assert len(rest.context_pages) == 1 and rest.context_pages[0].get("cursor")
-            assert _texts(await history.for_turn("none", refresh=True))[-1] == "new 2"
             # rows handled meanwhile push the oldest held ones out; the next read puts the
             # room's newest back (the handled rows are the room's own, read again)
             for n in range(3, 43):
                 sent = await asyncio.to_thread(say, live, rid, f"new {n}", aid)
-                history.remember({"id": sent, "content": f"new {n}"})
+                for held in (history, wide):
+                    held.remember({"id": sent, "content": f"new {n}"})
             assert _texts(history.cached())[0] == "new 12"  # 31 held: 12 to 42
-            rows = await history.for_turn("none", refresh=True)
-            assert _texts(rows) == [f"new {n}" for n in range(13, 43)]
+            assert await _read(history) == [f"new {n}" for n in range(13, 43)]
+            newest = [f"old {n}" for n in range(153, 260)] + [f"new {n}" for n in range(43)]
+            assert await _read(wide) == newest
         finally:
             await rest.aclose()
 
@@ -83,31 +92,6 @@ def _sent_at(live: Live, rid: str, mid: str) -> str:
     """The ``inserted_at`` of message ``mid`` (among the room's newest 100)."""
     rows = live.human("GET", f"/api/v1/me/chats/{rid}/messages", params={"limit": 100})
     return str(next(m for m in rows.json()["data"] if m["id"] == mid)["inserted_at"])
-
-
-def test_a_refresh_after_handled_rows_keeps_each_row_once(platform: RestartablePlatform) -> None:
-    """A window wider than the last page (150 rows of 260: 91 of them before it): rows handled
-    meanwhile push held ones out, and the refresh reads on from the last page without losing
-    or repeating a row."""
-    live, aid, key, rid = agent_in_room(platform, "Wide")
-    fill_context(live, aid, key, rid, 260)
-
-    async def scenario() -> None:
-        rest = RestClient(key, live.rest)
-        try:
-            history = RoomHistory(rest, rid, SessionConfig(max_context_messages=150))
-            rows = await history.for_turn("none", refresh=True)
-            assert _texts(rows) == [f"old {n}" for n in range(110, 260)]
-            for n in range(40):
-                sent = await asyncio.to_thread(say, live, rid, f"new {n}", aid)
-                history.remember({"id": sent, "content": f"new {n}"})
-            rows = await history.for_turn("none", refresh=True)
-            newest = [f"old {n}" for n in range(150, 260)] + [f"new {n}" for n in range(40)]
-            assert _texts(rows) == newest
-        finally:
-            await rest.aclose()
-
-    asyncio.run(scenario())
 
 
 def test_a_reply_deep_in_a_long_room_is_found(platform: RestartablePlatform) -> None:
@@ -279,8 +263,7 @@ def test_a_first_history_walk_from_noted_pages_of_another_size_reads_the_room(
         assert pages.start_back(rid, 1) is not None
         try:
             history = RoomHistory(rest, rid, SessionConfig(max_context_messages=30))
-            got = await history.for_turn("none", refresh=True)
-            assert _texts(got) == [f"old {n}" for n in range(120, 150)]
+            assert await _read(history) == [f"old {n}" for n in range(120, 150)]
             assert len(rest.context_pages) == 1 + 2  # the short start, then the whole room
         finally:
             await rest.aclose()
