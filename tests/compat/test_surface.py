@@ -127,7 +127,6 @@ ALLOWED: dict[str, str] = {
     "PlatformSettings": "PlatformSettings is a dataclass, not a pydantic-settings model: "
     "BAND_REST_URL/BAND_WS_URL are its keywords and properties (and the variables it "
     "reads), not model fields",
-    "SessionConfig.validate_timing": "SessionConfig validates its fields itself (a dataclass)",
     "RoomWorkspaces.*": WORKSPACES,
     "band.workspaces:*_room_workspace": WORKSPACES,
     "band.workspaces:is_host_absolute": WORKSPACES,

@@ -264,7 +264,12 @@ def _activity_reports(
     reports: list[bool] = []
 
     async def scenario(r: InRoom) -> None:
-        agent = r.agent(adapter, working_keep_alive_seconds=0.1, working_indicator_delay_s=grace)
+        agent = r.agent(
+            adapter,
+            working_keep_alive_seconds=0.1,
+            working_request_timeout_seconds=0.09,
+            working_indicator_delay_s=grace,
+        )
         rest = agent.runtime.rest
         send = rest.request
 

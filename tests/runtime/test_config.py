@@ -249,6 +249,28 @@ def test_session_config_validates() -> None:
         SessionConfig(idle_resync_seconds=0)
     with pytest.raises(ValueError):
         SessionConfig(unknown=1)  # type: ignore[call-arg]
+    with pytest.raises(ValueError, match=r"working_keep_alive_seconds must be above 0 and below 5"):
+        SessionConfig(working_keep_alive_seconds=0)  # a report in a busy loop
+    with pytest.raises(ValueError, match=r"below working_keep_alive_seconds \(1\.5\)"):
+        SessionConfig(working_keep_alive_seconds=1.5)  # the 2 s report timeout overlaps
+    with pytest.raises(ValueError, match="max_cycle_seconds must be above 0 when set"):
+        SessionConfig(max_cycle_seconds=0)
+    assert SessionConfig(enable_working_state=False, working_keep_alive_seconds=0)
+
+
+def test_session_config_reads_the_fields_not_given_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("max_context_messages", "20")
+    monkeypatch.setenv("IDLE_RESYNC_SECONDS", "5")
+    monkeypatch.setenv("REPORT_TURN_FAILURES_TO_ROOM", "")  # empty: unset
+    config = SessionConfig(max_message_retries=2)
+    assert (config.max_context_messages, config.idle_resync_seconds) == (20, 5.0)
+    assert config.report_turn_failures_to_room is True and config.max_message_retries == 2
+    assert SessionConfig(max_context_messages=9).max_context_messages == 9  # a keyword wins
+    monkeypatch.setenv("max_context_messages", "many")
+    with pytest.raises(ValueError, match="max_context_messages"):
+        SessionConfig()
 
 
 @pytest.mark.parametrize(
