@@ -5,7 +5,9 @@ and the peer's answers stream back as agent message chunks."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
 import sys
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -88,3 +90,60 @@ def test_run_acp_server_keeps_the_protocol_flags_its_own() -> None:
     server = ACPServer(BandACPServerAdapter())
     with pytest.raises(TypeError, match="use_unstable_protocol"):
         asyncio.run(run_acp_server(server, use_unstable_protocol=True))
+
+
+#: band-sdk's console script, installed beside this interpreter
+BAND_ACP = Path(sys.executable).with_name("band-acp")
+
+
+def test_band_acp_serves_an_editor_with_its_peers(live: Live, tmp_path: Path) -> None:
+    """The ``band-acp`` command as an editor launches it: the agent's id and key from the
+    environment, a ``--peer``; the peer answers the prompt, and stdout carries the protocol
+    alone (the log line goes to stderr)."""
+    (script,) = entry_points(group="console_scripts", name="band-acp")
+    assert script.value == "band.integrations.acp.cli:entry_point"
+    peer_id, _, peer_key = live.register("Peer")
+    desk_id, _, desk_key = live.register("Desk")
+    env = agent_process_env(live, desk_id, desk_key, BAND_AGENT_ID=desk_id, BAND_API_KEY=desk_key)
+    stderr = tmp_path / "stderr.log"
+
+    async def scenario() -> None:
+        editor = Editor()
+        with stderr.open("w") as errors:
+            async with (
+                fast_agent(live, Peer(), peer_id, peer_key),
+                spawn_agent_process(
+                    editor,
+                    str(BAND_ACP),
+                    "--peer",
+                    peer_id,
+                    env=env,
+                    transport_kwargs={"stderr": errors.fileno()},
+                ) as (conn, _),
+            ):
+                await conn.initialize(protocol_version=PROTOCOL_VERSION)
+                session = await conn.new_session(cwd=str(tmp_path), mcp_servers=[])
+                done = await asyncio.wait_for(
+                    conn.prompt(session_id=session.session_id, prompt=[text_block("hi")]), 30
+                )
+                assert done.stop_reason == "end_turn"
+                said = [plain(c) for c in editor.chunks[session.session_id]]
+                assert said == ["thinking about hi", "answer: HI"]
+
+    asyncio.run(scenario())
+    assert f"serving agent {desk_id} over ACP on stdio" in stderr.read_text()
+
+
+def test_band_acp_without_an_agent_id_says_what_to_pass(live: Live) -> None:
+    done = subprocess.run(
+        [str(BAND_ACP), "--api-key", "k", "--rest-url", live.rest],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": ""},
+        check=False,
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.strip().splitlines()[-1] == (
+        "band-acp: error: no agent id: pass --agent-id or set BAND_AGENT_ID"
+    )
