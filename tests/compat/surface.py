@@ -15,6 +15,7 @@ import importlib
 import inspect
 import json
 import sys
+import typing
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -109,6 +110,16 @@ def describe_class(cls: type) -> dict[str, Any]:
         info["kind"] = "exception"
         info["bases"] = [b.__name__ for b in cls.__mro__[1:] if b.__module__.startswith("band")]
     init = params(cls)
+    # a Protocol's subclass without an __init__ of its own has typing's placeholder, which
+    # reads (*args, **kwargs) until the class's first instance swaps in object's: described
+    # as before that, whatever ran earlier in the process
+    placeholder = getattr(typing, "_no_init_or_replace_init", None)
+    if (
+        placeholder is not None
+        and typing.Protocol in cls.__mro__
+        and cls.__init__ is object.__init__
+    ):
+        init = params(placeholder)
     if init is not None:
         info["init"] = init
     fields = getattr(cls, "model_fields", None) or getattr(cls, "__struct_fields__", None)
