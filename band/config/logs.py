@@ -18,7 +18,7 @@ from band.logging_config import (
     configure_logging,
 )
 
-__all__ = ["LogSettings", "configure_logging_from_env"]
+__all__ = ["LogSettings", "configure_logging_from_env", "configure_stderr_logging"]
 
 
 class LogSettings(BaseSettings):
@@ -68,6 +68,25 @@ def configure_logging_from_env(
         extra_loggers=loggers,
         json_fields=json_fields,
         static_fields=static_fields,
+        log_file=settings.log_file,
+        max_bytes=settings.log_max_bytes,
+        backup_count=settings.log_backups,
+        file_style=settings.log_file_style,
+        file_level=settings.log_file_level,
+    )
+
+
+def configure_stderr_logging(level: str | None = None) -> LoggingConfig:
+    """:func:`configure_logging_from_env`'s settings, ``level`` over ``BAND_LOG_LEVEL``, and
+    always to stderr: for commands whose stdout is their output (``band-trigger``'s room id,
+    ``band-acp``'s protocol)."""
+    settings = LogSettings()
+    return configure_logging(
+        level or settings.log_level,
+        style=settings.log_console_style,
+        root_level=settings.log_root_level,
+        stream=LogStream.STDERR,
+        extra_loggers=settings.log_overrides,
         log_file=settings.log_file,
         max_bytes=settings.log_max_bytes,
         backup_count=settings.log_backups,

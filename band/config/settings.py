@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .env import DEFAULT_REST_URL, DEFAULT_WS_URL, env_value
 
-__all__ = ["DEFAULT_REST_URL", "DEFAULT_WS_URL", "PlatformSettings"]
+__all__ = ["DEFAULT_REST_URL", "DEFAULT_WS_URL", "PlatformSettings", "add_url_options"]
 
 
 class _Unset(str):
@@ -81,3 +82,20 @@ class PlatformSettings:
     ) -> PlatformSettings:
         """These settings with explicit, non-empty arguments taking precedence."""
         return PlatformSettings(rest_url=rest_url or self.rest_url, ws_url=ws_url or self.ws_url)
+
+
+def add_url_options(parser: argparse.ArgumentParser, *, socket: bool = True) -> None:
+    """``--rest-url`` (and ``--ws-url`` with ``socket``) as band-sdk's commands take them:
+    the flag, else ``BAND_REST_URL``/``BAND_WS_URL``, else Band Cloud's."""
+    settings = PlatformSettings.from_env()
+    parser.add_argument(
+        "--rest-url",
+        default=settings.rest_url,
+        help=f"the platform's REST URL (BAND_REST_URL; default {DEFAULT_REST_URL})",
+    )
+    if socket:
+        parser.add_argument(
+            "--ws-url",
+            default=settings.ws_url,
+            help=f"the platform's socket URL (BAND_WS_URL; default {DEFAULT_WS_URL})",
+        )

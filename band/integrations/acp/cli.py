@@ -16,7 +16,8 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from band.config.env import DEFAULT_REST_URL, DEFAULT_WS_URL, env_value
+from band.config.env import env_value
+from band.config.settings import add_url_options
 
 __all__ = ["entry_point", "main", "parse_args"]
 
@@ -40,16 +41,7 @@ def parse_args(args: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--api-key", default=env_value("BAND_API_KEY"), help="the agent's API key (BAND_API_KEY)"
     )
-    parser.add_argument(
-        "--rest-url",
-        default=env_value("BAND_REST_URL") or DEFAULT_REST_URL,
-        help=f"the platform's REST URL (BAND_REST_URL; default {DEFAULT_REST_URL})",
-    )
-    parser.add_argument(
-        "--ws-url",
-        default=env_value("BAND_WS_URL") or DEFAULT_WS_URL,
-        help=f"the platform's socket URL (BAND_WS_URL; default {DEFAULT_WS_URL})",
-    )
+    add_url_options(parser)
     parser.add_argument(
         "--peer",
         action="append",
@@ -67,27 +59,6 @@ def parse_args(args: Sequence[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(args)
 
 
-def _configure_logging(level: str | None) -> None:
-    """BAND_LOG_* settings, ``level`` over them, and always to stderr (stdout is the protocol)."""
-    # pydantic-settings (LogSettings) is imported here only: not by the importers of the module
-    from band.config.logs import LogSettings
-    from band.logging_config import LogStream, configure_logging
-
-    settings = LogSettings()
-    configure_logging(
-        level or settings.log_level,
-        style=settings.log_console_style,
-        root_level=settings.log_root_level,
-        stream=LogStream.STDERR,
-        extra_loggers=settings.log_overrides,
-        log_file=settings.log_file,
-        max_bytes=settings.log_max_bytes,
-        backup_count=settings.log_backups,
-        file_style=settings.log_file_style,
-        file_level=settings.log_file_level,
-    )
-
-
 async def main(args: argparse.Namespace | None = None) -> None:
     """Run the agent and serve ACP on stdio until the editor leaves.
 
@@ -95,13 +66,16 @@ async def main(args: argparse.Namespace | None = None) -> None:
     extra) without the ``acp`` extra.
     """
     args = parse_args() if args is None else args
-    _configure_logging(args.log_level)
+    # pydantic-settings (LogSettings) is imported here only, not by importing this module
+    from band.config.logs import configure_stderr_logging
+
+    configure_stderr_logging(args.log_level)
     if not args.agent_id:
         raise ValueError("no agent id: pass --agent-id or set BAND_AGENT_ID")
     if not args.api_key:
         raise ValueError("no API key: pass --api-key or set BAND_API_KEY")
     # after the checks: a usage error costs no import (and the acp extra's is the last)
-    from band import Agent
+    from band.agent import Agent
     from band.integrations.acp import (
         ACPServer,
         BandACPServerAdapter,
