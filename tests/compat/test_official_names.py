@@ -12,9 +12,12 @@ An entry that matches nothing any more fails too, so the lists only shrink.
 from __future__ import annotations
 
 import fnmatch
+import importlib.metadata
+import json
 from typing import Any
 
 import pytest
+from bandtest.process import run_ok
 from bandtest.refsdk import REFSDK_PYTHON, requires_refsdk
 
 from .official_names import missing, name_differences, official_modules
@@ -226,3 +229,27 @@ def test_the_comparison_catches_a_missing_name_and_an_incompatible_call() -> Non
         "band.runtime:GracefulShutdown (extra required parameter agent)",
     ]
     assert missing(diffs) == ["band.config:no_such_name"]
+
+
+#: band-sdk's console scripts we do not install: tools of Band's own Docker image and desktop app
+DECLINED_COMMANDS = {"band-kit", "band-room-view"}
+
+
+def test_every_official_command_is_ours_at_the_same_entry_point() -> None:
+    """band-sdk's console scripts (its distribution's entry points) are ours, each at the
+    module and function band-sdk names, but the declined ones."""
+    listing = (
+        "import json\nfrom importlib.metadata import distribution\n"
+        "print(json.dumps({e.name: e.value for e in distribution('band-sdk').entry_points"
+        " if e.group == 'console_scripts'}))"
+    )
+    theirs = json.loads(run_ok([REFSDK_PYTHON, "-I", "-c", listing], timeout=120).stdout)
+    ours = {
+        e.name: e.value
+        for e in importlib.metadata.distribution("band-open-sdk").entry_points
+        if e.group == "console_scripts"
+    }
+    assert DECLINED_COMMANDS <= set(theirs), "a declined command band-sdk no longer has"
+    for name, target in sorted(theirs.items()):
+        if name not in DECLINED_COMMANDS:
+            assert ours.get(name) == target, name
