@@ -102,7 +102,9 @@ def test_platform_down_during_a_turn(platform: RestartablePlatform) -> None:
             adapter.gate.set()
             await wait_for(lambda: bool(adapter.errors))
             await asyncio.to_thread(platform.start)
-            await wait_for(lambda: _all_processed(r.human, r.rid, r.aid, [mid]), timeout=15)
+            # a generous bound: it only ends a failing wait (about 4 s here; a loaded 2-core CI
+            # host, past its reconnect and re-check backoffs, once took more than 15 s)
+            await wait_for(lambda: _all_processed(r.human, r.rid, r.aid, [mid]), timeout=60)
             await asyncio.sleep(0.5)
             await _assert_each_answered_once(r.human, r.rid, r.aid, ["in flight"])
             assert adapter.seen == [mid, mid]  # cut off once, then answered
