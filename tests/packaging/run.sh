@@ -236,13 +236,14 @@ nocc "$WORK/official" pip install --quiet --only-binary :all: "$PURE"
     || { cat "$WORK/doctor.log"; fail "band doctor found a conflict after the fix"; }
 grep -q "conflicts: none" "$WORK/doctor.log" || { cat "$WORK/doctor.log"; fail "doctor: conflicts"; }
 grep "^core:" "$WORK/doctor.log"
-# a file another distribution left in band/ (band-sdk's band/cli/trigger.py): doctor names it
+# a file another distribution left in band/ (band-sdk's band/docker/provision.py, band-kit's:
+# not ours; band/cli/trigger.py was the example until ours got that path too): doctor names it
 SITE="$(nocc "$WORK/official" python -Ic 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
-mkdir -p "$SITE/band/cli" && : >"$SITE/band/cli/trigger.py"
+mkdir -p "$SITE/band/docker" && : >"$SITE/band/docker/provision.py"
 # (python -m band.cli.doctor loads no other command: it runs even when the band command does not)
 (cd "$WORK" && nocc "$WORK/official" python -Im band.cli.doctor >"$WORK/doctor-stray.log") \
     && { cat "$WORK/doctor-stray.log"; fail "band doctor exited 0 with a stray file in band/"; }
-grep -qxF "  not ours: band/cli/trigger.py" "$WORK/doctor-stray.log" \
+grep -qxF "  not ours: band/docker/provision.py" "$WORK/doctor-stray.log" \
     || { cat "$WORK/doctor-stray.log"; fail "band doctor did not name the stray file"; }
 echo "doctor: $(grep -F 'not ours' "$WORK/doctor-stray.log")"
 step "6. the checks of the wheels workflow's check job, on the sdist and both wheels"
