@@ -86,11 +86,12 @@ class RoomHistory:
         """
         start, known = self._resume, False
         keep = self.config.max_context_messages
+        pages = pages_of(self.rest)
         if start is None and keep > 0 and use_map:
             # a first walk: from where other looks into the room saw pages begin, enough full
             # pages back for ``keep`` rows and the turn's own (read from the first page when
             # that yields fewer: pages of another size)
-            start = pages_of(self.rest).start_back(self.room_id, -(-(keep + 1) // CONTEXT_PAGE))
+            start = pages.start_back(self.room_id, -(-(keep + 1) // CONTEXT_PAGE))
             known = start is not None
         params: dict[str, str | int] = {"limit": CONTEXT_PAGE}
         if start is not None:
@@ -106,9 +107,7 @@ class RoomHistory:
             data = resp.data
             page = [r for r in data if isinstance(r, dict)] if isinstance(data, list) else []
             if cursor is not None and page:  # where this page begins, for looks into the room
-                pages_of(self.rest).note(
-                    self.room_id, cursor, parse_instant(page[0].get("inserted_at"))
-                )
+                pages.note(self.room_id, cursor, parse_instant(page[0].get("inserted_at")))
             read += len(page)
             next_cursor = resp.metadata.get("next_cursor")
             cursor = str(next_cursor) if next_cursor else None
